@@ -1,0 +1,83 @@
+// Package cca defines the boundary between the NIC and a congestion control
+// algorithm, and a registry of algorithms by name.
+//
+// An Algorithm is a pure state machine (see ../shared/STYLE.md section 1):
+// the NIC calls its event methods with the current simulated time and reads
+// back the rate, the optional window and the next timer deadline. An
+// algorithm never sees the event queue, a wall clock or a global RNG.
+package cca
+
+import (
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// FlowInfo is what an algorithm learns about its flow when it starts.
+type FlowInfo struct {
+	// LineRate is the sender NIC's port rate in bits per second.
+	LineRate units.BitsPerSec
+	// BaseRTT is the path's round-trip time without queueing, in picoseconds.
+	BaseRTT units.Time
+	// MTU is the wire size of a full data packet (payload + headers), bytes.
+	MTU units.Bytes
+	// Hops is the number of links on the forward path.
+	Hops int
+}
+
+// IntHop is the in-band network telemetry one switch egress port stamps on a
+// data packet at dequeue (HPCC, FDCC).
+type IntHop struct {
+	QLen     units.Bytes      // egress queue length after dequeue, bytes
+	TxBytes  units.Bytes      // cumulative bytes sent by that port, bytes
+	TS       units.Time       // dequeue time, picoseconds
+	LinkRate units.BitsPerSec // port rate, bits per second
+}
+
+// MaxIntHops is the number of INT hops a packet carries at most.
+const MaxIntHops = 5
+
+// Ack is what the sender learns from one acknowledgement.
+type Ack struct {
+	// AckedBytes is the number of newly acknowledged payload bytes.
+	AckedBytes units.Bytes
+	// RTT is the round-trip sample of the packet this ACK answers, ps
+	// (send time of that packet to arrival of this ACK).
+	RTT units.Time
+	// ECE is true when the acknowledged packet arrived CE-marked.
+	ECE bool
+	// NumHops is how many entries of Hops are valid (0 without INT).
+	NumHops int
+	// Hops is the INT stack echoed from the data packet.
+	Hops [MaxIntHops]IntHop
+	// MessageDone is true when this ACK completes a message.
+	MessageDone bool
+}
+
+// Algorithm is one flow's congestion controller.
+//
+// Rate is the pacing rate the NIC applies to the queue pair; Window, when
+// positive, caps the bytes in flight. NextTimer reports the earliest time at
+// which the algorithm wants OnTimer to be called (units.Never for none); the
+// NIC calls OnTimer at or after that time and re-reads NextTimer after every
+// event method.
+type Algorithm interface {
+	// Name is the algorithm's registry name, e.g. "dcqcn".
+	Name() string
+	// Start initialises the algorithm when the flow becomes active.
+	Start(now units.Time, f FlowInfo)
+	// OnSend is called when a data packet of size bytes (wire) leaves the NIC.
+	OnSend(now units.Time, bytes units.Bytes)
+	// OnAck is called for each ACK that reaches the sender.
+	OnAck(now units.Time, a *Ack)
+	// OnCNP is called for each congestion notification packet received.
+	OnCNP(now units.Time)
+	// OnNack is called when the receiver reports a sequence gap.
+	OnNack(now units.Time)
+	// OnTimer is called at or after NextTimer.
+	OnTimer(now units.Time)
+	// NextTimer is the next deadline the algorithm wants, or units.Never.
+	NextTimer() units.Time
+	// Rate is the current sending rate limit, bits per second.
+	Rate() units.BitsPerSec
+	// Window is the current cap on bytes in flight, or 0 for none.
+	Window() units.Bytes
+}

@@ -1,0 +1,131 @@
+// Package fabric holds what NICs and switches share: the packet, its pool,
+// ring-buffer queues, and the egress port that serializes packets onto a
+// link and delivers them to the peer after the propagation delay.
+//
+// A port keeps at most one live pending event for its transmitter and one
+// for its link (../shared/STYLE.md section 2, after htsim): packets in
+// flight wait in a FIFO ring, not as one event each.
+package fabric
+
+import (
+	"fmt"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// Kind is a packet's type.
+type Kind uint8
+
+// Packet kinds.
+const (
+	Data Kind = iota
+	Ack
+	Nack
+	CNP
+	Pause
+	Resume
+)
+
+var kindNames = [...]string{"DATA", "ACK", "NACK", "CNP", "PAUSE", "RESUME"}
+
+// String is the kind's name as written to packets.parquet.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// NumPrio is the number of priority classes per port. Class 0 is the
+// highest; control packets (ACK, NACK, CNP, PAUSE) travel in it.
+const NumPrio = 8
+
+// ControlPrio is the class of ACK, NACK, CNP, PAUSE and RESUME.
+const ControlPrio = 0
+
+// Packet is one frame on the wire. Packets come from a Pool and go back to
+// it when delivered or dropped, so the hot path allocates nothing.
+type Packet struct {
+	Kind Kind
+	Prio uint8
+	// CE is the ECN congestion-experienced mark (data packets).
+	CE bool
+	// Last marks the last packet of a message (data packets).
+	Last bool
+	// ECE echoes the CE mark of the acknowledged packet (ACK).
+	ECE bool
+	// MsgDone says this ACK completes a message (ACK).
+	MsgDone bool
+	// NHops is the number of valid entries in Hops (INT).
+	NHops uint8
+	Src   int32 // source host
+	Dst   int32 // destination host
+	// Flow is the flow (queue pair) index; -1 for PAUSE/RESUME.
+	Flow int32
+	// InPort is the ingress port at the switch currently holding it.
+	InPort int32
+	// Size is the wire size in bytes (payload + headers).
+	Size units.Bytes
+	// Payload is the payload carried (data packets), bytes.
+	Payload units.Bytes
+	// PSN is the data packet's sequence number, or the cumulative next
+	// expected PSN carried by ACK/NACK.
+	PSN int64
+	// MsgID is the message this data packet (or completing ACK) belongs to.
+	MsgID int64
+	// Hash is the flow hash ECMP uses.
+	Hash uint64
+	// SentAt is when the data packet left the sender NIC; ACKs echo it.
+	SentAt units.Time
+	// EnqAt and QDepth describe the queue it currently waits in: when it
+	// was enqueued and the queue's depth in bytes at that moment.
+	EnqAt  units.Time
+	QDepth units.Bytes
+	// Hops is the INT stack stamped by switches (and echoed by ACKs).
+	Hops [cca.MaxIntHops]cca.IntHop
+	// PausePrio and PauseQuanta describe a PAUSE/RESUME frame's class.
+	PausePrio uint8
+}
+
+// String is the one text form of a packet used in logs and tests,
+// e.g. "h3->h7 DATA flow=5 psn=118 CE 1048B".
+func (p *Packet) String() string {
+	ce := ""
+	if p.CE {
+		ce = " CE"
+	}
+	switch p.Kind {
+	case Pause, Resume:
+		return fmt.Sprintf("%v prio=%d %dB", p.Kind, p.PausePrio, p.Size)
+	case Data:
+		return fmt.Sprintf("h%d->h%d DATA flow=%d psn=%d%s %dB", p.Src, p.Dst, p.Flow, p.PSN, ce, p.Size)
+	default:
+		return fmt.Sprintf("h%d->h%d %v flow=%d psn=%d %dB", p.Src, p.Dst, p.Kind, p.Flow, p.PSN, p.Size)
+	}
+}
+
+// Pool recycles packets. It is not safe for concurrent use; each run owns one.
+type Pool struct {
+	free []*Packet
+	// Live counts packets handed out and not yet returned.
+	Live int
+}
+
+// Get returns a zeroed packet.
+func (pl *Pool) Get() *Packet {
+	pl.Live++
+	if n := len(pl.free); n > 0 {
+		p := pl.free[n-1]
+		pl.free = pl.free[:n-1]
+		return p
+	}
+	return new(Packet)
+}
+
+// Put returns p to the pool; p must not be used afterwards.
+func (pl *Pool) Put(p *Packet) {
+	pl.Live--
+	*p = Packet{}
+	pl.free = append(pl.free, p)
+}

@@ -1,0 +1,118 @@
+package nic
+
+import (
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// Message is one message on a flow, with its place in the flow's packet
+// sequence and its completion times.
+type Message struct {
+	// ID is the trace's message id; Index its position in the run's table.
+	ID    int64
+	Index int32
+	Bytes units.Bytes
+	// FirstPSN and NPkts place it in the flow's sequence space.
+	FirstPSN, NPkts int64
+	// Release, FirstTx, Delivered (last byte at the receiver) and
+	// SenderDone (completion notice at the sender), picoseconds; -1 unset.
+	Release, FirstTx, Delivered, SenderDone units.Time
+}
+
+// Flow is one queue pair: the sender's and the receiver's state of a
+// stream of messages from Src to Dst.
+type Flow struct {
+	ID       int32
+	Src, Dst int32
+	Hash     uint64
+	// Path facts the replay computed: base RTT (ps), bottleneck (bit/s),
+	// hop count.
+	BaseRTT    units.Time
+	Bottleneck units.BitsPerSec
+	Hops       int
+	// CC is the flow's algorithm, made on its first release.
+	CC      cca.Algorithm
+	newCC   func() cca.Algorithm
+	started bool
+
+	msgs    []*Message
+	relPSN  int64 // PSNs [0, relPSN) belong to released messages
+	sendMsg int   // index in msgs of the message holding nxt
+
+	// sender
+	nxt, una, highSent int64
+	nextAvail          units.Time
+	lastProgress       units.Time
+	active             bool
+	timerAt            units.Time
+	window             units.Bytes
+
+	// receiver
+	expect     int64
+	rxMsg      int
+	lastCNP    units.Time
+	cnpSent    bool
+	ackCount   int
+	ceSinceAck bool
+	nackFor    int64 // expect value a NACK was sent for, -1 none
+
+	// Counters for flows.parquet.
+	DataPktsSent, DataBytesSent, CEPkts, CNPs, Nacks, Timeouts, RetxBytes, DroppedPkts int64
+	// Start is the first release; Finish the last delivery (-1 unset).
+	Start, Finish units.Time
+	// SizeBytes is the payload of all its messages.
+	SizeBytes units.Bytes
+}
+
+// NewFlow makes a flow whose algorithm is built by newCC on first use.
+func NewFlow(id, src, dst int32, hash uint64, newCC func() cca.Algorithm) *Flow {
+	return &Flow{ID: id, Src: src, Dst: dst, Hash: hash, newCC: newCC, timerAt: units.Never, nackFor: -1, Start: -1, Finish: -1}
+}
+
+// Messages are the flow's released messages in order.
+func (f *Flow) Messages() []*Message { return f.msgs }
+
+// Outstanding reports whether any released data is not yet acknowledged.
+func (f *Flow) Outstanding() bool { return f.una < f.relPSN }
+
+// payloadOf is the payload of packet psn of message m.
+func payloadOf(m *Message, psn int64, mtu units.Bytes) units.Bytes {
+	if psn == m.FirstPSN+m.NPkts-1 {
+		return m.Bytes - units.Bytes(m.NPkts-1)*mtu
+	}
+	return mtu
+}
+
+// msgAt finds the message holding psn, starting from hint.
+func (f *Flow) msgAt(psn int64, hint int) int {
+	i := hint
+	if i >= len(f.msgs) {
+		i = len(f.msgs) - 1
+	}
+	for i > 0 && f.msgs[i].FirstPSN > psn {
+		i--
+	}
+	for i < len(f.msgs)-1 && psn >= f.msgs[i].FirstPSN+f.msgs[i].NPkts {
+		i++
+	}
+	return i
+}
+
+// bytesBetween is the payload in PSNs [from, to).
+func (f *Flow) bytesBetween(from, to int64, mtu units.Bytes) units.Bytes {
+	var b units.Bytes
+	i := f.msgAt(from, f.sendMsg)
+	for from < to && i < len(f.msgs) {
+		m := f.msgs[i]
+		end := m.FirstPSN + m.NPkts
+		if to < end {
+			end = to
+		}
+		for p := from; p < end; p++ {
+			b += payloadOf(m, p, mtu)
+		}
+		from = end
+		i++
+	}
+	return b
+}

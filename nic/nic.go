@@ -1,0 +1,409 @@
+package nic
+
+import (
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/replay/kernel"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// Hooks tell the replay about message completions.
+type Hooks interface {
+	// Delivered: the last byte of m reached the receiver, in order.
+	Delivered(now units.Time, f *Flow, m *Message)
+	// SenderDone: the ACK completing m reached the sender.
+	SenderDone(now units.Time, f *Flow, m *Message)
+}
+
+// Counters are the NIC-level byte counts used by conservation checks.
+type Counters struct {
+	// SentDataBytes are wire bytes of data packets the NIC transmitted,
+	// retransmissions included; RecvDataBytes those that reached it.
+	SentDataBytes, RecvDataBytes int64
+}
+
+// NIC is one host's network interface.
+type NIC struct {
+	sim   *kernel.Sim
+	pool  *fabric.Pool
+	tap   fabric.Tap
+	hooks Hooks
+	cfg   *Config
+	flows []*Flow // the run's flow table, indexed by Flow.ID
+	host  int32
+
+	// Port is the NIC's transmitter and link to its switch.
+	Port *fabric.Port
+
+	ctrl   fabric.Ring[*fabric.Packet]
+	active []*Flow
+	rr     int
+
+	paused      uint8
+	pausedSince units.Time
+	// PausedTime is how long the data class was PFC-paused, picoseconds;
+	// PausesReceived counts PAUSE frames.
+	PausedTime     units.Time
+	PausesReceived int64
+	Counters       Counters
+}
+
+// New makes host's NIC. flows is the run's shared flow table; the port is
+// attached by the caller with SetPort.
+func New(sim *kernel.Sim, pool *fabric.Pool, tap fabric.Tap, hooks Hooks, cfg *Config, flows []*Flow, host int32) *NIC {
+	return &NIC{sim: sim, pool: pool, tap: tap, hooks: hooks, cfg: cfg, flows: flows, host: host}
+}
+
+// SetPort attaches the NIC's egress port.
+func (n *NIC) SetPort(p *fabric.Port) { n.Port = p }
+
+// Host is the NIC's host index.
+func (n *NIC) Host() int32 { return n.host }
+
+// QueuedControl calls fn for every control packet waiting to be sent.
+func (n *NIC) QueuedControl(fn func(*fabric.Packet)) {
+	for i := 0; i < n.ctrl.Len(); i++ {
+		fn(*n.ctrl.At(i))
+	}
+}
+
+// Release adds message m to flow f's send queue at now.
+func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
+	m.FirstPSN = f.relPSN
+	m.NPkts = n.cfg.Packets(m.Bytes)
+	m.Release = now
+	f.relPSN += m.NPkts
+	f.msgs = append(f.msgs, m)
+	if !f.started {
+		f.started = true
+		f.Start = now
+		f.CC = f.newCC()
+		f.CC.Start(now, cca.FlowInfo{LineRate: n.Port.Rate, BaseRTT: f.BaseRTT, MTU: n.cfg.MTUPayload + n.cfg.HeaderBytes, Hops: f.Hops})
+		f.window = n.cfg.Window
+		if n.cfg.WindowBDP {
+			f.window = units.BytesIn(f.BaseRTT, n.Port.Rate)
+		}
+	}
+	if !f.Outstanding() || f.una == m.FirstPSN {
+		f.lastProgress = now
+	}
+	n.activate(f)
+	n.rearm(now, f)
+	n.Port.Kick(now)
+}
+
+func (n *NIC) activate(f *Flow) {
+	if !f.active && f.nxt < f.relPSN {
+		f.active = true
+		n.active = append(n.active, f)
+	}
+}
+
+func (n *NIC) rate(f *Flow) units.BitsPerSec {
+	r := f.CC.Rate()
+	if r < n.cfg.MinRate {
+		r = n.cfg.MinRate
+	}
+	if r > n.Port.Rate {
+		r = n.Port.Rate
+	}
+	return r
+}
+
+func (n *NIC) windowOpen(f *Flow) bool {
+	w := f.window
+	if cw := f.CC.Window(); cw > 0 && (w == 0 || cw < w) {
+		w = cw
+	}
+	if w == 0 {
+		return true
+	}
+	inflight := units.Bytes(f.nxt-f.una) * (n.cfg.MTUPayload + n.cfg.HeaderBytes)
+	return inflight < w
+}
+
+// Dequeue implements fabric.Source: control packets first, then one data
+// packet from the next eligible flow in round-robin order.
+func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
+	if n.ctrl.Len() > 0 {
+		p := n.ctrl.Pop()
+		if n.tap != nil {
+			n.tap.Dequeue(now, n.host, 0, p)
+		}
+		return p, 0
+	}
+	if n.paused&(1<<n.cfg.DataPrio) != 0 {
+		return nil, units.Never
+	}
+	wake := units.Never
+	cnt := len(n.active)
+	for k := 0; k < cnt; k++ {
+		i := (n.rr + k) % cnt
+		f := n.active[i]
+		if !n.windowOpen(f) {
+			continue
+		}
+		if f.nextAvail > now {
+			if f.nextAvail < wake {
+				wake = f.nextAvail
+			}
+			continue
+		}
+		p := n.makeData(now, f)
+		if f.nxt >= f.relPSN {
+			// nothing left to send: leave the active list (swap-remove)
+			f.active = false
+			last := len(n.active) - 1
+			n.active[i] = n.active[last]
+			n.active[last] = nil
+			n.active = n.active[:last]
+			if last > 0 {
+				n.rr = i % last
+			} else {
+				n.rr = 0
+			}
+		} else {
+			n.rr = (i + 1) % cnt
+		}
+		return p, 0
+	}
+	return nil, wake
+}
+
+func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
+	f.sendMsg = f.msgAt(f.nxt, f.sendMsg)
+	m := f.msgs[f.sendMsg]
+	psn := f.nxt
+	pay := payloadOf(m, psn, n.cfg.MTUPayload)
+	p := n.pool.Get()
+	p.Kind, p.Prio = fabric.Data, n.cfg.DataPrio
+	p.Src, p.Dst, p.Flow, p.Hash = f.Src, f.Dst, f.ID, f.Hash
+	p.PSN, p.MsgID = psn, int64(m.Index)
+	p.Payload, p.Size = pay, pay+n.cfg.HeaderBytes
+	p.Last = psn == m.FirstPSN+m.NPkts-1
+	p.SentAt, p.EnqAt = now, now
+	if m.FirstTx < 0 {
+		m.FirstTx = now
+	}
+	f.nxt++
+	if psn < f.highSent {
+		f.RetxBytes += int64(pay)
+	} else {
+		f.highSent = f.nxt
+	}
+	f.DataPktsSent++
+	f.DataBytesSent += int64(p.Size)
+	n.Counters.SentDataBytes += int64(p.Size)
+	f.nextAvail = now + units.TxTime(p.Size, n.rate(f))
+	f.CC.OnSend(now, p.Size)
+	n.rearm(now, f)
+	if n.tap != nil {
+		n.tap.Dequeue(now, n.host, 0, p)
+	}
+	return p
+}
+
+func (n *NIC) sendCtrl(now units.Time, k fabric.Kind, f *Flow, size units.Bytes) *fabric.Packet {
+	p := n.pool.Get()
+	p.Kind, p.Prio = k, fabric.ControlPrio
+	p.Src, p.Dst, p.Flow, p.Hash = f.Dst, f.Src, f.ID, f.Hash
+	p.Size, p.EnqAt = size, now
+	n.ctrl.Push(p)
+	n.Port.Kick(now)
+	return p
+}
+
+// Receive implements fabric.Receiver for packets arriving from the switch.
+func (n *NIC) Receive(now units.Time, p *fabric.Packet, _ int32) {
+	switch p.Kind {
+	case fabric.Data:
+		n.Counters.RecvDataBytes += int64(p.Size)
+		if n.tap != nil {
+			n.tap.Deliver(now, n.host, p)
+		}
+		n.receiveData(now, n.flows[p.Flow], p)
+	case fabric.Ack:
+		n.receiveAck(now, n.flows[p.Flow], p)
+	case fabric.Nack:
+		n.receiveNack(now, n.flows[p.Flow], p)
+	case fabric.CNP:
+		f := n.flows[p.Flow]
+		f.CNPs++
+		if f.CC != nil {
+			f.CC.OnCNP(now)
+			n.rearm(now, f)
+		}
+	case fabric.Pause, fabric.Resume:
+		n.setPaused(now, p.PausePrio, p.Kind == fabric.Pause)
+	}
+	n.pool.Put(p)
+}
+
+func (n *NIC) setPaused(now units.Time, prio uint8, on bool) {
+	was := n.paused != 0
+	if on {
+		n.paused |= 1 << prio
+		n.PausesReceived++
+	} else {
+		n.paused &^= 1 << prio
+	}
+	switch is := n.paused != 0; {
+	case is && !was:
+		n.pausedSince = now
+	case !is && was:
+		n.PausedTime += now - n.pausedSince
+	}
+	if !on {
+		n.Port.Kick(now)
+	}
+}
+
+// PausedUntilNow is PausedTime plus the current pause, if any, up to now.
+func (n *NIC) PausedUntilNow(now units.Time) units.Time {
+	if n.paused != 0 {
+		return n.PausedTime + now - n.pausedSince
+	}
+	return n.PausedTime
+}
+
+// receiveData is the receiver side: CNP on CE (at most one per
+// CNPInterval per QP, DCQCN's notification point), in-order acceptance with
+// cumulative ACKs, NACK on a gap (go-back-N), message completion.
+func (n *NIC) receiveData(now units.Time, f *Flow, p *fabric.Packet) {
+	if p.CE {
+		f.CEPkts++
+		f.ceSinceAck = true
+		if !f.cnpSent || now-f.lastCNP >= n.cfg.CNPInterval {
+			f.cnpSent, f.lastCNP = true, now
+			n.sendCtrl(now, fabric.CNP, f, n.cfg.CNPBytes)
+		}
+	}
+	switch {
+	case p.PSN == f.expect:
+		f.expect++
+		f.nackFor = -1
+		f.ackCount++
+		done := p.Last
+		var m *Message
+		if done {
+			f.rxMsg = f.msgAtRx(p.PSN)
+			m = f.msgs[f.rxMsg]
+			m.Delivered = now
+			f.Finish = now
+			f.rxMsg++
+		}
+		if done || f.ackCount >= n.cfg.AckEvery {
+			a := n.sendCtrl(now, fabric.Ack, f, n.cfg.AckBytes)
+			a.PSN, a.ECE, a.SentAt, a.MsgDone, a.MsgID = f.expect, f.ceSinceAck, p.SentAt, done, p.MsgID
+			a.NHops, a.Hops = p.NHops, p.Hops
+			f.ackCount, f.ceSinceAck = 0, false
+		}
+		if done {
+			n.hooks.Delivered(now, f, m)
+		}
+	case p.PSN > f.expect:
+		if f.nackFor != f.expect {
+			f.nackFor = f.expect
+			k := n.sendCtrl(now, fabric.Nack, f, n.cfg.NackBytes)
+			k.PSN, k.SentAt = f.expect, p.SentAt
+		}
+	default: // duplicate: repeat the cumulative ACK
+		a := n.sendCtrl(now, fabric.Ack, f, n.cfg.AckBytes)
+		a.PSN, a.SentAt = f.expect, p.SentAt
+	}
+}
+
+func (f *Flow) msgAtRx(psn int64) int { return f.msgAt(psn, f.rxMsg) }
+
+// advance moves the cumulative acknowledgement to psn and returns the
+// payload bytes newly acknowledged.
+func (n *NIC) advance(now units.Time, f *Flow, psn int64) units.Bytes {
+	if psn <= f.una {
+		return 0
+	}
+	b := f.bytesBetween(f.una, psn, n.cfg.MTUPayload)
+	f.una = psn
+	f.lastProgress = now
+	if f.nxt < f.una {
+		f.nxt = f.una
+	}
+	return b
+}
+
+func (n *NIC) receiveAck(now units.Time, f *Flow, p *fabric.Packet) {
+	acked := n.advance(now, f, p.PSN)
+	if f.CC != nil {
+		a := cca.Ack{AckedBytes: acked, RTT: now - p.SentAt, ECE: p.ECE, NumHops: int(p.NHops), Hops: p.Hops, MessageDone: p.MsgDone}
+		f.CC.OnAck(now, &a)
+	}
+	if p.MsgDone {
+		m := f.msgs[f.msgAt(p.PSN-1, f.sendMsg)]
+		if m.SenderDone < 0 {
+			m.SenderDone = now
+			n.hooks.SenderDone(now, f, m)
+		}
+	}
+	n.rearm(now, f)
+	n.Port.Kick(now)
+}
+
+func (n *NIC) receiveNack(now units.Time, f *Flow, p *fabric.Packet) {
+	f.Nacks++
+	n.advance(now, f, p.PSN)
+	if f.CC != nil {
+		f.CC.OnNack(now)
+	}
+	if p.PSN >= f.una && p.PSN < f.nxt {
+		f.nxt = p.PSN // go-back-N
+	}
+	n.activate(f)
+	n.rearm(now, f)
+	n.Port.Kick(now)
+}
+
+// Event kinds the NIC schedules for itself (arg = flow id).
+const evFlowTimer int32 = 10
+
+// rearm keeps one pending timer event per flow at the earlier of the
+// algorithm's next deadline and the retransmission deadline. Timers stop
+// while the flow has nothing released and unacknowledged.
+func (n *NIC) rearm(now units.Time, f *Flow) {
+	want := units.Never
+	if f.CC != nil && f.Outstanding() {
+		want = f.CC.NextTimer()
+		if rto := f.lastProgress + n.cfg.RTO; rto < want {
+			want = rto
+		}
+	}
+	if want < now {
+		want = now
+	}
+	if want == units.Never || (f.timerAt != units.Never && f.timerAt <= want) {
+		return
+	}
+	f.timerAt = want
+	n.sim.Schedule(want, n, evFlowTimer, int64(f.ID))
+}
+
+// Handle runs the NIC's timer events.
+func (n *NIC) Handle(now units.Time, kind int32, arg int64) {
+	f := n.flows[arg]
+	if now != f.timerAt {
+		return // superseded
+	}
+	f.timerAt = units.Never
+	if !f.Outstanding() {
+		return
+	}
+	if f.CC.NextTimer() <= now {
+		f.CC.OnTimer(now)
+	}
+	if now-f.lastProgress >= n.cfg.RTO && f.una < f.nxt {
+		f.Timeouts++
+		f.nxt = f.una
+		f.lastProgress = now
+		n.activate(f)
+		n.Port.Kick(now)
+	}
+	n.rearm(now, f)
+}

@@ -1,0 +1,154 @@
+// Package kernel is the replay's discrete-event core: integer picosecond
+// time, a typed 4-ary heap of events ordered by (time, insertion sequence)
+// that allocates nothing per event, and the run's one seeded RNG.
+//
+// There is no package-level state: every run owns its *Sim.
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// Handler receives the events it scheduled. kind and arg are the values
+// passed to Schedule; their meaning belongs to the handler.
+type Handler interface {
+	Handle(now units.Time, kind int32, arg int64)
+}
+
+// event is one pending callback. Events at equal times run in the order
+// they were scheduled (seq), which makes runs repeatable.
+type event struct {
+	at   units.Time
+	seq  uint64
+	h    Handler
+	arg  int64
+	kind int32
+}
+
+func (a *event) less(b *event) bool {
+	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+}
+
+// Sim owns the clock, the event heap and the RNG of one run.
+type Sim struct {
+	now     units.Time
+	seq     uint64
+	heap    []event
+	stopped bool
+	// Rand is the run's only source of randomness, seeded by NewSim.
+	Rand *rand.Rand
+	// Events counts the events executed so far.
+	Events uint64
+}
+
+// NewSim returns a simulator at time zero whose RNG is seeded with seed.
+func NewSim(seed uint64) *Sim {
+	return &Sim{
+		heap: make([]event, 0, 1024),
+		Rand: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+	}
+}
+
+// Now is the current simulated time.
+func (s *Sim) Now() units.Time { return s.now }
+
+// Pending is the number of scheduled events not yet run.
+func (s *Sim) Pending() int { return len(s.heap) }
+
+// Schedule arranges for h.Handle(at, kind, arg) to run at time at.
+// Scheduling in the past is a bug in the caller and panics.
+func (s *Sim) Schedule(at units.Time, h Handler, kind int32, arg int64) {
+	if at < s.now {
+		panic(fmt.Sprintf("kernel.Schedule: event at %v is before now %v (kind %d)", at, s.now, kind))
+	}
+	s.seq++
+	s.heap = append(s.heap, event{at: at, seq: s.seq, h: h, arg: arg, kind: kind})
+	s.up(len(s.heap) - 1)
+}
+
+// Stop makes Run return after the current event.
+func (s *Sim) Stop() { s.stopped = true }
+
+// Run executes events in order until none is left, Stop is called, or the
+// next event is later than until (which is then left pending). It returns
+// the time of the last event run.
+func (s *Sim) Run(until units.Time) units.Time {
+	s.stopped = false
+	for len(s.heap) > 0 && !s.stopped {
+		if s.heap[0].at > until {
+			break
+		}
+		e := s.pop()
+		s.now = e.at
+		s.Events++
+		e.h.Handle(e.at, e.kind, e.arg)
+	}
+	return s.now
+}
+
+// NextAt is the time of the earliest pending event, or units.Never.
+func (s *Sim) NextAt() units.Time {
+	if len(s.heap) == 0 {
+		return units.Never
+	}
+	return s.heap[0].at
+}
+
+func (s *Sim) pop() event {
+	h := s.heap
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h[n] = event{} // drop the handler reference
+	s.heap = h[:n]
+	if n > 1 {
+		s.down(0)
+	}
+	return top
+}
+
+// up and down keep the 4-ary heap property: each node is <= its 4 children.
+func (s *Sim) up(i int) {
+	h := s.heap
+	e := h[i]
+	for i > 0 {
+		p := (i - 1) / 4
+		if !e.less(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+}
+
+func (s *Sim) down(i int) {
+	h := s.heap
+	n := len(h)
+	e := h[i]
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		end := c + 4
+		if end > n {
+			end = n
+		}
+		for j := c + 1; j < end; j++ {
+			if h[j].less(&h[m]) {
+				m = j
+			}
+		}
+		if !h[m].less(&e) {
+			break
+		}
+		h[i] = h[m]
+		i = m
+	}
+	h[i] = e
+}

@@ -1,0 +1,171 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/ccreplay/ccreplay/fabric"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+func ns(t units.Time) int64 {
+	if t < 0 {
+		return -1
+	}
+	return t.Nanoseconds()
+}
+
+// idealOneWay is the run's lower bound for delivering b payload bytes
+// alone on path (topology.IdealOneWay with the NIC's packet sizes).
+func (r *run) idealOneWay(path []topology.Hop, b units.Bytes) units.Time {
+	return topology.IdealOneWay(path, b, r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes)
+}
+
+func (r *run) flowRows() []v1.FlowRow {
+	rows := make([]v1.FlowRow, len(r.flows))
+	for i, f := range r.flows {
+		path := r.paths[i]
+		row := v1.FlowRow{
+			FlowID: int64(f.ID), Src: f.Src, Dst: f.Dst, SizeBytes: int64(f.SizeBytes),
+			StartNs: ns(f.Start), FinishNs: -1, FCTNs: -1,
+			BaseRTTNs: f.BaseRTT.Nanoseconds(), BottleneckBps: int64(f.Bottleneck), Hops: int32(f.Hops),
+			DataPktsSent: f.DataPktsSent, DataBytesSent: f.DataBytesSent, CEPkts: f.CEPkts,
+			CNPs: f.CNPs, Nacks: f.Nacks, Timeouts: f.Timeouts, RetxBytes: f.RetxBytes,
+		}
+		msgs := f.Messages()
+		row.Messages = int64(len(msgs))
+		for _, m := range msgs {
+			row.Packets += m.NPkts
+		}
+		if f.CC != nil {
+			row.FinalRateBps = int64(f.CC.Rate())
+		}
+		// The flow's ideal: its last message cannot be delivered before its
+		// own release plus its own one-way ideal (messages on a QP are in order).
+		if n := len(msgs); n > 0 {
+			last := msgs[n-1]
+			ideal := last.Release - f.Start + r.idealOneWay(path, last.Bytes)
+			row.IdealFCTNs = ideal.Nanoseconds()
+			row.StandaloneNs = topology.StandaloneFCT(f.BaseRTT, f.SizeBytes, r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes, f.Bottleneck).Nanoseconds()
+			allDone := true
+			for _, m := range msgs {
+				allDone = allDone && m.Delivered >= 0
+			}
+			if allDone && len(msgs) == len(r.msgsOfFlow(i)) {
+				fct := f.Finish - f.Start
+				row.FinishNs, row.FCTNs = ns(f.Finish), fct.Nanoseconds()
+				row.Slowdown = float64(fct) / float64(ideal)
+				if fct > 0 {
+					row.GoodputBps = float64(f.SizeBytes) * 8 / fct.Seconds()
+				}
+			}
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+// msgsOfFlow counts the trace's messages on flow i (released or not).
+func (r *run) msgsOfFlow(i int) []int32 {
+	if r.flowMsgs == nil {
+		r.flowMsgs = make([][]int32, len(r.flows))
+		for m, f := range r.msgF {
+			r.flowMsgs[f] = append(r.flowMsgs[f], int32(m))
+		}
+	}
+	return r.flowMsgs[i]
+}
+
+func (r *run) messageRows() []v1.MessageRow {
+	rows := make([]v1.MessageRow, len(r.msgs))
+	for i, m := range r.msgs {
+		tm := &r.tr.Messages[i]
+		fid := r.msgF[i]
+		row := v1.MessageRow{
+			MsgID: m.ID, FlowID: int64(fid), Src: tm.Src, Dst: tm.Dst, SizeBytes: tm.Bytes,
+			CollectiveID: tm.CollectiveID, ReleaseNs: ns(m.Release), FirstTxNs: ns(m.FirstTx),
+			FinishNs: ns(m.Delivered), MCTNs: -1, SenderDoneNs: ns(m.SenderDone),
+		}
+		ideal := r.idealOneWay(r.paths[fid], m.Bytes)
+		row.IdealMCTNs = ideal.Nanoseconds()
+		if m.Delivered >= 0 {
+			mct := m.Delivered - m.Release
+			row.MCTNs = mct.Nanoseconds()
+			row.Slowdown = float64(mct) / float64(ideal)
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+func (r *run) portRows(end units.Time) []v1.PortRow {
+	topo := r.cfg.Topology
+	var rows []v1.PortRow
+	si := 0
+	for i := range topo.Nodes {
+		n := &topo.Nodes[i]
+		if n.Kind == topology.Host {
+			x := r.nics[i]
+			rows = append(rows, v1.PortRow{
+				Node: n.ID, Port: 0, PeerNode: n.Ports[0].Peer, RateBps: int64(x.Port.Rate),
+				SimDurationNs: end.Nanoseconds(), TxBytes: x.Port.TxBytes, TxDataBytes: x.Port.TxDataBytes,
+				TxPkts: x.Port.TxPkts, PausedNs: x.PausedUntilNow(end).Nanoseconds(), PausesReceived: x.PausesReceived,
+			})
+			continue
+		}
+		sw := r.sws[si]
+		si++
+		for j := 0; j < sw.NumPorts(); j++ {
+			e := sw.Port(j)
+			mean, p99 := e.Stats.Finish(end)
+			rows = append(rows, v1.PortRow{
+				Node: n.ID, Port: int32(j), IsSwitch: true, PeerNode: n.Ports[j].Peer, RateBps: int64(e.Port.Rate),
+				SimDurationNs: end.Nanoseconds(), TxBytes: e.Port.TxBytes, TxDataBytes: e.Port.TxDataBytes,
+				TxPkts: e.Port.TxPkts, MarkedPkts: e.MarkedPkts, DroppedPkts: e.DroppedPkts, DroppedBytes: e.DroppedBytes,
+				PausedNs: e.PausedUntilNow(end).Nanoseconds(), PausesReceived: e.PausesReceived, PausesSent: e.PausesSent,
+				QLenMaxBytes: int64(e.Stats.Max), QLenAvgBytes: mean, QLenP99Bytes: int64(p99),
+			})
+		}
+	}
+	return rows
+}
+
+// Conservation is the data-byte balance of a run at one instant.
+type Conservation struct {
+	// Sent are wire bytes of data packets sent by NICs (retransmissions
+	// included), Delivered those that reached a destination NIC, Dropped
+	// those discarded by switches, InFlight those in queues and on links.
+	Sent, Delivered, Dropped, InFlight int64
+}
+
+func (r *run) conservation() Conservation {
+	var c Conservation
+	count := func(p *fabric.Packet) {
+		if p.Kind == fabric.Data {
+			c.InFlight += int64(p.Size)
+		}
+	}
+	for _, x := range r.nics {
+		c.Sent += x.Counters.SentDataBytes
+		c.Delivered += x.Counters.RecvDataBytes
+		x.Port.InFlight(count)
+	}
+	for _, sw := range r.sws {
+		c.Dropped += sw.DroppedDataBytes
+		for j := 0; j < sw.NumPorts(); j++ {
+			sw.Port(j).Queued(count)
+			sw.Port(j).Port.InFlight(count)
+		}
+	}
+	return c
+}
+
+// checkConservation verifies sent = delivered + dropped + in flight.
+func (r *run) checkConservation() error {
+	c := r.conservation()
+	if c.Sent != c.Delivered+c.Dropped+c.InFlight {
+		return fmt.Errorf("byte conservation violated: sent %d != delivered %d + dropped %d + in flight %d", c.Sent, c.Delivered, c.Dropped, c.InFlight)
+	}
+	return nil
+}

@@ -1,0 +1,326 @@
+package replay
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/replay/kernel"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// Result is what a run produced.
+type Result struct {
+	Summary  metrics.Summary
+	Flows    []v1.FlowRow
+	Messages []v1.MessageRow
+	Ports    []v1.PortRow
+	// SimEnd is the simulated time of the last event, picoseconds.
+	SimEnd units.Time
+	// Events is the number of kernel events executed.
+	Events uint64
+	// DataPackets counts data packets transmitted by NICs (incl. retransmissions).
+	DataPackets int64
+	// PacketRows is the number of rows written to packets.parquet.
+	PacketRows int64
+}
+
+// File names inside a run folder.
+const (
+	PacketsFile  = "packets.parquet"
+	FlowsFile    = "flows.parquet"
+	MessagesFile = "messages.parquet"
+	PortsFile    = "ports.parquet"
+	SummaryFile  = "summary.json"
+)
+
+// run is one run's mutable state.
+type run struct {
+	cfg   *Config
+	tr    *trace.Trace
+	sim   *kernel.Sim
+	pool  fabric.Pool
+	tap   *packetTap
+	nics  []*nic.NIC
+	sws   []*switchmodel.Switch
+	flows []*nic.Flow
+	paths [][]topology.Hop
+	msgs  []*nic.Message
+	msgF  []int32 // message index -> flow index
+
+	indep    []int32   // messages without dependencies, by (release, index)
+	nextRel  int       // cursor in indep
+	waiting  []int32   // unmet dependency count per message
+	children [][]int32 // dependents per message
+
+	flowMsgs [][]int32
+
+	delivered, senderDone int
+	checkErr              error
+}
+
+// Event kinds the run schedules for itself.
+const (
+	evFeed    int32 = 1 // release independent messages whose time has come
+	evRelease int32 = 2 // release one dependent message (arg = index)
+	evCheck   int32 = 3 // conservation check
+)
+
+// Run replays tr under cfg. When outDir is not empty the run's files are
+// written there (each to a temporary name, renamed when complete).
+func Run(cfg Config, tr *trace.Trace, outDir string) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := tr.Validate(); err != nil {
+		return nil, err
+	}
+	if tr.Hosts > cfg.Topology.NumHosts {
+		return nil, fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)
+	}
+	r := &run{cfg: &cfg, tr: tr, sim: kernel.NewSim(cfg.Seed)}
+	if outDir != "" {
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			return nil, fmt.Errorf("output folder: %w", err)
+		}
+	}
+	if outDir != "" && cfg.Packets != PacketsNone && cfg.Packets != "" {
+		st, err := output.NewStream[v1.PacketRow](filepath.Join(outDir, PacketsFile), 8192)
+		if err != nil {
+			return nil, err
+		}
+		r.tap = &packetTap{out: st, all: cfg.Packets == PacketsAll}
+	}
+	r.build()
+	r.schedule()
+	res, err := r.execute()
+	if r.tap != nil {
+		if err != nil {
+			r.tap.out.Abort()
+		} else if cerr := r.tap.out.Close(); cerr != nil {
+			return nil, cerr
+		}
+		if err == nil {
+			res.PacketRows = r.tap.rows
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if outDir != "" {
+		if err := writeOutputs(outDir, res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// splitmix64 mixes the seed and a flow id into the flow's ECMP hash.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+func (r *run) build() {
+	topo, cfg := r.cfg.Topology, r.cfg
+	routes := topo.Routes()
+	var tap fabric.Tap
+	if r.tap != nil {
+		tap = r.tap
+	}
+	// Flows: one per queue pair, numbered in order of first appearance.
+	byQP := map[int64]int32{}
+	r.msgF = make([]int32, len(r.tr.Messages))
+	r.msgs = make([]*nic.Message, len(r.tr.Messages))
+	newCC := cfg.CC.New
+	for i := range r.tr.Messages {
+		m := &r.tr.Messages[i]
+		fid, ok := int32(-1), false
+		if m.FlowID >= 0 {
+			fid, ok = byQP[m.FlowID]
+		}
+		if !ok {
+			fid = int32(len(r.flows))
+			h := splitmix64(cfg.Seed ^ splitmix64(uint64(fid)))
+			f := nic.NewFlow(fid, m.Src, m.Dst, h, newCC)
+			path := routes.Path(m.Src, m.Dst, h)
+			f.BaseRTT = topology.PathBaseRTT(path, cfg.NIC.MTUPayload+cfg.NIC.HeaderBytes, cfg.NIC.AckBytes)
+			f.Bottleneck = topology.PathBottleneck(path)
+			f.Hops = len(path)
+			r.flows = append(r.flows, f)
+			r.paths = append(r.paths, path)
+			if m.FlowID >= 0 {
+				byQP[m.FlowID] = fid
+			}
+		}
+		r.msgF[i] = fid
+		r.flows[fid].SizeBytes += units.Bytes(m.Bytes)
+		r.msgs[i] = &nic.Message{ID: m.ID, Index: int32(i), Bytes: units.Bytes(m.Bytes), FirstTx: -1, Delivered: -1, SenderDone: -1, Release: -1}
+	}
+	// Nodes.
+	r.nics = make([]*nic.NIC, topo.NumHosts)
+	recv := make([]fabric.Receiver, len(topo.Nodes))
+	for i := range topo.Nodes {
+		n := &topo.Nodes[i]
+		if n.Kind == topology.Host {
+			x := nic.New(r.sim, &r.pool, tap, r, &r.cfg.NIC, r.flows, n.ID)
+			r.nics[i] = x
+			recv[i] = x
+			continue
+		}
+		specs := make([]switchmodel.PortSpec, len(n.Ports))
+		for j, p := range n.Ports {
+			specs[j] = switchmodel.PortSpec{Rate: p.Rate, Delay: p.Delay}
+		}
+		sw := switchmodel.New(r.sim, &r.pool, routes, tap, n.ID, cfg.Switch, specs)
+		r.sws = append(r.sws, sw)
+		recv[i] = sw
+	}
+	// Links.
+	si := 0
+	for i := range topo.Nodes {
+		n := &topo.Nodes[i]
+		if n.Kind == topology.Host {
+			p := n.Ports[0]
+			x := r.nics[i]
+			x.SetPort(fabric.NewPort(r.sim, n.ID, 0, p.Rate, p.Delay, x, recv[p.Peer], p.PeerPort))
+			continue
+		}
+		sw := r.sws[si]
+		si++
+		for j, p := range n.Ports {
+			sw.Port(j).Port.SetPeer(recv[p.Peer], p.PeerPort)
+		}
+	}
+}
+
+// schedule prepares message releases: independent messages in release
+// order through one feeder event, dependent ones when their last
+// dependency is delivered.
+func (r *run) schedule() {
+	idx := make(map[int64]int32, len(r.tr.Messages))
+	for i := range r.tr.Messages {
+		idx[r.tr.Messages[i].ID] = int32(i)
+	}
+	r.waiting = make([]int32, len(r.tr.Messages))
+	r.children = make([][]int32, len(r.tr.Messages))
+	for i := range r.tr.Messages {
+		m := &r.tr.Messages[i]
+		r.waiting[i] = int32(len(m.Deps))
+		for _, d := range m.Deps {
+			p := idx[d]
+			r.children[p] = append(r.children[p], int32(i))
+		}
+		if len(m.Deps) == 0 {
+			r.indep = append(r.indep, int32(i))
+		}
+	}
+	sort.SliceStable(r.indep, func(a, b int) bool {
+		return r.tr.Messages[r.indep[a]].Release < r.tr.Messages[r.indep[b]].Release
+	})
+	if len(r.indep) > 0 {
+		r.sim.Schedule(r.tr.Messages[r.indep[0]].Release, r, evFeed, 0)
+	}
+	if r.cfg.CheckEvery > 0 {
+		r.sim.Schedule(r.cfg.CheckEvery, r, evCheck, 0)
+	}
+}
+
+func (r *run) release(now units.Time, i int32) {
+	f := r.flows[r.msgF[i]]
+	r.nics[f.Src].Release(now, f, r.msgs[i])
+}
+
+// Handle runs the replay's own events.
+func (r *run) Handle(now units.Time, kind int32, arg int64) {
+	switch kind {
+	case evFeed:
+		for r.nextRel < len(r.indep) && r.tr.Messages[r.indep[r.nextRel]].Release <= now {
+			r.release(now, r.indep[r.nextRel])
+			r.nextRel++
+		}
+		if r.nextRel < len(r.indep) {
+			r.sim.Schedule(r.tr.Messages[r.indep[r.nextRel]].Release, r, evFeed, 0)
+		}
+	case evRelease:
+		r.release(now, int32(arg))
+	case evCheck:
+		if err := r.checkConservation(); err != nil {
+			r.checkErr = fmt.Errorf("at %v: %w", now, err)
+			r.sim.Stop()
+			return
+		}
+		if !r.done() {
+			r.sim.Schedule(now+r.cfg.CheckEvery, r, evCheck, 0)
+		}
+	}
+}
+
+func (r *run) done() bool {
+	return r.delivered == len(r.msgs) && r.senderDone == len(r.msgs)
+}
+
+// Delivered implements nic.Hooks: release the dependents of m.
+func (r *run) Delivered(now units.Time, f *nic.Flow, m *nic.Message) {
+	r.delivered++
+	for _, c := range r.children[m.Index] {
+		r.waiting[c]--
+		if r.waiting[c] == 0 {
+			tm := &r.tr.Messages[c]
+			at := now + tm.Gap
+			if at < tm.Release {
+				at = tm.Release
+			}
+			if at == now {
+				r.release(now, c)
+			} else {
+				r.sim.Schedule(at, r, evRelease, int64(c))
+			}
+		}
+	}
+	if r.done() {
+		r.sim.Stop()
+	}
+}
+
+// SenderDone implements nic.Hooks.
+func (r *run) SenderDone(now units.Time, f *nic.Flow, m *nic.Message) {
+	r.senderDone++
+	if r.done() {
+		r.sim.Stop()
+	}
+}
+
+func (r *run) execute() (*Result, error) {
+	until := units.Never
+	if r.cfg.MaxTime > 0 {
+		until = r.cfg.MaxTime
+	}
+	end := r.sim.Run(until)
+	if r.checkErr != nil {
+		return nil, r.checkErr
+	}
+	if err := r.checkConservation(); err != nil {
+		return nil, fmt.Errorf("at end %v: %w", end, err)
+	}
+	res := &Result{SimEnd: end, Events: r.sim.Events}
+	res.Flows = r.flowRows()
+	res.Messages = r.messageRows()
+	res.Ports = r.portRows(end)
+	for _, f := range r.flows {
+		res.DataPackets += f.DataPktsSent
+	}
+	res.Summary = metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
+	return res, nil
+}

@@ -1,0 +1,124 @@
+package switchmodel
+
+import (
+	"math/bits"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// Egress is one switch port's output side: priority queues in front of the
+// link transmitter.
+type Egress struct {
+	sw  *Switch
+	idx int32
+	// Port is the transmitter and link.
+	Port *fabric.Port
+
+	q        [fabric.NumPrio]fabric.Ring[*fabric.Packet]
+	qBytes   [fabric.NumPrio]units.Bytes
+	bytes    units.Bytes
+	nonEmpty uint8 // bit i set when q[i] holds packets
+	pfcQ     fabric.Ring[*fabric.Packet]
+
+	paused      uint8 // bit i set when priority i is paused by the peer
+	pausedSince units.Time
+
+	kmin, kmax, headroom, xoff, xon units.Bytes
+
+	// Stats is the queue length over time.
+	Stats QueueStats
+	// MarkedPkts, DroppedPkts, DroppedBytes, PausesSent and PausesReceived
+	// count events at this port; PausedTime is the time any priority of it
+	// was paused, picoseconds.
+	MarkedPkts, DroppedPkts, DroppedBytes, PausesSent, PausesReceived int64
+	PausedTime                                                        units.Time
+}
+
+// QueueBytes is the bytes queued at priority prio.
+func (e *Egress) QueueBytes(prio int) units.Bytes { return e.qBytes[prio] }
+
+// Queued calls fn for every packet waiting in this port's queues.
+func (e *Egress) Queued(fn func(*fabric.Packet)) {
+	for pr := range e.q {
+		for i := 0; i < e.q[pr].Len(); i++ {
+			fn(*e.q[pr].At(i))
+		}
+	}
+}
+
+func (e *Egress) enqueue(now units.Time, p *fabric.Packet) {
+	p.EnqAt = now
+	p.QDepth = e.qBytes[p.Prio]
+	e.q[p.Prio].Push(p)
+	e.qBytes[p.Prio] += p.Size
+	e.bytes += p.Size
+	e.nonEmpty |= 1 << p.Prio
+	e.Stats.Set(now, e.bytes)
+}
+
+// Dequeue implements fabric.Source: PFC frames first, then the highest
+// non-empty priority that is not paused.
+func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
+	if e.pfcQ.Len() > 0 {
+		p := e.pfcQ.Pop()
+		if e.sw.tap != nil {
+			e.sw.tap.Dequeue(now, e.sw.id, e.idx, p)
+		}
+		return p, 0
+	}
+	ready := e.nonEmpty &^ e.paused
+	if ready == 0 {
+		return nil, units.Never
+	}
+	prio := uint8(bits.TrailingZeros8(ready))
+	p := e.q[prio].Pop()
+	if e.q[prio].Len() == 0 {
+		e.nonEmpty &^= 1 << prio
+	}
+	e.qBytes[prio] -= p.Size
+	e.bytes -= p.Size
+	e.Stats.Set(now, e.bytes)
+	sw := e.sw
+	sw.used -= p.Size
+	sw.ing[p.InPort][prio] -= p.Size
+	if sw.cfg.PFC.Enabled && prio != fabric.ControlPrio {
+		sw.checkResume(now, p.InPort, prio)
+	}
+	if sw.cfg.INT && p.Kind == fabric.Data && int(p.NHops) < cca.MaxIntHops {
+		p.Hops[p.NHops] = cca.IntHop{QLen: e.bytes, TxBytes: units.Bytes(e.Port.TxBytes) + p.Size, TS: now, LinkRate: e.Port.Rate}
+		p.NHops++
+	}
+	if sw.tap != nil {
+		sw.tap.Dequeue(now, sw.id, e.idx, p)
+	}
+	return p, 0
+}
+
+func (e *Egress) setPaused(now units.Time, prio uint8, on bool) {
+	was := e.paused != 0
+	if on {
+		e.paused |= 1 << prio
+		e.PausesReceived++
+	} else {
+		e.paused &^= 1 << prio
+	}
+	switch is := e.paused != 0; {
+	case is && !was:
+		e.pausedSince = now
+	case !is && was:
+		e.PausedTime += now - e.pausedSince
+	}
+	if !on {
+		e.Port.Kick(now)
+	}
+}
+
+// PausedUntilNow is PausedTime plus the current pause, if any, up to now.
+func (e *Egress) PausedUntilNow(now units.Time) units.Time {
+	if e.paused != 0 {
+		return e.PausedTime + now - e.pausedSince
+	}
+	return e.PausedTime
+}

@@ -1,0 +1,89 @@
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ParseRate parses a rate such as "100G", "100Gbps", "25Gb/s", "50Mb/s",
+// "400000000000" (bits per second when no unit is given).
+func ParseRate(s string) (BitsPerSec, error) {
+	orig := s
+	s = strings.TrimSpace(strings.ToLower(s))
+	for _, suf := range []string{"bps", "b/s", "bit/s"} {
+		s = strings.TrimSuffix(s, suf)
+	}
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "t"):
+		mult, s = 1e12, s[:len(s)-1]
+	case strings.HasSuffix(s, "g"):
+		mult, s = 1e9, s[:len(s)-1]
+	case strings.HasSuffix(s, "m"):
+		mult, s = 1e6, s[:len(s)-1]
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1e3, s[:len(s)-1]
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("invalid rate %q (want e.g. 100Gbps, 25G, 50Mb/s)", orig)
+	}
+	r := v * mult
+	if r <= 0 || r > 1e15 {
+		return 0, fmt.Errorf("rate %q out of range (must be > 0 and <= 1Pbps)", orig)
+	}
+	return BitsPerSec(math.Round(r)), nil
+}
+
+// ParseDuration parses a time such as "1us", "0.001ms", "55us", "900ns",
+// "640ps", "2s". A bare number is rejected: the unit must be explicit.
+func ParseDuration(s string) (Time, error) {
+	orig := s
+	s = strings.TrimSpace(strings.ToLower(s))
+	units := []struct {
+		suf  string
+		mult float64
+	}{{"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"µs", 1e6}, {"ms", 1e9}, {"s", 1e12}}
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suf) {
+			v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, u.suf)), 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				break
+			}
+			t := v * u.mult
+			if t < 0 || t > 9e18 {
+				return 0, fmt.Errorf("duration %q out of range", orig)
+			}
+			return Time(math.Round(t)), nil
+		}
+	}
+	return 0, fmt.Errorf("invalid duration %q (want e.g. 1us, 0.5ms, 900ns)", orig)
+}
+
+// ParseSize parses a size such as "1MB" (10^6 bytes), "64KB", "1MiB",
+// "1000", "9.5KB". A bare number is bytes.
+func ParseSize(s string) (Bytes, error) {
+	orig := s
+	s = strings.TrimSpace(strings.ToLower(s))
+	mult := 1.0
+	for _, u := range []struct {
+		suf  string
+		mult float64
+	}{{"kib", 1024}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"k", 1e3}, {"m", 1e6}, {"g", 1e9}, {"b", 1}} {
+		if strings.HasSuffix(s, u.suf) {
+			mult, s = u.mult, strings.TrimSuffix(s, u.suf)
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("invalid size %q (want e.g. 1MB, 64KB, 1MiB, 1000)", orig)
+	}
+	b := v * mult
+	if b < 0 || b > 1e18 {
+		return 0, fmt.Errorf("size %q out of range", orig)
+	}
+	return Bytes(math.Round(b)), nil
+}
