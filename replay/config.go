@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
@@ -52,6 +53,12 @@ type Config struct {
 	// CheckEvery, when positive, verifies byte conservation at this period
 	// of simulated time and fails the run on the first violation.
 	CheckEvery units.Time
+	// Progress, when set, is called every 100 us of simulated time with the
+	// messages delivered so far (for a status line; not part of the output).
+	Progress func(now units.Time, delivered, total int) `json:"-"`
+	// Observer, when set, sees every packet event (tests, samplers); it is
+	// called in addition to the packet log.
+	Observer fabric.Tap `json:"-"`
 }
 
 // ApplyCCHints sets the switch ECN marking and the receiver's CNP interval

@@ -136,8 +136,13 @@ func (r *run) build() {
 	topo, cfg := r.cfg.Topology, r.cfg
 	routes := topo.Routes()
 	var tap fabric.Tap
-	if r.tap != nil {
+	switch {
+	case r.tap != nil && cfg.Observer != nil:
+		tap = teeTap{r.tap, cfg.Observer}
+	case r.tap != nil:
 		tap = r.tap
+	case cfg.Observer != nil:
+		tap = cfg.Observer
 	}
 	// Flows: one per queue pair, numbered in order of first appearance.
 	byQP := map[int64]int32{}
@@ -307,7 +312,23 @@ func (r *run) execute() (*Result, error) {
 	if r.cfg.MaxTime > 0 {
 		until = r.cfg.MaxTime
 	}
-	end := r.sim.Run(until)
+	var end units.Time
+	if r.cfg.Progress == nil {
+		end = r.sim.Run(until)
+	} else {
+		const step = 100 * units.Microsecond
+		for {
+			t := r.sim.Now() + step
+			if t > until || t < 0 {
+				t = until
+			}
+			end = r.sim.Run(t)
+			r.cfg.Progress(t, r.delivered, len(r.msgs))
+			if r.done() || r.checkErr != nil || r.sim.Pending() == 0 || t >= until {
+				break
+			}
+		}
+	}
 	if r.checkErr != nil {
 		return nil, r.checkErr
 	}

@@ -50,3 +50,21 @@ func (t *packetTap) Drop(now units.Time, node, port int32, p *fabric.Packet) {
 		t.row(v1.EventDrop, now, node, port, p)
 	}
 }
+
+// teeTap sends every event to two taps.
+type teeTap struct{ a, b fabric.Tap }
+
+func (t teeTap) Dequeue(now units.Time, node, port int32, p *fabric.Packet) {
+	t.a.Dequeue(now, node, port, p)
+	t.b.Dequeue(now, node, port, p)
+}
+
+func (t teeTap) Deliver(now units.Time, node int32, p *fabric.Packet) {
+	t.a.Deliver(now, node, p)
+	t.b.Deliver(now, node, p)
+}
+
+func (t teeTap) Drop(now units.Time, node, port int32, p *fabric.Packet) {
+	t.a.Drop(now, node, port, p)
+	t.b.Drop(now, node, port, p)
+}

@@ -2,6 +2,11 @@
 // links between them, with builders for the standard datacenter shapes, a
 // reader for the HPCC simulator's topology.txt, shortest-path ECMP routing
 // and per-path base RTT.
+//
+// Files: topology.go (types, Validate), build.go (Star, Dumbbell), clos.go
+// (LeafSpine, FatTree and the paper presets), hpcc.go (ReadHPCC), spec.go
+// (Parse, the CLI's spec strings), routing.go (Routes, ECMP), path.go (base
+// RTT, ideal and standalone completion times).
 package topology
 
 import (
@@ -43,8 +48,8 @@ type Port struct {
 
 // Node is a host or a switch. Hosts have exactly one port.
 type Node struct {
-	ID    int32
-	Kind  Kind
+	ID    int32  // equals the node's index in Topology.Nodes
+	Kind  Kind   // Host for ids below NumHosts, Switch above
 	Name  string // e.g. "h3", "tor1", "core0", or the HPCC file's node id
 	Ports []Port
 }
@@ -161,9 +166,19 @@ func (t *Topology) Validate() error {
 			}
 		}
 	}
+	// NB: a second pass, so that a port's own fault (say a zero rate) is
+	// reported as such rather than as a mismatch seen from its peer.
+	for i := range t.Nodes {
+		for j, p := range t.Nodes[i].Ports {
+			if err := t.checkDuplex(i, j, p); err != nil {
+				return err
+			}
+		}
+	}
 	return t.checkConnected()
 }
 
+// checkPort checks what port j of node i says on its own.
 func (t *Topology) checkPort(i, j int, p Port) error {
 	where := fmt.Sprintf("%s port %d", t.label(i), j)
 	switch {
@@ -176,6 +191,13 @@ func (t *Topology) checkPort(i, j int, p Port) error {
 	case int(p.Peer) == i:
 		return fmt.Errorf("%s: links the node to itself", where)
 	}
+	return nil
+}
+
+// checkDuplex checks that port j of node i and its peer port point at each
+// other and agree on rate and delay.
+func (t *Topology) checkDuplex(i, j int, p Port) error {
+	where := fmt.Sprintf("%s port %d", t.label(i), j)
 	peer := &t.Nodes[p.Peer]
 	if p.PeerPort < 0 || int(p.PeerPort) >= len(peer.Ports) {
 		return fmt.Errorf("%s: peer port %d does not exist on %s (%d ports)", where, p.PeerPort, t.label(int(p.Peer)), len(peer.Ports))

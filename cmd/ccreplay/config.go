@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// fileConfig is run.yaml. Every value with a unit is a string carrying it
+// ("32MB", "50us", "25Gbps"); unknown keys are rejected.
+type fileConfig struct {
+	Trace     string            `yaml:"trace"`
+	Workload  string            `yaml:"workload"`
+	CCA       string            `yaml:"cca"`
+	CCAParams map[string]string `yaml:"cca_params"`
+	Topology  string            `yaml:"topology"`
+	Seed      *uint64           `yaml:"seed"`
+	Packets   string            `yaml:"packets"`
+	Out       string            `yaml:"out"`
+	MaxTime   string            `yaml:"max_time"` // simulated time limit, e.g. 10ms
+	Switch    *switchYAML       `yaml:"switch"`
+	NIC       *nicYAML          `yaml:"nic"`
+}
+
+type switchYAML struct {
+	Buffer string `yaml:"buffer"` // shared buffer per switch, e.g. 32MB
+	ECN    *struct {
+		Enabled *bool    `yaml:"enabled"`
+		Kmin    string   `yaml:"kmin"`     // bytes, e.g. 5KB
+		Kmax    string   `yaml:"kmax"`     // bytes, e.g. 200KB
+		Pmax    *float64 `yaml:"pmax"`     // probability at kmax, 0..1
+		RefRate string   `yaml:"ref_rate"` // link rate kmin/kmax are given for, e.g. 25Gbps; "0" = no scaling
+	} `yaml:"ecn"`
+	PFC *struct {
+		Enabled      *bool  `yaml:"enabled"`
+		Mode         string `yaml:"mode"`          // static | dynamic
+		XoffPerGbps  string `yaml:"xoff_per_gbps"` // bytes per port per Gb/s (static)
+		XonPerGbps   string `yaml:"xon_per_gbps"`  // bytes per port per Gb/s (static)
+		Reserve      string `yaml:"reserve"`       // private ingress buffer per port, bytes
+		Headroom     string `yaml:"headroom"`      // per port, bytes; 0 = sized from the link
+		Divisor      *int64 `yaml:"divisor"`       // dynamic threshold denominator
+		ResumeOffset string `yaml:"resume_offset"` // bytes below the dynamic threshold to resume
+	} `yaml:"pfc"`
+	INT *bool `yaml:"int"`
+}
+
+type nicYAML struct {
+	MTUPayload  string `yaml:"mtu_payload"`  // bytes of payload per full packet
+	Header      string `yaml:"header"`       // header bytes per packet
+	AckEvery    *int   `yaml:"ack_every"`    // packets per ACK
+	CNPInterval string `yaml:"cnp_interval"` // min gap between CNPs per QP, e.g. 50us
+	RTO         string `yaml:"rto"`          // retransmission timeout, e.g. 4ms
+	Window      string `yaml:"window"`       // bytes in flight per QP, or "bdp"
+	DataPrio    *int   `yaml:"data_prio"`    // priority class of data, 1..7
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
+
+// loadConfig reads a YAML run configuration, rejecting unknown keys.
+func loadConfig(path string) (*fileConfig, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, inputErrorf("config: %v", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var fc fileConfig
+	if err := dec.Decode(&fc); err != nil {
+		if err.Error() == "EOF" {
+			return &fc, nil
+		}
+		msg := strings.TrimSpace(err.Error())
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			detail := strings.Replace(m[2], " in type main.", " in section ", 1)
+			detail = strings.Replace(detail, "field ", "unknown key ", 1)
+			detail = strings.SplitN(detail, "\n", 2)[0]
+			return nil, inputErrorf("%s:%s: %s", path, m[1], detail)
+		}
+		return nil, inputErrorf("%s: %s", path, strings.ReplaceAll(msg, "\n", "; "))
+	}
+	return &fc, nil
+}
+
+func parseSizeField(path, key, v string, dst *units.Bytes) error {
+	if v == "" {
+		return nil
+	}
+	b, err := units.ParseSize(v)
+	if err != nil {
+		return inputErrorf("%s: %s: %v", path, key, err)
+	}
+	*dst = b
+	return nil
+}
+
+func parseTimeField(path, key, v string, dst *units.Time) error {
+	if v == "" {
+		return nil
+	}
+	t, err := units.ParseDuration(v)
+	if err != nil {
+		return inputErrorf("%s: %s: %v", path, key, err)
+	}
+	*dst = t
+	return nil
+}
+
+// applySwitch overrides sw with the file's switch section.
+func (fc *fileConfig) applySwitch(path string, sw *switchmodel.Config) error {
+	s := fc.Switch
+	if s == nil {
+		return nil
+	}
+	if err := parseSizeField(path, "switch.buffer", s.Buffer, &sw.BufferBytes); err != nil {
+		return err
+	}
+	if s.INT != nil {
+		sw.INT = *s.INT
+	}
+	if e := s.ECN; e != nil {
+		if e.Enabled != nil {
+			sw.ECN.Enabled = *e.Enabled
+		}
+		if err := parseSizeField(path, "switch.ecn.kmin", e.Kmin, &sw.ECN.KminBytes); err != nil {
+			return err
+		}
+		if err := parseSizeField(path, "switch.ecn.kmax", e.Kmax, &sw.ECN.KmaxBytes); err != nil {
+			return err
+		}
+		if e.Pmax != nil {
+			sw.ECN.Pmax = *e.Pmax
+		}
+		if e.RefRate == "0" {
+			sw.ECN.RefRate = 0
+		} else if e.RefRate != "" {
+			r, err := units.ParseRate(e.RefRate)
+			if err != nil {
+				return inputErrorf("%s: switch.ecn.ref_rate: %v", path, err)
+			}
+			sw.ECN.RefRate = r
+		}
+	}
+	if p := s.PFC; p != nil {
+		if p.Enabled != nil {
+			sw.PFC.Enabled = *p.Enabled
+		}
+		if p.Mode != "" {
+			sw.PFC.Mode = switchmodel.PFCMode(p.Mode)
+		}
+		for _, f := range []struct {
+			key, v string
+			dst    *units.Bytes
+		}{
+			{"switch.pfc.xoff_per_gbps", p.XoffPerGbps, &sw.PFC.XoffPerGbps},
+			{"switch.pfc.xon_per_gbps", p.XonPerGbps, &sw.PFC.XonPerGbps},
+			{"switch.pfc.reserve", p.Reserve, &sw.PFC.ReserveBytes},
+			{"switch.pfc.headroom", p.Headroom, &sw.PFC.HeadroomBytes},
+			{"switch.pfc.resume_offset", p.ResumeOffset, &sw.PFC.ResumeOffsetBytes},
+		} {
+			if err := parseSizeField(path, f.key, f.v, f.dst); err != nil {
+				return err
+			}
+		}
+		if p.Divisor != nil {
+			sw.PFC.Divisor = *p.Divisor
+		}
+	}
+	if err := sw.Validate(); err != nil {
+		return inputErrorf("%s: switch: %v", path, err)
+	}
+	return nil
+}
+
+// applyNIC overrides n with the file's nic section.
+func (fc *fileConfig) applyNIC(path string, n *nic.Config) error {
+	s := fc.NIC
+	if s == nil {
+		return nil
+	}
+	if err := parseSizeField(path, "nic.mtu_payload", s.MTUPayload, &n.MTUPayload); err != nil {
+		return err
+	}
+	if err := parseSizeField(path, "nic.header", s.Header, &n.HeaderBytes); err != nil {
+		return err
+	}
+	if s.AckEvery != nil {
+		n.AckEvery = *s.AckEvery
+	}
+	if err := parseTimeField(path, "nic.cnp_interval", s.CNPInterval, &n.CNPInterval); err != nil {
+		return err
+	}
+	if err := parseTimeField(path, "nic.rto", s.RTO, &n.RTO); err != nil {
+		return err
+	}
+	if s.Window == "bdp" {
+		n.WindowBDP = true
+	} else if err := parseSizeField(path, "nic.window", s.Window, &n.Window); err != nil {
+		return err
+	}
+	if s.DataPrio != nil {
+		if *s.DataPrio < 1 || *s.DataPrio > 7 {
+			return inputErrorf("%s: nic.data_prio must be in 1..7, got %d", path, *s.DataPrio)
+		}
+		n.DataPrio = uint8(*s.DataPrio)
+	}
+	if err := n.Validate(); err != nil {
+		return inputErrorf("%s: nic: %v", path, err)
+	}
+	return nil
+}

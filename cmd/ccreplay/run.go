@@ -1,0 +1,227 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// runOptions are the flags of `ccreplay run`.
+type runOptions struct {
+	s *streams
+
+	Trace     string
+	Workload  string
+	CCA       string
+	CCAParams []string
+	Topology  string
+	Seed      uint64
+	Out       string
+	Packets   string
+	Config    string
+	JSON      bool
+	MaxTime   string
+	Check     string
+
+	set map[string]bool // flags given on the command line
+}
+
+const runExamples = `  # 16-to-1 incast of 1 MB flows under DCQCN (zhu2015 preset) on a star
+  ccreplay run --workload incast:n=16,size=1MB --cca dcqcn --out runs/incast
+
+  # a trace file on the Dolce-RC testbed topology, DCQCN with the HPCC simulator's parameters
+  ccreplay run --trace examples/alltoall.csv --cca dcqcn:hpcc --topology dolce-testbed
+
+  # override parameters, log every packet (data and control), JSON summary on stdout
+  ccreplay run --workload longflows:n=4,size=50MB --cca dcqcn --cca-param ai_rate=40Mbps \
+      --packets all --json
+
+  # everything from a YAML file (flags given explicitly still win)
+  ccreplay run --config run.yaml`
+
+func newRunCmd(s *streams) *cobra.Command {
+	o := &runOptions{s: s}
+	c := &cobra.Command{
+		Use:   "run (--trace FILE | --workload SPEC) [flags]",
+		Short: "Replay a trace or a generated workload under one congestion control algorithm",
+		Long: `Replays a workload packet by packet and writes a run folder:
+  packets.parquet   one row per packet per hop (level set by --packets)
+  flows.parquet     one row per flow (queue pair): FCT, ideal FCT, slowdown, ECN, CNPs, ...
+  messages.parquet  one row per message: MCT, ideal, slowdown, collective id
+  ports.parquet     one row per egress port: bytes, queue length stats, marks, drops, PFC pause time
+  summary.json      configuration, versions and every metric (names carry units)
+Every file is written to a temporary name and renamed when complete.
+
+Workloads (--workload): incast:n=16,size=1MB[,jitter=100us,dist=uniform|gaussian,start=0,dst=N]
+                        longflows:n=4,size=100MB[,stagger=1ms,mode=incast|pairs]
+Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=100G,bottleneck=100G
+  | leafspine:leaves=2,hosts=4,spines=1,uplinks=4,rate=100G,fabric=100G | fattree:pods=5,tors=4,hosts=16,
+  aggs=4,cores=4,rate=100G,fabric=400G | dolce-testbed | hpcc-fattree | dolce-fattree | hpcc:topology.txt
+  (default: a 100G star with 1 us links sized to the workload)`,
+		Example: runExamples,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
+			return o.run()
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl)")
+	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
+	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET] (dcqcn, dcqcn:hpcc, dcqcn:dolce, linerate)")
+	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
+	f.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
+	f.Uint64Var(&o.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators)")
+	f.StringVar(&o.Out, "out", "out", "output folder")
+	f.StringVar(&o.Packets, "packets", "data", "per-packet log detail: none, data or all")
+	f.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
+	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
+	f.StringVar(&o.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms); default: when all messages complete")
+	f.StringVar(&o.Check, "check", "", "verify byte conservation at this simulated period (e.g. 10us)")
+	return c
+}
+
+// merge fills unset flags from the config file.
+func (o *runOptions) merge(fc *fileConfig) {
+	str := func(flag string, dst *string, v string) {
+		if !o.set[flag] && v != "" {
+			*dst = v
+		}
+	}
+	str("trace", &o.Trace, fc.Trace)
+	str("workload", &o.Workload, fc.Workload)
+	str("cca", &o.CCA, fc.CCA)
+	str("topology", &o.Topology, fc.Topology)
+	str("out", &o.Out, fc.Out)
+	str("packets", &o.Packets, fc.Packets)
+	str("max-time", &o.MaxTime, fc.MaxTime)
+	if !o.set["seed"] && fc.Seed != nil {
+		o.Seed = *fc.Seed
+	}
+}
+
+func parseParams(kvs []string, fromFile map[string]string) (map[string]string, error) {
+	p := map[string]string{}
+	for k, v := range fromFile {
+		p[k] = v
+	}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, usageErrorf("--cca-param %q: want KEY=VALUE", kv)
+		}
+		p[k] = v
+	}
+	return p, nil
+}
+
+// loadWorkload reads the trace or runs the generator.
+func (o *runOptions) loadWorkload() (*trace.Trace, string, error) {
+	switch {
+	case o.Trace != "" && o.Workload != "":
+		return nil, "", usageErrorf("give either --trace or --workload, not both")
+	case o.Trace == "" && o.Workload == "":
+		return nil, "", usageErrorf("give a workload: --trace FILE or --workload SPEC (e.g. incast:n=16,size=1MB)")
+	case o.Trace != "":
+		tr, err := trace.ReadFile(o.Trace)
+		if err != nil {
+			return nil, "", inputError{err}
+		}
+		return tr, o.Trace, nil
+	default:
+		tr, err := gen.Parse(o.Workload, int64(o.Seed))
+		if err != nil {
+			return nil, "", inputErrorf("workload: %v", err)
+		}
+		return tr, o.Workload, nil
+	}
+}
+
+func (o *runOptions) run() error {
+	var fc fileConfig
+	if o.Config != "" {
+		p, err := loadConfig(o.Config)
+		if err != nil {
+			return err
+		}
+		fc = *p
+		o.merge(&fc)
+	}
+	level, err := replay.ParsePacketLevel(o.Packets)
+	if err != nil {
+		return usageError{err}
+	}
+	params, err := parseParams(o.CCAParams, fc.CCAParams)
+	if err != nil {
+		return err
+	}
+	spec, err := registry().Build(o.CCA, params)
+	if err != nil {
+		return inputError{err}
+	}
+	tr, traceName, err := o.loadWorkload()
+	if err != nil {
+		return err
+	}
+	topo, err := topology.Parse(o.Topology, tr.Hosts)
+	if err != nil {
+		return inputErrorf("topology: %v", err)
+	}
+	cfg := replay.Config{
+		Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
+		Seed: o.Seed, Packets: level,
+	}
+	cfg.ApplyCCHints()
+	if err := fc.applySwitch(o.Config, &cfg.Switch); err != nil {
+		return err
+	}
+	if err := fc.applyNIC(o.Config, &cfg.NIC); err != nil {
+		return err
+	}
+	if o.MaxTime != "" {
+		if cfg.MaxTime, err = units.ParseDuration(o.MaxTime); err != nil {
+			return usageErrorf("--max-time: %v", err)
+		}
+	}
+	if o.Check != "" {
+		if cfg.CheckEvery, err = units.ParseDuration(o.Check); err != nil {
+			return usageErrorf("--check: %v", err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return inputError{err}
+	}
+	if o.s.ErrIsTerminal {
+		cfg.Progress = newProgress(o.s.Err)
+	}
+	res, err := replay.Run(cfg, tr, o.Out)
+	if err != nil {
+		return err
+	}
+	man := replay.NewManifest(&cfg, filepath.ToSlash(traceName), res)
+	if err := replay.WriteManifest(o.Out, man); err != nil {
+		return err
+	}
+	if o.JSON {
+		b, _ := json.MarshalIndent(man, "", "  ")
+		fmt.Fprintln(o.s.Out, string(b))
+		return nil
+	}
+	fmt.Fprintf(o.s.Out, "ccreplay run: %s under %s on %s, seed %d\n", traceName, spec.Name, topo.Describe(), o.Seed)
+	fmt.Fprintf(o.s.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
+	metrics.WriteTable(o.s.Out, res.Summary)
+	return nil
+}

@@ -1,0 +1,88 @@
+package replay
+
+import (
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/cca/linerate"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+func ccSpec(t testing.TB, name string, params map[string]string) cca.Spec {
+	t.Helper()
+	r := cca.NewRegistry()
+	dcqcn.Register(r)
+	linerate.Register(r)
+	s, err := r.Build(name, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func mustTopo(t testing.TB, spec string, hosts int) *topology.Topology {
+	t.Helper()
+	topo, err := topology.Parse(spec, hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo
+}
+
+func mustGen(t testing.TB, spec string, seed int64) *trace.Trace {
+	t.Helper()
+	tr, err := gen.Parse(spec, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// baseConfig is a lossless default network with conservation checked
+// every 5 us of simulated time.
+func baseConfig(t testing.TB, topo *topology.Topology, cc string) Config {
+	cfg := Config{
+		Topology: topo, CC: ccSpec(t, cc, nil), Switch: switchmodel.DefaultConfig(),
+		NIC: nic.DefaultConfig(), Seed: 1, Packets: PacketsNone, CheckEvery: 5 * units.Microsecond,
+	}
+	cfg.ApplyCCHints()
+	return cfg
+}
+
+func mustRun(t testing.TB, cfg Config, tr *trace.Trace, out string) *Result {
+	t.Helper()
+	res, err := Run(cfg, tr, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// checkCausality asserts that no flow or message beats its ideal (DESIGN.md:
+// slowdown >= 1 by construction in a correct simulator).
+func checkCausality(t *testing.T, res *Result) {
+	t.Helper()
+	for _, f := range res.Flows {
+		if f.FCTNs >= 0 && f.FCTNs < f.IdealFCTNs {
+			t.Errorf("flow %d finished in %d ns, before its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
+		}
+	}
+	for _, m := range res.Messages {
+		if m.MCTNs >= 0 && m.MCTNs < m.IdealMCTNs {
+			t.Errorf("message %d completed in %d ns, before its ideal %d ns", m.MsgID, m.MCTNs, m.IdealMCTNs)
+		}
+	}
+}
+
+func allFinished(t *testing.T, res *Result) {
+	t.Helper()
+	if res.Summary.FlowsFinished != res.Summary.Flows {
+		t.Fatalf("%d of %d flows finished", res.Summary.FlowsFinished, res.Summary.Flows)
+	}
+}
