@@ -1,0 +1,193 @@
+package dcqcn
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// Stage is the phase the rate increase is in.
+type Stage int
+
+const (
+	// StageIdle means no timer runs: no CNP has arrived yet, or the flow
+	// has recovered to R_C = R_T = line rate.
+	StageIdle Stage = iota
+	// StageFastRecovery is set by a cut and kept while max(i_T, i_B) < F.
+	StageFastRecovery
+	// StageAdditive is the additive-increase phase (paper 003 Table I).
+	StageAdditive
+	// StageHyper is the hyper-increase phase (paper 003 Table I).
+	StageHyper
+)
+
+// String returns the stage's name as used in Describe.
+func (s Stage) String() string {
+	switch s {
+	case StageIdle:
+		return "idle"
+	case StageFastRecovery:
+		return "fast-recovery"
+	case StageAdditive:
+		return "additive"
+	case StageHyper:
+		return "hyper"
+	}
+	return fmt.Sprintf("stage(%d)", int(s))
+}
+
+// DCQCN is the reaction point of one flow.
+type DCQCN struct {
+	cfg Config
+
+	line    units.BitsPerSec // R_C and R_T ceiling, from Start
+	minRate units.BitsPerSec // R_C and R_T floor: min(cfg.MinRate, line)
+	window  units.Bytes      // Window's value, from Start
+
+	rc, rt units.BitsPerSec // current and target rate
+	alpha  float64
+	iT, iB int         // increase events by timer and by bytes since the last cut
+	acc    units.Bytes // bytes sent since the last byte-counter event
+	stage  Stage
+
+	cuts    int        // number of cuts so far
+	lastCut units.Time // time of the last cut, when cuts > 0
+	incAt   units.Time // next increase tick; units.Never when not running
+	alphaAt units.Time // next alpha tick; units.Never before the first CNP
+	slotCNP bool       // AlphaMlx: a CNP arrived in the current alpha slot
+	started bool
+}
+
+var _ cca.Algorithm = (*DCQCN)(nil)
+
+// New validates cfg (filling its defaults) and returns an algorithm that
+// waits for Start.
+func New(cfg Config) (*DCQCN, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return newValid(cfg), nil
+}
+
+func newValid(cfg Config) *DCQCN {
+	return &DCQCN{cfg: cfg, incAt: units.Never, alphaAt: units.Never}
+}
+
+// Config returns the validated configuration.
+func (d *DCQCN) Config() Config { return d.cfg }
+
+// Name returns "dcqcn".
+func (d *DCQCN) Name() string { return "dcqcn" }
+
+// Start sets R_C = R_T = line rate and alpha to its initial value (paper
+// 003, section V, first bullet); no timer runs until the first CNP.
+func (d *DCQCN) Start(now units.Time, f cca.FlowInfo) {
+	if f.LineRate <= 0 {
+		panic("dcqcn.Start: non-positive line rate")
+	}
+	*d = *newValid(d.cfg)
+	d.started = true
+	d.line = f.LineRate
+	d.minRate = min(d.cfg.MinRate, f.LineRate)
+	d.rc, d.rt = f.LineRate, f.LineRate
+	d.alpha = d.cfg.AlphaInit
+	d.window = d.cfg.Window
+	if d.cfg.WindowBDP {
+		d.window = max(units.BytesIn(f.BaseRTT, f.LineRate), f.MTU)
+	}
+}
+
+// OnSend counts bytes towards the byte counter B (paper 003: "for every B
+// bytes transmitted without receiving a CNP, i_B is increased by 1").
+func (d *DCQCN) OnSend(now units.Time, bytes units.Bytes) {
+	d.mustStart("OnSend")
+	d.advance(now)
+	if d.cfg.ByteCounter == 0 || !d.running() {
+		return
+	}
+	d.acc += bytes
+	for d.running() && d.acc >= d.cfg.ByteCounter {
+		d.acc -= d.cfg.ByteCounter
+		d.increase(false)
+	}
+}
+
+// OnAck only replays due timers: DCQCN reacts to CNPs, not to ACKs.
+func (d *DCQCN) OnAck(now units.Time, _ *cca.Ack) {
+	d.mustStart("OnAck")
+	d.advance(now)
+}
+
+// OnNack only replays due timers.
+func (d *DCQCN) OnNack(now units.Time) {
+	d.mustStart("OnNack")
+	d.advance(now)
+}
+
+// OnTimer replays every due timer in time order.
+func (d *DCQCN) OnTimer(now units.Time) {
+	d.mustStart("OnTimer")
+	d.advance(now)
+}
+
+// OnCNP cuts the rate unless the previous cut is less than
+// DecreaseInterval old; in AlphaMlx it also marks the current alpha slot.
+func (d *DCQCN) OnCNP(now units.Time) {
+	d.mustStart("OnCNP")
+	d.advance(now)
+	if d.cfg.AlphaMode == AlphaMlx {
+		if d.alphaAt == units.Never {
+			// NB: the CNP that starts the alpha clock does not mark its
+			// slot, as in HPCC's cnp_received_mlx (first CNP).
+			d.alphaAt = now + d.cfg.AlphaTimer
+		} else {
+			d.slotCNP = true
+		}
+	}
+	if d.cuts > 0 && now-d.lastCut < d.cfg.DecreaseInterval {
+		return
+	}
+	d.cut(now)
+}
+
+// NextTimer is the next increase tick, or units.Never when idle. Alpha
+// ticks are replayed lazily (see the package comment).
+func (d *DCQCN) NextTimer() units.Time { return d.incAt }
+
+// Rate is R_C, bits per second.
+func (d *DCQCN) Rate() units.BitsPerSec { return d.rc }
+
+// Window is the configured window, or 0 for none.
+func (d *DCQCN) Window() units.Bytes { return d.window }
+
+// TargetRate is R_T, bits per second.
+func (d *DCQCN) TargetRate() units.BitsPerSec { return d.rt }
+
+// Alpha is the rate-reduction factor, in [0, 1], as of the last event.
+func (d *DCQCN) Alpha() float64 { return d.alpha }
+
+// Counters returns i_T and i_B, the increase events since the last cut.
+func (d *DCQCN) Counters() (iT, iB int) { return d.iT, d.iB }
+
+// Stage is the current increase phase.
+func (d *DCQCN) Stage() Stage { return d.stage }
+
+// Describe formats the state, e.g.
+// "rc=50Gbps rt=100Gbps alpha=1 iT=0 iB=0 stage=fast-recovery".
+func (d *DCQCN) Describe() string {
+	return fmt.Sprintf("rc=%v rt=%v alpha=%s iT=%d iB=%d stage=%v",
+		d.rc, d.rt, strconv.FormatFloat(d.alpha, 'g', 6, 64), d.iT, d.iB, d.stage)
+}
+
+// String is Describe.
+func (d *DCQCN) String() string { return d.Describe() }
+
+func (d *DCQCN) mustStart(fn string) {
+	if !d.started {
+		panic("dcqcn." + fn + ": called before Start")
+	}
+}
+
+func (d *DCQCN) running() bool { return d.incAt != units.Never }
