@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,6 +35,7 @@ type runOptions struct {
 	JSON      bool
 	MaxTime   string
 	Check     string
+	Stats     bool
 
 	set map[string]bool // flags given on the command line
 }
@@ -91,6 +93,7 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
 	f.StringVar(&o.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms); default: when all messages complete")
 	f.StringVar(&o.Check, "check", "", "verify byte conservation at this simulated period (e.g. 10us)")
+	f.BoolVar(&o.Stats, "stats", false, "print wall time, data packets per second and peak memory to stderr")
 	return c
 }
 
@@ -207,9 +210,13 @@ func (o *runOptions) run() error {
 	if o.s.ErrIsTerminal {
 		cfg.Progress = newProgress(o.s.Err)
 	}
+	start := time.Now()
 	res, err := replay.Run(cfg, tr, o.Out)
 	if err != nil {
 		return err
+	}
+	if o.Stats {
+		printStats(o.s.Err, time.Since(start), res)
 	}
 	man := replay.NewManifest(&cfg, filepath.ToSlash(traceName), res)
 	if err := replay.WriteManifest(o.Out, man); err != nil {
