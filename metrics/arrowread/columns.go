@@ -1,0 +1,90 @@
+package arrowread
+
+import (
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+)
+
+// The expected columns of each file: names and types as in schema/v1's
+// parquet tags (a test checks that every tagged column is here).
+
+var packetCols = []col[v1.PacketRow]{
+	int64Col("t_ns", func(r *v1.PacketRow) *int64 { return &r.TNs }),
+	stringCol("event", func(r *v1.PacketRow) *string { return &r.Event }),
+	stringCol("kind", func(r *v1.PacketRow) *string { return &r.Kind }),
+	int32Col("node", func(r *v1.PacketRow) *int32 { return &r.Node }),
+	int32Col("port", func(r *v1.PacketRow) *int32 { return &r.Port }),
+	int32Col("prio", func(r *v1.PacketRow) *int32 { return &r.Prio }),
+	int64Col("flow_id", func(r *v1.PacketRow) *int64 { return &r.FlowID }),
+	int32Col("src", func(r *v1.PacketRow) *int32 { return &r.Src }),
+	int32Col("dst", func(r *v1.PacketRow) *int32 { return &r.Dst }),
+	int64Col("psn", func(r *v1.PacketRow) *int64 { return &r.PSN }),
+	int32Col("bytes", func(r *v1.PacketRow) *int32 { return &r.Bytes }),
+	boolCol("ce", func(r *v1.PacketRow) *bool { return &r.CE }),
+	int64Col("qdepth_enq_bytes", func(r *v1.PacketRow) *int64 { return &r.QDepthBytes }),
+	int64Col("queue_delay_ns", func(r *v1.PacketRow) *int64 { return &r.QueueDelayNs }),
+}
+
+var flowCols = []col[v1.FlowRow]{
+	int64Col("flow_id", func(r *v1.FlowRow) *int64 { return &r.FlowID }),
+	int32Col("src", func(r *v1.FlowRow) *int32 { return &r.Src }),
+	int32Col("dst", func(r *v1.FlowRow) *int32 { return &r.Dst }),
+	int64Col("size_bytes", func(r *v1.FlowRow) *int64 { return &r.SizeBytes }),
+	int64Col("packets", func(r *v1.FlowRow) *int64 { return &r.Packets }),
+	int64Col("messages", func(r *v1.FlowRow) *int64 { return &r.Messages }),
+	int64Col("start_ns", func(r *v1.FlowRow) *int64 { return &r.StartNs }),
+	int64Col("finish_ns", func(r *v1.FlowRow) *int64 { return &r.FinishNs }),
+	int64Col("fct_ns", func(r *v1.FlowRow) *int64 { return &r.FCTNs }),
+	int64Col("ideal_fct_ns", func(r *v1.FlowRow) *int64 { return &r.IdealFCTNs }),
+	int64Col("standalone_fct_ns", func(r *v1.FlowRow) *int64 { return &r.StandaloneNs }),
+	float64Col("slowdown", func(r *v1.FlowRow) *float64 { return &r.Slowdown }),
+	int64Col("base_rtt_ns", func(r *v1.FlowRow) *int64 { return &r.BaseRTTNs }),
+	int64Col("bottleneck_bps", func(r *v1.FlowRow) *int64 { return &r.BottleneckBps }),
+	int32Col("hops", func(r *v1.FlowRow) *int32 { return &r.Hops }),
+	int64Col("data_pkts_sent", func(r *v1.FlowRow) *int64 { return &r.DataPktsSent }),
+	int64Col("data_bytes_sent", func(r *v1.FlowRow) *int64 { return &r.DataBytesSent }),
+	int64Col("ce_pkts", func(r *v1.FlowRow) *int64 { return &r.CEPkts }),
+	int64Col("cnps", func(r *v1.FlowRow) *int64 { return &r.CNPs }),
+	int64Col("nacks", func(r *v1.FlowRow) *int64 { return &r.Nacks }),
+	int64Col("timeouts", func(r *v1.FlowRow) *int64 { return &r.Timeouts }),
+	int64Col("retx_bytes", func(r *v1.FlowRow) *int64 { return &r.RetxBytes }),
+	int64Col("dropped_pkts", func(r *v1.FlowRow) *int64 { return &r.DroppedPkts }),
+	float64Col("goodput_bps", func(r *v1.FlowRow) *float64 { return &r.GoodputBps }),
+	int64Col("final_rate_bps", func(r *v1.FlowRow) *int64 { return &r.FinalRateBps }),
+}
+
+var messageCols = []col[v1.MessageRow]{
+	int64Col("msg_id", func(r *v1.MessageRow) *int64 { return &r.MsgID }),
+	int64Col("flow_id", func(r *v1.MessageRow) *int64 { return &r.FlowID }),
+	int32Col("src", func(r *v1.MessageRow) *int32 { return &r.Src }),
+	int32Col("dst", func(r *v1.MessageRow) *int32 { return &r.Dst }),
+	int64Col("size_bytes", func(r *v1.MessageRow) *int64 { return &r.SizeBytes }),
+	int64Col("collective_id", func(r *v1.MessageRow) *int64 { return &r.CollectiveID }),
+	int64Col("release_ns", func(r *v1.MessageRow) *int64 { return &r.ReleaseNs }),
+	int64Col("first_tx_ns", func(r *v1.MessageRow) *int64 { return &r.FirstTxNs }),
+	int64Col("finish_ns", func(r *v1.MessageRow) *int64 { return &r.FinishNs }),
+	int64Col("mct_ns", func(r *v1.MessageRow) *int64 { return &r.MCTNs }),
+	int64Col("ideal_mct_ns", func(r *v1.MessageRow) *int64 { return &r.IdealMCTNs }),
+	float64Col("slowdown", func(r *v1.MessageRow) *float64 { return &r.Slowdown }),
+	int64Col("sender_done_ns", func(r *v1.MessageRow) *int64 { return &r.SenderDoneNs }),
+}
+
+var portCols = []col[v1.PortRow]{
+	int32Col("node", func(r *v1.PortRow) *int32 { return &r.Node }),
+	int32Col("port", func(r *v1.PortRow) *int32 { return &r.Port }),
+	boolCol("is_switch", func(r *v1.PortRow) *bool { return &r.IsSwitch }),
+	int32Col("peer_node", func(r *v1.PortRow) *int32 { return &r.PeerNode }),
+	int64Col("rate_bps", func(r *v1.PortRow) *int64 { return &r.RateBps }),
+	int64Col("sim_duration_ns", func(r *v1.PortRow) *int64 { return &r.SimDurationNs }),
+	int64Col("tx_bytes", func(r *v1.PortRow) *int64 { return &r.TxBytes }),
+	int64Col("tx_data_bytes", func(r *v1.PortRow) *int64 { return &r.TxDataBytes }),
+	int64Col("tx_pkts", func(r *v1.PortRow) *int64 { return &r.TxPkts }),
+	int64Col("ecn_marked_pkts", func(r *v1.PortRow) *int64 { return &r.MarkedPkts }),
+	int64Col("dropped_pkts", func(r *v1.PortRow) *int64 { return &r.DroppedPkts }),
+	int64Col("dropped_bytes", func(r *v1.PortRow) *int64 { return &r.DroppedBytes }),
+	int64Col("paused_ns", func(r *v1.PortRow) *int64 { return &r.PausedNs }),
+	int64Col("pauses_received", func(r *v1.PortRow) *int64 { return &r.PausesReceived }),
+	int64Col("pauses_sent", func(r *v1.PortRow) *int64 { return &r.PausesSent }),
+	int64Col("qlen_max_bytes", func(r *v1.PortRow) *int64 { return &r.QLenMaxBytes }),
+	float64Col("qlen_avg_bytes", func(r *v1.PortRow) *float64 { return &r.QLenAvgBytes }),
+	int64Col("qlen_p99_bytes", func(r *v1.PortRow) *int64 { return &r.QLenP99Bytes }),
+}

@@ -1,0 +1,184 @@
+// Package arrowread reads ccreplay's Parquet outputs back with Apache Arrow
+// (parquet/file + parquet/pqarrow). It is the second implementation that
+// proves the files are readable outside parquet-go, which wrote them, so it
+// must not import parquet-go.
+//
+// Every reader checks the file's key/value metadata (v1.MetadataKey must be
+// v1.Version) and that each column of the row type exists with the expected
+// Arrow type (int64, int32, float64, bool, or string / dictionary of
+// string), then streams record batches of batchSize rows: memory follows
+// the row group and the batch, not the file.
+package arrowread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/apache/arrow/go/v16/arrow"
+	"github.com/apache/arrow/go/v16/arrow/memory"
+	"github.com/apache/arrow/go/v16/parquet"
+	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow/go/v16/parquet/pqarrow"
+
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+)
+
+// batchSize is the number of rows per Arrow record batch.
+const batchSize = 8192
+
+// ReadFlows reads flows.parquet (nil when it has no rows).
+func ReadFlows(path string) ([]v1.FlowRow, error) { return readAll(path, flowCols) }
+
+// ReadMessages reads messages.parquet (nil when it has no rows).
+func ReadMessages(path string) ([]v1.MessageRow, error) { return readAll(path, messageCols) }
+
+// ReadPorts reads ports.parquet (nil when it has no rows).
+func ReadPorts(path string) ([]v1.PortRow, error) { return readAll(path, portCols) }
+
+// ScanPackets calls fn for every row of packets.parquet, in file order,
+// without holding the file's rows in memory. The row passed to fn is reused:
+// fn must copy it to keep it. An error from fn stops the scan and is
+// returned as is.
+func ScanPackets(path string, fn func(*v1.PacketRow) error) error {
+	return scan(path, packetCols, memory.DefaultAllocator, fn)
+}
+
+// readAll collects every row of a file.
+func readAll[T any](path string, cols []col[T]) ([]T, error) {
+	var rows []T
+	err := scan(path, cols, memory.DefaultAllocator, func(r *T) error {
+		rows = append(rows, *r)
+		return nil
+	})
+	return rows, err
+}
+
+// errorf formats the one-line error of a file.
+func errorf(path, format string, args ...any) error {
+	return fmt.Errorf("arrowread: %s: "+format, append([]any{path}, args...)...)
+}
+
+// scan checks the file against cols and calls fn for every row.
+func scan[T any](path string, cols []col[T], mem memory.Allocator, fn func(*T) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("arrowread: %w", err)
+	}
+	defer f.Close()
+
+	// NB: a buffered stream reads pages through a small buffer instead of
+	// loading each whole column chunk.
+	props := parquet.NewReaderProperties(mem)
+	props.BufferedStreamEnabled = true
+	pf, err := file.NewParquetReader(f, file.WithReadProps(props))
+	if err != nil {
+		return errorf(path, "not a Parquet file: %v", err)
+	}
+	defer pf.Close()
+	if err := checkVersion(path, pf); err != nil {
+		return err
+	}
+
+	// Leaf column indices in the order of cols; strings are read as
+	// dictionaries so that each batch decodes a handful of distinct values.
+	sch := pf.MetaData().Schema
+	leaves := make([]int, len(cols))
+	aprops := pqarrow.ArrowReadProperties{BatchSize: batchSize}
+	for k, c := range cols {
+		leaves[k] = sch.ColumnIndexByName(c.name)
+		if leaves[k] < 0 {
+			return errorf(path, "missing column %q (%s)", c.name, typeName(c.typ))
+		}
+		if c.typ == arrow.STRING {
+			aprops.SetReadDict(leaves[k], true)
+		}
+	}
+	fr, err := pqarrow.NewFileReader(pf, aprops, mem)
+	if err != nil {
+		return errorf(path, "%v", err)
+	}
+	asch, err := fr.Schema()
+	if err != nil {
+		return errorf(path, "%v", err)
+	}
+	for _, c := range cols {
+		if err := checkType(path, asch, c.name, c.typ); err != nil {
+			return err
+		}
+	}
+	if pf.NumRows() == 0 {
+		return nil
+	}
+
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		return errorf(path, "%v", err)
+	}
+	defer rr.Release()
+
+	views := make([]view, len(cols))
+	in := newInterner()
+	var row T
+	for rr.Next() {
+		rec := rr.Record()
+		for k := range cols {
+			if err := views[k].load(rec.Column(k), in); err != nil {
+				return errorf(path, "column %q: %v", cols[k].name, err)
+			}
+		}
+		for i := range int(rec.NumRows()) {
+			for k := range cols {
+				cols[k].set(&row, &views[k], i)
+			}
+			if err := fn(&row); err != nil {
+				return err
+			}
+		}
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return errorf(path, "%v", err)
+	}
+	return nil
+}
+
+// checkVersion requires the schema version in the key/value metadata.
+func checkVersion(path string, pf *file.Reader) error {
+	v := pf.MetaData().KeyValueMetadata().FindValue(v1.MetadataKey)
+	switch {
+	case v == nil:
+		return errorf(path, "no %q key/value metadata (want %q)", v1.MetadataKey, v1.Version)
+	case *v != v1.Version:
+		return errorf(path, "schema version %q, want %q", *v, v1.Version)
+	}
+	return nil
+}
+
+// checkType requires column name to have Arrow type want; a string column
+// may also be a dictionary of strings.
+func checkType(path string, sch *arrow.Schema, name string, want arrow.Type) error {
+	idx := sch.FieldIndices(name)
+	if len(idx) == 0 {
+		return errorf(path, "missing column %q (%s)", name, typeName(want))
+	}
+	dt := sch.Field(idx[0]).Type
+	got := dt.ID()
+	if d, ok := dt.(*arrow.DictionaryType); ok && want == arrow.STRING {
+		got = d.ValueType.ID()
+	}
+	if got != want {
+		return errorf(path, "column %q is %s, want %s", name, dt, typeName(want))
+	}
+	return nil
+}
+
+// typeName names an expected Arrow type in errors.
+func typeName(t arrow.Type) string {
+	if t == arrow.STRING {
+		return "utf8 or dictionary<utf8>"
+	}
+	return strings.ToLower(t.String())
+}

@@ -1,0 +1,55 @@
+package metrics
+
+// Fairness indices over per-flow rates x_1..x_n (goodputs, bit/s). Each
+// returns 0 for no flows or all-zero rates instead of NaN; sums run in the
+// given order.
+
+// unfairRatio is the FDCC thesis' "bandwidth allocation deviation"
+// (../shared/papers/002, Sec. 5.4 "Test Metrics" and Table 6.2):
+//
+//	unfair = (BW_max - BW_avg) / BW_avg
+//
+// 0 when every flow got the same rate; larger is less fair.
+func unfairRatio(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	var sum, hi float64
+	for _, v := range x {
+		sum += v
+		hi = max(hi, v)
+	}
+	avg := sum / float64(len(x))
+	return ratio(hi-avg, avg)
+}
+
+// jainIndex is Jain's fairness index:
+//
+//	J = (Σ x_i)^2 / (n Σ x_i^2)
+//
+// in [1/n, 1], 1 when all rates are equal.
+func jainIndex(x []float64) float64 {
+	var sum, sq float64
+	for _, v := range x {
+		sum += v
+		sq += v * v
+	}
+	return ratio(sum*sum, float64(len(x))*sq)
+}
+
+// minMaxRatio is PCC-RL's fairness (../shared/papers/004, Sec. 3.2 "Objective" item 4
+// and Table 1, "FR = minrate*100/maxrate", here without the 100):
+//
+//	F = min_i x_i / max_i x_i
+//
+// in [0, 1], 1 when all rates are equal.
+func minMaxRatio(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	lo, hi := x[0], x[0]
+	for _, v := range x[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return ratio(lo, hi)
+}

@@ -1,0 +1,144 @@
+package metrics
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteTable prints s for humans: one aligned "label  value unit" line per
+// metric, then the flow-size bucket table. Errors of w are ignored (as
+// with fmt.Fprintf); write to a buffer to check them.
+func WriteTable(w io.Writer, s Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(label, value string) { fmt.Fprintf(tw, "%s\t%s\n", label, value) }
+	of := func(done, all int64) string { return fmt.Sprintf("%d of %d finished", done, all) }
+
+	row("flows", of(s.FlowsFinished, s.Flows))
+	row("messages", of(s.MessagesFinished, s.Messages))
+	if s.Collectives > 0 {
+		row("collectives", of(s.CollectivesFinished, s.Collectives))
+	}
+	row("sim duration", fmtNs(float64(s.SimDurationNs)))
+
+	stats := func(name string, mean float64, p50, p90, p95, p99, p999, mx int64) {
+		row(name+" mean", fmtNs(mean))
+		for _, p := range []struct {
+			label string
+			v     int64
+		}{{"p50", p50}, {"p90", p90}, {"p95", p95}, {"p99", p99}, {"p99.9", p999}, {"max", mx}} {
+			row(name+" "+p.label, fmtNs(float64(p.v)))
+		}
+	}
+	stats("FCT", s.FCTMeanNs, s.FCTP50Ns, s.FCTP90Ns, s.FCTP95Ns, s.FCTP99Ns, s.FCTP999Ns, s.FCTMaxNs)
+	row("slowdown mean", fmtX(s.SlowdownMean))
+	row("slowdown p50", fmtX(s.SlowdownP50))
+	row("slowdown p90", fmtX(s.SlowdownP90))
+	row("slowdown p95", fmtX(s.SlowdownP95))
+	row("slowdown p99", fmtX(s.SlowdownP99))
+	row("slowdown p99.9", fmtX(s.SlowdownP999))
+	row("slowdown max", fmtX(s.SlowdownMax))
+	stats("MCT", s.MCTMeanNs, s.MCTP50Ns, s.MCTP90Ns, s.MCTP95Ns, s.MCTP99Ns, s.MCTP999Ns, s.MCTMaxNs)
+	if s.Collectives > 0 {
+		stats("CCT", s.CCTMeanNs, s.CCTP50Ns, s.CCTP90Ns, s.CCTP95Ns, s.CCTP99Ns, s.CCTP999Ns, s.CCTMaxNs)
+	}
+
+	row("data packets sent", fmt.Sprintf("%d pkts", s.DataPktsSent))
+	row("CE-marked arrived", fmt.Sprintf("%d pkts", s.CEPkts))
+	row("ECN ratio", fmtPct(s.ECNRatio))
+	row("ECN marks (ports)", fmt.Sprintf("%d pkts", s.ECNMarkedPkts))
+	row("CNPs", fmt.Sprintf("%d", s.CNPs))
+	row("NACKs", fmt.Sprintf("%d", s.Nacks))
+	row("timeouts", fmt.Sprintf("%d", s.Timeouts))
+	row("retransmitted", fmtBytes(float64(s.RetxBytes)))
+	row("dropped", fmt.Sprintf("%d pkts, %s", s.DropsPkts, fmtBytes(float64(s.DropsBytes))))
+
+	row("goodput (aggregate)", fmtBps(s.GoodputBps))
+	row("goodput (flow mean)", fmtBps(s.GoodputMeanBps))
+	row("unfair ratio", fmt.Sprintf("%.4f", s.UnfairRatio))
+	row("Jain index", fmt.Sprintf("%.4f", s.JainIndex))
+	row("min/max rate", fmt.Sprintf("%.4f", s.MinMaxRateRatio))
+
+	row("switch util max", fmtPct(s.SwitchUtilMax))
+	row("switch util mean", fmtPct(s.SwitchUtilMean))
+	row("queue avg (worst port)", fmtBytes(s.QLenAvgBytes))
+	row("queue p99 (worst port)", fmtBytes(float64(s.QLenP99Bytes)))
+	row("queue max (worst port)", fmtBytes(float64(s.QLenMaxBytes)))
+	row("PFC paused (all ports)", fmtPct(s.PFCPauseFraction))
+	row("PFC paused (worst port)", fmtPct(s.PFCPauseFractionMax))
+	row("PAUSE frames", fmt.Sprintf("%d", s.PauseFrames))
+	tw.Flush()
+
+	if len(s.Buckets) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "flow size (bytes)\tflows\tfinished\tFCT p50\tFCT p95\tFCT p99\tslowdown p50\tp95\tp99\t")
+	for _, b := range s.Buckets {
+		fmt.Fprintf(tw, "%d-%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			b.SizeMinBytes, b.SizeMaxBytes,
+			b.Flows, b.FlowsFinished,
+			fmtNs(float64(b.FCTP50Ns)), fmtNs(float64(b.FCTP95Ns)), fmtNs(float64(b.FCTP99Ns)),
+			fmtX(b.SlowdownP50), fmtX(b.SlowdownP95), fmtX(b.SlowdownP99))
+	}
+	tw.Flush()
+}
+
+// fmtNs formats a duration given in ns with a unit that keeps 1-3 integer
+// digits: "850 ns", "12.500 us", "1.342 ms", "2.000 s".
+func fmtNs(ns float64) string {
+	switch a := abs(ns); {
+	case a < 1e3:
+		return fmt.Sprintf("%.0f ns", ns)
+	case a < 1e6:
+		return fmt.Sprintf("%.3f us", ns/1e3)
+	case a < 1e9:
+		return fmt.Sprintf("%.3f ms", ns/1e6)
+	default:
+		return fmt.Sprintf("%.3f s", ns/1e9)
+	}
+}
+
+// fmtBps formats a rate in bit/s: "93.750 Gb/s".
+func fmtBps(bps float64) string {
+	switch a := abs(bps); {
+	case a < 1e3:
+		return fmt.Sprintf("%.0f b/s", bps)
+	case a < 1e6:
+		return fmt.Sprintf("%.3f Kb/s", bps/1e3)
+	case a < 1e9:
+		return fmt.Sprintf("%.3f Mb/s", bps/1e6)
+	case a < 1e12:
+		return fmt.Sprintf("%.3f Gb/s", bps/1e9)
+	default:
+		return fmt.Sprintf("%.3f Tb/s", bps/1e12)
+	}
+}
+
+// fmtBytes formats a size in bytes with binary prefixes: "1.500 KiB".
+func fmtBytes(b float64) string {
+	switch a := abs(b); {
+	case a < 1<<10:
+		return fmt.Sprintf("%.0f B", b)
+	case a < 1<<20:
+		return fmt.Sprintf("%.3f KiB", b/(1<<10))
+	case a < 1<<30:
+		return fmt.Sprintf("%.3f MiB", b/(1<<20))
+	default:
+		return fmt.Sprintf("%.3f GiB", b/(1<<30))
+	}
+}
+
+// fmtPct formats a fraction as a percentage: "12.35 %".
+func fmtPct(f float64) string { return fmt.Sprintf("%.2f %%", f*100) }
+
+// fmtX formats a slowdown: "3.21x".
+func fmtX(f float64) string { return fmt.Sprintf("%.2fx", f) }
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

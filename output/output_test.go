@@ -1,0 +1,302 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+)
+
+// samplePackets returns n deterministic, plausibly noisy packet rows (so
+// that the benchmark does not measure a file of repeated values).
+func samplePackets(n int) []v1.PacketRow {
+	rng := rand.New(rand.NewPCG(1, 2))
+	rows := make([]v1.PacketRow, n)
+	kinds := []string{v1.KindData, v1.KindData, v1.KindData, v1.KindAck, v1.KindCNP}
+	events := []string{v1.EventDequeue, v1.EventDequeue, v1.EventDeliver, v1.EventDrop}
+	var t int64
+	for i := range rows {
+		t += rng.Int64N(20)
+		flow := rng.Int64N(256)
+		rows[i] = v1.PacketRow{
+			TNs:          t,
+			Event:        events[rng.IntN(len(events))],
+			Kind:         kinds[rng.IntN(len(kinds))],
+			Node:         rng.Int32N(64),
+			Port:         rng.Int32N(33) - 1,
+			Prio:         rng.Int32N(2),
+			FlowID:       flow,
+			Src:          int32(flow % 32),
+			Dst:          int32(flow%32+7) % 32,
+			PSN:          int64(i) / 256,
+			Bytes:        1048 - rng.Int32N(2)*984,
+			CE:           rng.IntN(10) == 0,
+			QDepthBytes:  rng.Int64N(1 << 20),
+			QueueDelayNs: rng.Int64N(10_000),
+		}
+	}
+	return rows
+}
+
+// readBack reads a file with parquet-go (the arrowread package checks it
+// with a second implementation).
+func readBack[T any](t *testing.T, path string) ([]T, string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, _ := pf.Lookup(v1.MetadataKey)
+	r := parquet.NewGenericReader[T](f)
+	defer r.Close()
+	rows := make([]T, r.NumRows())
+	n, err := r.Read(rows)
+	if err != nil && n != len(rows) {
+		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
+	}
+	return rows, version
+}
+
+// noTemps fails if dir holds any temporary file.
+func noTemps(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestWriteRowsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "packets.parquet")
+	want := samplePackets(150_000) // > MaxRowsPerRowGroup: several row groups
+	if err := WriteRows(path, want); err != nil {
+		t.Fatal(err)
+	}
+	got, version := readBack[v1.PacketRow](t, path)
+	if version != v1.Version {
+		t.Errorf("metadata %s = %q, want %q", v1.MetadataKey, version, v1.Version)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("rows read back differ from rows written")
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	st, _ := f.Stat()
+	if st.Mode().Perm() != fileMode {
+		t.Errorf("mode %v, want %v", st.Mode().Perm(), os.FileMode(fileMode))
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rg := range pf.RowGroups() {
+		if rg.NumRows() > MaxRowsPerRowGroup {
+			t.Errorf("row group %d has %d rows, more than %d", i, rg.NumRows(), MaxRowsPerRowGroup)
+		}
+	}
+	if len(pf.RowGroups()) != 3 {
+		t.Errorf("%d row groups, want 3", len(pf.RowGroups()))
+	}
+	noTemps(t, dir)
+}
+
+func TestWriteRowsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	rows := samplePackets(70_000)
+	a, b := filepath.Join(dir, "a.parquet"), filepath.Join(dir, "b.parquet")
+	if err := WriteRows(a, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRows(b, rows); err != nil {
+		t.Fatal(err)
+	}
+	ba, _ := os.ReadFile(a)
+	bb, _ := os.ReadFile(b)
+	if !bytes.Equal(ba, bb) {
+		t.Error("same rows gave different bytes")
+	}
+	// The same holds for a Stream fed the same rows in the same batches.
+	for _, p := range []string{a, b} {
+		s, err := NewStream[v1.PacketRow](p, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			s.Append(r)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ba, _ = os.ReadFile(a)
+	bb, _ = os.ReadFile(b)
+	if !bytes.Equal(ba, bb) {
+		t.Error("same streamed rows gave different bytes")
+	}
+}
+
+func TestWriteRowsEmpty(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "flows.parquet")
+	if err := WriteRows[v1.FlowRow](path, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, version := readBack[v1.FlowRow](t, path)
+	if len(got) != 0 || version != v1.Version {
+		t.Errorf("got %d rows, version %q", len(got), version)
+	}
+}
+
+func TestWriteRowsBadDir(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "flows.parquet")
+	if err := WriteRows(path, []v1.FlowRow{{}}); err == nil {
+		t.Fatal("want an error for a missing directory")
+	}
+}
+
+func TestStreamAppearsOnlyOnClose(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "packets.parquet")
+	s, err := NewStream[v1.PacketRow](path, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Abort() // a no-op after Close
+	want := samplePackets(1234)
+	for _, r := range want {
+		s.Append(r)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s exists before Close (err=%v)", path, err)
+	}
+	if s.Rows() != int64(len(want)) {
+		t.Errorf("Rows() = %d, want %d", s.Rows(), len(want))
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := readBack[v1.PacketRow](t, path)
+	if !reflect.DeepEqual(got, want) {
+		t.Error("streamed rows differ")
+	}
+	noTemps(t, dir)
+	if err := s.Close(); err == nil {
+		t.Error("second Close: want an error")
+	}
+}
+
+func TestStreamAbort(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "packets.parquet")
+	s, err := NewStream[v1.PacketRow](path, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range samplePackets(25) {
+		s.Append(r)
+	}
+	s.Abort()
+	s.Append(v1.PacketRow{}) // remembered, not written
+	if err := s.Close(); err == nil {
+		t.Error("Close after Abort: want an error")
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s exists after Abort", path)
+	}
+	noTemps(t, dir)
+}
+
+// TestStreamWriteErrorReturnedByClose checks that a failing write is kept
+// and reported once, by Close, and that no file appears.
+func TestStreamWriteErrorReturnedByClose(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "packets.parquet")
+	s, err := NewStream[v1.PacketRow](path, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.t.f.Close() // every later write fails
+	for _, r := range samplePackets(100_000) {
+		s.Append(r)
+	}
+	if err := s.Close(); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("Close = %v, want an error naming %s", err, path)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s exists after a failed write", path)
+	}
+	noTemps(t, dir)
+}
+
+func TestWriteJSONAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "summary.json")
+	v := map[string]any{"b": 1, "a": []int{1, 2}}
+	if err := WriteJSONAtomic(path, v); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": 1\n}\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSONAtomic(path, func() {}); err == nil {
+		t.Error("want an error for an unencodable value")
+	}
+	if got2, _ := os.ReadFile(path); !bytes.Equal(got, got2) {
+		t.Error("a failed write changed the existing file")
+	}
+	noTemps(t, dir)
+}
+
+// BenchmarkStreamAppend reports the cost of one packet row, including its
+// share of encoding, compression and file writes.
+func BenchmarkStreamAppend(b *testing.B) {
+	rows := samplePackets(1 << 16)
+	path := filepath.Join(b.TempDir(), "packets.parquet")
+	s, err := NewStream[v1.PacketRow](path, DefaultBatch)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Append(rows[i&(len(rows)-1)])
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&m1)
+	st, _ := os.Stat(path)
+	b.ReportMetric(float64(st.Size())/float64(b.N), "B/row-on-disk")
+	// allocs/op rounds down to 0; this shows the amortized share exactly.
+	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/float64(b.N), "allocs/row")
+}
