@@ -66,7 +66,8 @@ type Algorithm interface {
 	Start(now units.Time, f FlowInfo)
 	// OnSend is called when a data packet of size bytes (wire) leaves the NIC.
 	OnSend(now units.Time, bytes units.Bytes)
-	// OnAck is called for each ACK that reaches the sender.
+	// OnAck is called for each ACK that reaches the sender. The NIC reuses
+	// *Ack between calls: an algorithm must not keep the pointer.
 	OnAck(now units.Time, a *Ack)
 	// OnCNP is called for each congestion notification packet received.
 	OnCNP(now units.Time)

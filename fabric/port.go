@@ -7,10 +7,13 @@ import (
 
 // Source supplies a port's transmitter with packets.
 type Source interface {
-	// Dequeue returns the next packet to transmit at now, or nil and the
-	// earliest time a packet may become ready without outside help
-	// (units.Never when only a Kick can make one ready).
-	Dequeue(now units.Time) (p *Packet, wake units.Time)
+	// Dequeue returns the next packet to transmit at now, and the earliest
+	// time another packet may be ready without outside help (0 or any time
+	// not after now: as soon as the transmitter is free; units.Never: only a
+	// Kick can make one ready). With no packet it returns nil and that time.
+	// A source that answers units.Never must Kick the port when a packet
+	// becomes ready; the port then sends no event of its own while idle.
+	Dequeue(now units.Time) (p *Packet, next units.Time)
 }
 
 // Receiver takes packets arriving from a link: the peer's ingress.
@@ -25,8 +28,8 @@ type inflight struct {
 
 // Event kinds a port schedules for itself.
 const (
-	evTry    int32 = 0 // transmitter free or wake-up: try to send
-	evArrive int32 = 1 // head of the link pipe reaches the peer
+	evTry    uint8 = 0 // transmitter free or wake-up: try to send
+	evArrive uint8 = 1 // head of the link pipe reaches the peer
 )
 
 // Port is an egress port and the link leaving it: a transmitter that
@@ -35,6 +38,7 @@ const (
 // its last bit does).
 type Port struct {
 	sim      *kernel.Sim
+	id       kernel.HandlerID
 	src      Source
 	peer     Receiver
 	peerPort int32
@@ -44,7 +48,6 @@ type Port struct {
 	Rate  units.BitsPerSec
 	Delay units.Time
 
-	busy      bool
 	pendingAt units.Time // the one live try event, or units.Never
 	pipe      Ring[inflight]
 
@@ -57,7 +60,9 @@ type Port struct {
 // NewPort makes a port of node (index idx) whose packets come from src and
 // go to peer's ingress port peerPort.
 func NewPort(sim *kernel.Sim, node, idx int32, rate units.BitsPerSec, delay units.Time, src Source, peer Receiver, peerPort int32) *Port {
-	return &Port{sim: sim, src: src, peer: peer, peerPort: peerPort, Node: node, Index: idx, Rate: rate, Delay: delay, pendingAt: units.Never}
+	pt := &Port{sim: sim, src: src, peer: peer, peerPort: peerPort, Node: node, Index: idx, Rate: rate, Delay: delay, pendingAt: units.Never}
+	pt.id = sim.Register(pt)
+	return pt
 }
 
 // SetSource replaces the packet source (used while wiring).
@@ -66,15 +71,25 @@ func (pt *Port) SetSource(s Source) { pt.src = s }
 // SetPeer connects the link's far end (used while wiring).
 func (pt *Port) SetPeer(r Receiver, peerPort int32) { pt.peer, pt.peerPort = r, peerPort }
 
-// Busy reports whether a packet is being serialized.
-func (pt *Port) Busy() bool { return pt.busy }
+// Busy reports whether a packet is being serialized at now.
+func (pt *Port) Busy(now units.Time) bool { return now < pt.BusyUntil }
 
-// Kick tells an idle transmitter that its source may have a packet now.
+// Kick tells the transmitter that its source may have a packet ready: it
+// sends now if free, else makes sure it looks again when it becomes free.
 func (pt *Port) Kick(now units.Time) {
-	if pt.busy {
+	if now < pt.BusyUntil {
+		if pt.pendingAt > pt.BusyUntil {
+			pt.arm(pt.BusyUntil)
+		}
 		return
 	}
 	pt.try(now)
+}
+
+// arm makes at the one live try event.
+func (pt *Port) arm(at units.Time) {
+	pt.pendingAt = at
+	pt.sim.Schedule(at, pt.id, evTry, 0)
 }
 
 // InFlight calls fn for every packet on the link (serialized or
@@ -86,37 +101,41 @@ func (pt *Port) InFlight(fn func(*Packet)) {
 }
 
 // Handle runs the port's own events.
-func (pt *Port) Handle(now units.Time, kind int32, _ int64) {
+func (pt *Port) Handle(now units.Time, kind uint8, _ int32) {
 	if kind == evArrive {
 		f := pt.pipe.Pop()
 		if pt.pipe.Len() > 0 {
-			pt.sim.Schedule(pt.pipe.Peek().at, pt, evArrive, 0)
+			pt.sim.Schedule(pt.pipe.Peek().at, pt.id, evArrive, 0)
 		}
 		pt.peer.Receive(now, f.p, pt.peerPort)
 		return
 	}
 	if now != pt.pendingAt {
-		return // superseded by a Kick
+		return // superseded
 	}
 	pt.pendingAt = units.Never
-	pt.busy = false
+	if now < pt.BusyUntil {
+		pt.arm(pt.BusyUntil)
+		return
+	}
 	pt.try(now)
 }
 
+// try starts the next transmission if the source has a packet; the port
+// is free (now >= BusyUntil).
 func (pt *Port) try(now units.Time) {
-	p, wake := pt.src.Dequeue(now)
+	p, next := pt.src.Dequeue(now)
 	if p == nil {
-		if wake < pt.pendingAt || pt.pendingAt <= now {
-			pt.pendingAt = wake
-			if wake != units.Never {
-				pt.sim.Schedule(wake, pt, evTry, 0)
+		if next != units.Never && (next < pt.pendingAt || pt.pendingAt <= now) {
+			if next < now {
+				next = now
 			}
+			pt.arm(next)
 		}
 		return
 	}
 	tx := units.TxTime(p.Size, pt.Rate)
 	done := now + tx
-	pt.busy = true
 	pt.BusyUntil = done
 	pt.TxBytes += int64(p.Size)
 	pt.TxPkts++
@@ -124,9 +143,15 @@ func (pt *Port) try(now units.Time) {
 		pt.TxDataBytes += int64(p.Size)
 	}
 	if pt.pipe.Len() == 0 {
-		pt.sim.Schedule(done+pt.Delay, pt, evArrive, 0)
+		pt.sim.Schedule(done+pt.Delay, pt.id, evArrive, 0)
 	}
 	pt.pipe.Push(inflight{at: done + pt.Delay, p: p})
-	pt.pendingAt = done
-	pt.sim.Schedule(done, pt, evTry, 0)
+	switch {
+	case next == units.Never:
+		pt.pendingAt = units.Never // idle until a Kick
+	case next <= done:
+		pt.arm(done)
+	default:
+		pt.arm(next)
+	}
 }

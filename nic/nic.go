@@ -25,6 +25,7 @@ type Counters struct {
 // NIC is one host's network interface.
 type NIC struct {
 	sim   *kernel.Sim
+	id    kernel.HandlerID
 	pool  *fabric.Pool
 	tap   fabric.Tap
 	hooks Hooks
@@ -46,12 +47,16 @@ type NIC struct {
 	PausedTime     units.Time
 	PausesReceived int64
 	Counters       Counters
+
+	ack cca.Ack // reused for every OnAck call: no allocation per ACK
 }
 
 // New makes host's NIC. flows is the run's shared flow table; the port is
 // attached by the caller with SetPort.
 func New(sim *kernel.Sim, pool *fabric.Pool, tap fabric.Tap, hooks Hooks, cfg *Config, flows []*Flow, host int32) *NIC {
-	return &NIC{sim: sim, pool: pool, tap: tap, hooks: hooks, cfg: cfg, flows: flows, host: host}
+	n := &NIC{sim: sim, pool: pool, tap: tap, hooks: hooks, cfg: cfg, flows: flows, host: host}
+	n.id = sim.Register(n)
+	return n
 }
 
 // SetPort attaches the NIC's egress port.
@@ -130,7 +135,7 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		if n.tap != nil {
 			n.tap.Dequeue(now, n.host, 0, p)
 		}
-		return p, 0
+		return p, n.nextHint()
 	}
 	if n.paused&(1<<n.cfg.DataPrio) != 0 {
 		return nil, units.Never
@@ -165,9 +170,29 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		} else {
 			n.rr = (i + 1) % cnt
 		}
-		return p, 0
+		return p, n.nextHint()
 	}
 	return nil, wake
+}
+
+// nextHint is the earliest time the NIC may have another packet without a
+// Kick: now for a queued control packet, else the earliest pacing time of
+// an active flow whose window is open. Window-blocked flows, releases,
+// ACKs, NACKs, timeouts and RESUME all Kick the port.
+func (n *NIC) nextHint() units.Time {
+	if n.ctrl.Len() > 0 {
+		return 0
+	}
+	if n.paused&(1<<n.cfg.DataPrio) != 0 {
+		return units.Never
+	}
+	next := units.Never
+	for _, f := range n.active {
+		if f.nextAvail < next && n.windowOpen(f) {
+			next = f.nextAvail
+		}
+	}
+	return next
 }
 
 func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
@@ -333,8 +358,11 @@ func (n *NIC) advance(now units.Time, f *Flow, psn int64) units.Bytes {
 func (n *NIC) receiveAck(now units.Time, f *Flow, p *fabric.Packet) {
 	acked := n.advance(now, f, p.PSN)
 	if f.CC != nil {
-		a := cca.Ack{AckedBytes: acked, RTT: now - p.SentAt, ECE: p.ECE, NumHops: int(p.NHops), Hops: p.Hops, MessageDone: p.MsgDone}
-		f.CC.OnAck(now, &a)
+		a := &n.ack
+		a.AckedBytes, a.RTT, a.ECE, a.MessageDone = acked, now-p.SentAt, p.ECE, p.MsgDone
+		a.NumHops = int(p.NHops)
+		copy(a.Hops[:p.NHops], p.Hops[:p.NHops])
+		f.CC.OnAck(now, a)
 	}
 	if p.MsgDone {
 		m := f.msgs[f.msgAt(p.PSN-1, f.sendMsg)]
@@ -362,7 +390,7 @@ func (n *NIC) receiveNack(now units.Time, f *Flow, p *fabric.Packet) {
 }
 
 // Event kinds the NIC schedules for itself (arg = flow id).
-const evFlowTimer int32 = 10
+const evFlowTimer uint8 = 10
 
 // rearm keeps one pending timer event per flow at the earlier of the
 // algorithm's next deadline and the retransmission deadline. Timers stop
@@ -382,11 +410,11 @@ func (n *NIC) rearm(now units.Time, f *Flow) {
 		return
 	}
 	f.timerAt = want
-	n.sim.Schedule(want, n, evFlowTimer, int64(f.ID))
+	n.sim.Schedule(want, n.id, evFlowTimer, f.ID)
 }
 
 // Handle runs the NIC's timer events.
-func (n *NIC) Handle(now units.Time, kind int32, arg int64) {
+func (n *NIC) Handle(now units.Time, kind uint8, arg int32) {
 	f := n.flows[arg]
 	if now != f.timerAt {
 		return // superseded

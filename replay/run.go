@@ -48,6 +48,7 @@ type run struct {
 	cfg   *Config
 	tr    *trace.Trace
 	sim   *kernel.Sim
+	id    kernel.HandlerID
 	pool  fabric.Pool
 	tap   *packetTap
 	nics  []*nic.NIC
@@ -70,9 +71,9 @@ type run struct {
 
 // Event kinds the run schedules for itself.
 const (
-	evFeed    int32 = 1 // release independent messages whose time has come
-	evRelease int32 = 2 // release one dependent message (arg = index)
-	evCheck   int32 = 3 // conservation check
+	evFeed    uint8 = 1 // release independent messages whose time has come
+	evRelease uint8 = 2 // release one dependent message (arg = index)
+	evCheck   uint8 = 3 // conservation check
 )
 
 // Run replays tr under cfg. When outDir is not empty the run's files are
@@ -88,6 +89,7 @@ func Run(cfg Config, tr *trace.Trace, outDir string) (*Result, error) {
 		return nil, fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)
 	}
 	r := &run{cfg: &cfg, tr: tr, sim: kernel.NewSim(cfg.Seed)}
+	r.id = r.sim.Register(r)
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
 			return nil, fmt.Errorf("output folder: %w", err)
@@ -235,10 +237,10 @@ func (r *run) schedule() {
 		return r.tr.Messages[r.indep[a]].Release < r.tr.Messages[r.indep[b]].Release
 	})
 	if len(r.indep) > 0 {
-		r.sim.Schedule(r.tr.Messages[r.indep[0]].Release, r, evFeed, 0)
+		r.sim.Schedule(r.tr.Messages[r.indep[0]].Release, r.id, evFeed, 0)
 	}
 	if r.cfg.CheckEvery > 0 {
-		r.sim.Schedule(r.cfg.CheckEvery, r, evCheck, 0)
+		r.sim.Schedule(r.cfg.CheckEvery, r.id, evCheck, 0)
 	}
 }
 
@@ -248,7 +250,7 @@ func (r *run) release(now units.Time, i int32) {
 }
 
 // Handle runs the replay's own events.
-func (r *run) Handle(now units.Time, kind int32, arg int64) {
+func (r *run) Handle(now units.Time, kind uint8, arg int32) {
 	switch kind {
 	case evFeed:
 		for r.nextRel < len(r.indep) && r.tr.Messages[r.indep[r.nextRel]].Release <= now {
@@ -256,10 +258,10 @@ func (r *run) Handle(now units.Time, kind int32, arg int64) {
 			r.nextRel++
 		}
 		if r.nextRel < len(r.indep) {
-			r.sim.Schedule(r.tr.Messages[r.indep[r.nextRel]].Release, r, evFeed, 0)
+			r.sim.Schedule(r.tr.Messages[r.indep[r.nextRel]].Release, r.id, evFeed, 0)
 		}
 	case evRelease:
-		r.release(now, int32(arg))
+		r.release(now, arg)
 	case evCheck:
 		if err := r.checkConservation(); err != nil {
 			r.checkErr = fmt.Errorf("at %v: %w", now, err)
@@ -267,7 +269,7 @@ func (r *run) Handle(now units.Time, kind int32, arg int64) {
 			return
 		}
 		if !r.done() {
-			r.sim.Schedule(now+r.cfg.CheckEvery, r, evCheck, 0)
+			r.sim.Schedule(now+r.cfg.CheckEvery, r.id, evCheck, 0)
 		}
 	}
 }
@@ -290,7 +292,7 @@ func (r *run) Delivered(now units.Time, f *nic.Flow, m *nic.Message) {
 			if at == now {
 				r.release(now, c)
 			} else {
-				r.sim.Schedule(at, r, evRelease, int64(c))
+				r.sim.Schedule(at, r.id, evRelease, c)
 			}
 		}
 	}

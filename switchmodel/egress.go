@@ -66,7 +66,7 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		if e.sw.tap != nil {
 			e.sw.tap.Dequeue(now, e.sw.id, e.idx, p)
 		}
-		return p, 0
+		return p, e.nextHint()
 	}
 	ready := e.nonEmpty &^ e.paused
 	if ready == 0 {
@@ -93,7 +93,17 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 	if sw.tap != nil {
 		sw.tap.Dequeue(now, sw.id, e.idx, p)
 	}
-	return p, 0
+	return p, e.nextHint()
+}
+
+// nextHint tells the port whether another packet is ready to follow
+// (0: when the transmitter is free) or whether it must wait for a Kick
+// (enqueue, RESUME or a PFC frame).
+func (e *Egress) nextHint() units.Time {
+	if e.pfcQ.Len() > 0 || e.nonEmpty&^e.paused != 0 {
+		return 0
+	}
+	return units.Never
 }
 
 func (e *Egress) setPaused(now units.Time, prio uint8, on bool) {

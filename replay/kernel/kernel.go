@@ -15,29 +15,34 @@ import (
 // Handler receives the events it scheduled. kind and arg are the values
 // passed to Schedule; their meaning belongs to the handler.
 type Handler interface {
-	Handle(now units.Time, kind int32, arg int64)
+	Handle(now units.Time, kind uint8, arg int32)
 }
 
-// event is one pending callback. Events at equal times run in the order
-// they were scheduled (seq), which makes runs repeatable.
+// HandlerID names a registered Handler (see Sim.Register).
+type HandlerID uint32
+
+// event is one pending callback, 24 bytes so that heap moves stay cheap.
+// Events at equal times run in the order they were scheduled: seqKind
+// holds the insertion sequence in its high 56 bits and the kind in the low
+// 8, so comparing it compares sequences.
 type event struct {
-	at   units.Time
-	seq  uint64
-	h    Handler
-	arg  int64
-	kind int32
+	at      units.Time
+	seqKind uint64
+	h       HandlerID
+	arg     int32
 }
 
 func (a *event) less(b *event) bool {
-	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+	return a.at < b.at || (a.at == b.at && a.seqKind < b.seqKind)
 }
 
 // Sim owns the clock, the event heap and the RNG of one run.
 type Sim struct {
-	now     units.Time
-	seq     uint64
-	heap    []event
-	stopped bool
+	now      units.Time
+	seq      uint64
+	heap     []event
+	handlers []Handler
+	stopped  bool
 	// Rand is the run's only source of randomness, seeded by NewSim.
 	Rand *rand.Rand
 	// Events counts the events executed so far.
@@ -58,14 +63,21 @@ func (s *Sim) Now() units.Time { return s.now }
 // Pending is the number of scheduled events not yet run.
 func (s *Sim) Pending() int { return len(s.heap) }
 
-// Schedule arranges for h.Handle(at, kind, arg) to run at time at.
-// Scheduling in the past is a bug in the caller and panics.
-func (s *Sim) Schedule(at units.Time, h Handler, kind int32, arg int64) {
+// Register adds h to the run's handlers and returns the id to schedule
+// its events with.
+func (s *Sim) Register(h Handler) HandlerID {
+	s.handlers = append(s.handlers, h)
+	return HandlerID(len(s.handlers) - 1)
+}
+
+// Schedule arranges for the handler's Handle(at, kind, arg) to run at time
+// at. Scheduling in the past is a bug in the caller and panics.
+func (s *Sim) Schedule(at units.Time, h HandlerID, kind uint8, arg int32) {
 	if at < s.now {
 		panic(fmt.Sprintf("kernel.Schedule: event at %v is before now %v (kind %d)", at, s.now, kind))
 	}
 	s.seq++
-	s.heap = append(s.heap, event{at: at, seq: s.seq, h: h, arg: arg, kind: kind})
+	s.heap = append(s.heap, event{at: at, seqKind: s.seq<<8 | uint64(kind), h: h, arg: arg})
 	s.up(len(s.heap) - 1)
 }
 
@@ -84,7 +96,7 @@ func (s *Sim) Run(until units.Time) units.Time {
 		e := s.pop()
 		s.now = e.at
 		s.Events++
-		e.h.Handle(e.at, e.kind, e.arg)
+		s.handlers[e.h].Handle(e.at, uint8(e.seqKind), e.arg)
 	}
 	return s.now
 }
@@ -102,7 +114,6 @@ func (s *Sim) pop() event {
 	top := h[0]
 	n := len(h) - 1
 	h[0] = h[n]
-	h[n] = event{} // drop the handler reference
 	s.heap = h[:n]
 	if n > 1 {
 		s.down(0)

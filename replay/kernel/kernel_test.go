@@ -14,8 +14,8 @@ type recorder struct {
 	at  []units.Time
 }
 
-func (r *recorder) Handle(now units.Time, kind int32, arg int64) {
-	r.got = append(r.got, arg)
+func (r *recorder) Handle(now units.Time, kind uint8, arg int32) {
+	r.got = append(r.got, int64(arg))
 	r.at = append(r.at, now)
 }
 
@@ -24,6 +24,7 @@ func (r *recorder) Handle(now units.Time, kind int32, arg int64) {
 func TestOrderByTimeThenSequence(t *testing.T) {
 	s := NewSim(1)
 	r := &recorder{}
+	rid := s.Register(r)
 	rng := rand.New(rand.NewPCG(7, 7))
 	type want struct {
 		at  units.Time
@@ -32,7 +33,7 @@ func TestOrderByTimeThenSequence(t *testing.T) {
 	var ws []want
 	for i := 0; i < 5000; i++ {
 		at := units.Time(rng.IntN(50)) // many ties
-		s.Schedule(at, r, 0, int64(i))
+		s.Schedule(at, rid, uint8(i%7), int32(i))
 		ws = append(ws, want{at, int64(i)})
 	}
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].at < ws[j].at })
@@ -49,22 +50,29 @@ func TestOrderByTimeThenSequence(t *testing.T) {
 
 type chain struct {
 	s    *Sim
+	id   HandlerID
 	left int
 	got  []units.Time
 }
 
-func (c *chain) Handle(now units.Time, kind int32, arg int64) {
+func newChain(s *Sim, left int) *chain {
+	c := &chain{s: s, left: left}
+	c.id = s.Register(c)
+	return c
+}
+
+func (c *chain) Handle(now units.Time, kind uint8, arg int32) {
 	c.got = append(c.got, now)
 	if c.left > 0 {
 		c.left--
-		c.s.Schedule(now+units.Time(arg), c, kind, arg)
+		c.s.Schedule(now+units.Time(arg), c.id, kind, arg)
 	}
 }
 
 func TestHandlersScheduleMoreAndRunStopsAtUntil(t *testing.T) {
 	s := NewSim(1)
-	c := &chain{s: s, left: 10}
-	s.Schedule(0, c, 0, 100)
+	c := newChain(s, 10)
+	s.Schedule(0, c.id, 0, 100)
 	end := s.Run(450)
 	if end != 400 || len(c.got) != 5 {
 		t.Fatalf("Run(450) ended at %v after %d events, want 400 and 5", end, len(c.got))
@@ -80,15 +88,15 @@ func TestHandlersScheduleMoreAndRunStopsAtUntil(t *testing.T) {
 
 func TestSchedulingInThePastPanics(t *testing.T) {
 	s := NewSim(1)
-	c := &chain{s: s}
-	s.Schedule(10, c, 0, 0)
+	c := newChain(s, 0)
+	s.Schedule(10, c.id, 0, 0)
 	s.Run(units.Never)
 	defer func() {
 		if recover() == nil {
 			t.Fatal("no panic for an event in the past")
 		}
 	}()
-	s.Schedule(5, c, 0, 0)
+	s.Schedule(5, c.id, 0, 0)
 }
 
 func TestSameSeedSameRandomStream(t *testing.T) {
@@ -106,13 +114,13 @@ func TestSameSeedSameRandomStream(t *testing.T) {
 
 type nop struct{}
 
-func (nop) Handle(units.Time, int32, int64) {}
+func (nop) Handle(units.Time, uint8, int32) {}
 
 // BenchmarkHeap measures one schedule + one pop with ~1000 events pending,
 // the regime of a switch fabric with hundreds of busy ports.
 func BenchmarkHeap(b *testing.B) {
 	s := NewSim(1)
-	h := nop{}
+	h := s.Register(nop{})
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 1000; i++ {
 		s.Schedule(units.Time(rng.IntN(1_000_000)), h, 0, 0)
@@ -148,13 +156,13 @@ func BenchmarkContainerHeap(b *testing.B) {
 	var seq uint64
 	for i := 0; i < 1000; i++ {
 		seq++
-		heap.Push(q, event{at: units.Time(rng.IntN(1_000_000)), seq: seq})
+		heap.Push(q, event{at: units.Time(rng.IntN(1_000_000)), seqKind: seq << 8})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		e := heap.Pop(q).(event)
 		seq++
-		heap.Push(q, event{at: e.at + units.Time(rng.IntN(1_000_000)), seq: seq})
+		heap.Push(q, event{at: e.at + units.Time(rng.IntN(1_000_000)), seqKind: seq << 8})
 	}
 }

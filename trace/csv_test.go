@@ -1,0 +1,89 @@
+package trace_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+const csvHead = "# hosts=4\nid,src,dst,bytes,release_ns,flow_id,collective_id,deps,gap_ns\n"
+
+func TestReadCSVErrors(t *testing.T) {
+	good := "0,0,3,1000,0,-1,-1,,0\n"
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"empty", "", "line 1: missing header line \"" + trace.CSVHeader + "\""},
+		{"only hosts", "# hosts=4\n", "line 2: missing header line \"" + trace.CSVHeader + "\""},
+		{"bad header", "id,src,dst\n", `line 1: header "id,src,dst", want "` + trace.CSVHeader + `"`},
+		{"bad hosts", "# hosts=x\n", `line 1: hosts "x" is not an integer`},
+		{"negative hosts", "# hosts=-3\n", `line 1: hosts "-3" must be >= 0 (0 = infer from the largest host index)`},
+		{"few fields", csvHead + good + "1,0,3\n", "line 4: 3 fields, want 9 (" + trace.CSVHeader + ")"},
+		{"many fields", csvHead + "1,0,3,1,1,1,1,,1,1\n", "line 3: 10 fields, want 9 (" + trace.CSVHeader + ")"},
+		{"non-numeric", csvHead + good + good[:0] + "1,0,3,abc,0,-1,-1,,0\n", `line 4: bytes "abc" is not an integer`},
+		{"empty field", csvHead + "1,0,3,,0,-1,-1,,0\n", `line 3: bytes is empty (want an integer)`},
+		{"negative bytes", csvHead + good + "# a comment\n\n" + "1,0,3,-5,0,-1,-1,,0\n", `line 6: bytes "-5" must be >= 0`},
+		{"huge release", csvHead + "1,0,3,5,9300000000000000,-1,-1,,0\n", `line 3: release_ns "9300000000000000" must be <= 9223372036854775`},
+		{"overflow", csvHead + "99999999999999999999,0,3,5,0,-1,-1,,0\n", `line 3: id "99999999999999999999" is out of range (must be 0..9223372036854775807)`},
+		{"src int32", csvHead + "1,3000000000,3,5,0,-1,-1,,0\n", `line 3: src "3000000000" must be <= 2147483647`},
+		{"flow -2", csvHead + "1,0,3,5,0,-2,-1,,0\n", `line 3: flow_id "-2" must be >= -1 (-1 = a queue pair of its own)`},
+		{"bad dep", csvHead + "1,0,3,5,0,-1,-1,2;x,0\n", `line 3: deps "x" is not an integer`},
+		{"empty dep", csvHead + "1,0,3,5,0,-1,-1,2;;4,0\n", `line 3: deps "2;;4" has an empty id (want ids separated by ';')`},
+		{"quote", csvHead + "1,0,3,5\"x,0,-1,-1,,0\n", `line 3: bare " in non-quoted-field`},
+		{"host range", csvHead + good + "1,0,4,5,0,-1,-1,,0\n", "line 4: message 1: dst 4 is not a host (hosts are 0..3)"},
+		{"duplicate", csvHead + good + good, "line 4: message 0: id 0 is also used at line 3"},
+		{"unknown dep", csvHead + good + "1,0,3,5,0,-1,-1,0;8,0\n", "line 4: message 1: depends on unknown message 8"},
+		{"cycle", csvHead + "0,0,3,1,0,-1,-1,1,0\n1,0,3,1,0,-1,-1,0,0\n", "line 3: message 0: dependency cycle: 0 depends on 1, 1 depends on 0"},
+		{"flow", csvHead + "0,0,3,1,0,5,-1,,0\n1,1,3,1,0,5,-1,,0\n", "line 4: message 1: flow 5 goes 1->3 here but 0->3 at line 3 (messages of one flow share src and dst)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := trace.ReadCSV(strings.NewReader(tc.in))
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("ReadCSV() = %v\nwant %s", err, tc.want)
+			}
+			var pe *trace.ParseError
+			if !errors.As(err, &pe) {
+				t.Errorf("error %T is not a *trace.ParseError", err)
+			}
+		})
+	}
+}
+
+func TestReadCSVFileError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.csv")
+	in := csvHead + "0,0,3,1000,0,-1,-1,,0\n1,0,3,1000,0,-1,-1,,0\n2,0,3,1000,0,-1,-1,,0\n# note\n\n3,1,3,-5,0,-1,-1,,0\n"
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := trace.ReadFile(path)
+	if want := path + `:8: bytes "-5" must be >= 0`; err == nil || err.Error() != want {
+		t.Errorf("ReadFile() = %v, want %s", err, want)
+	}
+}
+
+func TestReadCSVLenient(t *testing.T) {
+	// A byte order mark, CRLF line ends, spaces, no hosts line (inferred)
+	// and a quoted deps field are all accepted.
+	in := "\xef\xbb\xbfid, src ,dst,bytes,release_ns,flow_id,collective_id,deps,gap_ns\r\n" +
+		"0, 0, 5, 10, 2, -1, -1, , 0\r\n" +
+		"1,1,5,20,0,-1,3,\"0; 2\",7\r\n" +
+		"2,2,5,20,0,-1,3,,0\r\n"
+	got, err := trace.ReadCSV(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &trace.Trace{Hosts: 6, Messages: []trace.Message{
+		{ID: 0, Src: 0, Dst: 5, Bytes: 10, Release: 2 * units.Nanosecond, FlowID: -1, CollectiveID: -1},
+		{ID: 1, Src: 1, Dst: 5, Bytes: 20, FlowID: -1, CollectiveID: 3, Deps: []int64{0, 2}, Gap: 7 * units.Nanosecond},
+		{ID: 2, Src: 2, Dst: 5, Bytes: 20, FlowID: -1, CollectiveID: 3},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%+v\nwant\n%+v", got, want)
+	}
+}

@@ -1,0 +1,86 @@
+package trace_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/trace"
+)
+
+// fuzzRoundTrip checks what a successful read promises: the trace is
+// valid, and writing it in any text format and reading it back gives it
+// again.
+func fuzzRoundTrip(t *testing.T, tr *trace.Trace) {
+	if err := tr.Validate(); err != nil {
+		t.Fatalf("reader returned an invalid trace: %v", err)
+	}
+	for _, f := range []struct {
+		name  string
+		write func(*bytes.Buffer, *trace.Trace) error
+		read  func(*bytes.Buffer) (*trace.Trace, error)
+	}{
+		{"csv", func(b *bytes.Buffer, tr *trace.Trace) error { return trace.WriteCSV(b, tr) },
+			func(b *bytes.Buffer) (*trace.Trace, error) { return trace.ReadCSV(b) }},
+		{"jsonl", func(b *bytes.Buffer, tr *trace.Trace) error { return trace.WriteJSONL(b, tr) },
+			func(b *bytes.Buffer) (*trace.Trace, error) { return trace.ReadJSONL(b) }},
+	} {
+		var b bytes.Buffer
+		if err := f.write(&b, tr); err != nil {
+			t.Fatalf("%s: writing a trace just read: %v", f.name, err)
+		}
+		text := b.String()
+		back, err := f.read(&b)
+		if err != nil {
+			t.Fatalf("%s: reading back %q: %v", f.name, text, err)
+		}
+		if !reflect.DeepEqual(back, tr) {
+			t.Fatalf("%s: round trip changed the trace\n%+v\n%+v", f.name, tr, back)
+		}
+	}
+}
+
+func addSeeds(f *testing.F, name string) {
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+}
+
+func FuzzReadCSV(f *testing.F) {
+	addSeeds(f, "sample.csv")
+	f.Add([]byte(csvHead + "0,0,3,1000,0,-1,-1,,0\n1,0,3,-5,0,-1,-1,,0\n"))
+	f.Add([]byte(csvHead + "0,0,3,1,0,-1,-1,1,0\n1,0,3,1,0,-1,-1,0,0\n"))
+	f.Add([]byte("id,src,dst,bytes,release_ns,flow_id,collective_id,deps,gap_ns\n0,1,2,3,4,5,6,\"7;8\",9\n"))
+	f.Add([]byte("# hosts=\n\"a\nb\",\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := trace.ReadCSV(bytes.NewReader(data))
+		if err != nil {
+			if tr != nil {
+				t.Fatal("ReadCSV returned both a trace and an error")
+			}
+			return
+		}
+		fuzzRoundTrip(t, tr)
+	})
+}
+
+func FuzzReadJSONL(f *testing.F) {
+	addSeeds(f, "sample.jsonl")
+	f.Add([]byte(`{"hosts":0}` + "\n" + `{"id":0,"src":0,"dst":1,"bytes":1,"deps":[1]}` + "\n" + `{"id":1,"src":1,"dst":0,"bytes":1}`))
+	f.Add([]byte(`{"id":0,"src":0,"dst":1,"bytes":1e3,"deps":[null,"x"]}`))
+	f.Add([]byte(`{"hosts":2} {"id":1}` + "\n[]\nnull\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := trace.ReadJSONL(bytes.NewReader(data))
+		if err != nil {
+			if tr != nil {
+				t.Fatal("ReadJSONL returned both a trace and an error")
+			}
+			return
+		}
+		fuzzRoundTrip(t, tr)
+	})
+}

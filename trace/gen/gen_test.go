@@ -1,0 +1,219 @@
+package gen_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+func mustParse(t *testing.T, spec string, seed int64) *trace.Trace {
+	t.Helper()
+	tr, err := gen.Parse(spec, seed)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", spec, err)
+	}
+	return tr
+}
+
+func TestIncastDefaults(t *testing.T) {
+	for _, spec := range []string{"incast", "incast:", "incast:n=16,size=1MB", " incast : n = 16 "} {
+		tr := mustParse(t, spec, 1)
+		if tr.Hosts != 17 || len(tr.Messages) != 16 {
+			t.Fatalf("%q: %d hosts, %d messages; want 17, 16", spec, tr.Hosts, len(tr.Messages))
+		}
+		for i, m := range tr.Messages {
+			want := trace.Message{ID: int64(i), Src: int32(i), Dst: 16, Bytes: 1_000_000, FlowID: int64(i), CollectiveID: -1}
+			if !reflect.DeepEqual(m, want) {
+				t.Errorf("%q: message %d = %+v, want %+v", spec, i, m, want)
+			}
+		}
+	}
+}
+
+func TestIncastDst(t *testing.T) {
+	tr := mustParse(t, "incast:n=3,dst=1", 1)
+	var srcs []int32
+	for _, m := range tr.Messages {
+		srcs = append(srcs, m.Src)
+		if m.Dst != 1 {
+			t.Errorf("dst %d, want 1", m.Dst)
+		}
+	}
+	if tr.Hosts != 4 || !reflect.DeepEqual(srcs, []int32{0, 2, 3}) {
+		t.Errorf("hosts %d, senders %v; want 4, [0 2 3]", tr.Hosts, srcs)
+	}
+	if tr := mustParse(t, "incast:n=2,dst=9", 1); tr.Hosts != 10 || tr.Messages[1].Src != 1 {
+		t.Errorf("dst=9: hosts %d, want 10", tr.Hosts)
+	}
+}
+
+// releases returns the release times, checking they lie in [lo, hi) on
+// whole nanoseconds.
+func releases(t *testing.T, tr *trace.Trace, lo, hi units.Time) []float64 {
+	t.Helper()
+	var out []float64
+	for _, m := range tr.Messages {
+		if m.Release < lo || m.Release >= hi || m.Release%units.Nanosecond != 0 {
+			t.Fatalf("message %d released at %v, outside [%v, %v) or not whole ns", m.ID, m.Release, lo, hi)
+		}
+		out = append(out, float64(m.Release))
+	}
+	return out
+}
+
+func meanSD(xs []float64) (mean, sd float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(xs)-1))
+}
+
+func TestIncastUniform(t *testing.T) {
+	tr := mustParse(t, "incast:n=4000,start=20us,jitter=1ms", 7)
+	start, jitter := 20*units.Microsecond, units.Millisecond
+	mean, sd := meanSD(releases(t, tr, start, start+jitter))
+	// U[0, J): mean J/2, sd J/sqrt(12); the mean's standard error is
+	// about 4.6us here, so 20us is over 4 standard errors.
+	if want := float64(start + jitter/2); math.Abs(mean-want) > float64(20*units.Microsecond) {
+		t.Errorf("mean release %v, want about %v", units.Time(mean), units.Time(want))
+	}
+	if want := float64(jitter) / math.Sqrt(12); math.Abs(sd-want)/want > 0.05 {
+		t.Errorf("sd %v, want about %v", units.Time(sd), units.Time(want))
+	}
+}
+
+// TestIncastGaussian is the FDCC thesis incast (Sec. 6.2): flows start
+// within 1 ms following a Gaussian distribution.
+func TestIncastGaussian(t *testing.T) {
+	tr := mustParse(t, "incast:n=4000,size=20MB,start=1ms,jitter=1ms,dist=gaussian", 3)
+	start, jitter := units.Millisecond, units.Millisecond
+	mean, sd := meanSD(releases(t, tr, start, start+jitter))
+	// Mean start+J/2 with a standard error of about 2.6us; sd J/6 (a bit
+	// less once truncated at +-3 sd).
+	if want := float64(start + jitter/2); math.Abs(mean-want) > float64(10*units.Microsecond) {
+		t.Errorf("mean release %v, want about %v", units.Time(mean), units.Time(want))
+	}
+	if want := float64(jitter) / 6; math.Abs(sd-want)/want > 0.06 {
+		t.Errorf("sd %v, want about %v", units.Time(sd), units.Time(want))
+	}
+	if tr.Messages[0].Bytes != 20_000_000 {
+		t.Errorf("size %d, want 20MB", tr.Messages[0].Bytes)
+	}
+	// A tiny window still keeps every draw inside it.
+	releases(t, mustParse(t, "incast:n=500,jitter=3ns,dist=gaussian", 3), 0, 3*units.Nanosecond)
+	releases(t, mustParse(t, "incast:n=50,jitter=1ns,dist=gaussian", 3), 0, units.Nanosecond)
+}
+
+func TestDeterminism(t *testing.T) {
+	for _, spec := range []string{"incast:n=64,jitter=1ms", "incast:n=64,jitter=1ms,dist=gaussian"} {
+		a, b := mustParse(t, spec, 42), mustParse(t, spec, 42)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%q: same seed gave different traces", spec)
+		}
+		if c := mustParse(t, spec, 43); reflect.DeepEqual(a, c) {
+			t.Errorf("%q: seeds 42 and 43 gave the same trace", spec)
+		}
+	}
+}
+
+func TestLongflows(t *testing.T) {
+	tr := mustParse(t, "longflows", 1)
+	if tr.Hosts != 5 || len(tr.Messages) != 4 {
+		t.Fatalf("%d hosts, %d messages; want 5, 4", tr.Hosts, len(tr.Messages))
+	}
+	for i, m := range tr.Messages {
+		want := trace.Message{ID: int64(i), Src: int32(i), Dst: 4, Bytes: 100_000_000, FlowID: int64(i), CollectiveID: -1}
+		if !reflect.DeepEqual(m, want) {
+			t.Errorf("message %d = %+v, want %+v", i, m, want)
+		}
+	}
+	// The FDCC fair-share run: 4 flows join one every 35 ms.
+	tr = mustParse(t, "longflows:n=4,size=1GB,start=5us,stagger=35ms,mode=pairs", 1)
+	if tr.Hosts != 8 {
+		t.Errorf("pairs: %d hosts, want 8", tr.Hosts)
+	}
+	for i, m := range tr.Messages {
+		if m.Src != int32(i) || m.Dst != int32(4+i) || m.Bytes != 1e9 ||
+			m.Release != 5*units.Microsecond+units.Time(i)*35*units.Millisecond {
+			t.Errorf("pairs: message %d = %+v", i, m)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ spec, want string }{
+		{"", "empty generator spec (known generators: incast, longflows)"},
+		{"permutation:n=4", `unknown generator "permutation" (known: incast, longflows)`},
+		{"incast:sz=1MB", `incast: unknown key "sz" (known: n, size, start, jitter, dist, dst)`},
+		{"longflows:dist=uniform", `longflows: unknown key "dist" (known: n, size, start, stagger, mode)`},
+		{"incast:n", `incast: "n" is not key=value (keys: n, size, start, jitter, dist, dst)`},
+		{"incast:n=4,", `incast: "" is not key=value (keys: n, size, start, jitter, dist, dst)`},
+		{"incast:n=4,n=5", `incast: key "n" given twice`},
+		{"incast:n=0", `incast: n="0": want an integer in 1..1000000`},
+		{"incast:n=abc", `incast: n="abc": want an integer in 1..1000000`},
+		{"incast:size=big", `incast: size="big": want a size such as 1MB (10^6 bytes), 64KiB or 1000 (bytes)`},
+		{"incast:size=-1MB", `incast: size="-1MB": want a size such as 1MB (10^6 bytes), 64KiB or 1000 (bytes)`},
+		{"incast:jitter=5", `incast: jitter="5": want a time such as 10us, 1.5ms or 0`},
+		{"incast:start=1.5ns", `incast: start="1.5ns": want a whole number of nanoseconds (trace files store integer ns)`},
+		{"incast:dist=pareto", `incast: dist="pareto": want one of uniform, gaussian`},
+		{"incast:dst=-1", `incast: dst="-1": want an integer in 0..1000000`},
+		{"incast:start=9000000s,jitter=9000000s", `incast: jitter="9000000s": the last release time would overflow`},
+		{"longflows:mode=ring", `longflows: mode="ring": want one of incast, pairs`},
+		{"longflows:n=10000,stagger=1000000s", `longflows: stagger="1000000s": the last release time would overflow`},
+		{"longflows:stagger=10000000s", `longflows: stagger="10000000s": out of range`},
+	} {
+		if _, err := gen.Parse(tc.spec, 1); err == nil || err.Error() != tc.want {
+			t.Errorf("Parse(%q) = %v\nwant %s", tc.spec, err, tc.want)
+		}
+	}
+}
+
+func TestUsageListsEveryKey(t *testing.T) {
+	u := gen.Usage()
+	for _, k := range gen.Kinds() {
+		if !strings.Contains(u, k.Name+": ") {
+			t.Errorf("Usage lacks %s", k.Name)
+		}
+		for _, key := range k.Keys {
+			if !strings.Contains(u, "  "+key.Name+" ") || key.Doc == "" || key.Default == "" {
+				t.Errorf("%s: key %s undocumented", k.Name, key.Name)
+			}
+			// Every default must parse.
+			if _, err := gen.Parse(k.Name+":"+key.Name+"="+key.Default, 1); err != nil && key.Default != "n" {
+				t.Errorf("default %s=%s: %v", key.Name, key.Default, err)
+			}
+		}
+	}
+}
+
+func TestGeneratedTracesWrite(t *testing.T) {
+	tr := mustParse(t, "incast:n=8,jitter=1ms,dist=gaussian", 5)
+	var b bytes.Buffer
+	if err := trace.WriteCSV(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	back, err := trace.ReadCSV(&b)
+	if err != nil || !reflect.DeepEqual(back, tr) {
+		t.Errorf("CSV round trip: %v", err)
+	}
+}
+
+func ExampleParse() {
+	tr, err := gen.Parse("incast:n=4,size=64KB,jitter=10us,dist=uniform", 1)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tr.Hosts, len(tr.Messages), tr.Messages[0].Src, "->", tr.Messages[0].Dst, tr.Messages[0].Bytes)
+	// Output: 5 4 0 -> 4 64000
+}

@@ -1,0 +1,156 @@
+package trace
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// ValidationError reports what is wrong with one message of a trace, or
+// with the trace as a whole when Index is -1.
+type ValidationError struct {
+	// Index is the position of the offending message in Trace.Messages,
+	// or -1 for an error about the whole trace.
+	Index int
+	// ID is the offending message's id (meaningless when Index is -1).
+	ID int64
+	// Msg says what is wrong, e.g. "bytes -5 must be >= 0".
+	Msg string
+}
+
+// Error formats e as "message <id>: <msg>".
+func (e *ValidationError) Error() string {
+	if e.Index < 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("message %d: %s", e.ID, e.Msg)
+}
+
+// Validate checks the trace and returns nil or a *ValidationError naming
+// the first problem found: a host count out of range, a host index outside
+// 0..Hosts-1, src == dst, a negative size, release time or gap, a
+// duplicate id, a flow shared by messages with different endpoints, a
+// dependency on an unknown id, on itself or listed twice, or a dependency
+// cycle (whose ids the error lists). Its cost is O(messages + deps).
+func (t *Trace) Validate() error {
+	if _, err := t.check(whereIndex); err != nil {
+		return err
+	}
+	return nil
+}
+
+// whereIndex names a message by its position, for traces not read from a
+// file.
+func whereIndex(i int) string { return "message index " + strconv.Itoa(i) }
+
+// check is Validate and TopoOrder; where(i) names the place of message i in
+// errors that mention a second message ("line 12", "row 4", ...).
+func (t *Trace) check(where func(int) string) ([]int, *ValidationError) {
+	if t.Hosts < 0 || t.Hosts > math.MaxInt32 {
+		return nil, &ValidationError{Index: -1, Msg: fmt.Sprintf("hosts %d must be in 0..%d", t.Hosts, math.MaxInt32)}
+	}
+	if t.Hosts == 0 && len(t.Messages) > 0 {
+		return nil, &ValidationError{Index: -1, Msg: "hosts is 0 but there are messages (set Trace.Hosts or call InferHosts)"}
+	}
+	msgs := t.Messages
+	n := len(msgs)
+	index := make(map[int64]int, n) // id -> message index
+	flowLast := make(map[int64]int) // flow id -> index of its latest message
+	flowPrev := make([]int, n)      // index of the previous message on the same flow, or -1
+	for i := range msgs {
+		m := &msgs[i]
+		if err := t.checkFields(m); err != "" {
+			return nil, &ValidationError{Index: i, ID: m.ID, Msg: err}
+		}
+		if j, dup := index[m.ID]; dup {
+			return nil, &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf("id %d is also used at %s", m.ID, where(j))}
+		}
+		index[m.ID] = i
+		flowPrev[i] = -1
+		if m.FlowID == NoFlow {
+			continue
+		}
+		if j, seen := flowLast[m.FlowID]; seen {
+			if o := &msgs[j]; o.Src != m.Src || o.Dst != m.Dst {
+				return nil, &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf(
+					"flow %d goes %d->%d here but %d->%d at %s (messages of one flow share src and dst)",
+					m.FlowID, m.Src, m.Dst, o.Src, o.Dst, where(j))}
+			}
+			flowPrev[i] = j
+		}
+		flowLast[m.FlowID] = i
+	}
+
+	// Resolve dependencies to indices, into one flat array (CSR layout).
+	depStart := make([]int, n+1)
+	for i := range msgs {
+		depStart[i+1] = depStart[i] + len(msgs[i].Deps)
+	}
+	deps := make([]int, depStart[n])
+	seen := make([]int, n) // seen[j] == i+1: message i already listed j
+	for i := range msgs {
+		m := &msgs[i]
+		for k, d := range m.Deps {
+			j, ok := index[d]
+			switch {
+			case !ok:
+				return nil, &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf("depends on unknown message %d", d)}
+			case j == i:
+				return nil, &ValidationError{Index: i, ID: m.ID, Msg: "depends on itself"}
+			case seen[j] == i+1:
+				return nil, &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf("lists dependency %d twice", d)}
+			}
+			seen[j] = i + 1
+			deps[depStart[i]+k] = j
+		}
+	}
+	return topoSort(msgs, depStart, deps, flowPrev)
+}
+
+// checkFields checks one message's own fields and returns what is wrong,
+// or "".
+func (t *Trace) checkFields(m *Message) string {
+	hostErr := func(name string, h int32) string {
+		return fmt.Sprintf("%s %d is not a host (hosts are 0..%d)", name, h, t.Hosts-1)
+	}
+	switch {
+	case m.ID < 0:
+		return fmt.Sprintf("id %d must be >= 0", m.ID)
+	case m.Src < 0 || int(m.Src) >= t.Hosts:
+		return hostErr("src", m.Src)
+	case m.Dst < 0 || int(m.Dst) >= t.Hosts:
+		return hostErr("dst", m.Dst)
+	case m.Src == m.Dst:
+		return fmt.Sprintf("src and dst are both host %d", m.Src)
+	case m.Bytes < 0:
+		return fmt.Sprintf("bytes %d must be >= 0", m.Bytes)
+	case m.Release < 0:
+		return fmt.Sprintf("release %v must be >= 0", m.Release)
+	case m.Gap < 0:
+		return fmt.Sprintf("gap %v must be >= 0", m.Gap)
+	case m.FlowID < NoFlow:
+		return fmt.Sprintf("flow_id %d must be >= -1 (-1 = a queue pair of its own)", m.FlowID)
+	case m.CollectiveID < NoCollective:
+		return fmt.Sprintf("collective_id %d must be >= -1 (-1 = none)", m.CollectiveID)
+	}
+	return ""
+}
+
+// checkWholeNs reports the first message whose release time or gap is not
+// a whole number of nanoseconds, which the file formats cannot store.
+func checkWholeNs(t *Trace) error {
+	for i := range t.Messages {
+		m := &t.Messages[i]
+		name, v := "release", m.Release
+		if v%units.Nanosecond == 0 {
+			name, v = "gap", m.Gap
+		}
+		if v%units.Nanosecond != 0 {
+			return &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf(
+				"%s %v is not a whole number of nanoseconds (trace files store integer ns)", name, v)}
+		}
+	}
+	return nil
+}

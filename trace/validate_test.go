@@ -1,0 +1,152 @@
+package trace_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/trace"
+)
+
+// msg is a valid message from src to dst with no flow, collective or deps.
+func msg(id int64, src, dst int32, deps ...int64) trace.Message {
+	return trace.Message{ID: id, Src: src, Dst: dst, Bytes: 100, FlowID: -1, CollectiveID: -1, Deps: deps}
+}
+
+func TestValidate(t *testing.T) {
+	flowMsg := func(id int64, src, dst int32, flow int64, deps ...int64) trace.Message {
+		m := msg(id, src, dst, deps...)
+		m.FlowID = flow
+		return m
+	}
+	with := func(f func(m *trace.Message)) trace.Message {
+		m := msg(1, 0, 1)
+		f(&m)
+		return m
+	}
+	for _, tc := range []struct {
+		name  string
+		hosts int
+		msgs  []trace.Message
+		want  string // "" = valid
+		index int    // ValidationError.Index when want != ""
+	}{
+		{"ok", 3, []trace.Message{msg(0, 0, 1), msg(1, 2, 1, 0), flowMsg(2, 0, 2, 9), flowMsg(3, 0, 2, 9, 1)}, "", 0},
+		{"empty", 0, nil, "", 0},
+		{"hosts 0", 0, []trace.Message{msg(0, 0, 1)}, "hosts is 0 but there are messages (set Trace.Hosts or call InferHosts)", -1},
+		{"hosts negative", -1, nil, "hosts -1 must be in 0..2147483647", -1},
+		{"negative id", 2, []trace.Message{msg(-4, 0, 1)}, "message -4: id -4 must be >= 0", 0},
+		{"src too big", 2, []trace.Message{msg(0, 0, 1), msg(1, 2, 1)}, "message 1: src 2 is not a host (hosts are 0..1)", 1},
+		{"src negative", 2, []trace.Message{msg(1, -1, 1)}, "message 1: src -1 is not a host (hosts are 0..1)", 0},
+		{"dst too big", 2, []trace.Message{msg(1, 0, 5)}, "message 1: dst 5 is not a host (hosts are 0..1)", 0},
+		{"src == dst", 2, []trace.Message{msg(1, 1, 1)}, "message 1: src and dst are both host 1", 0},
+		{"negative bytes", 2, []trace.Message{with(func(m *trace.Message) { m.Bytes = -5 })}, "message 1: bytes -5 must be >= 0", 0},
+		{"negative release", 2, []trace.Message{with(func(m *trace.Message) { m.Release = -2000 })}, "message 1: release -2ns must be >= 0", 0},
+		{"negative gap", 2, []trace.Message{with(func(m *trace.Message) { m.Gap = -7 })}, "message 1: gap -7ps must be >= 0", 0},
+		{"flow -2", 2, []trace.Message{with(func(m *trace.Message) { m.FlowID = -2 })}, "message 1: flow_id -2 must be >= -1 (-1 = a queue pair of its own)", 0},
+		{"collective -2", 2, []trace.Message{with(func(m *trace.Message) { m.CollectiveID = -2 })}, "message 1: collective_id -2 must be >= -1 (-1 = none)", 0},
+		{"duplicate id", 3, []trace.Message{msg(0, 0, 1), msg(1, 0, 1), msg(0, 2, 1)}, "message 0: id 0 is also used at message index 0", 2},
+		{"flow endpoints", 3, []trace.Message{flowMsg(0, 0, 1, 4), flowMsg(1, 2, 1, 4)}, "message 1: flow 4 goes 2->1 here but 0->1 at message index 0 (messages of one flow share src and dst)", 1},
+		{"unknown dep", 2, []trace.Message{msg(0, 0, 1, 42)}, "message 0: depends on unknown message 42", 0},
+		{"self dep", 2, []trace.Message{msg(0, 0, 1), msg(1, 0, 1, 0, 1)}, "message 1: depends on itself", 1},
+		{"dep twice", 2, []trace.Message{msg(0, 0, 1), msg(1, 0, 1, 0, 0)}, "message 1: lists dependency 0 twice", 1},
+		{"cycle", 2, []trace.Message{msg(0, 0, 1), msg(1, 0, 1, 0, 3), msg(2, 0, 1, 1), msg(3, 0, 1, 2)},
+			"message 1: dependency cycle: 1 depends on 3, 3 depends on 2, 2 depends on 1", 1},
+		{"two-cycle", 2, []trace.Message{msg(10, 0, 1, 11), msg(11, 1, 0, 10)},
+			"message 10: dependency cycle: 10 depends on 11, 11 depends on 10", 0},
+		// Message 0 waits for 1, which is queued behind 0 on flow 5.
+		{"cycle through flow order", 2, []trace.Message{flowMsg(0, 0, 1, 5, 1), flowMsg(1, 0, 1, 5)},
+			"message 0: dependency cycle: 0 depends on 1, 1 is sent after 0 on flow 5", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &trace.Trace{Hosts: tc.hosts, Messages: tc.msgs}
+			err := tr.Validate()
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Validate() = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("Validate() = %v\nwant %s", err, tc.want)
+			}
+			var ve *trace.ValidationError
+			if !errors.As(err, &ve) || ve.Index != tc.index {
+				t.Errorf("error %#v, want a *ValidationError with Index %d", err, tc.index)
+			}
+		})
+	}
+}
+
+func TestCycleReportIsCapped(t *testing.T) {
+	const n = 40
+	tr := &trace.Trace{Hosts: 2}
+	for i := range n {
+		tr.Messages = append(tr.Messages, msg(int64(i), 0, 1, int64((i+1)%n)))
+	}
+	err := tr.Validate()
+	if err == nil || !strings.HasSuffix(err.Error(), ", ... (40 messages in the cycle)") ||
+		!strings.HasPrefix(err.Error(), "message 0: dependency cycle: 0 depends on 1, 1 depends on 2,") {
+		t.Errorf("Validate() = %v", err)
+	}
+}
+
+func TestTopoOrder(t *testing.T) {
+	tr := &trace.Trace{Hosts: 3, Messages: []trace.Message{
+		msg(0, 0, 1, 2), // waits for message 2 (index 2)
+		msg(1, 1, 2),
+		msg(2, 2, 0, 1),
+		msg(3, 0, 2),
+	}}
+	tr.Messages[3].FlowID, tr.Messages[1].FlowID = 8, -1
+	order, err := tr.TopoOrder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{1, 3, 2, 0}; !reflect.DeepEqual(order, want) {
+		t.Errorf("TopoOrder() = %v, want %v", order, want)
+	}
+	// Flow order counts: the later message of a flow comes after the
+	// earlier one even without a dependency.
+	tr = &trace.Trace{Hosts: 2, Messages: []trace.Message{msg(0, 0, 1, 1), msg(1, 0, 1), msg(2, 0, 1)}}
+	tr.Messages[0].FlowID, tr.Messages[2].FlowID = 3, 3
+	if order, err := tr.TopoOrder(); err != nil || !reflect.DeepEqual(order, []int{1, 0, 2}) {
+		t.Errorf("TopoOrder() = %v, %v, want [1 0 2]", order, err)
+	}
+}
+
+// TestValidateLinear checks that a long dependency chain is handled
+// without recursion and quickly.
+func TestValidateLinear(t *testing.T) {
+	const n = 200_000
+	tr := &trace.Trace{Hosts: 2, Messages: make([]trace.Message, n)}
+	for i := range n {
+		tr.Messages[i] = msg(int64(i), 0, 1)
+		if i > 0 {
+			tr.Messages[i].Deps = []int64{int64(i - 1)}
+		}
+	}
+	order, err := tr.TopoOrder()
+	if err != nil || len(order) != n || order[n-1] != n-1 {
+		t.Fatalf("TopoOrder: len %d, err %v", len(order), err)
+	}
+	tr.Messages[0].Deps = []int64{n - 1}
+	if err := tr.Validate(); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("(%d messages in the cycle)", n)) {
+		t.Errorf("Validate() = %v", err)
+	}
+}
+
+func TestInferHosts(t *testing.T) {
+	tr := &trace.Trace{Messages: []trace.Message{msg(0, 0, 6), msg(1, 3, 1)}}
+	tr.InferHosts()
+	if tr.Hosts != 7 {
+		t.Errorf("Hosts = %d, want 7", tr.Hosts)
+	}
+	tr.Hosts = 9
+	tr.InferHosts()
+	if tr.Hosts != 9 {
+		t.Errorf("InferHosts changed a set host count to %d", tr.Hosts)
+	}
+}
