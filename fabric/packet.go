@@ -57,8 +57,6 @@ type Packet struct {
 	ECE bool
 	// MsgDone says this ACK completes a message (ACK).
 	MsgDone bool
-	// NHops is the number of valid entries in Hops (INT).
-	NHops uint8
 	Src   int32 // source host
 	Dst   int32 // destination host
 	// Flow is the flow (queue pair) index; -1 for PAUSE/RESUME.
@@ -82,8 +80,10 @@ type Packet struct {
 	// was enqueued and the queue's depth in bytes at that moment.
 	EnqAt  units.Time
 	QDepth units.Bytes
-	// Hops is the INT stack stamped by switches (and echoed by ACKs).
-	Hops [cca.MaxIntHops]cca.IntHop
+	// Tel is the INT stack stamped by switches and echoed by the ACK; nil
+	// unless switches stamp INT. It belongs to the packet and returns to
+	// the pool with it.
+	Tel *Telemetry
 	// PausePrio and PauseQuanta describe a PAUSE/RESUME frame's class.
 	PausePrio uint8
 }
@@ -105,11 +105,32 @@ func (p *Packet) String() string {
 	}
 }
 
-// Pool recycles packets. It is not safe for concurrent use; each run owns one.
+// Telemetry is the in-band network telemetry a packet carries: one entry
+// per switch egress it crossed. It lives outside Packet so that packets
+// stay small (two cache lines) when INT is off.
+type Telemetry struct {
+	N    uint8
+	Hops [cca.MaxIntHops]cca.IntHop
+}
+
+// Pool recycles packets and telemetry stacks. It is not safe for
+// concurrent use; each run owns one.
 type Pool struct {
-	free []*Packet
+	free    []*Packet
+	freeTel []*Telemetry
 	// Live counts packets handed out and not yet returned.
 	Live int
+}
+
+// GetTel returns an empty telemetry stack.
+func (pl *Pool) GetTel() *Telemetry {
+	if n := len(pl.freeTel); n > 0 {
+		t := pl.freeTel[n-1]
+		pl.freeTel = pl.freeTel[:n-1]
+		t.N = 0
+		return t
+	}
+	return new(Telemetry)
 }
 
 // Get returns a zeroed packet.
@@ -126,6 +147,9 @@ func (pl *Pool) Get() *Packet {
 // Put returns p to the pool; p must not be used afterwards.
 func (pl *Pool) Put(p *Packet) {
 	pl.Live--
+	if p.Tel != nil {
+		pl.freeTel = append(pl.freeTel, p.Tel)
+	}
 	*p = Packet{}
 	pl.free = append(pl.free, p)
 }

@@ -320,7 +320,7 @@ func (n *NIC) receiveData(now units.Time, f *Flow, p *fabric.Packet) {
 		if done || f.ackCount >= n.cfg.AckEvery {
 			a := n.sendCtrl(now, fabric.Ack, f, n.cfg.AckBytes)
 			a.PSN, a.ECE, a.SentAt, a.MsgDone, a.MsgID = f.expect, f.ceSinceAck, p.SentAt, done, p.MsgID
-			a.NHops, a.Hops = p.NHops, p.Hops
+			a.Tel, p.Tel = p.Tel, nil // the ACK echoes the INT stack
 			f.ackCount, f.ceSinceAck = 0, false
 		}
 		if done {
@@ -360,8 +360,11 @@ func (n *NIC) receiveAck(now units.Time, f *Flow, p *fabric.Packet) {
 	if f.CC != nil {
 		a := &n.ack
 		a.AckedBytes, a.RTT, a.ECE, a.MessageDone = acked, now-p.SentAt, p.ECE, p.MsgDone
-		a.NumHops = int(p.NHops)
-		copy(a.Hops[:p.NHops], p.Hops[:p.NHops])
+		a.NumHops = 0
+		if t := p.Tel; t != nil {
+			a.NumHops = int(t.N)
+			copy(a.Hops[:t.N], t.Hops[:t.N])
+		}
 		f.CC.OnAck(now, a)
 	}
 	if p.MsgDone {

@@ -86,9 +86,14 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 	if sw.cfg.PFC.Enabled && prio != fabric.ControlPrio {
 		sw.checkResume(now, p.InPort, prio)
 	}
-	if sw.cfg.INT && p.Kind == fabric.Data && int(p.NHops) < cca.MaxIntHops {
-		p.Hops[p.NHops] = cca.IntHop{QLen: e.bytes, TxBytes: units.Bytes(e.Port.TxBytes) + p.Size, TS: now, LinkRate: e.Port.Rate}
-		p.NHops++
+	if sw.cfg.INT && p.Kind == fabric.Data {
+		if p.Tel == nil {
+			p.Tel = sw.pool.GetTel()
+		}
+		if t := p.Tel; int(t.N) < cca.MaxIntHops {
+			t.Hops[t.N] = cca.IntHop{QLen: e.bytes, TxBytes: units.Bytes(e.Port.TxBytes) + p.Size, TS: now, LinkRate: e.Port.Rate}
+			t.N++
+		}
 	}
 	if sw.tap != nil {
 		sw.tap.Dequeue(now, sw.id, e.idx, p)
