@@ -109,37 +109,22 @@ func (s *Sim) NextAt() units.Time {
 	return s.heap[0].at
 }
 
+// pop removes the earliest event. It moves the hole left at the root down
+// to a leaf along the smallest children, then lifts the heap's last
+// element into it ("bottom-up" deletion: the last element is usually a
+// late event, so this saves the comparisons a top-down sift makes
+// against it at every level).
 func (s *Sim) pop() event {
 	h := s.heap
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
-	s.heap = h[:n]
-	if n > 1 {
-		s.down(0)
+	last := h[n]
+	h = h[:n]
+	s.heap = h
+	if n == 0 {
+		return top
 	}
-	return top
-}
-
-// up and down keep the 4-ary heap property: each node is <= its 4 children.
-func (s *Sim) up(i int) {
-	h := s.heap
-	e := h[i]
-	for i > 0 {
-		p := (i - 1) / 4
-		if !e.less(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
-}
-
-func (s *Sim) down(i int) {
-	h := s.heap
-	n := len(h)
-	e := h[i]
+	i := 0
 	for {
 		c := 4*i + 1
 		if c >= n {
@@ -155,11 +140,33 @@ func (s *Sim) down(i int) {
 				m = j
 			}
 		}
-		if !h[m].less(&e) {
-			break
-		}
 		h[i] = h[m]
 		i = m
+	}
+	for i > 0 {
+		p := (i - 1) / 4
+		if !last.less(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = last
+	return top
+}
+
+// up keeps the 4-ary heap property (each node <= its 4 children) after
+// an append.
+func (s *Sim) up(i int) {
+	h := s.heap
+	e := h[i]
+	for i > 0 {
+		p := (i - 1) / 4
+		if !e.less(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
 	}
 	h[i] = e
 }
