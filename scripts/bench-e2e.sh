@@ -16,3 +16,12 @@ run incast16-1MB-data     --workload incast:n=16,size=1MB --cca dcqcn --packets 
 run incast16-10MB-none    --workload incast:n=16,size=10MB --cca linerate --packets none
 run incast16-100MB-none   --workload incast:n=16,size=100MB --cca linerate --packets none
 run fattree320-incast-none --workload incast:n=64,size=1MB --cca dcqcn --topology hpcc-fattree --packets none
+# The HPCC paper's 320-host fat-tree under WebSearch at 30 % load (5 ms of
+# arrivals), when the shared CDF and python3 are available.
+cdf="$(dirname "$0")/../../shared/data/cdf/hpcc/WebSearch_distribution.txt"
+if [ -f "$cdf" ] && command -v python3 >/dev/null; then
+  python3 "$(dirname "$0")/websearch_trace.py" "$cdf" 320 0.3 5 > "$out/ws320.csv" 2>/dev/null
+  run fattree320-websearch30-none --trace "$out/ws320.csv" --cca dcqcn --topology hpcc-fattree --packets none
+else
+  echo "fattree320-websearch30: skipped (needs ../shared/data and python3)"
+fi
