@@ -31,23 +31,32 @@ type Manifest struct {
 
 // ConfigEcho repeats the network settings with units in the names.
 type ConfigEcho struct {
-	BufferBytes     int64   `json:"switch_buffer_bytes"`
-	ECN             bool    `json:"ecn"`
-	KminBytes       int64   `json:"ecn_kmin_bytes"`
-	KmaxBytes       int64   `json:"ecn_kmax_bytes"`
-	Pmax            float64 `json:"ecn_pmax"`
-	ECNRefRateBps   int64   `json:"ecn_ref_rate_bps"`
-	PFC             bool    `json:"pfc"`
-	PFCMode         string  `json:"pfc_mode"`
-	INT             bool    `json:"int"`
-	MTUPayloadBytes int64   `json:"mtu_payload_bytes"`
-	HeaderBytes     int64   `json:"header_bytes"`
-	AckEvery        int     `json:"ack_every_pkts"`
-	CNPIntervalNs   int64   `json:"cnp_interval_ns"`
-	RTONs           int64   `json:"rto_ns"`
-	WindowBytes     int64   `json:"window_bytes"`
-	WindowBDP       bool    `json:"window_bdp"`
-	MaxTimeNs       int64   `json:"max_time_ns"`
+	BufferBytes     int64         `json:"switch_buffer_bytes"`
+	ECN             bool          `json:"ecn"`
+	KminBytes       int64         `json:"ecn_kmin_bytes"`
+	KmaxBytes       int64         `json:"ecn_kmax_bytes"`
+	Pmax            float64       `json:"ecn_pmax"`
+	ECNRefRateBps   int64         `json:"ecn_ref_rate_bps"`
+	ECNPerRate      []ECNRateEcho `json:"ecn_per_rate,omitempty"`
+	PFC             bool          `json:"pfc"`
+	PFCMode         string        `json:"pfc_mode"`
+	INT             bool          `json:"int"`
+	MTUPayloadBytes int64         `json:"mtu_payload_bytes"`
+	HeaderBytes     int64         `json:"header_bytes"`
+	AckEvery        int           `json:"ack_every_pkts"`
+	CNPIntervalNs   int64         `json:"cnp_interval_ns"`
+	RTONs           int64         `json:"rto_ns"`
+	WindowBytes     int64         `json:"window_bytes"`
+	WindowBDP       bool          `json:"window_bdp"`
+	MaxTimeNs       int64         `json:"max_time_ns"`
+}
+
+// ECNRateEcho is one per-rate ECN entry of ConfigEcho.
+type ECNRateEcho struct {
+	RateBps   int64   `json:"rate_bps"`
+	KminBytes int64   `json:"kmin_bytes"`
+	KmaxBytes int64   `json:"kmax_bytes"`
+	Pmax      float64 `json:"pmax"`
 }
 
 // NewManifest describes a finished run; traceName names its input.
@@ -56,6 +65,10 @@ func NewManifest(cfg *Config, traceName string, res *Result) Manifest {
 	if cfg.Packets != PacketsNone && cfg.Packets != "" {
 		files = append([]string{PacketsFile}, files...)
 	}
+	var perRate []ECNRateEcho
+	for _, r := range cfg.Switch.ECN.PerRate {
+		perRate = append(perRate, ECNRateEcho{int64(r.Rate), int64(r.KminBytes), int64(r.KmaxBytes), r.Pmax})
+	}
 	return Manifest{
 		SchemaVersion: v1.Version, Tool: "ccreplay " + version.Version, Trace: traceName,
 		Seed: cfg.Seed, CCA: cfg.CC.Name, CCAParams: cfg.CC.Params,
@@ -63,7 +76,7 @@ func NewManifest(cfg *Config, traceName string, res *Result) Manifest {
 		Config: ConfigEcho{
 			BufferBytes: int64(cfg.Switch.BufferBytes), ECN: cfg.Switch.ECN.Enabled,
 			KminBytes: int64(cfg.Switch.ECN.KminBytes), KmaxBytes: int64(cfg.Switch.ECN.KmaxBytes),
-			Pmax: cfg.Switch.ECN.Pmax, ECNRefRateBps: int64(cfg.Switch.ECN.RefRate),
+			Pmax: cfg.Switch.ECN.Pmax, ECNRefRateBps: int64(cfg.Switch.ECN.RefRate), ECNPerRate: perRate,
 			PFC: cfg.Switch.PFC.Enabled, PFCMode: string(cfg.Switch.PFC.Mode), INT: cfg.Switch.INT,
 			MTUPayloadBytes: int64(cfg.NIC.MTUPayload), HeaderBytes: int64(cfg.NIC.HeaderBytes),
 			AckEvery: cfg.NIC.AckEvery, CNPIntervalNs: cfg.NIC.CNPInterval.Nanoseconds(),

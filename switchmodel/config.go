@@ -26,9 +26,32 @@ type ECNConfig struct {
 	// RefRate, when positive, is the link rate the thresholds are given for;
 	// a port of another rate scales them linearly. Zero: same at every rate.
 	RefRate units.BitsPerSec
+	// PerRate lists explicit settings for ports of a given rate, as the
+	// HPCC simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP do; a port whose rate is
+	// listed uses that entry, any other port the fields above.
+	PerRate []ECNRate
 }
 
-// Thresholds returns Kmin and Kmax for a port of the given rate.
+// ECNRate is RED marking for ports of one link rate.
+type ECNRate struct {
+	Rate                 units.BitsPerSec // port rate this entry applies to, bit/s
+	KminBytes, KmaxBytes units.Bytes      // thresholds, bytes
+	Pmax                 float64          // probability at Kmax, 0..1
+}
+
+// ForRate returns Kmin, Kmax and Pmax for a port of the given rate.
+func (c ECNConfig) ForRate(rate units.BitsPerSec) (kmin, kmax units.Bytes, pmax float64) {
+	for _, r := range c.PerRate {
+		if r.Rate == rate {
+			return r.KminBytes, r.KmaxBytes, r.Pmax
+		}
+	}
+	kmin, kmax = c.Thresholds(rate)
+	return kmin, kmax, c.Pmax
+}
+
+// Thresholds returns Kmin and Kmax for a port of the given rate from the
+// scalar settings (RefRate scaling), ignoring PerRate.
 func (c ECNConfig) Thresholds(rate units.BitsPerSec) (kmin, kmax units.Bytes) {
 	if c.RefRate <= 0 {
 		return c.KminBytes, c.KmaxBytes
@@ -116,6 +139,16 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("ecn pmax must be in [0,1], got %g", c.ECN.Pmax)
 	case c.ECN.RefRate < 0:
 		return errors.New("ecn reference rate must be >= 0")
+	}
+	for _, r := range c.ECN.PerRate {
+		switch {
+		case r.Rate <= 0:
+			return fmt.Errorf("ecn per-rate entry needs a rate > 0, got %d", r.Rate)
+		case r.KminBytes < 0 || r.KmaxBytes < r.KminBytes:
+			return fmt.Errorf("ecn thresholds for %v need 0 <= kmin <= kmax, got kmin=%d kmax=%d", r.Rate, r.KminBytes, r.KmaxBytes)
+		case r.Pmax < 0 || r.Pmax > 1:
+			return fmt.Errorf("ecn pmax for %v must be in [0,1], got %g", r.Rate, r.Pmax)
+		}
 	}
 	if c.PFC.Enabled {
 		p := c.PFC

@@ -26,6 +26,7 @@ type Egress struct {
 	pausedSince units.Time
 
 	kmin, kmax, headroom, xoff, xon units.Bytes
+	pmax                            float64
 
 	// Stats is the queue length over time.
 	Stats QueueStats

@@ -49,7 +49,7 @@ func New(sim *kernel.Sim, pool *fabric.Pool, router Router, tap fabric.Tap, id i
 	for i, ps := range ports {
 		e := &Egress{sw: sw, idx: int32(i)}
 		e.Port = fabric.NewPort(sim, id, int32(i), ps.Rate, ps.Delay, e, nil, 0)
-		e.kmin, e.kmax = cfg.ECN.Thresholds(ps.Rate)
+		e.kmin, e.kmax, e.pmax = cfg.ECN.ForRate(ps.Rate)
 		e.headroom = cfg.PFC.HeadroomBytes
 		if e.headroom == 0 {
 			bdp := units.BytesIn(2*ps.Delay, ps.Rate)
@@ -100,7 +100,7 @@ func (sw *Switch) Receive(now units.Time, p *fabric.Packet, inPort int32) {
 	}
 	prio := p.Prio
 	if p.Kind == fabric.Data && sw.cfg.ECN.Enabled && !p.CE {
-		if sw.shouldMark(e.qBytes[prio], e.kmin, e.kmax) {
+		if sw.shouldMark(e.qBytes[prio], e.kmin, e.kmax, e.pmax) {
 			p.CE = true
 			e.MarkedPkts++
 		}
@@ -128,8 +128,8 @@ func MarkProbability(q, kmin, kmax units.Bytes, pmax float64) float64 {
 	}
 }
 
-func (sw *Switch) shouldMark(q, kmin, kmax units.Bytes) bool {
-	pr := MarkProbability(q, kmin, kmax, sw.cfg.ECN.Pmax)
+func (sw *Switch) shouldMark(q, kmin, kmax units.Bytes, pmax float64) bool {
+	pr := MarkProbability(q, kmin, kmax, pmax)
 	if pr <= 0 {
 		return false
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -37,6 +38,13 @@ type switchYAML struct {
 		Kmax    string   `yaml:"kmax"`     // bytes, e.g. 200KB
 		Pmax    *float64 `yaml:"pmax"`     // probability at kmax, 0..1
 		RefRate string   `yaml:"ref_rate"` // link rate kmin/kmax are given for, e.g. 25Gbps; "0" = no scaling
+		// PerRate are explicit settings per port rate (HPCC KMIN_MAP/KMAX_MAP/PMAX_MAP).
+		PerRate []struct {
+			Rate string  `yaml:"rate"` // port rate, e.g. 100Gbps
+			Kmin string  `yaml:"kmin"` // bytes
+			Kmax string  `yaml:"kmax"` // bytes
+			Pmax float64 `yaml:"pmax"` // 0..1
+		} `yaml:"per_rate"`
 	} `yaml:"ecn"`
 	PFC *struct {
 		Enabled      *bool  `yaml:"enabled"`
@@ -145,6 +153,24 @@ func (fc *fileConfig) applySwitch(path string, sw *switchmodel.Config) error {
 				return inputErrorf("%s: switch.ecn.ref_rate: %v", path, err)
 			}
 			sw.ECN.RefRate = r
+		}
+		if e.PerRate != nil {
+			sw.ECN.PerRate = nil
+		}
+		for i, pr := range e.PerRate {
+			key := fmt.Sprintf("switch.ecn.per_rate[%d]", i)
+			r, err := units.ParseRate(pr.Rate)
+			if err != nil {
+				return inputErrorf("%s: %s.rate: %v", path, key, err)
+			}
+			ent := switchmodel.ECNRate{Rate: r, Pmax: pr.Pmax}
+			if err := parseSizeField(path, key+".kmin", pr.Kmin, &ent.KminBytes); err != nil {
+				return err
+			}
+			if err := parseSizeField(path, key+".kmax", pr.Kmax, &ent.KmaxBytes); err != nil {
+				return err
+			}
+			sw.ECN.PerRate = append(sw.ECN.PerRate, ent)
 		}
 	}
 	if p := s.PFC; p != nil {
