@@ -30,11 +30,11 @@ func ParseRate(s string) (BitsPerSec, error) {
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("invalid rate %q (want e.g. 100Gbps, 25G, 50Mb/s)", orig)
 	}
-	r := v * mult
-	if r <= 0 || r > 1e15 {
-		return 0, fmt.Errorf("rate %q out of range (must be > 0 and <= 1Pbps)", orig)
+	r := math.Round(v * mult)
+	if r < 1 || r > 1e15 {
+		return 0, fmt.Errorf("rate %q out of range (must be >= 1bps and <= 1Pbps)", orig)
 	}
-	return BitsPerSec(math.Round(r)), nil
+	return BitsPerSec(r), nil
 }
 
 // ParseDuration parses a time such as "1us", "0.001ms", "55us", "900ns",
