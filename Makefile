@@ -26,6 +26,8 @@ fuzz:
 	$(GO) test ./trace -run '^$$' -fuzz FuzzReadCSV -fuzztime $(FUZZTIME)
 	$(GO) test ./trace -run '^$$' -fuzz FuzzReadJSONL -fuzztime $(FUZZTIME)
 	$(GO) test ./topology -run '^$$' -fuzz FuzzReadHPCC -fuzztime $(FUZZTIME)
+	$(GO) test ./units -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/ccreplay -run '^$$' -fuzz FuzzLoadConfig -fuzztime $(FUZZTIME)
 
 # Hot-path micro-benchmarks (event heap, packet log, whole runs).
 bench:
