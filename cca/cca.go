@@ -48,8 +48,30 @@ type Ack struct {
 	NumHops int
 	// Hops is the INT stack echoed from the data packet.
 	Hops [MaxIntHops]IntHop
-	// MessageDone is true when this ACK completes a message.
+	// MessageDone is true when this ACK completes a message; the Msg*
+	// fields below then describe that message.
 	MessageDone bool
+	// MsgID is the message's index in the run, MsgBytes its payload.
+	MsgID    int64
+	MsgBytes units.Bytes
+	// MsgRelease is when the message became ready to send and MsgFirstTx
+	// when its first packet left the NIC, picoseconds.
+	MsgRelease, MsgFirstTx units.Time
+}
+
+// MessageInfo describes a message whose first packet is about to be sent.
+type MessageInfo struct {
+	ID      int64       // the message's index in the run
+	Bytes   units.Bytes // payload
+	Release units.Time  // when it became ready to send, picoseconds
+}
+
+// MessageObserver is implemented by algorithms that decide per message
+// (Dolce-RC+, paper 000 Algorithm 3): the NIC calls OnMessageStart just
+// before a message's first packet is sent, then paces that packet at the
+// Rate() read afterwards.
+type MessageObserver interface {
+	OnMessageStart(now units.Time, m MessageInfo)
 }
 
 // Algorithm is one flow's congestion controller.

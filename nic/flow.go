@@ -32,6 +32,7 @@ type Flow struct {
 	Hops       int
 	// CC is the flow's algorithm, made on its first release.
 	CC      cca.Algorithm
+	obs     cca.MessageObserver // CC, when it decides per message
 	newCC   func() cca.Algorithm
 	started bool
 

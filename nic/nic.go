@@ -83,6 +83,7 @@ func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
 		f.started = true
 		f.Start = now
 		f.CC = f.newCC()
+		f.obs, _ = f.CC.(cca.MessageObserver)
 		f.CC.Start(now, cca.FlowInfo{LineRate: n.Port.Rate, BaseRTT: f.BaseRTT, MTU: n.cfg.MTUPayload + n.cfg.HeaderBytes, Hops: f.Hops})
 		f.window = n.cfg.Window
 		if n.cfg.WindowBDP {
@@ -209,6 +210,9 @@ func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
 	p.SentAt, p.EnqAt = now, now
 	if m.FirstTx < 0 {
 		m.FirstTx = now
+		if f.obs != nil {
+			f.obs.OnMessageStart(now, cca.MessageInfo{ID: int64(m.Index), Bytes: m.Bytes, Release: m.Release})
+		}
 	}
 	f.nxt++
 	if psn < f.highSent {
@@ -356,10 +360,17 @@ func (n *NIC) advance(now units.Time, f *Flow, psn int64) units.Bytes {
 }
 
 func (n *NIC) receiveAck(now units.Time, f *Flow, p *fabric.Packet) {
+	var m *Message
+	if p.MsgDone {
+		m = f.msgs[f.msgAt(p.PSN-1, f.sendMsg)]
+	}
 	acked := n.advance(now, f, p.PSN)
 	if f.CC != nil {
 		a := &n.ack
 		a.AckedBytes, a.RTT, a.ECE, a.MessageDone = acked, now-p.SentAt, p.ECE, p.MsgDone
+		if m != nil {
+			a.MsgID, a.MsgBytes, a.MsgRelease, a.MsgFirstTx = int64(m.Index), m.Bytes, m.Release, m.FirstTx
+		}
 		a.NumHops = 0
 		if t := p.Tel; t != nil {
 			a.NumHops = int(t.N)
@@ -367,8 +378,7 @@ func (n *NIC) receiveAck(now units.Time, f *Flow, p *fabric.Packet) {
 		}
 		f.CC.OnAck(now, a)
 	}
-	if p.MsgDone {
-		m := f.msgs[f.msgAt(p.PSN-1, f.sendMsg)]
+	if m != nil {
 		if m.SenderDone < 0 {
 			m.SenderDone = now
 			n.hooks.SenderDone(now, f, m)

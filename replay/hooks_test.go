@@ -1,0 +1,63 @@
+package replay
+
+import (
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// msgRecorder is a line-rate algorithm that records the per-message hooks
+// (cca.MessageObserver and the Msg* fields of a completing ACK).
+type msgRecorder struct {
+	rate    units.BitsPerSec
+	started map[int64]units.Time
+	done    map[int64]cca.Ack
+}
+
+func (m *msgRecorder) Name() string                         { return "rec" }
+func (m *msgRecorder) Start(now units.Time, f cca.FlowInfo) { m.rate = f.LineRate }
+func (m *msgRecorder) OnSend(units.Time, units.Bytes)       {}
+func (m *msgRecorder) OnCNP(units.Time)                     {}
+func (m *msgRecorder) OnNack(units.Time)                    {}
+func (m *msgRecorder) OnTimer(units.Time)                   {}
+func (m *msgRecorder) NextTimer() units.Time                { return units.Never }
+func (m *msgRecorder) Rate() units.BitsPerSec               { return m.rate }
+func (m *msgRecorder) Window() units.Bytes                  { return 0 }
+func (m *msgRecorder) OnMessageStart(now units.Time, i cca.MessageInfo) {
+	if _, dup := m.started[i.ID]; dup {
+		panic("message started twice")
+	}
+	m.started[i.ID] = now
+}
+func (m *msgRecorder) OnAck(now units.Time, a *cca.Ack) {
+	if a.MessageDone {
+		m.done[a.MsgID] = *a
+	}
+}
+
+// Per-message algorithms (Dolce-RC+, paper 000 Alg. 3) see each message
+// start once, at its first packet's departure, and the ACK completing it
+// carries its id, size, release and first departure.
+func TestMessageObserverHooks(t *testing.T) {
+	rec := &msgRecorder{started: map[int64]units.Time{}, done: map[int64]cca.Ack{}}
+	tr := &trace.Trace{Hosts: 3}
+	for i := 0; i < 6; i++ {
+		tr.Messages = append(tr.Messages, trace.Message{ID: int64(10 + i), Src: int32(i % 2), Dst: 2, Bytes: int64(3000 * (i + 1)),
+			Release: units.Time(i) * units.Microsecond, FlowID: int64(i % 2), CollectiveID: -1})
+	}
+	cfg := baseConfig(t, mustTopo(t, "", 3), "linerate")
+	cfg.CC = cca.Spec{Name: "rec", New: func() cca.Algorithm { return rec }}
+	res := mustRun(t, cfg, tr, "")
+	for i, m := range res.Messages {
+		start, ok := rec.started[int64(i)]
+		if !ok || start != units.Time(m.FirstTxNs)*units.Nanosecond {
+			t.Errorf("message %d: OnMessageStart at %v, first packet left at %d ns", i, start, m.FirstTxNs)
+		}
+		a, ok := rec.done[int64(i)]
+		if !ok || a.MsgBytes != units.Bytes(m.SizeBytes) || a.MsgFirstTx.Nanoseconds() != m.FirstTxNs || a.MsgRelease.Nanoseconds() != m.ReleaseNs {
+			t.Errorf("message %d: completing ACK %+v does not describe it (%+v)", i, a, m)
+		}
+	}
+}
