@@ -39,7 +39,8 @@ type Config struct {
 	// "+w" variants of the HPCC paper) and overrides Window.
 	Window    units.Bytes
 	WindowBDP bool
-	// DataPrio is the priority class of data packets (1..7).
+	// DataPrio is the default priority class of data packets (1..7); a
+	// flow may set its own (Flow.Prio).
 	DataPrio uint8
 	// MinRate is the floor the NIC applies to any algorithm's rate, bit/s.
 	MinRate units.BitsPerSec

@@ -25,6 +25,9 @@ type Flow struct {
 	ID       int32
 	Src, Dst int32
 	Hash     uint64
+	// Prio is the priority class of the flow's data packets (1..7); 0 takes
+	// the NIC's default (Config.DataPrio) when the flow starts.
+	Prio uint8
 	// Path facts the replay computed: base RTT (ps), bottleneck (bit/s),
 	// hop count.
 	BaseRTT    units.Time

@@ -83,6 +83,9 @@ func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
 		f.started = true
 		f.Start = now
 		f.CC = f.newCC()
+		if f.Prio == 0 {
+			f.Prio = n.cfg.DataPrio
+		}
 		f.obs, _ = f.CC.(cca.MessageObserver)
 		f.CC.Start(now, cca.FlowInfo{LineRate: n.Port.Rate, BaseRTT: f.BaseRTT, MTU: n.cfg.MTUPayload + n.cfg.HeaderBytes, Hops: f.Hops})
 		f.window = n.cfg.Window
@@ -138,16 +141,13 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		}
 		return p, n.nextHint()
 	}
-	if n.paused&(1<<n.cfg.DataPrio) != 0 {
-		return nil, units.Never
-	}
 	wake := units.Never
 	cnt := len(n.active)
 	for k := 0; k < cnt; k++ {
 		i := (n.rr + k) % cnt
 		f := n.active[i]
-		if !n.windowOpen(f) {
-			continue
+		if n.paused&(1<<f.Prio) != 0 || !n.windowOpen(f) {
+			continue // a RESUME or an ACK will Kick the port
 		}
 		if f.nextAvail > now {
 			if f.nextAvail < wake {
@@ -184,12 +184,9 @@ func (n *NIC) nextHint() units.Time {
 	if n.ctrl.Len() > 0 {
 		return 0
 	}
-	if n.paused&(1<<n.cfg.DataPrio) != 0 {
-		return units.Never
-	}
 	next := units.Never
 	for _, f := range n.active {
-		if f.nextAvail < next && n.windowOpen(f) {
+		if f.nextAvail < next && n.paused&(1<<f.Prio) == 0 && n.windowOpen(f) {
 			next = f.nextAvail
 		}
 	}
@@ -202,7 +199,7 @@ func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
 	psn := f.nxt
 	pay := payloadOf(m, psn, n.cfg.MTUPayload)
 	p := n.pool.Get()
-	p.Kind, p.Prio = fabric.Data, n.cfg.DataPrio
+	p.Kind, p.Prio = fabric.Data, f.Prio
 	p.Src, p.Dst, p.Flow, p.Hash = f.Src, f.Dst, f.ID, f.Hash
 	p.PSN, p.MsgID = psn, int64(m.Index)
 	p.Payload, p.Size = pay, pay+n.cfg.HeaderBytes

@@ -53,6 +53,11 @@ type Config struct {
 	// CheckEvery, when positive, verifies byte conservation at this period
 	// of simulated time and fails the run on the first violation.
 	CheckEvery units.Time
+	// LocalRate is the speed of a message between two endpoints on the same
+	// host (an intra-node MPI transfer through shared memory), bits per
+	// second; such a message never touches the network and completes
+	// Bytes*8/LocalRate after its release; 0 means instantly.
+	LocalRate units.BitsPerSec
 	// Progress, when set, is called every 100 us of simulated time with the
 	// messages delivered so far (for a status line; not part of the output).
 	Progress func(now units.Time, delivered, total int) `json:"-"`
@@ -95,8 +100,8 @@ func (c *Config) Validate() error {
 	if _, err := ParsePacketLevel(string(c.Packets)); err != nil {
 		return err
 	}
-	if c.MaxTime < 0 || c.CheckEvery < 0 {
-		return fmt.Errorf("max time and check period must be >= 0")
+	if c.MaxTime < 0 || c.CheckEvery < 0 || c.LocalRate < 0 {
+		return fmt.Errorf("max time, check period and local rate must be >= 0")
 	}
 	return nil
 }

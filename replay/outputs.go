@@ -49,6 +49,7 @@ type ConfigEcho struct {
 	WindowBytes     int64         `json:"window_bytes"`
 	WindowBDP       bool          `json:"window_bdp"`
 	MaxTimeNs       int64         `json:"max_time_ns"`
+	LocalRateBps    int64         `json:"local_rate_bps"`
 }
 
 // ECNRateEcho is one per-rate ECN entry of ConfigEcho.
@@ -81,7 +82,7 @@ func NewManifest(cfg *Config, traceName string, res *Result) Manifest {
 			MTUPayloadBytes: int64(cfg.NIC.MTUPayload), HeaderBytes: int64(cfg.NIC.HeaderBytes),
 			AckEvery: cfg.NIC.AckEvery, CNPIntervalNs: cfg.NIC.CNPInterval.Nanoseconds(),
 			RTONs: cfg.NIC.RTO.Nanoseconds(), WindowBytes: int64(cfg.NIC.Window), WindowBDP: cfg.NIC.WindowBDP,
-			MaxTimeNs: cfg.MaxTime.Nanoseconds(),
+			MaxTimeNs: cfg.MaxTime.Nanoseconds(), LocalRateBps: int64(cfg.LocalRate),
 		},
 		SimEndNs: res.SimEnd.Nanoseconds(), Events: res.Events, DataPackets: res.DataPackets,
 		PacketRows: res.PacketRows, Files: files, Metrics: res.Summary,

@@ -71,7 +71,9 @@ func (r *run) msgsOfFlow(i int) []int32 {
 	if r.flowMsgs == nil {
 		r.flowMsgs = make([][]int32, len(r.flows))
 		for m, f := range r.msgF {
-			r.flowMsgs[f] = append(r.flowMsgs[f], int32(m))
+			if f >= 0 {
+				r.flowMsgs[f] = append(r.flowMsgs[f], int32(m))
+			}
 		}
 	}
 	return r.flowMsgs[i]
@@ -87,12 +89,20 @@ func (r *run) messageRows() []v1.MessageRow {
 			CollectiveID: tm.CollectiveID, ReleaseNs: ns(m.Release), FirstTxNs: ns(m.FirstTx),
 			FinishNs: ns(m.Delivered), MCTNs: -1, SenderDoneNs: ns(m.SenderDone),
 		}
-		ideal := r.idealOneWay(r.paths[fid], m.Bytes)
+		var ideal units.Time
+		if fid >= 0 {
+			ideal = r.idealOneWay(r.paths[fid], m.Bytes)
+		} else {
+			ideal = r.localTime(m.Bytes) // same host: no network
+		}
 		row.IdealMCTNs = ideal.Nanoseconds()
 		if m.Delivered >= 0 {
 			mct := m.Delivered - m.Release
 			row.MCTNs = mct.Nanoseconds()
-			row.Slowdown = float64(mct) / float64(ideal)
+			row.Slowdown = 1
+			if ideal > 0 {
+				row.Slowdown = float64(mct) / float64(ideal)
+			}
 		}
 		rows[i] = row
 	}

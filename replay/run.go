@@ -74,6 +74,7 @@ const (
 	evFeed    uint8 = 1 // release independent messages whose time has come
 	evRelease uint8 = 2 // release one dependent message (arg = index)
 	evCheck   uint8 = 3 // conservation check
+	evLocal   uint8 = 4 // a same-host message completes (arg = index)
 )
 
 // Run replays tr under cfg. When outDir is not empty the run's files are
@@ -153,6 +154,11 @@ func (r *run) build() {
 	newCC := cfg.CC.New
 	for i := range r.tr.Messages {
 		m := &r.tr.Messages[i]
+		r.msgs[i] = &nic.Message{ID: m.ID, Index: int32(i), Bytes: units.Bytes(m.Bytes), FirstTx: -1, Delivered: -1, SenderDone: -1, Release: -1}
+		if m.Src == m.Dst {
+			r.msgF[i] = -1 // local: no flow, no network
+			continue
+		}
 		fid, ok := int32(-1), false
 		if m.FlowID >= 0 {
 			fid, ok = byQP[m.FlowID]
@@ -173,7 +179,6 @@ func (r *run) build() {
 		}
 		r.msgF[i] = fid
 		r.flows[fid].SizeBytes += units.Bytes(m.Bytes)
-		r.msgs[i] = &nic.Message{ID: m.ID, Index: int32(i), Bytes: units.Bytes(m.Bytes), FirstTx: -1, Delivered: -1, SenderDone: -1, Release: -1}
 	}
 	// Nodes.
 	r.nics = make([]*nic.NIC, topo.NumHosts)
@@ -245,8 +250,32 @@ func (r *run) schedule() {
 }
 
 func (r *run) release(now units.Time, i int32) {
+	if r.msgF[i] < 0 {
+		m := r.msgs[i]
+		m.Release, m.FirstTx = now, now
+		if d := r.localTime(m.Bytes); d > 0 {
+			r.sim.Schedule(now+d, r.id, evLocal, i)
+		} else {
+			r.localDone(now, m)
+		}
+		return
+	}
 	f := r.flows[r.msgF[i]]
 	r.nics[f.Src].Release(now, f, r.msgs[i])
+}
+
+// localTime is how long a same-host message takes (Config.LocalRate).
+func (r *run) localTime(b units.Bytes) units.Time {
+	if r.cfg.LocalRate <= 0 || b <= 0 {
+		return 0
+	}
+	return units.TxTime(b, r.cfg.LocalRate)
+}
+
+func (r *run) localDone(now units.Time, m *nic.Message) {
+	m.Delivered, m.SenderDone = now, now
+	r.Delivered(now, nil, m)
+	r.SenderDone(now, nil, m)
 }
 
 // Handle runs the replay's own events.
@@ -262,6 +291,8 @@ func (r *run) Handle(now units.Time, kind uint8, arg int32) {
 		}
 	case evRelease:
 		r.release(now, arg)
+	case evLocal:
+		r.localDone(now, r.msgs[arg])
 	case evCheck:
 		if err := r.checkConservation(); err != nil {
 			r.checkErr = fmt.Errorf("at %v: %w", now, err)

@@ -67,6 +67,7 @@ type nicYAML struct {
 	RTO         string `yaml:"rto"`          // retransmission timeout, e.g. 4ms
 	Window      string `yaml:"window"`       // bytes in flight per QP, or "bdp"
 	DataPrio    *int   `yaml:"data_prio"`    // priority class of data, 1..7
+	LocalRate   string `yaml:"local_rate"`   // same-host (shared-memory) copy rate, e.g. 200Gbps; "0" = instant
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
@@ -202,6 +203,18 @@ func (fc *fileConfig) applySwitch(path string, sw *switchmodel.Config) error {
 		return inputErrorf("%s: switch: %v", path, err)
 	}
 	return nil
+}
+
+// localRate is the file's nic.local_rate (0 when absent or "0").
+func (fc *fileConfig) localRate(path string) (units.BitsPerSec, error) {
+	if fc.NIC == nil || fc.NIC.LocalRate == "" || fc.NIC.LocalRate == "0" {
+		return 0, nil
+	}
+	r, err := units.ParseRate(fc.NIC.LocalRate)
+	if err != nil {
+		return 0, inputErrorf("%s: nic.local_rate: %v", path, err)
+	}
+	return r, nil
 }
 
 // applyNIC overrides n with the file's nic section.

@@ -194,6 +194,9 @@ func (o *runOptions) run() error {
 	if err := fc.applyNIC(o.Config, &cfg.NIC); err != nil {
 		return err
 	}
+	if cfg.LocalRate, err = fc.localRate(o.Config); err != nil {
+		return err
+	}
 	if o.MaxTime != "" {
 		if cfg.MaxTime, err = units.ParseDuration(o.MaxTime); err != nil {
 			return usageErrorf("--max-time: %v", err)
