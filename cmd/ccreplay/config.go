@@ -31,32 +31,41 @@ type fileConfig struct {
 }
 
 type switchYAML struct {
-	Buffer string `yaml:"buffer"` // shared buffer per switch, e.g. 32MB
-	ECN    *struct {
-		Enabled *bool    `yaml:"enabled"`
-		Kmin    string   `yaml:"kmin"`     // bytes, e.g. 5KB
-		Kmax    string   `yaml:"kmax"`     // bytes, e.g. 200KB
-		Pmax    *float64 `yaml:"pmax"`     // probability at kmax, 0..1
-		RefRate string   `yaml:"ref_rate"` // link rate kmin/kmax are given for, e.g. 25Gbps; "0" = no scaling
-		// PerRate are explicit settings per port rate (HPCC KMIN_MAP/KMAX_MAP/PMAX_MAP).
-		PerRate []struct {
-			Rate string  `yaml:"rate"` // port rate, e.g. 100Gbps
-			Kmin string  `yaml:"kmin"` // bytes
-			Kmax string  `yaml:"kmax"` // bytes
-			Pmax float64 `yaml:"pmax"` // 0..1
-		} `yaml:"per_rate"`
-	} `yaml:"ecn"`
-	PFC *struct {
-		Enabled      *bool  `yaml:"enabled"`
-		Mode         string `yaml:"mode"`          // static | dynamic
-		XoffPerGbps  string `yaml:"xoff_per_gbps"` // bytes per port per Gb/s (static)
-		XonPerGbps   string `yaml:"xon_per_gbps"`  // bytes per port per Gb/s (static)
-		Reserve      string `yaml:"reserve"`       // private ingress buffer per port, bytes
-		Headroom     string `yaml:"headroom"`      // per port, bytes; 0 = sized from the link
-		Divisor      *int64 `yaml:"divisor"`       // dynamic threshold denominator
-		ResumeOffset string `yaml:"resume_offset"` // bytes below the dynamic threshold to resume
-	} `yaml:"pfc"`
-	INT *bool `yaml:"int"`
+	Buffer string   `yaml:"buffer"` // shared buffer per switch, e.g. 32MB
+	ECN    *ecnYAML `yaml:"ecn"`
+	PFC    *pfcYAML `yaml:"pfc"`
+	INT    *bool    `yaml:"int"`
+}
+
+// ecnYAML is switch.ecn.
+type ecnYAML struct {
+	Enabled *bool    `yaml:"enabled"`
+	Kmin    string   `yaml:"kmin"`     // bytes, e.g. 5KB
+	Kmax    string   `yaml:"kmax"`     // bytes, e.g. 200KB
+	Pmax    *float64 `yaml:"pmax"`     // probability at kmax, 0..1
+	RefRate string   `yaml:"ref_rate"` // link rate kmin/kmax are given for, e.g. 25Gbps; "0" = no scaling
+	// PerRate are explicit settings per port rate (HPCC KMIN_MAP/KMAX_MAP/PMAX_MAP).
+	PerRate []ecnRateYAML `yaml:"per_rate"`
+}
+
+// ecnRateYAML is one entry of switch.ecn.per_rate.
+type ecnRateYAML struct {
+	Rate string  `yaml:"rate"` // port rate, e.g. 100Gbps
+	Kmin string  `yaml:"kmin"` // bytes
+	Kmax string  `yaml:"kmax"` // bytes
+	Pmax float64 `yaml:"pmax"` // 0..1
+}
+
+// pfcYAML is switch.pfc.
+type pfcYAML struct {
+	Enabled      *bool  `yaml:"enabled"`
+	Mode         string `yaml:"mode"`          // static | dynamic
+	XoffPerGbps  string `yaml:"xoff_per_gbps"` // bytes per port per Gb/s (static)
+	XonPerGbps   string `yaml:"xon_per_gbps"`  // bytes per port per Gb/s (static)
+	Reserve      string `yaml:"reserve"`       // private ingress buffer per port, bytes
+	Headroom     string `yaml:"headroom"`      // per port, bytes; 0 = sized from the link
+	Divisor      *int64 `yaml:"divisor"`       // dynamic threshold denominator
+	ResumeOffset string `yaml:"resume_offset"` // bytes below the dynamic threshold to resume
 }
 
 type nicYAML struct {
@@ -70,7 +79,28 @@ type nicYAML struct {
 	LocalRate   string `yaml:"local_rate"`   // same-host (shared-memory) copy rate, e.g. 200Gbps; "0" = instant
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
+var (
+	yamlLine   = regexp.MustCompile(`line (\d+): (.*)`)
+	unknownKey = regexp.MustCompile(`field (\S+) not found in type main\.(\w+)`)
+)
+
+// yamlSection names a config struct type by its place in run.yaml.
+func yamlSection(typ string) string {
+	switch typ {
+	case "switchYAML":
+		return "section switch"
+	case "ecnYAML":
+		return "section switch.ecn"
+	case "ecnRateYAML":
+		return "an entry of switch.ecn.per_rate"
+	case "pfcYAML":
+		return "section switch.pfc"
+	case "nicYAML":
+		return "section nic"
+	default:
+		return "the top level"
+	}
+}
 
 // loadConfig reads a YAML run configuration, rejecting unknown keys.
 func loadConfig(path string) (*fileConfig, error) {
@@ -87,9 +117,10 @@ func loadConfig(path string) (*fileConfig, error) {
 		}
 		msg := strings.TrimSpace(err.Error())
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			detail := strings.Replace(m[2], " in type main.", " in section ", 1)
-			detail = strings.Replace(detail, "field ", "unknown key ", 1)
-			detail = strings.SplitN(detail, "\n", 2)[0]
+			detail := strings.SplitN(m[2], "\n", 2)[0]
+			if k := unknownKey.FindStringSubmatch(detail); k != nil {
+				detail = fmt.Sprintf("unknown key %q in %s", k[1], yamlSection(k[2]))
+			}
 			return nil, inputErrorf("%s:%s: %s", path, m[1], detail)
 		}
 		return nil, inputErrorf("%s: %s", path, strings.ReplaceAll(msg, "\n", "; "))

@@ -37,7 +37,8 @@ type runOptions struct {
 	Check     string
 	Stats     bool
 
-	set map[string]bool // flags given on the command line
+	set      map[string]bool // flags given on the command line
+	fromFile map[string]bool // values taken from the --config file
 }
 
 const runExamples = `  # 16-to-1 incast of 1 MB flows under DCQCN (zhu2015 preset) on a star
@@ -99,13 +100,19 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 
 // merge fills unset flags from the config file.
 func (o *runOptions) merge(fc *fileConfig) {
+	o.fromFile = map[string]bool{}
 	str := func(flag string, dst *string, v string) {
 		if !o.set[flag] && v != "" {
 			*dst = v
+			o.fromFile[flag] = true
 		}
 	}
-	str("trace", &o.Trace, fc.Trace)
-	str("workload", &o.Workload, fc.Workload)
+	// A workload given on the command line replaces the file's, whichever
+	// kind (trace or generator) either names.
+	if !o.set["trace"] && !o.set["workload"] {
+		str("trace", &o.Trace, fc.Trace)
+		str("workload", &o.Workload, fc.Workload)
+	}
 	str("cca", &o.CCA, fc.CCA)
 	str("topology", &o.Topology, fc.Topology)
 	str("out", &o.Out, fc.Out)
@@ -114,6 +121,15 @@ func (o *runOptions) merge(fc *fileConfig) {
 	if !o.set["seed"] && fc.Seed != nil {
 		o.Seed = *fc.Seed
 	}
+}
+
+// badValue reports a bad value of flag: a usage error when it came from
+// the command line, a bad-input error naming the config file otherwise.
+func (o *runOptions) badValue(flag, key string, err error) error {
+	if o.fromFile[flag] {
+		return inputErrorf("%s: %s: %v", o.Config, key, err)
+	}
+	return usageErrorf("--%s: %v", flag, err)
 }
 
 func parseParams(kvs []string, fromFile map[string]string) (map[string]string, error) {
@@ -134,6 +150,8 @@ func parseParams(kvs []string, fromFile map[string]string) (map[string]string, e
 // loadWorkload reads the trace or runs the generator.
 func (o *runOptions) loadWorkload() (*trace.Trace, string, error) {
 	switch {
+	case o.Trace != "" && o.Workload != "" && o.fromFile["trace"]:
+		return nil, "", inputErrorf("%s: give either trace or workload, not both", o.Config)
 	case o.Trace != "" && o.Workload != "":
 		return nil, "", usageErrorf("give either --trace or --workload, not both")
 	case o.Trace == "" && o.Workload == "":
@@ -165,7 +183,7 @@ func (o *runOptions) run() error {
 	}
 	level, err := replay.ParsePacketLevel(o.Packets)
 	if err != nil {
-		return usageError{err}
+		return o.badValue("packets", "packets", err)
 	}
 	params, err := parseParams(o.CCAParams, fc.CCAParams)
 	if err != nil {
@@ -199,7 +217,7 @@ func (o *runOptions) run() error {
 	}
 	if o.MaxTime != "" {
 		if cfg.MaxTime, err = units.ParseDuration(o.MaxTime); err != nil {
-			return usageErrorf("--max-time: %v", err)
+			return o.badValue("max-time", "max_time", err)
 		}
 	}
 	if o.Check != "" {
