@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
@@ -171,62 +172,101 @@ func (o *runOptions) loadWorkload() (*trace.Trace, string, error) {
 	}
 }
 
-func (o *runOptions) run() error {
-	var fc fileConfig
+// setup is a run's inputs resolved from the flags and the config file,
+// everything but the algorithm and the seed.
+type setup struct {
+	fc        fileConfig
+	level     replay.PacketLevel
+	params    map[string]string
+	tr        *trace.Trace
+	traceName string
+	topo      *topology.Topology
+	maxTime   units.Time
+	check     units.Time
+}
+
+// resolve reads the config file, resolves each algorithm spec that ccas
+// returns (called after the file is merged) and loads the workload and
+// topology. Errors come in a fixed order: config
+// file, packet level, parameters, algorithms, workload, topology.
+func (o *runOptions) resolve(ccas func() []string) (*setup, []cca.Spec, error) {
+	st := &setup{}
 	if o.Config != "" {
 		p, err := loadConfig(o.Config)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		fc = *p
-		o.merge(&fc)
+		st.fc = *p
+		o.merge(&st.fc)
 	}
-	level, err := replay.ParsePacketLevel(o.Packets)
-	if err != nil {
-		return o.badValue("packets", "packets", err)
+	var err error
+	if st.level, err = replay.ParsePacketLevel(o.Packets); err != nil {
+		return nil, nil, o.badValue("packets", "packets", err)
 	}
-	params, err := parseParams(o.CCAParams, fc.CCAParams)
-	if err != nil {
-		return err
+	if st.params, err = parseParams(o.CCAParams, st.fc.CCAParams); err != nil {
+		return nil, nil, err
 	}
-	spec, err := registry().Build(o.CCA, params)
-	if err != nil {
-		return inputError{err}
+	reg := registry()
+	var specs []cca.Spec
+	for _, name := range ccas() {
+		spec, err := reg.Build(name, st.params)
+		if err != nil {
+			return nil, nil, inputError{err}
+		}
+		specs = append(specs, spec)
 	}
-	tr, traceName, err := o.loadWorkload()
-	if err != nil {
-		return err
+	if st.tr, st.traceName, err = o.loadWorkload(); err != nil {
+		return nil, nil, err
 	}
-	topo, err := topology.Parse(o.Topology, tr.Hosts)
-	if err != nil {
-		return inputErrorf("topology: %v", err)
-	}
-	cfg := replay.Config{
-		Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
-		Seed: o.Seed, Packets: level,
-	}
-	cfg.ApplyCCHints()
-	if err := fc.applySwitch(o.Config, &cfg.Switch); err != nil {
-		return err
-	}
-	if err := fc.applyNIC(o.Config, &cfg.NIC); err != nil {
-		return err
-	}
-	if cfg.LocalRate, err = fc.localRate(o.Config); err != nil {
-		return err
+	if st.topo, err = topology.Parse(o.Topology, st.tr.Hosts); err != nil {
+		return nil, nil, inputErrorf("topology: %v", err)
 	}
 	if o.MaxTime != "" {
-		if cfg.MaxTime, err = units.ParseDuration(o.MaxTime); err != nil {
-			return o.badValue("max-time", "max_time", err)
+		if st.maxTime, err = units.ParseDuration(o.MaxTime); err != nil {
+			return nil, nil, o.badValue("max-time", "max_time", err)
 		}
 	}
 	if o.Check != "" {
-		if cfg.CheckEvery, err = units.ParseDuration(o.Check); err != nil {
-			return usageErrorf("--check: %v", err)
+		if st.check, err = units.ParseDuration(o.Check); err != nil {
+			return nil, nil, usageErrorf("--check: %v", err)
 		}
 	}
+	return st, specs, nil
+}
+
+// config builds one run's configuration: defaults, then the algorithm's
+// network hints, then the config file's switch and NIC sections.
+func (o *runOptions) config(st *setup, spec cca.Spec, seed uint64) (replay.Config, error) {
+	cfg := replay.Config{
+		Topology: st.topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
+		Seed: seed, Packets: st.level, MaxTime: st.maxTime, CheckEvery: st.check,
+	}
+	cfg.ApplyCCHints()
+	if err := st.fc.applySwitch(o.Config, &cfg.Switch); err != nil {
+		return cfg, err
+	}
+	if err := st.fc.applyNIC(o.Config, &cfg.NIC); err != nil {
+		return cfg, err
+	}
+	var err error
+	if cfg.LocalRate, err = st.fc.localRate(o.Config); err != nil {
+		return cfg, err
+	}
 	if err := cfg.Validate(); err != nil {
-		return inputError{err}
+		return cfg, inputError{err}
+	}
+	return cfg, nil
+}
+
+func (o *runOptions) run() error {
+	st, specs, err := o.resolve(func() []string { return []string{o.CCA} })
+	if err != nil {
+		return err
+	}
+	spec, tr, traceName, topo := specs[0], st.tr, st.traceName, st.topo
+	cfg, err := o.config(st, spec, o.Seed)
+	if err != nil {
+		return err
 	}
 	if o.s.ErrIsTerminal {
 		cfg.Progress = newProgress(o.s.Err)

@@ -1,0 +1,369 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/replay"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+)
+
+// compareOptions are the flags of `ccreplay compare`.
+type compareOptions struct {
+	runOptions
+	CCAs     string
+	Seeds    string
+	Parallel int
+}
+
+const compareExamples = `  # four algorithms, five seeds each, on a 16-to-1 incast
+  ccreplay compare --workload incast:n=16,size=1MB --cca dcqcn,dcqcn:hpcc,linerate --seeds 1..5 --out cmp
+
+  # the shipped MPI all-to-all on the Dolce-RC testbed, JSON for scripts
+  ccreplay compare --trace examples/alltoall8.csv --topology dolce-testbed --cca dcqcn,dcqcn:dolce --json
+
+  # read every run as one table (hive partitions cca=/seed=)
+  duckdb -c "select cca, seed, fct_p99_ns from read_parquet('cmp/*/*/flows.parquet', hive_partitioning=true)"`
+
+func newCompareCmd(s *streams) *cobra.Command {
+	o := &compareOptions{runOptions: runOptions{s: s}}
+	c := &cobra.Command{
+		Use:   "compare (--trace FILE | --workload SPEC) --cca A,B,... [--seeds 1..5] [flags]",
+		Short: "Run several algorithms on the same workload, topology and seeds, side by side",
+		Long: `Runs every (algorithm, seed) pair on the same workload and topology, in parallel
+across cores, and writes
+  OUT/cca=NAME/seed=N/   each run's folder (as ccreplay run writes it; ':' in a
+                         name becomes '-', e.g. cca=dcqcn-hpcc)
+  OUT/comparison.parquet one row per run and flow-size bucket (bucket -1 = all flows)
+then prints a side-by-side table: the mean over seeds, with [min, max] when there is
+more than one seed. Outputs are identical whatever --parallel is.`,
+		Example: compareExamples,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
+			return o.compare()
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl)")
+	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
+	f.StringVar(&o.CCAs, "cca", "", "comma-separated algorithms NAME[:PRESET] (required)")
+	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "parameter override KEY=VALUE for every algorithm (repeatable)")
+	f.StringVar(&o.Topology, "topology", "", "topology spec; default: a star sized to the workload")
+	f.StringVar(&o.Seeds, "seeds", "1", "seeds: N, A..B or a comma list")
+	f.StringVar(&o.Out, "out", "compare", "output folder")
+	f.StringVar(&o.Packets, "packets", "none", "per-packet log detail of each run: none, data or all")
+	f.StringVar(&o.Config, "config", "", "YAML run configuration (network sections apply to every run)")
+	f.BoolVar(&o.JSON, "json", false, "print the comparison as JSON to stdout instead of the table")
+	f.StringVar(&o.MaxTime, "max-time", "", "stop each run at this simulated time (e.g. 10ms)")
+	f.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
+	return c
+}
+
+// parseSeeds reads "7", "1..5" or "1,4,9".
+func parseSeeds(s string) ([]uint64, error) {
+	var out []uint64
+	if a, b, ok := strings.Cut(s, ".."); ok {
+		lo, err1 := strconv.ParseUint(strings.TrimSpace(a), 10, 64)
+		hi, err2 := strconv.ParseUint(strings.TrimSpace(b), 10, 64)
+		if err1 != nil || err2 != nil || hi < lo || hi-lo >= 10000 {
+			return nil, fmt.Errorf("invalid seed range %q (want A..B with A <= B, at most 10000 seeds)", s)
+		}
+		for x := lo; x <= hi; x++ {
+			out = append(out, x)
+		}
+		return out, nil
+	}
+	seen := map[uint64]bool{}
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("invalid seed %q in %q", f, s)
+		}
+		if seen[x] {
+			return nil, fmt.Errorf("seed %d listed twice in %q", x, s)
+		}
+		seen[x] = true
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// partName is an algorithm's hive partition value.
+func partName(spec string) string { return strings.ReplaceAll(spec, ":", "-") }
+
+type compareRun struct {
+	spec cca.Spec
+	seed uint64
+	dir  string
+	res  *replay.Result
+	err  error
+}
+
+func (o *compareOptions) compare() error {
+	names := strings.Split(o.CCAs, ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	if o.CCAs == "" || len(names) == 0 {
+		return usageErrorf("give the algorithms to compare: --cca A,B,...")
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if n == "" || seen[n] {
+			return usageErrorf("--cca %q: empty or repeated algorithm", o.CCAs)
+		}
+		seen[n] = true
+	}
+	seeds, err := parseSeeds(o.Seeds)
+	if err != nil {
+		return usageErrorf("--seeds: %v", err)
+	}
+	if o.Parallel < 1 {
+		return usageErrorf("--parallel must be >= 1, got %d", o.Parallel)
+	}
+	st, specs, err := o.resolve(func() []string { return names })
+	if err != nil {
+		return err
+	}
+	var runs []*compareRun
+	for i, spec := range specs {
+		for _, seed := range seeds {
+			dir := filepath.Join(o.Out, "cca="+partName(names[i]), fmt.Sprintf("seed=%d", seed))
+			runs = append(runs, &compareRun{spec: spec, seed: seed, dir: dir})
+		}
+	}
+	cfgs := make([]replay.Config, len(runs))
+	for i, r := range runs {
+		if cfgs[i], err = o.config(st, r.spec, r.seed); err != nil {
+			return err
+		}
+	}
+	// Independent deterministic runs: the order they finish in does not
+	// matter, results are gathered by index.
+	sem := make(chan struct{}, o.Parallel)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for i := range runs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r := runs[i]
+			r.res, r.err = replay.Run(cfgs[i], st.tr, r.dir)
+			if r.err == nil {
+				man := replay.NewManifest(&cfgs[i], filepath.ToSlash(st.traceName), r.res)
+				r.err = replay.WriteManifest(r.dir, man)
+			}
+			if o.s.ErrIsTerminal {
+				mu.Lock()
+				done++
+				fmt.Fprintf(o.s.Err, "\rcompare: %d/%d runs done ", done, len(runs))
+				if done == len(runs) {
+					fmt.Fprintln(o.s.Err)
+				}
+				mu.Unlock()
+			}
+		}(i)
+	}
+	wg.Wait()
+	for _, r := range runs {
+		if r.err != nil {
+			return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
+		}
+	}
+	rows := comparisonRows(runs)
+	if err := output.WriteRows(filepath.Join(o.Out, "comparison.parquet"), rows); err != nil {
+		return err
+	}
+	if o.JSON {
+		return writeCompareJSON(o.s.Out, runs)
+	}
+	fmt.Fprintf(o.s.Out, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.traceName, st.topo.Describe(), len(specs), len(seeds), o.Out)
+	writeCompareTable(o.s.Out, specs, seeds, runs)
+	return nil
+}
+
+func comparisonRows(runs []*compareRun) []v1.ComparisonRow {
+	var rows []v1.ComparisonRow
+	for _, r := range runs {
+		s := r.res.Summary
+		base := v1.ComparisonRow{
+			CCA: r.spec.Name, Seed: int64(r.seed), Bucket: -1, Flows: s.Flows, FlowsFinished: s.FlowsFinished,
+			FCTP50Ns: s.FCTP50Ns, FCTP95Ns: s.FCTP95Ns, FCTP99Ns: s.FCTP99Ns,
+			SlowdownP50: s.SlowdownP50, SlowdownP95: s.SlowdownP95, SlowdownP99: s.SlowdownP99,
+			MCTP50Ns: s.MCTP50Ns, MCTP99Ns: s.MCTP99Ns, CCTMeanNs: s.CCTMeanNs,
+			ECNRatio: s.ECNRatio, UnfairRatio: s.UnfairRatio, JainIndex: s.JainIndex, GoodputBps: s.GoodputBps,
+			QLenMaxBytes: s.QLenMaxBytes, QLenP99Bytes: s.QLenP99Bytes, PFCPauseFrac: s.PFCPauseFraction,
+			DropsPkts: s.DropsPkts, SimDurationNs: s.SimDurationNs,
+		}
+		if len(s.Buckets) > 0 {
+			base.SizeMinBytes, base.SizeMaxBytes = s.Buckets[0].SizeMinBytes, s.Buckets[len(s.Buckets)-1].SizeMaxBytes
+		}
+		rows = append(rows, base)
+		for i, b := range s.Buckets {
+			row := base
+			row.Bucket = int32(i)
+			row.SizeMinBytes, row.SizeMaxBytes, row.Flows, row.FlowsFinished = b.SizeMinBytes, b.SizeMaxBytes, b.Flows, b.FlowsFinished
+			row.FCTP50Ns, row.FCTP95Ns, row.FCTP99Ns = b.FCTP50Ns, b.FCTP95Ns, b.FCTP99Ns
+			row.SlowdownP50, row.SlowdownP95, row.SlowdownP99 = b.SlowdownP50, b.SlowdownP95, b.SlowdownP99
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+type compareJSONRun struct {
+	CCA     string          `json:"cca"`
+	Seed    uint64          `json:"seed"`
+	Dir     string          `json:"dir"`
+	Metrics metrics.Summary `json:"metrics"`
+}
+
+func writeCompareJSON(w io.Writer, runs []*compareRun) error {
+	out := struct {
+		SchemaVersion string           `json:"schema_version"`
+		Runs          []compareJSONRun `json:"runs"`
+	}{SchemaVersion: v1.Version}
+	for _, r := range runs {
+		out.Runs = append(out.Runs, compareJSONRun{CCA: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.res.Summary})
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
+}
+
+// metricRow is one line of the side-by-side table.
+type metricRow struct {
+	label string
+	get   func(*metrics.Summary) float64
+	unit  string // "ns", "ratio", "pct", "bps", "bytes", "x", "count"
+}
+
+var compareMetrics = []metricRow{
+	{"FCT p50", func(s *metrics.Summary) float64 { return float64(s.FCTP50Ns) }, "ns"},
+	{"FCT p95", func(s *metrics.Summary) float64 { return float64(s.FCTP95Ns) }, "ns"},
+	{"FCT p99", func(s *metrics.Summary) float64 { return float64(s.FCTP99Ns) }, "ns"},
+	{"slowdown p50", func(s *metrics.Summary) float64 { return s.SlowdownP50 }, "x"},
+	{"slowdown p95", func(s *metrics.Summary) float64 { return s.SlowdownP95 }, "x"},
+	{"slowdown p99", func(s *metrics.Summary) float64 { return s.SlowdownP99 }, "x"},
+	{"MCT p50", func(s *metrics.Summary) float64 { return float64(s.MCTP50Ns) }, "ns"},
+	{"MCT p99", func(s *metrics.Summary) float64 { return float64(s.MCTP99Ns) }, "ns"},
+	{"collective mean", func(s *metrics.Summary) float64 {
+		if s.Collectives == 0 {
+			return math.NaN()
+		}
+		return s.CCTMeanNs
+	}, "ns"},
+	{"ECN ratio", func(s *metrics.Summary) float64 { return s.ECNRatio }, "pct"},
+	{"unfair ratio", func(s *metrics.Summary) float64 { return s.UnfairRatio }, "ratio"},
+	{"goodput", func(s *metrics.Summary) float64 { return s.GoodputBps }, "bps"},
+	{"max queue", func(s *metrics.Summary) float64 { return float64(s.QLenMaxBytes) }, "bytes"},
+	{"PFC paused", func(s *metrics.Summary) float64 { return s.PFCPauseFraction }, "pct"},
+	{"drops", func(s *metrics.Summary) float64 { return float64(s.DropsPkts) }, "count"},
+}
+
+func fmtValue(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	switch unit {
+	case "ns":
+		switch {
+		case v >= 1e6:
+			return fmt.Sprintf("%.3f ms", v/1e6)
+		case v >= 1e3:
+			return fmt.Sprintf("%.3f us", v/1e3)
+		default:
+			return fmt.Sprintf("%.0f ns", v)
+		}
+	case "x":
+		return fmt.Sprintf("%.2fx", v)
+	case "pct":
+		return fmt.Sprintf("%.2f %%", 100*v)
+	case "bps":
+		return fmt.Sprintf("%.2f Gb/s", v/1e9)
+	case "bytes":
+		return fmt.Sprintf("%.1f KB", v/1e3)
+	case "count":
+		return fmt.Sprintf("%.0f", v)
+	default:
+		return fmt.Sprintf("%.4f", v)
+	}
+}
+
+// writeCompareTable prints one column per algorithm: the mean over seeds
+// and, with several seeds, [min, max].
+func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*compareRun) {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "metric")
+	for _, sp := range specs {
+		fmt.Fprintf(tw, "\t%s", sp.Name)
+	}
+	fmt.Fprintln(tw)
+	n := len(seeds)
+	for _, m := range compareMetrics {
+		fmt.Fprint(tw, m.label)
+		for i := range specs {
+			sum, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
+			for j := 0; j < n; j++ {
+				v := m.get(&runs[i*n+j].res.Summary)
+				sum += v
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			cell := fmtValue(sum/float64(n), m.unit)
+			if n > 1 && !math.IsNaN(sum) {
+				cell += " [" + fmtValue(lo, m.unit) + ", " + fmtValue(hi, m.unit) + "]"
+			}
+			fmt.Fprintf(tw, "\t%s", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	// Slowdown p99 per flow-size bucket (mean over seeds).
+	nb := len(runs[0].res.Summary.Buckets)
+	if nb == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nslowdown p99 per flow-size bucket (mean over seeds)")
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "flow size (bytes)")
+	for _, sp := range specs {
+		fmt.Fprintf(tw, "\t%s", sp.Name)
+	}
+	fmt.Fprintln(tw)
+	for b := 0; b < nb; b++ {
+		bk := runs[0].res.Summary.Buckets[b]
+		fmt.Fprintf(tw, "%d-%d", bk.SizeMinBytes, bk.SizeMaxBytes)
+		for i := range specs {
+			sum := 0.0
+			for j := 0; j < n; j++ {
+				if bs := runs[i*n+j].res.Summary.Buckets; b < len(bs) {
+					sum += bs[b].SlowdownP99
+				}
+			}
+			fmt.Fprintf(tw, "\t%.2fx", sum/float64(n))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
