@@ -39,6 +39,7 @@ type NIC struct {
 	ctrl   fabric.Ring[*fabric.Packet]
 	active []*Flow
 	rr     int
+	stale  bool // an active flow may have nothing left to send (purge)
 
 	paused      uint8
 	pausedSince units.Time
@@ -141,6 +142,9 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		}
 		return p, n.nextHint()
 	}
+	if n.stale {
+		n.purge()
+	}
 	wake := units.Never
 	cnt := len(n.active)
 	for k := 0; k < cnt; k++ {
@@ -157,23 +161,48 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		}
 		p := n.makeData(now, f)
 		if f.nxt >= f.relPSN {
-			// nothing left to send: leave the active list (swap-remove)
-			f.active = false
-			last := len(n.active) - 1
-			n.active[i] = n.active[last]
-			n.active[last] = nil
-			n.active = n.active[:last]
-			if last > 0 {
-				n.rr = i % last
-			} else {
-				n.rr = 0
-			}
+			n.deactivate(i) // nothing left to send
 		} else {
 			n.rr = (i + 1) % cnt
 		}
 		return p, n.nextHint()
 	}
 	return nil, wake
+}
+
+// purge drops, in order, the active flows that have nothing left to send:
+// a cumulative ACK can move nxt past the released data of a queued flow
+// (after a NACK or a timeout sent it back), see advance.
+func (n *NIC) purge() {
+	n.stale = false
+	j := 0
+	for _, f := range n.active {
+		if f.nxt < f.relPSN {
+			n.active[j] = f
+			j++
+		} else {
+			f.active = false
+		}
+	}
+	clear(n.active[j:])
+	n.active = n.active[:j]
+	if n.rr >= j {
+		n.rr = 0
+	}
+}
+
+// deactivate removes active flow i (swap-remove) and keeps rr valid.
+func (n *NIC) deactivate(i int) {
+	n.active[i].active = false
+	last := len(n.active) - 1
+	n.active[i] = n.active[last]
+	n.active[last] = nil
+	n.active = n.active[:last]
+	if last > 0 {
+		n.rr = i % last
+	} else {
+		n.rr = 0
+	}
 }
 
 // nextHint is the earliest time the NIC may have another packet without a
@@ -194,6 +223,9 @@ func (n *NIC) nextHint() units.Time {
 }
 
 func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
+	if f.nxt == f.una {
+		f.lastProgress = now // nothing was in flight: the RTO clock starts now
+	}
 	f.sendMsg = f.msgAt(f.nxt, f.sendMsg)
 	m := f.msgs[f.sendMsg]
 	psn := f.nxt
@@ -352,6 +384,9 @@ func (n *NIC) advance(now units.Time, f *Flow, psn int64) units.Bytes {
 	f.lastProgress = now
 	if f.nxt < f.una {
 		f.nxt = f.una
+		if f.active && f.nxt >= f.relPSN {
+			n.stale = true
+		}
 	}
 	return b
 }
@@ -409,7 +444,9 @@ func (n *NIC) rearm(now units.Time, f *Flow) {
 	want := units.Never
 	if f.CC != nil && f.Outstanding() {
 		want = f.CC.NextTimer()
-		if rto := f.lastProgress + n.cfg.RTO; rto < want {
+		// The retransmission deadline matters only with data in flight:
+		// released data not yet sent (paced, paused) is not late.
+		if rto := f.lastProgress + n.cfg.RTO; f.una < f.nxt && rto < want {
 			want = rto
 		}
 	}

@@ -84,6 +84,7 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 	sw := e.sw
 	sw.used -= p.Size
 	sw.ing[p.InPort][prio] -= p.Size
+	sw.hold(p.InPort, -p.Size)
 	if sw.cfg.PFC.Enabled && prio != fabric.ControlPrio {
 		sw.checkResume(now, p.InPort, prio)
 	}

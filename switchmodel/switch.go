@@ -27,6 +27,8 @@ type Switch struct {
 	// per ingress port and priority: bytes held, and whether we paused
 	// the upstream sender.
 	ing      [][fabric.NumPrio]units.Bytes
+	ingPort  []units.Bytes // bytes held per ingress port, all priorities
+	shared   units.Bytes   // sum over ingress ports of max(0, held - reserve)
 	pausedUp [][fabric.NumPrio]bool
 
 	totalHeadroom, totalReserve units.Bytes
@@ -45,6 +47,7 @@ type PortSpec struct {
 func New(sim *kernel.Sim, pool *fabric.Pool, router Router, tap fabric.Tap, id int32, cfg Config, ports []PortSpec) *Switch {
 	sw := &Switch{sim: sim, pool: pool, router: router, tap: tap, cfg: cfg, id: id}
 	sw.ing = make([][fabric.NumPrio]units.Bytes, len(ports))
+	sw.ingPort = make([]units.Bytes, len(ports))
 	sw.pausedUp = make([][fabric.NumPrio]bool, len(ports))
 	for i, ps := range ports {
 		e := &Egress{sw: sw, idx: int32(i)}
@@ -52,8 +55,9 @@ func New(sim *kernel.Sim, pool *fabric.Pool, router Router, tap fabric.Tap, id i
 		e.kmin, e.kmax, e.pmax = cfg.ECN.ForRate(ps.Rate)
 		e.headroom = cfg.PFC.HeadroomBytes
 		if e.headroom == 0 {
-			bdp := units.BytesIn(2*ps.Delay, ps.Rate)
-			e.headroom = 2*bdp + 3*1500
+			// 2 x (propagation delay x rate): what is already on the wire
+			// when the PAUSE leaves plus what is sent while it travels.
+			e.headroom = 2*units.BytesIn(ps.Delay, ps.Rate) + 3*1500
 		}
 		e.xoff = units.Bytes(int64(cfg.PFC.XoffPerGbps) * int64(ps.Rate) / int64(units.Gbps))
 		e.xon = units.Bytes(int64(cfg.PFC.XonPerGbps) * int64(ps.Rate) / int64(units.Gbps))
@@ -107,6 +111,7 @@ func (sw *Switch) Receive(now units.Time, p *fabric.Packet, inPort int32) {
 	}
 	p.InPort = inPort
 	sw.ing[inPort][prio] += p.Size
+	sw.hold(inPort, p.Size)
 	sw.used += p.Size
 	e.enqueue(now, p)
 	if sw.cfg.PFC.Enabled && prio != fabric.ControlPrio {
@@ -139,16 +144,23 @@ func (sw *Switch) shouldMark(q, kmin, kmax units.Bytes, pmax float64) bool {
 	return sw.sim.Rand.Float64() < pr
 }
 
+// hold changes what ingress port in holds by d bytes and keeps the shared
+// buffer in use (the sum over ingress ports of what each holds beyond its
+// private reserve) up to date.
+func (sw *Switch) hold(in int32, d units.Bytes) {
+	r := sw.cfg.PFC.ReserveBytes
+	before := sw.ingPort[in]
+	after := before + d
+	sw.ingPort[in] = after
+	sw.shared += max(0, after-r) - max(0, before-r)
+}
+
 // dynamicThreshold is paper 002 Section 3.3:
 // (buffer_size - total_hdrm - total_ingress - sharedBuffer_used) / Divisor,
 // where total_ingress is the ports' private reserves and the shared buffer
-// in use is what ingress ports hold beyond their reserve.
+// in use is what each ingress port holds beyond its reserve, summed.
 func (sw *Switch) dynamicThreshold() units.Bytes {
-	shared := sw.used - sw.totalReserve
-	if shared < 0 {
-		shared = 0
-	}
-	free := sw.cfg.BufferBytes - sw.totalHeadroom - sw.totalReserve - shared
+	free := sw.cfg.BufferBytes - sw.totalHeadroom - sw.totalReserve - sw.shared
 	if free < 0 {
 		free = 0
 	}
