@@ -57,8 +57,8 @@ type Packet struct {
 	ECE bool
 	// MsgDone says this ACK completes a message (ACK).
 	MsgDone bool
-	Src   int32 // source host
-	Dst   int32 // destination host
+	Src     int32 // source host
+	Dst     int32 // destination host
 	// Flow is the flow (queue pair) index; -1 for PAUSE/RESUME.
 	Flow int32
 	// InPort is the ingress port at the switch currently holding it.
