@@ -11,6 +11,8 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/cca/dctcp"
+	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/linerate"
 )
 
@@ -49,6 +51,8 @@ type streams struct {
 func registry() *cca.Registry {
 	r := cca.NewRegistry()
 	dcqcn.Register(r)
+	dctcp.Register(r)
+	hpcc.Register(r)
 	linerate.Register(r)
 	return r
 }

@@ -1,0 +1,202 @@
+package dctcp
+
+import (
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// TestPresets checks each preset against its source (see presets.go).
+func TestPresets(t *testing.T) {
+	for _, tc := range []struct {
+		preset, name string
+		ecn          cca.ECNHint
+		params       map[string]string
+	}{
+		{
+			// DCTCP paper: g = 1/16; K > C*RTT/7 at 100 Gb/s, 13 us.
+			preset: "", name: "dctcp:paper",
+			ecn: cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps},
+			params: map[string]string{
+				"g": "0.0625", "alpha_init": "1", "ai_rate": "mtu-per-rtt",
+				"min_rate": "100Mbps", "window": "none", "k": "24KB", "k_ref_rate": "100Gbps",
+			},
+		},
+		{preset: "paper", name: "dctcp:paper",
+			ecn: cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}},
+		{preset: "alizadeh2010", name: "dctcp:paper",
+			ecn: cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}},
+		{
+			// HPCC simulator mix/config.txt (EWMA_GAIN, DCTCP_RATE_AI,
+			// MIN_RATE, HAS_WIN/VAR_WIN) and run.py's DCTCP K.
+			preset: "hpcc-repo", name: "dctcp:hpcc-repo",
+			ecn: cca.ECNHint{KminBytes: 30000, KmaxBytes: 30000, Pmax: 1, RefRate: 10 * units.Gbps},
+			params: map[string]string{
+				"g": "0.00390625", "alpha_init": "1", "ai_rate": "1Gbps",
+				"min_rate": "100Mbps", "window": "var", "k": "30KB", "k_ref_rate": "10Gbps",
+			},
+		},
+		{preset: "hpcc", name: "dctcp:hpcc-repo",
+			ecn: cca.ECNHint{KminBytes: 30000, KmaxBytes: 30000, Pmax: 1, RefRate: 10 * units.Gbps}},
+	} {
+		t.Run(tc.preset, func(t *testing.T) {
+			s, err := Build(tc.preset, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Name != tc.name {
+				t.Errorf("Name = %q, want %q", s.Name, tc.name)
+			}
+			if s.ECN == nil || *s.ECN != tc.ecn {
+				t.Errorf("ECN = %+v, want %+v", s.ECN, tc.ecn)
+			}
+			if s.NeedsINT || s.CNPInterval != 0 {
+				t.Errorf("INT %v, CNP %v: want neither", s.NeedsINT, s.CNPInterval)
+			}
+			if len(s.Params) != len(Keys()) {
+				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(Keys()))
+			}
+			for k, v := range tc.params {
+				if s.Params[k] != v {
+					t.Errorf("Params[%q] = %q, want %q", k, s.Params[k], v)
+				}
+			}
+			if s.New().Name() != "dctcp" {
+				t.Error("wrong algorithm")
+			}
+		})
+	}
+}
+
+// TestParamsRoundTrip feeds each preset's effective parameters back to
+// Build: summary.json must be enough to rerun the same configuration.
+func TestParamsRoundTrip(t *testing.T) {
+	for _, p := range Presets() {
+		s, err := Build(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2, err := Build(p, s.Params)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if !maps.Equal(s.Params, s2.Params) {
+			t.Errorf("%s: params changed:\n%v\n%v", p, s.Params, s2.Params)
+		}
+		if c1, c2 := s.New().(*DCTCP).Config(), s2.New().(*DCTCP).Config(); c1 != c2 {
+			t.Errorf("%s: config changed:\n%+v\n%+v", p, c1, c2)
+		}
+	}
+}
+
+// TestOverrides checks that each key reaches the Config and the ECN hint.
+func TestOverrides(t *testing.T) {
+	s, err := Build("hpcc-repo", map[string]string{
+		"g": "0.125", "alpha_init": "0.5", "ai_rate": "615Mb/s", "min_rate": "1G",
+		"window": "BDP", "k": "97.5KB", "k_ref_rate": "off",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.New().(*DCTCP).Config()
+	want := Config{G: 0.125, AlphaInit: 0.5, AIRate: 615 * units.Mbps, MinRate: units.Gbps,
+		Window: WindowBDP, K: 97500, KRefRate: 0}
+	if got != want {
+		t.Errorf("config\n got %+v\nwant %+v", got, want)
+	}
+	if *s.ECN != (cca.ECNHint{KminBytes: 97500, KmaxBytes: 97500, Pmax: 1}) {
+		t.Errorf("ECN %+v", *s.ECN)
+	}
+	if s.Params["k"] != "97500B" || s.Params["ai_rate"] != "615Mbps" {
+		t.Errorf("params %v", s.Params)
+	}
+	s, err = Build("hpcc-repo", map[string]string{"ai_rate": "MTU-per-RTT"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.New().(*DCTCP).Config(); !c.AIPerRTT || c.AIRate != 0 {
+		t.Errorf("mtu-per-rtt override: %+v", c)
+	}
+}
+
+// TestBuildErrors checks that bad input is rejected with a lowercase error
+// naming the culprit (and the known keys or presets).
+func TestBuildErrors(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		params map[string]string
+		want   string
+	}{
+		{"nope", nil, `unknown preset "nope" (known: hpcc-repo, paper)`},
+		{"", map[string]string{"kmin": "1KB"}, `unknown parameter "kmin" (known: ai_rate, alpha_init, g, k, k_ref_rate, min_rate, window)`},
+		{"", map[string]string{"g": "0"}, "parameter g: must be in (0, 1], got 0"},
+		{"", map[string]string{"g": "1/16"}, `parameter g: want a number, got "1/16"`},
+		{"", map[string]string{"alpha_init": "2"}, "parameter alpha_init: must be in (0, 1], got 2"},
+		{"", map[string]string{"ai_rate": "fast"}, `parameter ai_rate: invalid rate "fast" (want e.g. 100Gbps, 25G, 50Mb/s), or mtu-per-rtt`},
+		{"", map[string]string{"ai_rate": "0"}, `parameter ai_rate: rate "0" out of range`},
+		{"", map[string]string{"min_rate": "-1G"}, "parameter min_rate: rate \"-1G\" out of range"},
+		{"", map[string]string{"window": "cwnd"}, `parameter window: want one of none, bdp, var, got "cwnd"`},
+		{"", map[string]string{"k": "0"}, `parameter k: must be at least 1 byte, got "0"`},
+		{"", map[string]string{"k": "big"}, "parameter k: invalid size"},
+		{"", map[string]string{"k_ref_rate": "x"}, "parameter k_ref_rate: invalid rate"},
+	} {
+		_, err := Build(tc.preset, tc.params)
+		if err == nil {
+			t.Errorf("%q %v: no error, want %q", tc.preset, tc.params, tc.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q %v:\n got %q\nwant %q", tc.preset, tc.params, err, tc.want)
+		}
+		if e := err.Error(); strings.ToLower(e[:1]) != e[:1] {
+			t.Errorf("error %q does not start in lowercase", e)
+		}
+	}
+	if _, err := New(Config{AIRate: units.Gbps, AIPerRTT: true}); err == nil {
+		t.Error("New with both ai_rate forms: no error")
+	}
+}
+
+// TestRegister checks the registry entry.
+func TestRegister(t *testing.T) {
+	r := cca.NewRegistry()
+	Register(r)
+	s, err := r.Build("dctcp:hpcc", map[string]string{"g": "0.0625"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "dctcp:hpcc-repo" || s.Params["g"] != "0.0625" || !strings.Contains(r.Doc("dctcp"), "DCTCP") {
+		t.Errorf("spec %+v doc %q", s, r.Doc("dctcp"))
+	}
+	if _, err := r.Build("dctcp", map[string]string{"x": "1"}); err == nil || !strings.HasPrefix(err.Error(), `dctcp: unknown parameter "x"`) {
+		t.Errorf("err %v", err)
+	}
+}
+
+// TestStartValidation checks Start's panics and the event methods'
+// "before Start" panics.
+func TestStartValidation(t *testing.T) {
+	for name, f := range map[string]func(d *DCTCP){
+		"zero line rate":     func(d *DCTCP) { d.Start(0, cca.FlowInfo{BaseRTT: units.Microsecond, MTU: 1}) },
+		"mtu-per-rtt no rtt": func(d *DCTCP) { d.Start(0, cca.FlowInfo{LineRate: units.Gbps, MTU: 1000}) },
+		"ack before":         func(d *DCTCP) { d.OnAck(0, &cca.Ack{}) },
+		"cnp before":         func(d *DCTCP) { d.OnCNP(0) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			d, _ := New(Config{})
+			f(d)
+		}()
+	}
+	d, _ := New(Config{Window: WindowVar})
+	if d.Rate() != 0 || d.Window() != 0 || d.NextTimer() != units.Never {
+		t.Errorf("before Start: rate %v window %v", d.Rate(), d.Window())
+	}
+}

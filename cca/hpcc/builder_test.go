@@ -1,0 +1,250 @@
+package hpcc
+
+import (
+	"maps"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// TestPresets checks each preset against its source (see presets.go).
+func TestPresets(t *testing.T) {
+	for _, tc := range []struct {
+		preset, name string
+		params       map[string]string
+	}{
+		{
+			// Li et al. 2019 section 3.3.
+			preset: "", name: "hpcc:paper",
+			params: map[string]string{
+				"eta": "0.95", "max_stage": "5", "w_ai": "off", "ai_rate": "off",
+				"ai_flows": "100", "min_rate": "100Mbps", "base_rtt": "path",
+				"fast_react": "true",
+			},
+		},
+		{preset: "paper", name: "hpcc:paper"},
+		{preset: "li2019", name: "hpcc:paper"},
+		{
+			// HPCC simulator mix/config.txt: U_TARGET 0.95, MI_THRESH 0,
+			// RATE_AI 50Mb/s, MIN_RATE 100Mb/s, FAST_REACT 1.
+			preset: "hpcc-repo", name: "hpcc:hpcc-repo",
+			params: map[string]string{
+				"eta": "0.95", "max_stage": "0", "w_ai": "off", "ai_rate": "50Mbps",
+				"ai_flows": "off", "min_rate": "100Mbps", "base_rtt": "path",
+				"fast_react": "true",
+			},
+		},
+		{preset: "hpcc", name: "hpcc:hpcc-repo"},
+	} {
+		t.Run(tc.preset, func(t *testing.T) {
+			s, err := Build(tc.preset, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Name != tc.name {
+				t.Errorf("Name = %q, want %q", s.Name, tc.name)
+			}
+			if !s.NeedsINT || s.ECN != nil || s.CNPInterval != 0 {
+				t.Errorf("hints: INT %v, ECN %v, CNP %v; want INT only", s.NeedsINT, s.ECN, s.CNPInterval)
+			}
+			if len(s.Params) != len(Keys()) {
+				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(Keys()))
+			}
+			for k, v := range tc.params {
+				if s.Params[k] != v {
+					t.Errorf("Params[%q] = %q, want %q", k, s.Params[k], v)
+				}
+			}
+			if s.New().Name() != "hpcc" {
+				t.Error("wrong algorithm")
+			}
+		})
+	}
+}
+
+// TestParamsRoundTrip feeds each preset's effective parameters back to
+// Build: summary.json must be enough to rerun the same configuration.
+func TestParamsRoundTrip(t *testing.T) {
+	for _, p := range Presets() {
+		s, err := Build(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2, err := Build(p, s.Params)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if !maps.Equal(s.Params, s2.Params) {
+			t.Errorf("%s: params changed:\n%v\n%v", p, s.Params, s2.Params)
+		}
+		if c1, c2 := s.New().(*HPCC).Config(), s2.New().(*HPCC).Config(); c1 != c2 {
+			t.Errorf("%s: config changed:\n%+v\n%+v", p, c1, c2)
+		}
+	}
+}
+
+// TestOverrides checks that each key reaches the Config, and that naming
+// one way of giving W_AI clears the preset's other way.
+func TestOverrides(t *testing.T) {
+	s, err := Build("hpcc-repo", map[string]string{
+		"eta": "0.9", "max_stage": "3", "w_ai": "80B", "min_rate": "1Gbps",
+		"base_rtt": "12.5us", "fast_react": "false",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.New().(*HPCC).Config()
+	want := Config{Eta: 0.9, MaxStage: 3, WAI: 80, MinRate: units.Gbps,
+		BaseRTT: 12500 * units.Nanosecond, NoFastReact: true}
+	if got != want {
+		t.Errorf("config\n got %+v\nwant %+v", got, want)
+	}
+	if s.Params["ai_rate"] != "off" || s.Params["w_ai"] != "80B" || s.Params["base_rtt"] != "12500ns" {
+		t.Errorf("params %v", s.Params)
+	}
+	s, err = Build("", map[string]string{"ai_rate": "40Mb/s", "ai_flows": "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.New().(*HPCC).Config(); c.AIRate != 40*units.Mbps || c.AIFlows != 0 || c.WAI != 0 {
+		t.Errorf("ai_rate override: %+v", c)
+	}
+}
+
+// TestBuildErrors checks that bad input is rejected with a lowercase error
+// naming the culprit (and the known keys or presets).
+func TestBuildErrors(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		params map[string]string
+		want   string
+	}{
+		{"nope", nil, `unknown preset "nope" (known: hpcc-repo, paper)`},
+		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_flows, ai_rate, base_rtt, eta, fast_react, max_stage, min_rate, w_ai)`},
+		{"", map[string]string{"ETA": "0.9"}, `unknown parameter "ETA"`},
+		{"", map[string]string{"eta": "0"}, "parameter eta: must be in (0, 1], got 0"},
+		{"", map[string]string{"eta": "x"}, `parameter eta: want a number, got "x"`},
+		{"", map[string]string{"eta": "NaN"}, "parameter eta: want a number"},
+		{"", map[string]string{"max_stage": "-1"}, `parameter max_stage: want an integer >= 0, got "-1"`},
+		{"", map[string]string{"max_stage": "2.5"}, "parameter max_stage: want an integer >= 0"},
+		{"", map[string]string{"w_ai": "lots"}, "parameter w_ai: invalid size"},
+		{"", map[string]string{"w_ai": "0.2"}, `parameter w_ai: must be at least 1 byte or off, got "0.2"`},
+		{"", map[string]string{"ai_rate": "-1Mbps"}, "parameter ai_rate: rate \"-1Mbps\" out of range"},
+		{"", map[string]string{"ai_flows": "0.5"}, "parameter ai_flows: want an integer >= 1"},
+		{"", map[string]string{"ai_flows": "10", "w_ai": "8B"}, "parameters ai_flows and w_ai each set W_AI: give only one"},
+		{"", map[string]string{"min_rate": "slow"}, "parameter min_rate: invalid rate"},
+		{"", map[string]string{"base_rtt": "0us"}, `parameter base_rtt: must be positive or "path", got "0us"`},
+		{"", map[string]string{"base_rtt": "10"}, "parameter base_rtt: invalid duration"},
+		{"", map[string]string{"fast_react": "sometimes"}, `parameter fast_react: want true or false, got "sometimes"`},
+	} {
+		_, err := Build(tc.preset, tc.params)
+		if err == nil {
+			t.Errorf("%q %v: no error, want %q", tc.preset, tc.params, tc.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q %v:\n got %q\nwant %q", tc.preset, tc.params, err, tc.want)
+		}
+		if e := err.Error(); strings.ToLower(e[:1]) != e[:1] {
+			t.Errorf("error %q does not start in lowercase", e)
+		}
+	}
+	if _, err := New(Config{WAI: 10, AIRate: 1}); err == nil || !strings.Contains(err.Error(), "give only one") {
+		t.Errorf("New with two W_AI: %v", err)
+	}
+}
+
+// TestRegister checks the registry entry.
+func TestRegister(t *testing.T) {
+	r := cca.NewRegistry()
+	Register(r)
+	s, err := r.Build("hpcc:hpcc-repo", map[string]string{"eta": "0.9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "hpcc:hpcc-repo" || s.Params["eta"] != "0.9" || !strings.Contains(r.Doc("hpcc"), "HPCC") {
+		t.Errorf("spec %+v doc %q", s, r.Doc("hpcc"))
+	}
+	if _, err := r.Build("hpcc:x", nil); err == nil || !strings.HasPrefix(err.Error(), "hpcc: unknown preset") {
+		t.Errorf("err %v", err)
+	}
+}
+
+// TestMeasureInflightTwoHops checks U against a hand computation of
+// Alg. 1 lines 3-9 on a two-hop path whose second hop is congested.
+func TestMeasureInflightTwoHops(t *testing.T) {
+	h, _ := New(Config{WAI: 80})
+	const T = 8 * units.Microsecond
+	h.Start(0, cca.FlowInfo{LineRate: 100 * units.Gbps, BaseRTT: T})
+	a := &cca.Ack{NumHops: 2, RTT: T}
+	// Previous stamps (first ACK: recorded only).
+	a.Hops[0] = cca.IntHop{QLen: 0, TxBytes: 1_000_000, TS: 100 * units.Microsecond, LinkRate: 100 * units.Gbps}
+	a.Hops[1] = cca.IntHop{QLen: 40_000, TxBytes: 5_000_000, TS: 101 * units.Microsecond, LinkRate: 25 * units.Gbps}
+	h.OnAck(108*units.Microsecond, a)
+	if h.U() != 0 {
+		t.Fatalf("first ACK changed U to %v", h.U())
+	}
+	// 4 us later on hop 0, 2 us later on hop 1.
+	a.Hops[0] = cca.IntHop{QLen: 1000, TxBytes: 1_030_000, TS: 104 * units.Microsecond, LinkRate: 100 * units.Gbps}
+	a.Hops[1] = cca.IntHop{QLen: 50_000, TxBytes: 5_006_250, TS: 103 * units.Microsecond, LinkRate: 25 * units.Gbps}
+	h.OnAck(112*units.Microsecond, a)
+	// Line 4: hop 0 txRate = 30000 B/4us = 7.5e9 B/s of B = 12.5e9 B/s;
+	//         hop 1 txRate = 6250 B/2us = 3.125e9 B/s of B = 3.125e9 B/s.
+	// Line 5: hop 0 u' = min(1000, 0)/(12.5e9*8e-6) + 0.6 = 0.6;
+	//         hop 1 u' = min(50000, 40000)/(3.125e9*8e-6) + 1 = 1.6 + 1 = 2.6.
+	// Lines 6-8: u = 2.6, tau = 2 us. Line 9: U = (1 - 0.25)*0 + 0.25*2.6.
+	if want := 0.65; math.Abs(h.U()-want) > 1e-12 {
+		t.Fatalf("U = %v, want %v", h.U(), want)
+	}
+	// The packet was sent at 112-8 = 104 us, before the RTT began (108 us):
+	// fast react. U < eta and incStage 0 < 5, so line 17: W = Wc + W_AI,
+	// capped at the line rate's W_init = 100000 B.
+	if h.WindowBytes() != 100_000 || h.RefWindow() != 100_000 || h.IncStage() != 0 {
+		t.Fatalf("W = %v, Wc = %v; want 100000 both", h.WindowBytes(), h.RefWindow())
+	}
+	// Another 2 us on both hops at the same rates; the queues stay, so
+	// hop 1's min(qlen) is now 50000: u' = 50000/25000 + 1 = 3 and
+	// U = 0.75*0.65 + 0.25*3 = 1.2375.
+	a.Hops[0].TS += 2 * units.Microsecond
+	a.Hops[0].TxBytes += 15_000
+	a.Hops[1].TS += 2 * units.Microsecond
+	a.Hops[1].TxBytes += 6250
+	h.OnAck(114*units.Microsecond, a)
+	if want := 1.2375; math.Abs(h.U()-want) > 1e-12 {
+		t.Fatalf("U = %v, want %v", h.U(), want)
+	}
+}
+
+// TestStartValidation checks Start's panics and the event methods'
+// "before Start" panics.
+func TestStartValidation(t *testing.T) {
+	for name, f := range map[string]func(h *HPCC){
+		"zero line rate": func(h *HPCC) { h.Start(0, cca.FlowInfo{BaseRTT: units.Microsecond}) },
+		"zero base rtt":  func(h *HPCC) { h.Start(0, cca.FlowInfo{LineRate: units.Gbps}) },
+		"ack before":     func(h *HPCC) { h.OnAck(0, &cca.Ack{}) },
+		"send before":    func(h *HPCC) { h.OnSend(0, 1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			h, _ := New(Config{})
+			f(h)
+		}()
+	}
+	h, _ := New(Config{})
+	if h.Rate() != 0 || h.Window() != 0 || h.NextTimer() != units.Never {
+		t.Errorf("before Start: rate %v window %v", h.Rate(), h.Window())
+	}
+	// base_rtt overrides a missing path RTT.
+	h, _ = New(Config{BaseRTT: 5 * units.Microsecond})
+	h.Start(0, cca.FlowInfo{LineRate: 100 * units.Gbps})
+	if h.Window() != 62500 || h.Rate() != 100*units.Gbps {
+		t.Errorf("window %v rate %v", h.Window(), h.Rate())
+	}
+}
