@@ -104,3 +104,11 @@ type Algorithm interface {
 	// Window is the current cap on bytes in flight, or 0 for none.
 	Window() units.Bytes
 }
+
+// TimeoutObserver is implemented by algorithms that react to the NIC's
+// retransmission timeout (Swift, Kumar et al. 2020, Algorithm 1 "On
+// Retransmit Timeout"); the NIC calls OnTimeout when it goes back to the
+// first unacknowledged packet after RTO without progress.
+type TimeoutObserver interface {
+	OnTimeout(now units.Time)
+}

@@ -474,6 +474,9 @@ func (n *NIC) Handle(now units.Time, kind uint8, arg int32) {
 		f.CC.OnTimer(now)
 	}
 	if now-f.lastProgress >= n.cfg.RTO && f.una < f.nxt {
+		if t, ok := f.CC.(cca.TimeoutObserver); ok {
+			t.OnTimeout(now)
+		}
 		f.Timeouts++
 		f.nxt = f.una
 		f.lastProgress = now

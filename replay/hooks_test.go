@@ -61,3 +61,27 @@ func TestMessageObserverHooks(t *testing.T) {
 		}
 	}
 }
+
+// toRecorder counts retransmission timeouts reported to the algorithm.
+type toRecorder struct {
+	msgRecorder
+	timeouts int64
+}
+
+func (m *toRecorder) OnTimeout(units.Time) { m.timeouts++ }
+
+// Algorithms implementing cca.TimeoutObserver (Swift's "On Retransmit
+// Timeout") hear every go-back-N timeout the NIC counts.
+func TestTimeoutObserverHook(t *testing.T) {
+	rec := &toRecorder{msgRecorder: msgRecorder{started: map[int64]units.Time{}, done: map[int64]cca.Ack{}}}
+	tr := mustGen(t, "incast:n=8,size=1MB", 1)
+	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+	cfg.CC = cca.Spec{Name: "rec", New: func() cca.Algorithm { return rec }}
+	cfg.Switch.PFC.Enabled = false
+	cfg.Switch.BufferBytes = 200 * units.KB
+	cfg.NIC.RTO = 200 * units.Microsecond
+	res := mustRun(t, cfg, tr, "")
+	if res.Summary.Timeouts == 0 || rec.timeouts != res.Summary.Timeouts {
+		t.Fatalf("algorithm heard %d timeouts, the NIC counted %d (want equal and > 0)", rec.timeouts, res.Summary.Timeouts)
+	}
+}

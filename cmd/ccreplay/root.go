@@ -14,6 +14,8 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dctcp"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/linerate"
+	"github.com/ccreplay/ccreplay/cca/swift"
+	"github.com/ccreplay/ccreplay/cca/timely"
 )
 
 // Exit codes (documented in README.md).
@@ -54,6 +56,8 @@ func registry() *cca.Registry {
 	dctcp.Register(r)
 	hpcc.Register(r)
 	linerate.Register(r)
+	swift.Register(r)
+	timely.Register(r)
 	return r
 }
 

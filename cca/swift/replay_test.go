@@ -1,0 +1,194 @@
+package swift
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// replayConfig is the replay package's baseConfig for Swift: the default
+// topology (a 100 Gb/s star with 1 us links: base RTT 4.18 us, 2 hops),
+// the default lossless switch and NIC, the kumar2020 preset.
+func replayConfig(t *testing.T, workload string) (replay.Config, *trace.Trace) {
+	t.Helper()
+	tr, err := gen.Parse(workload, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := topology.Parse("", tr.Hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cca.NewRegistry()
+	Register(r)
+	spec, err := r.Build("swift", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := replay.Config{
+		Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(),
+		NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
+	}
+	cfg.ApplyCCHints()
+	return cfg, tr
+}
+
+func mustRun(t *testing.T, cfg replay.Config, tr *trace.Trace) *replay.Result {
+	t.Helper()
+	res, err := replay.Run(cfg, tr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// incastBoundNs is N x size x (1048/1000) x 8 / rate: every byte of the
+// incast, headers included, crosses the receiver's link.
+func incastBoundNs(n, size int64, rate units.BitsPerSec) float64 {
+	return float64(n*size) * 1048 / 1000 * 8 / float64(rate) * 1e9
+}
+
+// checkIncast asserts that every flow finished, none beat its ideal FCT,
+// nothing was dropped, and the last one finished no earlier than the
+// bound and within slack of it.
+func checkIncast(t *testing.T, res *replay.Result, bound, slack float64) {
+	t.Helper()
+	s := res.Summary
+	if s.FlowsFinished != s.Flows {
+		t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
+	}
+	for _, f := range res.Flows {
+		if f.FCTNs < f.IdealFCTNs {
+			t.Errorf("flow %d finished in %d ns, before its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
+		}
+	}
+	if s.DropsPkts != 0 {
+		t.Errorf("%d packets dropped", s.DropsPkts)
+	}
+	got := float64(s.FCTMaxNs)
+	if got < bound || got > slack*bound {
+		t.Errorf("last FCT %.0f ns, want within [1, %v] x the bound %.0f ns", got, slack, bound)
+	}
+	t.Logf("FCT p50 %d ns, max %d ns = %.4f x bound; max queue %d B", s.FCTP50Ns, s.FCTMaxNs, got/bound, s.QLenMaxBytes)
+}
+
+// A 16-to-1 incast of 1 MB completes, no flow beats its ideal FCT and
+// nothing is dropped. Swift keeps the receiver's link busy, so the last
+// flow finishes within 1 % of the bound 16 x 1 MB x 1.048 x 8 / 100G =
+// 1.3414 ms (measured: 1.3435 ms, 1.0016 x). The windows start at one BDP
+// each (50 packets), so the first round trip queues 16 x 50 KB = 0.8 MB.
+func TestIncast16(t *testing.T) {
+	cfg, tr := replayConfig(t, "incast:n=16,size=1MB")
+	res := mustRun(t, cfg, tr)
+	checkIncast(t, res, incastBoundNs(16, 1_000_000, 100*units.Gbps), 1.01)
+}
+
+// swiftSpy records the smallest window any flow reached.
+type swiftSpy struct {
+	*Swift
+	min *float64
+}
+
+func (s swiftSpy) OnAck(now units.Time, a *cca.Ack) {
+	s.Swift.OnAck(now, a)
+	*s.min = min(*s.min, s.Cwnd())
+}
+
+// With 500 flows into one port the fair window is below one packet, so
+// Swift paces (Algorithm 1: pacing_delay = rtt/cwnd). The incast still
+// completes without drops within 1 % of its bound 500 x 300 KB x 1.048 x
+// 8 / 100G = 12.576 ms (measured 12.581 ms, 1.0004 x; smallest window
+// 0.58 packets). The first round trip queues 500 x 50 KB = 26 MB, which
+// the 32 MB shared buffer holds under PFC.
+func TestLargeIncastPaces(t *testing.T) {
+	cfg, tr := replayConfig(t, "incast:n=500,size=300KB")
+	smallest := math.Inf(1)
+	next := cfg.CC.New
+	cfg.CC.New = func() cca.Algorithm { return swiftSpy{next().(*Swift), &smallest} }
+	res := mustRun(t, cfg, tr)
+	checkIncast(t, res, incastBoundNs(500, 300_000, 100*units.Gbps), 1.01)
+	t.Logf("smallest window %.3f packets", smallest)
+	if smallest >= 1 {
+		t.Fatalf("smallest window %v packets: pacing never engaged", smallest)
+	}
+}
+
+// rateMeter counts payload bytes delivered per flow inside [from, to), in
+// total and in slots of width slot.
+type rateMeter struct {
+	from, to, slot units.Time
+	bytes          map[int32]int64
+	slots          map[int32][]int64
+}
+
+func (m *rateMeter) Dequeue(units.Time, int32, int32, *fabric.Packet) {}
+func (m *rateMeter) Drop(units.Time, int32, int32, *fabric.Packet)    {}
+func (m *rateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
+	if now < m.from || now >= m.to {
+		return
+	}
+	m.bytes[p.Flow] += int64(p.Payload)
+	i := int((now - m.from) / m.slot)
+	s := m.slots[p.Flow]
+	for len(s) <= i {
+		s = append(s, 0)
+	}
+	s[i] += int64(p.Payload)
+	m.slots[p.Flow] = s
+}
+
+// gbps is bytes delivered in d as Gb/s.
+func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() / 1e9 }
+
+// N = 4 long flows joining 2 ms apart converge to the fair share C/N of the
+// payload capacity (100G x 1000/1048 / 4 = 23.85 Gb/s): all see the same
+// queueing delay, and AIMD on a common signal converges to equal windows
+// (Chiu and Jain); Swift's flow-based target scaling only adds to that.
+// The window starts 4 ms after the last flow joins (at 6 ms); measured
+// over [10 ms, 60 ms): 23.84 to 23.87 Gb/s per flow, 23.76 to 23.96 Gb/s in
+// every 5 ms slot, 95.42 Gb/s in total (the whole payload capacity); the
+// queue peaks at 341 KB (27 us at 100G, about the 27.5 us target). Asserted, with
+// room for model changes but far tighter than any unfair split: each flow
+// within 2 % of the fair share over the window and within 5 % in every
+// 5 ms slot, and the bottleneck at least 98 % used.
+func TestLongFlowsFairShare(t *testing.T) {
+	const n = 4
+	cfg, tr := replayConfig(t, "longflows:n=4,size=2GB,stagger=2ms")
+	from, to, slot := 10*units.Millisecond, 60*units.Millisecond, 5*units.Millisecond
+	m := &rateMeter{from: from, to: to, slot: slot, bytes: map[int32]int64{}, slots: map[int32][]int64{}}
+	cfg.Observer = m
+	cfg.MaxTime = to
+	res := mustRun(t, cfg, tr)
+	capacity := 100 * 1000.0 / 1048 // payload Gb/s
+	fair := capacity / n
+	var total float64
+	for f := int32(0); f < n; f++ {
+		rate := gbps(m.bytes[f], to-from)
+		total += rate
+		var slots []float64
+		for i, b := range m.slots[f] {
+			r := gbps(b, slot)
+			slots = append(slots, math.Round(r*100)/100)
+			if math.Abs(r-fair)/fair > 0.05 {
+				t.Errorf("flow %d slot %d: %.2f Gb/s, more than 5 %% from %.2f", f, i, r, fair)
+			}
+		}
+		t.Logf("flow %d: %.2f Gb/s (fair %.2f); per 5 ms: %v", f, rate, fair, slots)
+		if math.Abs(rate-fair)/fair > 0.02 {
+			t.Errorf("flow %d: %.2f Gb/s, more than 2 %% from the fair share %.2f", f, rate, fair)
+		}
+	}
+	if total < 0.98*capacity {
+		t.Errorf("bottleneck carried %.2f of %.2f Gb/s", total, capacity)
+	}
+	t.Logf("total %.2f Gb/s; queue max %d B", total, res.Summary.QLenMaxBytes)
+}

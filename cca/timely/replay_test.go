@@ -1,0 +1,219 @@
+package timely
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// replayConfig is the replay package's baseConfig for TIMELY: the default
+// topology (a 100 Gb/s star with 1 us links: base RTT 4.18 us), the
+// default lossless switch and NIC, and the named spec ("timely:scaled").
+func replayConfig(t *testing.T, spec, workload string) (replay.Config, *trace.Trace) {
+	t.Helper()
+	tr, err := gen.Parse(workload, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := topology.Parse("", tr.Hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cca.NewRegistry()
+	Register(r)
+	s, err := r.Build(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := replay.Config{
+		Topology: topo, CC: s, Switch: switchmodel.DefaultConfig(),
+		NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
+	}
+	cfg.ApplyCCHints()
+	return cfg, tr
+}
+
+func mustRun(t *testing.T, cfg replay.Config, tr *trace.Trace) *replay.Result {
+	t.Helper()
+	res, err := replay.Run(cfg, tr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A 16-to-1 incast of 1 MB completes under every preset, no flow beats its
+// ideal FCT, nothing is dropped, and the last flow finishes no earlier than
+// 16 x 1 MB x 1.048 x 8 / 100G = 1.3414 ms. TIMELY has no window: every
+// flow starts at line rate and the first RTT samples only arrive after
+// megabytes are queued (PFC keeps it lossless). Measured last FCT:
+//
+//	scaled      1.87 ms (1.39 x): one update per RTT with T_low at 10.4 us
+//	hpcc        1.34 ms (1.0016 x): RTTs stay under T_high = 500 us and
+//	            the 20 us min_rtt keeps the cuts mild, so the queue drains
+//	            at line rate
+//	mittal2015 11.25 ms (8.4 x): normalized by a 4.18 us min_rtt, the
+//	            gradients reach 4.8 > 1/beta and cut every flow to
+//	            min_rate (100 Mb/s), from which +10 Mb/s per 16 KB segment
+//	            takes milliseconds to recover
+//
+// Asserted: the bound from below, and from above 1.5 x for the presets
+// meant for this fabric (scaled, hpcc), 10 x for the 10 Gb/s paper preset.
+func TestIncast16(t *testing.T) {
+	bound := float64(16*1_000_000) * 1048 / 1000 * 8 / 100e9 * 1e9 // ns
+	for _, tc := range []struct {
+		spec  string
+		slack float64
+	}{{"timely:scaled", 1.5}, {"timely:hpcc", 1.5}, {"timely:mittal2015", 10}} {
+		t.Run(tc.spec, func(t *testing.T) {
+			cfg, tr := replayConfig(t, tc.spec, "incast:n=16,size=1MB")
+			res := mustRun(t, cfg, tr)
+			s := res.Summary
+			if s.FlowsFinished != s.Flows {
+				t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
+			}
+			for _, f := range res.Flows {
+				if f.FCTNs < f.IdealFCTNs {
+					t.Errorf("flow %d finished in %d ns, before its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
+				}
+			}
+			if s.DropsPkts != 0 {
+				t.Errorf("%d packets dropped", s.DropsPkts)
+			}
+			got := float64(s.FCTMaxNs)
+			t.Logf("FCT p50 %d ns, max %d ns = %.4f x bound %.0f ns; max queue %d B",
+				s.FCTP50Ns, s.FCTMaxNs, got/bound, bound, s.QLenMaxBytes)
+			if got < bound || got > tc.slack*bound {
+				t.Errorf("last FCT %.0f ns, want within [1, %v] x the bound %.0f ns", got, tc.slack, bound)
+			}
+		})
+	}
+}
+
+// rateMeter counts payload bytes delivered per flow inside [from, to), in
+// total and in slots of width slot.
+type rateMeter struct {
+	from, to, slot units.Time
+	bytes          map[int32]int64
+	slots          map[int32][]int64
+}
+
+func (m *rateMeter) Dequeue(units.Time, int32, int32, *fabric.Packet) {}
+func (m *rateMeter) Drop(units.Time, int32, int32, *fabric.Packet)    {}
+func (m *rateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
+	if now < m.from || now >= m.to {
+		return
+	}
+	m.bytes[p.Flow] += int64(p.Payload)
+	i := int((now - m.from) / m.slot)
+	s := m.slots[p.Flow]
+	for len(s) <= i {
+		s = append(s, 0)
+	}
+	s[i] += int64(p.Payload)
+	m.slots[p.Flow] = s
+}
+
+// gbps is bytes delivered in d as Gb/s.
+func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() / 1e9 }
+
+// longFlows runs 4 long flows joining 2 ms apart under spec and returns
+// each flow's goodput over [from, to), in Gb/s, and per 5 ms slot.
+func longFlows(t *testing.T, spec string, from, to units.Time) (rates []float64, slots [][]float64, res *replay.Result) {
+	t.Helper()
+	const slot = 5 * units.Millisecond
+	cfg, tr := replayConfig(t, spec, "longflows:n=4,size=2GB,stagger=2ms")
+	m := &rateMeter{from: from, to: to, slot: slot, bytes: map[int32]int64{}, slots: map[int32][]int64{}}
+	cfg.Observer = m
+	cfg.MaxTime = to
+	res = mustRun(t, cfg, tr)
+	for f := int32(0); f < 4; f++ {
+		rates = append(rates, gbps(m.bytes[f], to-from))
+		var s []float64
+		for _, b := range m.slots[f] {
+			s = append(s, math.Round(gbps(b, slot)*100)/100)
+		}
+		slots = append(slots, s)
+		t.Logf("flow %d: %.2f Gb/s; per 5 ms: %v", f, rates[f], s)
+	}
+	return rates, slots, res
+}
+
+// N = 4 long flows under the scaled preset (the one for this fabric) share
+// the bottleneck equally, but do not fill it.
+//
+// TIMELY does not guarantee fairness: in its gradient band any split of
+// the capacity with a flat RTT is a fixed point (Zhu et al., "ECN or
+// Delay", CoNEXT 2016, section 4), so which split a run reaches depends on
+// its history. Here the scaled preset's T_low = 2.5 base RTTs = 10.4 us is
+// above most RTT samples: of the updates in [10 ms, 60 ms), 96 % take rule
+// (1), +delta per RTT, 2.6 % cut by rule (4) when the queue has grown past
+// T_low (all flows by about the same factor, since they share the queue)
+// and 0.8 % take rule (3). That is AIMD on a common signal, which
+// equalizes the rates (Chiu and Jain); the cuts by beta x gradient
+// overshoot, so the link is not full.
+//
+// Measured over [10 ms, 60 ms) (the last flow joins at 6 ms): 22.29 to
+// 22.81 Gb/s per flow (fair share of the 95.42 Gb/s payload capacity:
+// 23.85), 90.04 Gb/s in total (94 %), per 5 ms slot 21.0 to 24.4 Gb/s,
+// queue at most 351 KB. Asserted: each flow within 5 % of the flows' mean,
+// each 5 ms slot within 15 % of it, at least 85 % of the capacity used,
+// and the queue below 1 MB.
+func TestLongFlowsScaled(t *testing.T) {
+	from, to := 10*units.Millisecond, 60*units.Millisecond
+	rates, slots, res := longFlows(t, "timely:scaled", from, to)
+	capacity := 100 * 1000.0 / 1048
+	var total float64
+	for _, r := range rates {
+		total += r
+	}
+	mean := total / 4
+	for f, r := range rates {
+		if math.Abs(r-mean)/mean > 0.05 {
+			t.Errorf("flow %d: %.2f Gb/s, more than 5 %% from the mean %.2f", f, r, mean)
+		}
+		for i, s := range slots[f] {
+			if math.Abs(s-mean)/mean > 0.15 {
+				t.Errorf("flow %d slot %d: %.2f Gb/s, more than 15 %% from the mean %.2f", f, i, s, mean)
+			}
+		}
+	}
+	if total < 0.85*capacity {
+		t.Errorf("bottleneck carried %.2f of %.2f Gb/s", total, capacity)
+	}
+	if q := res.Summary.QLenMaxBytes; q > 1_000_000 {
+		t.Errorf("queue reached %d B", q)
+	}
+	t.Logf("total %.2f of %.2f Gb/s; queue max %d B", total, capacity, res.Summary.QLenMaxBytes)
+}
+
+// The paper's 10 Gb/s settings do not carry over to a 100 Gb/s fabric with
+// a 4.18 us base RTT, which is why the scaled preset exists. Normalized by
+// a 4.18 us min_rtt, the gradients when a flow joins (up to 0.61) cut by
+// up to half per 16 KB segment, and a segment ends every 1.3 us at
+// 100 Gb/s: repeated cuts take every flow down to min_rate (100 Mb/s).
+// From there +10 Mb/s per 16 KB segment (1.3 ms at 100 Mb/s; HAI adds 5x)
+// recovers by tens of Mb/s per millisecond. Measured over [10 ms, 30 ms):
+// 0.39 to 0.49 Gb/s per flow, 1.8 Gb/s in total, per 5 ms slot rising from
+// 0.2 to 0.8 Gb/s. Asserted: the link is less than a quarter used, so that
+// a change in this behaviour is noticed and this comment revisited.
+func TestLongFlowsPaperPresetUnderuses100G(t *testing.T) {
+	from, to := 10*units.Millisecond, 30*units.Millisecond
+	rates, _, _ := longFlows(t, "timely:mittal2015", from, to)
+	var total float64
+	for _, r := range rates {
+		total += r
+	}
+	if total > 0.25*100*1000/1048 {
+		t.Errorf("mittal2015 carried %.2f Gb/s: no longer collapses on this fabric", total)
+	}
+}

@@ -1,0 +1,172 @@
+package hpccfmt
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// CCParams returns the ccreplay algorithm (Algorithm) and the key=value
+// parameters that reproduce the simulator's settings, for the algorithm's
+// cca Build. Keys with no usable value are left out, so the preset's
+// value applies: RATE_AI, RATE_HAI and RP_TIMER when absent (the
+// simulator has no default), EWMA_GAIN when absent (its default
+// evaluates to 0).
+//
+//	config.txt               dcqcn               hpcc        timely             dctcp
+//	RATE_AI                  ai_rate             ai_rate     delta              -
+//	RATE_HAI                 hai_rate            -           hai_factor (1)     -
+//	MIN_RATE                 min_rate            min_rate    min_rate           min_rate
+//	DCTCP_RATE_AI            -                   -           -                  ai_rate
+//	EWMA_GAIN                g                   -           -                  g
+//	RP_TIMER (us)            increase_timer      -           -                  -
+//	ALPHA_RESUME_INTERVAL    alpha_timer (2)     -           -                  -
+//	RATE_DECREASE_INTERVAL   decrease_interval   -           -                  -
+//	FAST_RECOVERY_TIMES      fast_recovery       -           -                  -
+//	CLAMP_TARGET_RATE        clamp_target_rate   -           -                  -
+//	U_TARGET                 -                   eta         -                  -
+//	MI_THRESH                -                   max_stage   -                  -
+//	FAST_REACT               -                   fast_react  -                  -
+//	HAS_WIN                  window=bdp|off (3)  -           -                  -
+//	KMIN/KMAX/PMAX_MAP       kmin kmax pmax      -           -                  -
+//	                         ecn_ref_rate (4)
+//	(fixed in the simulator) alpha_mode=mlx      -           hai_mode=increase  -
+//	                         increase_mode=mlx               hai_after=5
+//	                         byte_counter=off                segment=rtt
+//	                                                         alpha=0.875 beta=0.8
+//	                                                         t_low=50us t_high=500us
+//	                                                         min_rtt=20us (5)
+//
+// (1) The simulator's hyperactive step adds RATE_HAI; ccreplay's TIMELY
+// adds hai_factor x delta, so hai_factor = RATE_HAI / RATE_AI, given only
+// when that is a whole number >= 1. (2) Also cnp_interval: the simulator
+// sets the CNP flag on every ACK of a marked packet; one CNP per alpha
+// slot is what its Mellanox model can see (the dcqcn "hpcc" preset makes
+// the same choice). (3) The simulator's window is the largest BDP of the
+// network with GLOBAL_T 1, the flow's own with GLOBAL_T 0; ccreplay's
+// "bdp" is the flow's own. (4) Only when the table scales linearly with
+// the rate (equal kmin/rate, kmax/rate and pmax at every rate), with the
+// smallest rate as reference; otherwise configure switches from
+// ECNTable. (5) rdma-hw.cc attribute defaults that config.txt cannot
+// change. Not mapped: GLOBAL_T, VAR_WIN, INT_MULTI (HPCC), and the
+// network keys (BUFFER_SIZE, PACKET_PAYLOAD_SIZE, L2_ACK_INTERVAL,
+// ENABLE_QCN, USE_DYNAMIC_PFC_THRESHOLD, ACK_HIGH_PRIO), which are
+// Config fields. The keys are those of cca/dcqcn, cca/hpcc and cca/timely
+// as written; cca/dctcp's are assumed (ai_rate, g, min_rate).
+func (c *Config) CCParams() (name string, params map[string]string) {
+	p := map[string]string{"min_rate": formatRate(c.MinRate)}
+	switch c.Algorithm {
+	case "dcqcn":
+		c.optRate(p, "RATE_AI", "ai_rate", c.RateAI)
+		c.optRate(p, "RATE_HAI", "hai_rate", c.RateHAI)
+		if c.Has("EWMA_GAIN") {
+			p["g"] = formatFloat(c.EWMAGain)
+		}
+		if c.Has("RP_TIMER") {
+			p["increase_timer"] = formatDuration(c.RPTimer)
+		}
+		p["alpha_timer"] = formatDuration(c.AlphaResumeInterval)
+		p["cnp_interval"] = formatDuration(c.AlphaResumeInterval)
+		p["decrease_interval"] = formatDuration(c.RateDecreaseInterval)
+		p["fast_recovery"] = strconv.Itoa(c.FastRecoveryTimes)
+		p["clamp_target_rate"] = strconv.FormatBool(c.ClampTargetRate)
+		p["alpha_mode"], p["increase_mode"], p["byte_counter"] = "mlx", "mlx", "off"
+		p["window"] = "off"
+		if c.HasWin {
+			p["window"] = "bdp"
+		}
+		if e, ok := c.linearECN(); ok {
+			p["kmin"], p["kmax"] = formatSize(e.Kmin), formatSize(e.Kmax)
+			p["pmax"], p["ecn_ref_rate"] = formatFloat(e.Pmax), formatRate(e.Rate)
+		}
+	case "hpcc":
+		p["eta"] = formatFloat(c.UTarget)
+		p["max_stage"] = strconv.Itoa(c.MIThresh)
+		p["fast_react"] = strconv.FormatBool(c.FastReact)
+		c.optRate(p, "RATE_AI", "ai_rate", c.RateAI)
+	case "timely":
+		c.optRate(p, "RATE_AI", "delta", c.RateAI)
+		if c.RateAI > 0 && c.RateHAI >= c.RateAI && c.RateHAI%c.RateAI == 0 {
+			p["hai_factor"] = strconv.FormatInt(int64(c.RateHAI/c.RateAI), 10)
+		}
+		p["hai_mode"], p["hai_after"], p["segment"] = "increase", "5", "rtt"
+		p["alpha"], p["beta"] = "0.875", "0.8"
+		p["t_low"], p["t_high"], p["min_rtt"] = "50us", "500us", "20us"
+	case "dctcp":
+		p["ai_rate"] = formatRate(c.DCTCPRateAI)
+		if c.Has("EWMA_GAIN") {
+			p["g"] = formatFloat(c.EWMAGain)
+		}
+	}
+	return c.Algorithm, p
+}
+
+// optRate sets p[param] from a rate key the file gave.
+func (c *Config) optRate(p map[string]string, key, param string, r units.BitsPerSec) {
+	if c.Has(key) {
+		p[param] = formatRate(r)
+	}
+}
+
+// linearECN returns the smallest-rate entry when every entry's thresholds
+// are proportional to its rate and the pmax values are equal.
+func (c *Config) linearECN() (ECNEntry, bool) {
+	t := c.ECNTable()
+	if len(t) == 0 {
+		return ECNEntry{}, false
+	}
+	ref := t[0]
+	for _, e := range t[1:] {
+		scale := float64(e.Rate) / float64(ref.Rate)
+		if !nearlyEqual(float64(e.Kmin), float64(ref.Kmin)*scale) || !nearlyEqual(float64(e.Kmax), float64(ref.Kmax)*scale) || e.Pmax != ref.Pmax {
+			return ECNEntry{}, false
+		}
+	}
+	return ref, true
+}
+
+func nearlyEqual(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(math.Abs(a), math.Abs(b)) }
+
+// formatRate prints r exactly in the largest unit that divides it.
+func formatRate(r units.BitsPerSec) string {
+	switch {
+	case r != 0 && r%units.Gbps == 0:
+		return fmt.Sprintf("%dGbps", r/units.Gbps)
+	case r != 0 && r%units.Mbps == 0:
+		return fmt.Sprintf("%dMbps", r/units.Mbps)
+	case r != 0 && r%units.Kbps == 0:
+		return fmt.Sprintf("%dKbps", r/units.Kbps)
+	}
+	return fmt.Sprintf("%dbps", int64(r))
+}
+
+// formatDuration prints t exactly in the largest unit that divides it.
+func formatDuration(t units.Time) string {
+	if t == 0 {
+		return "0us"
+	}
+	for _, u := range []struct {
+		d   units.Time
+		suf string
+	}{{units.Second, "s"}, {units.Millisecond, "ms"}, {units.Microsecond, "us"}, {units.Nanosecond, "ns"}} {
+		if t%u.d == 0 {
+			return fmt.Sprintf("%d%s", t/u.d, u.suf)
+		}
+	}
+	return fmt.Sprintf("%dps", int64(t))
+}
+
+// formatSize prints b exactly in decimal units.
+func formatSize(b units.Bytes) string {
+	switch {
+	case b != 0 && b%units.MB == 0:
+		return fmt.Sprintf("%dMB", b/units.MB)
+	case b != 0 && b%units.KB == 0:
+		return fmt.Sprintf("%dKB", b/units.KB)
+	}
+	return fmt.Sprintf("%dB", int64(b))
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
