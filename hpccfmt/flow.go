@@ -196,7 +196,8 @@ func parseFlow(f []string, host HostMapper) (Flow, trace.Message, error) {
 	}
 	// NB: ns-3 keeps times in whole nanoseconds (its default resolution).
 	start = (start + units.Nanosecond/2) / units.Nanosecond * units.Nanosecond
-	m = trace.Message{Src: src, Dst: dst, Bytes: ints[4], Release: start, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective}
+	m = trace.Message{Src: src, Dst: dst, Bytes: ints[4], Release: start, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective,
+		Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank}
 	return fl, m, nil
 }
 

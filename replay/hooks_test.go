@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -83,5 +84,32 @@ func TestTimeoutObserverHook(t *testing.T) {
 	res := mustRun(t, cfg, tr, "")
 	if res.Summary.Timeouts == 0 || rec.timeouts != res.Summary.Timeouts {
 		t.Fatalf("algorithm heard %d timeouts, the NIC counted %d (want equal and > 0)", rec.timeouts, res.Summary.Timeouts)
+	}
+}
+
+// prioMeter records the priority class of each flow's data packets.
+type prioMeter struct{ prio map[int32]uint8 }
+
+func (m *prioMeter) Dequeue(_ units.Time, _, _ int32, p *fabric.Packet) {
+	if p.Kind == fabric.Data {
+		m.prio[p.Flow] = p.Prio
+	}
+}
+func (m *prioMeter) Deliver(units.Time, int32, *fabric.Packet)     {}
+func (m *prioMeter) Drop(units.Time, int32, int32, *fabric.Packet) {}
+
+// A message's Priority becomes its flow's data class; 0 keeps the NIC
+// default (class 3).
+func TestMessagePriorityIsTheDataClass(t *testing.T) {
+	tr := &trace.Trace{Hosts: 3, Messages: []trace.Message{
+		{ID: 0, Src: 0, Dst: 2, Bytes: 5000, FlowID: -1, CollectiveID: -1, Priority: 5, Iteration: -1, SrcRank: -1, DstRank: -1},
+		{ID: 1, Src: 1, Dst: 2, Bytes: 5000, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1},
+	}}
+	cfg := baseConfig(t, mustTopo(t, "", 3), "linerate")
+	m := &prioMeter{prio: map[int32]uint8{}}
+	cfg.Observer = m
+	mustRun(t, cfg, tr, "")
+	if m.prio[0] != 5 || m.prio[1] != cfg.NIC.DataPrio {
+		t.Fatalf("data classes %v, want flow 0 in 5 and flow 1 in %d", m.prio, cfg.NIC.DataPrio)
 	}
 }

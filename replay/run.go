@@ -167,6 +167,7 @@ func (r *run) build() {
 			fid = int32(len(r.flows))
 			h := splitmix64(cfg.Seed ^ splitmix64(uint64(fid)))
 			f := nic.NewFlow(fid, m.Src, m.Dst, h, newCC)
+			f.Prio = uint8(m.Priority) // 0: the NIC's default class
 			path := routes.Path(m.Src, m.Dst, h)
 			f.BaseRTT = topology.PathBaseRTT(path, cfg.NIC.MTUPayload+cfg.NIC.HeaderBytes, cfg.NIC.AckBytes)
 			f.Bottleneck = topology.PathBottleneck(path)

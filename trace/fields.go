@@ -32,6 +32,12 @@ var (
 	fieldColl    = field{"collective_id", NoCollective, math.MaxInt64, " (-1 = none)"}
 	fieldDep     = field{"deps", 0, math.MaxInt64, ""}
 	fieldGap     = field{"gap_ns", 0, maxNs, ""}
+	fieldPrio    = field{"priority", 0, int64(MaxPriority), " (0 = the NIC's default data class)"}
+	fieldIter    = field{"iteration", NoIteration, math.MaxInt64, " (-1 = none)"}
+	fieldSrcRank = field{"src_rank", int64(NoRank), math.MaxInt32, " (-1 = not an MPI rank)"}
+	fieldDstRank = field{"dst_rank", int64(NoRank), math.MaxInt32, " (-1 = not an MPI rank)"}
+	fieldPPN     = field{"ppn", 0, math.MaxInt32, " (0 = not an MPI job)"}
+	fieldRank    = field{"ranks", 0, math.MaxInt32, " (the host of each rank)"}
 )
 
 // parse parses s as a base-10 integer in f's range. Errors quote s:

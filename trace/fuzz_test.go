@@ -11,8 +11,7 @@ import (
 )
 
 // fuzzRoundTrip checks what a successful read promises: the trace is
-// valid, and writing it in any text format and reading it back gives it
-// again.
+// valid, and writing it in any format and reading it back gives it again.
 func fuzzRoundTrip(t *testing.T, tr *trace.Trace) {
 	if err := tr.Validate(); err != nil {
 		t.Fatalf("reader returned an invalid trace: %v", err)
@@ -26,6 +25,10 @@ func fuzzRoundTrip(t *testing.T, tr *trace.Trace) {
 			func(b *bytes.Buffer) (*trace.Trace, error) { return trace.ReadCSV(b) }},
 		{"jsonl", func(b *bytes.Buffer, tr *trace.Trace) error { return trace.WriteJSONL(b, tr) },
 			func(b *bytes.Buffer) (*trace.Trace, error) { return trace.ReadJSONL(b) }},
+		{"parquet", func(b *bytes.Buffer, tr *trace.Trace) error { return trace.WriteParquet(b, tr) },
+			func(b *bytes.Buffer) (*trace.Trace, error) {
+				return trace.ReadParquet(bytes.NewReader(b.Bytes()), int64(b.Len()))
+			}},
 	} {
 		var b bytes.Buffer
 		if err := f.write(&b, tr); err != nil {
@@ -42,17 +45,23 @@ func fuzzRoundTrip(t *testing.T, tr *trace.Trace) {
 	}
 }
 
-func addSeeds(f *testing.F, name string) {
-	data, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		f.Fatal(err)
+// addSeeds adds the committed samples of both schema versions with the
+// extension ext.
+func addSeeds(f *testing.F, ext string) {
+	for _, name := range []string{"sample_v1" + ext, "sample_v2" + ext} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
 	}
-	f.Add(data)
 }
 
 func FuzzReadCSV(f *testing.F) {
-	addSeeds(f, "sample.csv")
+	addSeeds(f, ".csv")
 	f.Add([]byte(csvHead + "0,0,3,1000,0,-1,-1,,0\n1,0,3,-5,0,-1,-1,,0\n"))
+	f.Add([]byte(csvHeadV2 + "0,0,0,0,0,-1,-1,,0,0,0,-1,-1\n1,3,0,8,0,4,2,0,9,7,3,2,1\n"))
+	f.Add([]byte("# ppn=1\n# ranks=0;1\n#hosts=0\n" + trace.CSVHeader + "\n0,1,0,1,0,-1,-1,,0,0,-1,1,0\n"))
 	f.Add([]byte(csvHead + "0,0,3,1,0,-1,-1,1,0\n1,0,3,1,0,-1,-1,0,0\n"))
 	f.Add([]byte("id,src,dst,bytes,release_ns,flow_id,collective_id,deps,gap_ns\n0,1,2,3,4,5,6,\"7;8\",9\n"))
 	f.Add([]byte("# hosts=\n\"a\nb\",\"\n"))
@@ -69,7 +78,8 @@ func FuzzReadCSV(f *testing.F) {
 }
 
 func FuzzReadJSONL(f *testing.F) {
-	addSeeds(f, "sample.jsonl")
+	addSeeds(f, ".jsonl")
+	f.Add([]byte(`{"ppn":2,"ranks":[1,0,1]}` + "\n" + `{"id":0,"src":1,"dst":1,"bytes":0,"src_rank":0,"dst_rank":2,"iteration":0}`))
 	f.Add([]byte(`{"hosts":0}` + "\n" + `{"id":0,"src":0,"dst":1,"bytes":1,"deps":[1]}` + "\n" + `{"id":1,"src":1,"dst":0,"bytes":1}`))
 	f.Add([]byte(`{"id":0,"src":0,"dst":1,"bytes":1e3,"deps":[null,"x"]}`))
 	f.Add([]byte(`{"hosts":2} {"id":1}` + "\n[]\nnull\n"))
@@ -78,6 +88,29 @@ func FuzzReadJSONL(f *testing.F) {
 		if err != nil {
 			if tr != nil {
 				t.Fatal("ReadJSONL returned both a trace and an error")
+			}
+			return
+		}
+		fuzzRoundTrip(t, tr)
+	})
+}
+
+// FuzzReadParquet runs the samples of both versions through every format
+// as part of go test.
+//
+// NB: do not run it with -fuzz yet: within seconds the fuzzer finds ~3 KB
+// footers whose thrift list lengths make parquet.OpenFile (parquet-go
+// v0.32.0, encoding/thrift/list.go) allocate tens of GB, a fatal
+// out-of-memory that ReadParquet's recover cannot catch. Untrusted Parquet
+// traces need a bounded footer check before OpenFile, or a fixed
+// parquet-go.
+func FuzzReadParquet(f *testing.F) {
+	addSeeds(f, ".parquet")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := trace.ReadParquet(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			if tr != nil {
+				t.Fatal("ReadParquet returned both a trace and an error")
 			}
 			return
 		}

@@ -13,10 +13,12 @@ import (
 )
 
 // jsonLine is one line of a JSON Lines trace: either the optional first
-// line {"hosts":N} or a message. Numbers are kept as text so that errors
-// quote them the way the CSV reader does.
+// line {"hosts":N,"ppn":N,"ranks":[...]} or a message. Numbers are kept as
+// text so that errors quote them the way the CSV reader does.
 type jsonLine struct {
 	Hosts        *json.Number  `json:"hosts"`
+	PPN          *json.Number  `json:"ppn"`
+	Ranks        []json.Number `json:"ranks"`
 	ID           *json.Number  `json:"id"`
 	Src          *json.Number  `json:"src"`
 	Dst          *json.Number  `json:"dst"`
@@ -26,19 +28,26 @@ type jsonLine struct {
 	CollectiveID *json.Number  `json:"collective_id"`
 	Deps         []json.Number `json:"deps"`
 	GapNs        *json.Number  `json:"gap_ns"`
+	Priority     *json.Number  `json:"priority"`
+	Iteration    *json.Number  `json:"iteration"`
+	SrcRank      *json.Number  `json:"src_rank"`
+	DstRank      *json.Number  `json:"dst_rank"`
 }
 
 // ReadJSONL reads and validates a JSON Lines trace, one message object per
 // line with the CSV column names as keys:
 //
 //	{"hosts":17}
-//	{"id":0,"src":0,"dst":16,"bytes":1000000,"release_ns":0,"flow_id":-1,"collective_id":-1,"deps":[],"gap_ns":0}
+//	{"id":0,"src":0,"dst":16,"bytes":1000000,"release_ns":0,"flow_id":-1,"collective_id":-1,"deps":[],"gap_ns":0,"priority":0,"iteration":-1,"src_rank":-1,"dst_rank":-1}
 //
-// The first line {"hosts":N} is optional (without it, or with N = 0, the
-// host count is inferred). In a message, id, src, dst and bytes are
-// required; release_ns and gap_ns default to 0, flow_id and collective_id
-// to -1 and deps to none. Unknown keys are errors; blank lines are
-// skipped. Errors are *ParseError values with the line number.
+// The first line {"hosts":N,"ppn":N,"ranks":[H,...]} is optional, and so
+// is each of its keys (without hosts, or with N = 0, the host count is
+// inferred; ppn and ranks describe an MPI job). In a message, id, src, dst
+// and bytes are required; release_ns, gap_ns and priority default to 0,
+// flow_id, collective_id, iteration, src_rank and dst_rank to -1 and deps
+// to none, so version 1 files read unchanged. Unknown keys are errors;
+// blank lines are skipped. Errors are *ParseError values with the line
+// number.
 func ReadJSONL(r io.Reader) (*Trace, error) {
 	br := bufio.NewReader(r)
 	t := &Trace{}
@@ -87,15 +96,14 @@ func parseJSONLine(raw []byte, first bool, t *Trace) (m Message, isMsg bool, err
 	if _, err := dec.Token(); err != io.EOF {
 		return m, false, errors.New("more than one JSON value on the line")
 	}
-	if v.Hosts != nil {
+	if v.Hosts != nil || v.PPN != nil || v.Ranks != nil {
 		alone := v.ID == nil && v.Src == nil && v.Dst == nil && v.Bytes == nil && v.ReleaseNs == nil &&
-			v.FlowID == nil && v.CollectiveID == nil && v.Deps == nil && v.GapNs == nil
+			v.FlowID == nil && v.CollectiveID == nil && v.Deps == nil && v.GapNs == nil &&
+			v.Priority == nil && v.Iteration == nil && v.SrcRank == nil && v.DstRank == nil
 		if !first || !alone {
-			return m, false, errors.New(`"hosts" must be alone on the first line: {"hosts":N}`)
+			return m, false, errors.New(`"hosts", "ppn" and "ranks" must be alone on the first line: {"hosts":N,"ppn":N,"ranks":[...]}`)
 		}
-		h, err := fieldHosts.parse(v.Hosts.String())
-		t.Hosts = int(h)
-		return m, false, err
+		return m, false, parseJSONHeader(&v, t)
 	}
 	get := func(f field, n *json.Number, def int64) int64 {
 		if err != nil {
@@ -123,7 +131,37 @@ func parseJSONLine(raw []byte, first bool, t *Trace) (m Message, isMsg bool, err
 		m.Deps = append(m.Deps, get(fieldDep, &v.Deps[k], required))
 	}
 	m.Gap = nsToTime(get(fieldGap, v.GapNs, 0))
+	m.Priority = int32(get(fieldPrio, v.Priority, 0))
+	m.Iteration = get(fieldIter, v.Iteration, NoIteration)
+	m.SrcRank = int32(get(fieldSrcRank, v.SrcRank, int64(NoRank)))
+	m.DstRank = int32(get(fieldDstRank, v.DstRank, int64(NoRank)))
 	return m, err == nil, err
+}
+
+// parseJSONHeader reads the first line's hosts, ppn and ranks into t.
+func parseJSONHeader(v *jsonLine, t *Trace) error {
+	if v.Hosts != nil {
+		h, err := fieldHosts.parse(v.Hosts.String())
+		if err != nil {
+			return err
+		}
+		t.Hosts = int(h)
+	}
+	if v.PPN != nil {
+		p, err := fieldPPN.parse(v.PPN.String())
+		if err != nil {
+			return err
+		}
+		t.PPN = int(p)
+	}
+	for k := range v.Ranks {
+		h, err := fieldRank.parse(v.Ranks[k].String())
+		if err != nil {
+			return err
+		}
+		t.Ranks = append(t.Ranks, int32(h))
+	}
+	return nil
 }
 
 // jsonError rewords encoding/json's errors for a person reading a trace.
@@ -145,15 +183,19 @@ func jsonError(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "json: "))
 }
 
-// WriteJSONL validates t and writes it as JSON Lines: {"hosts":N}, then
-// one object per message with every key present. Release times and gaps
-// must be whole nanoseconds.
+// WriteJSONL validates t and writes it as JSON Lines: {"hosts":N} (with
+// "ppn" and "ranks" for an MPI job), then one object per message with
+// every key present. Release times and gaps must be whole nanoseconds.
 func WriteJSONL(w io.Writer, t *Trace) error {
 	if err := checkForWrite(t); err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "{\"hosts\":%d}\n", t.Hosts)
+	if len(t.Ranks) > 0 {
+		fmt.Fprintf(bw, "{\"hosts\":%d,\"ppn\":%d,\"ranks\":[%s]}\n", t.Hosts, t.PPN, joinInts(t.Ranks, ','))
+	} else {
+		fmt.Fprintf(bw, "{\"hosts\":%d}\n", t.Hosts)
+	}
 	var b []byte
 	for i := range t.Messages {
 		m := &t.Messages[i]
@@ -180,6 +222,14 @@ func WriteJSONL(w io.Writer, t *Trace) error {
 		}
 		b = append(b, `],"gap_ns":`...)
 		b = strconv.AppendInt(b, m.Gap.Nanoseconds(), 10)
+		b = append(b, `,"priority":`...)
+		b = strconv.AppendInt(b, int64(m.Priority), 10)
+		b = append(b, `,"iteration":`...)
+		b = strconv.AppendInt(b, m.Iteration, 10)
+		b = append(b, `,"src_rank":`...)
+		b = strconv.AppendInt(b, int64(m.SrcRank), 10)
+		b = append(b, `,"dst_rank":`...)
+		b = strconv.AppendInt(b, int64(m.DstRank), 10)
 		b = append(b, "}\n"...)
 		if _, err := bw.Write(b); err != nil {
 			return err

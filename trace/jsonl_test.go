@@ -19,8 +19,8 @@ func TestReadJSONLDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &trace.Trace{Hosts: 3, Messages: []trace.Message{
-		{ID: 4, Src: 0, Dst: 2, Bytes: 10, FlowID: -1, CollectiveID: -1},
-		{ID: 5, Src: 1, Dst: 2, Bytes: 0, Release: 30 * units.Nanosecond, FlowID: 1, CollectiveID: 0, Deps: []int64{4}, Gap: 2 * units.Nanosecond},
+		{ID: 4, Src: 0, Dst: 2, Bytes: 10, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1},
+		{ID: 5, Src: 1, Dst: 2, Bytes: 0, Release: 30 * units.Nanosecond, FlowID: 1, CollectiveID: 0, Deps: []int64{4}, Gap: 2 * units.Nanosecond, Iteration: -1, SrcRank: -1, DstRank: -1},
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", got, want)
@@ -29,6 +29,7 @@ func TestReadJSONLDefaults(t *testing.T) {
 
 func TestReadJSONLErrors(t *testing.T) {
 	good := `{"id":0,"src":0,"dst":1,"bytes":1}` + "\n"
+	const alone = `"hosts", "ppn" and "ranks" must be alone on the first line: {"hosts":N,"ppn":N,"ranks":[...]}`
 	for _, tc := range []struct {
 		name, in, want string
 	}{
@@ -43,8 +44,15 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"deps not list", `{"id":0,"src":0,"dst":1,"bytes":1,"deps":5}`, "line 1: deps: want a list of integers, got a JSON number"},
 		{"bool id", `{"id":true,"src":0,"dst":1,"bytes":1}`, "line 1: id: want an integer, got a JSON bool"},
 		{"bad dep", `{"id":0,"src":0,"dst":1,"bytes":1,"deps":[null]}`, `line 1: deps is empty (want an integer)`},
-		{"hosts late", good + `{"hosts":3}`, `line 2: "hosts" must be alone on the first line: {"hosts":N}`},
-		{"hosts mixed", `{"hosts":3,"id":0}`, `line 1: "hosts" must be alone on the first line: {"hosts":N}`},
+		{"hosts late", good + `{"hosts":3}`, `line 2: ` + alone},
+		{"hosts mixed", `{"hosts":3,"id":0}`, `line 1: ` + alone},
+		{"ranks mixed", `{"ranks":[0],"priority":0}`, `line 1: ` + alone},
+		{"bad ppn", `{"ppn":1.5}`, `line 1: ppn "1.5" is not an integer`},
+		{"bad rank", `{"hosts":2,"ppn":1,"ranks":[0,-1]}`, `line 1: ranks "-1" must be >= 0 (the host of each rank)`},
+		{"ranks not list", `{"ranks":3}`, "line 1: ranks: want a list of integers, got a JSON number"},
+		{"priority", `{"id":0,"src":0,"dst":1,"bytes":1,"priority":9}`, `line 1: priority "9" must be <= 7`},
+		{"rank range", `{"hosts":2,"ppn":1,"ranks":[0,1]}` + "\n" + `{"id":0,"src":0,"dst":1,"bytes":1,"src_rank":0,"dst_rank":2}`,
+			"line 2: message 0: dst_rank 2 is not a rank (ranks are 0..1)"},
 		{"bad hosts", `{"hosts":-1}`, `line 1: hosts "-1" must be >= 0 (0 = infer from the largest host index)`},
 		{"host range", "{\"hosts\":1}\n" + good, "line 2: message 0: dst 1 is not a host (hosts are 0..0)"},
 		{"duplicate", good + "\n" + good, "line 3: message 0: id 0 is also used at line 1"},
@@ -67,5 +75,20 @@ func TestReadJSONLFileError(t *testing.T) {
 	_, err := trace.ReadFile(path)
 	if want := path + ":2: message 0: depends on unknown message 3"; err == nil || err.Error() != want {
 		t.Errorf("ReadFile() = %v, want %s", err, want)
+	}
+}
+
+func TestReadJSONLRanks(t *testing.T) {
+	in := `{"ppn":2,"ranks":[0,0,1]}` + "\n" +
+		`{"id":0,"src":0,"dst":0,"bytes":8,"src_rank":1,"dst_rank":0,"iteration":4,"priority":2}` + "\n"
+	got, err := trace.ReadJSONL(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &trace.Trace{Hosts: 2, PPN: 2, Ranks: []int32{0, 0, 1}, Messages: []trace.Message{
+		{ID: 0, Src: 0, Dst: 0, Bytes: 8, FlowID: -1, CollectiveID: -1, Priority: 2, Iteration: 4, SrcRank: 1, DstRank: 0},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%+v\nwant\n%+v", got, want)
 	}
 }

@@ -34,8 +34,10 @@ func TestParquetSeenByArrow(t *testing.T) {
 	if v := kv.FindValue(trace.MetadataKey); v == nil || *v != trace.SchemaVersion {
 		t.Errorf("metadata %s = %v, want %q", trace.MetadataKey, v, trace.SchemaVersion)
 	}
-	if v := kv.FindValue(trace.HostsKey); v == nil || *v != "4" {
-		t.Errorf("metadata %s = %v, want \"4\"", trace.HostsKey, v)
+	for key, want := range map[string]string{trace.HostsKey: "3", trace.PPNKey: "2", trace.RanksKey: "0;0;1;1"} {
+		if v := kv.FindValue(key); v == nil || *v != want {
+			t.Errorf("metadata %s = %v, want %q", key, v, want)
+		}
 	}
 
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
@@ -54,6 +56,7 @@ func TestParquetSeenByArrow(t *testing.T) {
 		{"id", arrow.INT64}, {"src", arrow.INT32}, {"dst", arrow.INT32}, {"bytes", arrow.INT64},
 		{"release_ns", arrow.INT64}, {"flow_id", arrow.INT64}, {"collective_id", arrow.INT64},
 		{"deps", arrow.LIST}, {"gap_ns", arrow.INT64},
+		{"priority", arrow.INT32}, {"iteration", arrow.INT64}, {"src_rank", arrow.INT32}, {"dst_rank", arrow.INT32},
 	}
 	fields := tbl.Schema().Fields()
 	if len(fields) != len(wantTypes) {
@@ -67,20 +70,26 @@ func TestParquetSeenByArrow(t *testing.T) {
 	if lt, ok := fields[7].Type.(*arrow.ListType); !ok || lt.Elem().ID() != arrow.INT64 {
 		t.Errorf("deps is %v, want list<int64>", fields[7].Type)
 	}
-	if tbl.NumRows() != 4 {
-		t.Fatalf("%d rows, want 4", tbl.NumRows())
+	if tbl.NumRows() != 5 {
+		t.Fatalf("%d rows, want 5", tbl.NumRows())
 	}
 
 	release := tbl.Column(4).Data().Chunk(0).(*array.Int64)
-	for i, want := range []int64{0, 1500, 0, 10000} {
+	for i, want := range []int64{0, 0, 0, 10000, 1500} {
 		if release.Value(i) != want {
 			t.Errorf("release_ns[%d] = %d, want %d", i, release.Value(i), want)
+		}
+	}
+	srcRank := tbl.Column(11).Data().Chunk(0).(*array.Int32)
+	for i, want := range []int32{0, 0, -1, 3, -1} {
+		if srcRank.Value(i) != want {
+			t.Errorf("src_rank[%d] = %d, want %d", i, srcRank.Value(i), want)
 		}
 	}
 	deps := tbl.Column(7).Data().Chunk(0).(*array.List)
 	vals := deps.ListValues().(*array.Int64)
 	offs := deps.Offsets()
-	for i, want := range [][]int64{{}, {}, {0, 1}, {5}} {
+	for i, want := range [][]int64{{}, {}, {0, 1}, {2}, {}} {
 		got := vals.Int64Values()[offs[i]:offs[i+1]]
 		if len(got) != len(want) || (len(want) > 0 && got[0] != want[0]) || (len(want) > 1 && got[1] != want[1]) {
 			t.Errorf("deps[%d] = %v, want %v", i, got, want)
@@ -113,7 +122,7 @@ func TestReadParquetErrors(t *testing.T) {
 		}
 		return b.Bytes()
 	}
-	good, err := os.ReadFile(filepath.Join("testdata", "sample.parquet"))
+	good, err := os.ReadFile(filepath.Join("testdata", "sample_v2.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,10 +135,16 @@ func TestReadParquetErrors(t *testing.T) {
 		{"not parquet", []byte("id,src\n"), "not a readable Parquet file: "},
 		{"truncated", good[:len(good)-10], "not a readable Parquet file: "},
 		{"other version", parquetOf([]otherRow{{0, 0, 1, 1}}, parquet.KeyValueMetadata(trace.MetadataKey, "ccreplay.trace.v9")),
-			`metadata ccreplay.trace.schema is "ccreplay.trace.v9"; this reader knows "ccreplay.trace.v1"`},
+			`metadata ccreplay.trace.schema is "ccreplay.trace.v9"; this reader knows "ccreplay.trace.v2" and "ccreplay.trace.v1"`},
 		{"bad hosts", parquetOf([]otherRow{{0, 0, 1, 1}}, parquet.KeyValueMetadata(trace.HostsKey, "many")),
 			`metadata ccreplay.trace.hosts: hosts "many" is not an integer`},
-		{"missing columns", parquetOf([]otherRow{{0, 0, 1, 1}}), `missing column "release_ns" (want ` + trace.CSVHeader + `)`},
+		{"missing columns", parquetOf([]otherRow{{0, 0, 1, 1}}), `missing column "release_ns" (ccreplay.trace.v1 wants ` + trace.CSVHeaderV1 + `)`},
+		{"v2 missing columns", parquetOf([]otherRow{{0, 0, 1, 1}}, parquet.KeyValueMetadata(trace.MetadataKey, trace.SchemaVersion)),
+			`missing column "release_ns" (ccreplay.trace.v2 wants ` + trace.CSVHeader + `)`},
+		{"bad ppn", parquetOf([]otherRow{{0, 0, 1, 1}}, parquet.KeyValueMetadata(trace.PPNKey, "-2")),
+			`metadata ccreplay.trace.ppn: ppn "-2" must be >= 0 (0 = not an MPI job)`},
+		{"bad ranks", parquetOf([]otherRow{{0, 0, 1, 1}}, parquet.KeyValueMetadata(trace.RanksKey, "0;a")),
+			`metadata ccreplay.trace.ranks: ranks "a" is not an integer`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := write(tc.name+".parquet", tc.data)
@@ -156,6 +171,64 @@ type rowV1 struct {
 	GapNs        int64   `parquet:"gap_ns"`
 }
 
+// rowV2 mirrors the v2 Parquet schema.
+type rowV2 struct {
+	ID           int64   `parquet:"id"`
+	Src          int32   `parquet:"src"`
+	Dst          int32   `parquet:"dst"`
+	Bytes        int64   `parquet:"bytes"`
+	ReleaseNs    int64   `parquet:"release_ns"`
+	FlowID       int64   `parquet:"flow_id"`
+	CollectiveID int64   `parquet:"collective_id"`
+	Deps         []int64 `parquet:"deps,list"`
+	GapNs        int64   `parquet:"gap_ns"`
+	Priority     int32   `parquet:"priority"`
+	Iteration    int64   `parquet:"iteration"`
+	SrcRank      int32   `parquet:"src_rank"`
+	DstRank      int32   `parquet:"dst_rank"`
+}
+
+func TestReadParquetV2RowErrors(t *testing.T) {
+	ok := func(id int64) rowV2 {
+		return rowV2{ID: id, Src: 0, Dst: 1, Bytes: 1, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1}
+	}
+	with := func(f func(r *rowV2)) rowV2 { r := ok(1); f(&r); return r }
+	mpi := []parquet.WriterOption{parquet.KeyValueMetadata(trace.PPNKey, "1"), parquet.KeyValueMetadata(trace.RanksKey, "0;1")}
+	for _, tc := range []struct {
+		name string
+		rows []rowV2
+		meta []parquet.WriterOption // with the version key, in addition
+		want string
+	}{
+		{"priority", []rowV2{ok(0), with(func(r *rowV2) { r.Priority = -1 })}, nil, "row 2: priority -1 must be >= 0 (0 = the NIC's default data class)"},
+		{"iteration", []rowV2{with(func(r *rowV2) { r.Iteration = -5 })}, nil, "row 1: iteration -5 must be >= -1 (-1 = none)"},
+		{"rank host", []rowV2{with(func(r *rowV2) { r.SrcRank, r.DstRank = 1, 0 })}, mpi, "row 1: message 1: src_rank 1 runs on host 1, not on src 0"},
+		{"no version key", []rowV2{with(func(r *rowV2) { r.SrcRank, r.DstRank = 0, 1 })}, mpi, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := tc.meta
+			if tc.name != "no version key" {
+				opts = append(opts, parquet.KeyValueMetadata(trace.MetadataKey, trace.SchemaVersion))
+			}
+			var b bytes.Buffer
+			if err := parquet.Write(&b, tc.rows, opts...); err != nil {
+				t.Fatal(err)
+			}
+			got, err := trace.ReadParquet(bytes.NewReader(b.Bytes()), int64(b.Len()))
+			if tc.want == "" {
+				// Without the key, a file with every v2 column is read as v2.
+				if err != nil || got.PPN != 1 || got.Messages[0].SrcRank != 0 || got.Messages[0].DstRank != 1 {
+					t.Errorf("ReadParquet() = %+v, %v", got, err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("ReadParquet() = %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
 func TestReadParquetRowErrors(t *testing.T) {
 	ok := func(id int64) rowV1 { return rowV1{ID: id, Src: 0, Dst: 1, Bytes: 1, FlowID: -1, CollectiveID: -1} }
 	for _, tc := range []struct {
@@ -171,7 +244,7 @@ func TestReadParquetRowErrors(t *testing.T) {
 		{"inferred hosts", "0", []rowV1{ok(0), {ID: 1, Src: 6, Dst: 2, FlowID: -1, CollectiveID: -1, Deps: []int64{0}}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := []parquet.WriterOption{parquet.KeyValueMetadata(trace.MetadataKey, trace.SchemaVersion)}
+			opts := []parquet.WriterOption{parquet.KeyValueMetadata(trace.MetadataKey, trace.SchemaVersionV1)}
 			if tc.hosts != "" {
 				opts = append(opts, parquet.KeyValueMetadata(trace.HostsKey, tc.hosts))
 			}
@@ -181,7 +254,7 @@ func TestReadParquetRowErrors(t *testing.T) {
 			}
 			got, err := trace.ReadParquet(bytes.NewReader(b.Bytes()), int64(b.Len()))
 			if tc.want == "" {
-				if err != nil || got.Hosts != 7 || got.Messages[1].Deps[0] != 0 {
+				if err != nil || got.Hosts != 7 || got.Messages[1].Deps[0] != 0 || got.Messages[1].Iteration != -1 || got.Messages[1].SrcRank != -1 {
 					t.Errorf("ReadParquet() = %+v, %v; want 7 hosts", got, err)
 				}
 				return

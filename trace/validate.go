@@ -29,11 +29,15 @@ func (e *ValidationError) Error() string {
 }
 
 // Validate checks the trace and returns nil or a *ValidationError naming
-// the first problem found: a host count out of range, a host index outside
-// 0..Hosts-1, src == dst, a negative size, release time or gap, a
-// duplicate id, a flow shared by messages with different endpoints, a
+// the first problem found: a host count out of range; ranks on unknown
+// hosts, a PPN inconsistent with Ranks or a host running more than PPN
+// ranks; a host index outside 0..Hosts-1, a negative size, release time or
+// gap, a priority outside 0..MaxPriority, an iteration below -1, a rank
+// that is not in Ranks or does not run on the message's host; a duplicate
+// id, a flow shared by messages with different endpoints or priorities, a
 // dependency on an unknown id, on itself or listed twice, or a dependency
-// cycle (whose ids the error lists). Its cost is O(messages + deps).
+// cycle (whose ids the error lists). Src == Dst is allowed (a same-host
+// transfer). Its cost is O(messages + deps + ranks).
 func (t *Trace) Validate() error {
 	if _, err := t.check(whereIndex); err != nil {
 		return err
@@ -53,6 +57,9 @@ func (t *Trace) check(where func(int) string) ([]int, *ValidationError) {
 	}
 	if t.Hosts == 0 && len(t.Messages) > 0 {
 		return nil, &ValidationError{Index: -1, Msg: "hosts is 0 but there are messages (set Trace.Hosts or call InferHosts)"}
+	}
+	if msg := t.checkRanks(); msg != "" {
+		return nil, &ValidationError{Index: -1, Msg: msg}
 	}
 	msgs := t.Messages
 	n := len(msgs)
@@ -77,6 +84,10 @@ func (t *Trace) check(where func(int) string) ([]int, *ValidationError) {
 				return nil, &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf(
 					"flow %d goes %d->%d here but %d->%d at %s (messages of one flow share src and dst)",
 					m.FlowID, m.Src, m.Dst, o.Src, o.Dst, where(j))}
+			} else if o.Priority != m.Priority {
+				return nil, &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf(
+					"flow %d has priority %d here but %d at %s (messages of one flow share a priority)",
+					m.FlowID, m.Priority, o.Priority, where(j))}
 			}
 			flowPrev[i] = j
 		}
@@ -122,8 +133,6 @@ func (t *Trace) checkFields(m *Message) string {
 		return hostErr("src", m.Src)
 	case m.Dst < 0 || int(m.Dst) >= t.Hosts:
 		return hostErr("dst", m.Dst)
-	case m.Src == m.Dst:
-		return fmt.Sprintf("src and dst are both host %d", m.Src)
 	case m.Bytes < 0:
 		return fmt.Sprintf("bytes %d must be >= 0", m.Bytes)
 	case m.Release < 0:
@@ -134,6 +143,63 @@ func (t *Trace) checkFields(m *Message) string {
 		return fmt.Sprintf("flow_id %d must be >= -1 (-1 = a queue pair of its own)", m.FlowID)
 	case m.CollectiveID < NoCollective:
 		return fmt.Sprintf("collective_id %d must be >= -1 (-1 = none)", m.CollectiveID)
+	case m.Priority < 0 || m.Priority > MaxPriority:
+		return fmt.Sprintf("priority %d must be in 0..%d (0 = the NIC's default data class)", m.Priority, MaxPriority)
+	case m.Iteration < NoIteration:
+		return fmt.Sprintf("iteration %d must be >= -1 (-1 = none)", m.Iteration)
+	case m.SrcRank < NoRank:
+		return fmt.Sprintf("src_rank %d must be >= -1 (-1 = not an MPI rank)", m.SrcRank)
+	case m.DstRank < NoRank:
+		return fmt.Sprintf("dst_rank %d must be >= -1 (-1 = not an MPI rank)", m.DstRank)
+	}
+	if len(t.Ranks) == 0 {
+		return ""
+	}
+	rankErr := func(name string, r, host int32, hostName string) string {
+		switch {
+		case int(r) >= len(t.Ranks):
+			return fmt.Sprintf("%s %d is not a rank (ranks are 0..%d)", name, r, len(t.Ranks)-1)
+		case t.Ranks[r] != host:
+			return fmt.Sprintf("%s %d runs on host %d, not on %s %d", name, r, t.Ranks[r], hostName, host)
+		}
+		return ""
+	}
+	switch {
+	case (m.SrcRank == NoRank) != (m.DstRank == NoRank):
+		return fmt.Sprintf("src_rank %d and dst_rank %d must both be ranks or both -1", m.SrcRank, m.DstRank)
+	case m.SrcRank == NoRank:
+		return ""
+	}
+	if err := rankErr("src_rank", m.SrcRank, m.Src, "src"); err != "" {
+		return err
+	}
+	return rankErr("dst_rank", m.DstRank, m.Dst, "dst")
+}
+
+// checkRanks checks Ranks and PPN and returns what is wrong, or "".
+func (t *Trace) checkRanks() string {
+	switch {
+	case t.PPN < 0 || t.PPN > math.MaxInt32:
+		return fmt.Sprintf("ppn %d must be in 0..%d (0 = not an MPI job)", t.PPN, math.MaxInt32)
+	case len(t.Ranks) == 0 && t.PPN != 0:
+		return fmt.Sprintf("ppn is %d but there are no ranks (ppn is 0 when the trace is not an MPI job)", t.PPN)
+	case len(t.Ranks) == 0:
+		return ""
+	case t.PPN == 0:
+		return fmt.Sprintf("there are %d ranks but ppn is 0 (set PPN, the processes per node)", len(t.Ranks))
+	case len(t.Ranks) > math.MaxInt32:
+		return fmt.Sprintf("%d ranks, more than %d", len(t.Ranks), math.MaxInt32)
+	case t.Hosts == 0:
+		return "hosts is 0 but there are ranks (set Trace.Hosts or call InferHosts)"
+	}
+	perHost := make(map[int32]int)
+	for r, h := range t.Ranks {
+		if h < 0 || int(h) >= t.Hosts {
+			return fmt.Sprintf("rank %d is on host %d, which is not a host (hosts are 0..%d)", r, h, t.Hosts-1)
+		}
+		if perHost[h]++; perHost[h] > t.PPN {
+			return fmt.Sprintf("host %d runs more than ppn %d ranks (rank %d is one too many)", h, t.PPN, r)
+		}
 	}
 	return ""
 }

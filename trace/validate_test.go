@@ -10,9 +10,11 @@ import (
 	"github.com/ccreplay/ccreplay/trace"
 )
 
-// msg is a valid message from src to dst with no flow, collective or deps.
+// msg is a valid message from src to dst with no flow, collective,
+// iteration, ranks or deps.
 func msg(id int64, src, dst int32, deps ...int64) trace.Message {
-	return trace.Message{ID: id, Src: src, Dst: dst, Bytes: 100, FlowID: -1, CollectiveID: -1, Deps: deps}
+	return trace.Message{ID: id, Src: src, Dst: dst, Bytes: 100, FlowID: -1, CollectiveID: -1, Deps: deps,
+		Iteration: -1, SrcRank: -1, DstRank: -1}
 }
 
 func TestValidate(t *testing.T) {
@@ -41,7 +43,15 @@ func TestValidate(t *testing.T) {
 		{"src too big", 2, []trace.Message{msg(0, 0, 1), msg(1, 2, 1)}, "message 1: src 2 is not a host (hosts are 0..1)", 1},
 		{"src negative", 2, []trace.Message{msg(1, -1, 1)}, "message 1: src -1 is not a host (hosts are 0..1)", 0},
 		{"dst too big", 2, []trace.Message{msg(1, 0, 5)}, "message 1: dst 5 is not a host (hosts are 0..1)", 0},
-		{"src == dst", 2, []trace.Message{msg(1, 1, 1)}, "message 1: src and dst are both host 1", 0},
+		{"src == dst is a same-host transfer", 2, []trace.Message{msg(1, 1, 1)}, "", 0},
+		{"zero-value ranks without Ranks", 2, []trace.Message{{ID: 0, Src: 0, Dst: 1, FlowID: -1, CollectiveID: -1}}, "", 0},
+		{"priority", 2, []trace.Message{with(func(m *trace.Message) { m.Priority = 8 })}, "message 1: priority 8 must be in 0..7 (0 = the NIC's default data class)", 0},
+		{"negative priority", 2, []trace.Message{with(func(m *trace.Message) { m.Priority = -1 })}, "message 1: priority -1 must be in 0..7 (0 = the NIC's default data class)", 0},
+		{"iteration", 2, []trace.Message{with(func(m *trace.Message) { m.Iteration = -2 })}, "message 1: iteration -2 must be >= -1 (-1 = none)", 0},
+		{"src_rank", 2, []trace.Message{with(func(m *trace.Message) { m.SrcRank = -2 })}, "message 1: src_rank -2 must be >= -1 (-1 = not an MPI rank)", 0},
+		{"dst_rank", 2, []trace.Message{with(func(m *trace.Message) { m.DstRank = -7 })}, "message 1: dst_rank -7 must be >= -1 (-1 = not an MPI rank)", 0},
+		{"flow priority", 3, []trace.Message{flowMsg(0, 0, 1, 4), with(func(m *trace.Message) { m.FlowID, m.Priority = 4, 2 })},
+			"message 1: flow 4 has priority 2 here but 0 at message index 0 (messages of one flow share a priority)", 1},
 		{"negative bytes", 2, []trace.Message{with(func(m *trace.Message) { m.Bytes = -5 })}, "message 1: bytes -5 must be >= 0", 0},
 		{"negative release", 2, []trace.Message{with(func(m *trace.Message) { m.Release = -2000 })}, "message 1: release -2ns must be >= 0", 0},
 		{"negative gap", 2, []trace.Message{with(func(m *trace.Message) { m.Gap = -7 })}, "message 1: gap -7ps must be >= 0", 0},
@@ -144,9 +154,74 @@ func TestInferHosts(t *testing.T) {
 	if tr.Hosts != 7 {
 		t.Errorf("Hosts = %d, want 7", tr.Hosts)
 	}
+	tr = &trace.Trace{Ranks: []int32{0, 8}, Messages: []trace.Message{msg(0, 0, 6)}}
+	if tr.InferHosts(); tr.Hosts != 9 {
+		t.Errorf("with ranks: Hosts = %d, want 9", tr.Hosts)
+	}
 	tr.Hosts = 9
 	tr.InferHosts()
 	if tr.Hosts != 9 {
 		t.Errorf("InferHosts changed a set host count to %d", tr.Hosts)
+	}
+}
+
+func TestValidateRanks(t *testing.T) {
+	rk := func(id int64, src, dst, srcRank, dstRank int32) trace.Message {
+		m := msg(id, src, dst)
+		m.SrcRank, m.DstRank = srcRank, dstRank
+		return m
+	}
+	for _, tc := range []struct {
+		name  string
+		hosts int
+		ppn   int
+		ranks []int32
+		msgs  []trace.Message
+		want  string
+	}{
+		{"ok", 3, 2, []int32{0, 0, 1}, []trace.Message{rk(0, 0, 1, 1, 2), rk(1, 0, 0, 0, 1), rk(2, 2, 0, -1, -1), msg(3, 0, 0)}, ""},
+		{"ppn without ranks", 2, 4, nil, nil, "ppn is 4 but there are no ranks (ppn is 0 when the trace is not an MPI job)"},
+		{"negative ppn", 2, -1, nil, nil, "ppn -1 must be in 0..2147483647 (0 = not an MPI job)"},
+		{"ranks without ppn", 2, 0, []int32{0}, nil, "there are 1 ranks but ppn is 0 (set PPN, the processes per node)"},
+		{"ranks without hosts", 0, 1, []int32{0}, nil, "hosts is 0 but there are ranks (set Trace.Hosts or call InferHosts)"},
+		{"rank on unknown host", 2, 1, []int32{0, 2}, nil, "rank 1 is on host 2, which is not a host (hosts are 0..1)"},
+		{"negative host", 2, 1, []int32{-1}, nil, "rank 0 is on host -1, which is not a host (hosts are 0..1)"},
+		{"too many per host", 2, 2, []int32{1, 0, 1, 1}, nil, "host 1 runs more than ppn 2 ranks (rank 3 is one too many)"},
+		{"unknown rank", 2, 1, []int32{0, 1}, []trace.Message{rk(0, 0, 1, 0, 2)}, "message 0: dst_rank 2 is not a rank (ranks are 0..1)"},
+		{"wrong src host", 2, 1, []int32{0, 1}, []trace.Message{rk(0, 1, 0, 0, 0)}, "message 0: src_rank 0 runs on host 0, not on src 1"},
+		{"wrong dst host", 2, 1, []int32{0, 1}, []trace.Message{rk(0, 0, 0, 0, 1)}, "message 0: dst_rank 1 runs on host 1, not on dst 0"},
+		{"half a rank", 2, 1, []int32{0, 1}, []trace.Message{rk(0, 0, 1, -1, 1)}, "message 0: src_rank -1 and dst_rank 1 must both be ranks or both -1"},
+		// In an MPI trace the zero value is rank 0, checked like any rank.
+		{"zero-value ranks with Ranks", 2, 1, []int32{1, 0}, []trace.Message{{ID: 0, Src: 0, Dst: 1, FlowID: -1, CollectiveID: -1}},
+			"message 0: src_rank 0 runs on host 1, not on src 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &trace.Trace{Hosts: tc.hosts, PPN: tc.ppn, Ranks: tc.ranks, Messages: tc.msgs}
+			err := tr.Validate()
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Validate() = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("Validate() = %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestIsSync(t *testing.T) {
+	for _, tc := range []struct {
+		m    trace.Message
+		want bool
+	}{
+		{trace.Message{Src: 2, Dst: 2}, true},
+		{trace.Message{Src: 2, Dst: 2, Bytes: 1}, false},
+		{trace.Message{Src: 2, Dst: 3}, false},
+	} {
+		if got := tc.m.IsSync(); got != tc.want {
+			t.Errorf("%+v.IsSync() = %v, want %v", tc.m, got, tc.want)
+		}
 	}
 }

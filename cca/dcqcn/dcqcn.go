@@ -152,6 +152,28 @@ func (d *DCQCN) OnCNP(now units.Time) {
 	d.cut(now)
 }
 
+// CutWith is a cut whose factors the caller chooses instead of DCQCN's
+// alpha, for algorithms that reuse DCQCN's increase logic (Dolce-RC, paper
+// 000 Eq. (1)-(2)): R_T = beta*R_C, clamped to [min rate, line rate], then
+// R_C = R_C*(1 - alpha/2) (R_C*(1 - alpha) with cut=alpha), never below
+// the min rate; the increase counters then restart and fast recovery
+// begins, exactly as after a CNP. DCQCN's own alpha is neither used nor
+// updated and no alpha timer starts. Like OnCNP it first replays due
+// timers and does nothing when the previous cut is less than
+// DecreaseInterval old; it reports whether it cut.
+//
+// NB: with beta < 1 - alpha/2, R_T ends below R_C and fast recovery then
+// lowers R_C towards R_T (paper 000 Fig. 2, the blue dashed line).
+func (d *DCQCN) CutWith(now units.Time, alpha, beta float64) bool {
+	d.mustStart("CutWith")
+	d.advance(now)
+	if d.cuts > 0 && now-d.lastCut < d.cfg.DecreaseInterval {
+		return false
+	}
+	d.cutWith(now, alpha, beta)
+	return true
+}
+
 // NextTimer is the next increase tick, or units.Never when idle. Alpha
 // ticks are replayed lazily (see the package comment).
 func (d *DCQCN) NextTimer() units.Time { return d.incAt }

@@ -143,6 +143,11 @@ func (c *Config) set(key, value string) error {
 	return nil
 }
 
+// Set applies one key=value override as Build does (see Keys), for
+// algorithms that build on a DCQCN configuration; the result is checked
+// when the configuration is passed to New.
+func (c *Config) Set(key, value string) error { return c.set(key, value) }
+
 // Params returns every parameter's effective value, keyed as Build takes
 // them; feeding the map back to Build reproduces the configuration.
 func (c Config) Params() map[string]string {

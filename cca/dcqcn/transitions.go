@@ -60,12 +60,38 @@ func (d *DCQCN) cut(now units.Time) {
 		d.alpha = mark(d.alpha, d.cfg.G)
 		d.alphaAt = now + d.cfg.AlphaTimer
 	}
+	d.restartIncrease(now)
+}
+
+// restartIncrease is what every cut ends with: the increase counters restart
+// (paper 003: "Whenever a sender receives a CNP, it sets i_B = i_T = 0")
+// and fast recovery begins with the increase timer T.
+func (d *DCQCN) restartIncrease(now units.Time) {
 	d.iT, d.iB, d.acc = 0, 0, 0
 	d.cuts++
 	d.lastCut = now
 	d.stage = StageFastRecovery
 	d.incAt = now + d.cfg.IncreaseTimer
 	d.stopIfRecovered()
+}
+
+// cutWith is a cut with caller-given factors (see CutWith).
+func (d *DCQCN) cutWith(now units.Time, alpha, beta float64) {
+	rt := float64(d.rc) * beta
+	switch {
+	case rt >= float64(d.line):
+		d.rt = d.line
+	case rt <= float64(d.minRate):
+		d.rt = d.minRate
+	default:
+		d.rt = units.BitsPerSec(rt)
+	}
+	factor := 1 - alpha/2
+	if d.cfg.Cut == CutAlpha {
+		factor = 1 - alpha
+	}
+	d.rc = max(d.minRate, units.BitsPerSec(float64(d.rc)*factor))
+	d.restartIncrease(now)
 }
 
 // increase is one rate-increase event, from the timer T or the byte

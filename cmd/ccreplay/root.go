@@ -12,6 +12,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dctcp"
+	"github.com/ccreplay/ccreplay/cca/dolce"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/linerate"
 	"github.com/ccreplay/ccreplay/cca/swift"
@@ -54,6 +55,7 @@ func registry() *cca.Registry {
 	r := cca.NewRegistry()
 	dcqcn.Register(r)
 	dctcp.Register(r)
+	dolce.Register(r)
 	hpcc.Register(r)
 	linerate.Register(r)
 	swift.Register(r)

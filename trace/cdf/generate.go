@@ -156,6 +156,9 @@ func Generate(c Config, seed int64) (*trace.Trace, Stats, error) {
 			Release:      units.Nanos(startNs + int64(next.t)),
 			FlowID:       trace.NoFlow,
 			CollectiveID: trace.NoCollective,
+			Iteration:    trace.NoIteration,
+			SrcRank:      trace.NoRank,
+			DstRank:      trace.NoRank,
 		})
 		h[0].t += rng.ExpFloat64() * iaNs
 		h.fix0()

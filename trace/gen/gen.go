@@ -1,17 +1,32 @@
 // Package gen builds synthetic traces from short specs such as
 //
-//	incast:n=16,size=1MB,jitter=1ms,dist=gaussian
-//	longflows:n=4,size=100MB,stagger=35ms,mode=pairs
+//	incast:n=16,size=20MB,jitter=1ms,dist=gaussian
+//	incast:flows=2048
+//	long-short:long=1,short=8,at=1ms
+//	fairshare
+//	all-to-all:hosts=8
+//	dnn-burst:workers=31,layers=10MB
+//	osu-alltoall:nodes=8,ppn=16,sizes=1..1MiB
+//	vasp:nodes=8,ppn=12
 //
 // A spec is a generator kind, then optionally ':' and comma-separated
 // key=value pairs; absent keys take their defaults (see Kinds or Usage).
 // Sizes accept units.ParseSize forms (1MB = 10^6 bytes, 64KiB, or bare
-// bytes); times accept units.ParseDuration forms (10us, 1.5ms) or "0", and
-// must be whole nanoseconds because trace files store integer ns.
+// bytes); lists of sizes separate them with ';' (1KB;64KB). Times accept
+// units.ParseDuration forms (10us, 1.5ms) or "0", and must be whole
+// nanoseconds because trace files store integer ns.
 //
 // Generators are deterministic: every random draw comes from the
 // generator seeded by Parse's seed argument, so the same spec and seed
 // give the same trace.
+//
+// Closed-loop generators (osu-alltoall, vasp, dnn-burst) express "this
+// phase starts when that one has completed" with Deps through zero-byte
+// same-host messages (trace.Message.IsSync): a barrier that depends on
+// every message of a phase, or a per-rank join that depends on a rank's
+// last messages of a phase, and on which the next phase's messages depend.
+// The replay completes such a message at the instant it is released, so a
+// barrier among n messages costs 2n dependency edges instead of n^2.
 package gen
 
 import (
@@ -44,12 +59,14 @@ type Kind struct {
 
 // kinds is the registry, sorted by name. Adding a generator means adding
 // an entry here and a file with its build function.
-var kinds = []Kind{incastKind, longflowsKind}
+var kinds = []Kind{allToAllKind, dnnBurstKind, fairshareKind, incastKind, longShortKind, longflowsKind, osuAlltoallKind, vaspKind}
 
 // Kinds returns the generators, sorted by name.
 func Kinds() []Kind {
-	out := make([]Kind, len(kinds))
+	out := make([]Kind, len(kinds), len(kinds)+1)
 	copy(out, kinds)
+	out = append(out, cdfKindDoc())
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
@@ -57,10 +74,14 @@ func Kinds() []Kind {
 // command-line help.
 func Usage() string {
 	var b strings.Builder
-	for _, k := range kinds {
+	for _, k := range Kinds() {
 		fmt.Fprintf(&b, "%s: %s\n", k.Name, k.Doc)
+		width := 0
 		for _, key := range k.Keys {
-			fmt.Fprintf(&b, "  %-8s %s (default %s)\n", key.Name, key.Doc, key.Default)
+			width = max(width, len(key.Name))
+		}
+		for _, key := range k.Keys {
+			fmt.Fprintf(&b, "  %-*s %s (default %s)\n", width, key.Name, key.Doc, key.Default)
 		}
 	}
 	return b.String()
@@ -68,6 +89,10 @@ func Usage() string {
 
 // maxCount bounds counts such as n, to catch typos before they allocate.
 const maxCount = 1_000_000
+
+// maxMessages bounds the messages of one generated trace (about 2.5 GB of
+// memory), so that a spec that would exhaust memory fails at once.
+const maxMessages = 20_000_000
 
 // pcgStream is the fixed second word of the PCG state; the seed is the
 // first.
@@ -79,6 +104,10 @@ const pcgStream = 0x6363_7265_706c_6179 // "ccreplay"
 func Parse(spec string, seed int64) (*trace.Trace, error) {
 	name, args, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	name = strings.TrimSpace(name)
+	if name == "cdf" {
+		t, _, err := ParseWithStats(spec, seed)
+		return t, err
+	}
 	var kind *Kind
 	for i := range kinds {
 		if kinds[i].Name == name {
@@ -91,26 +120,9 @@ func Parse(spec string, seed int64) (*trace.Trace, error) {
 		}
 		return nil, fmt.Errorf("unknown generator %q (known: %s)", name, kindNames())
 	}
-	p := &params{
-		kind: kind,
-		vals: make(map[string]string),
-		rng:  rand.New(rand.NewPCG(uint64(seed), pcgStream)),
-	}
-	if strings.TrimSpace(args) != "" {
-		for item := range strings.SplitSeq(args, ",") {
-			k, v, ok := strings.Cut(item, "=")
-			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-			switch {
-			case !ok || k == "":
-				return nil, fmt.Errorf("%s: %q is not key=value (keys: %s)", name, strings.TrimSpace(item), kind.keyNames())
-			case kind.key(k) == nil:
-				return nil, fmt.Errorf("%s: unknown key %q (known: %s)", name, k, kind.keyNames())
-			}
-			if _, dup := p.vals[k]; dup {
-				return nil, fmt.Errorf("%s: key %q given twice", name, k)
-			}
-			p.vals[k] = v
-		}
+	p, err := parseArgs(kind, args, seed)
+	if err != nil {
+		return nil, err
 	}
 	t := kind.build(p)
 	if p.err != nil {
@@ -122,12 +134,43 @@ func Parse(spec string, seed int64) (*trace.Trace, error) {
 	return t, nil
 }
 
+// parseArgs reads a spec's comma-separated key=value pairs for kind,
+// rejecting unknown and repeated keys, into params with a generator
+// seeded with seed.
+func parseArgs(kind *Kind, args string, seed int64) (*params, error) {
+	name := kind.Name
+	p := &params{
+		kind: kind,
+		vals: make(map[string]string),
+		rng:  rand.New(rand.NewPCG(uint64(seed), pcgStream)),
+	}
+	if strings.TrimSpace(args) == "" {
+		return p, nil
+	}
+	for item := range strings.SplitSeq(args, ",") {
+		k, v, ok := strings.Cut(item, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch {
+		case !ok || k == "":
+			return nil, fmt.Errorf("%s: %q is not key=value (keys: %s)", name, strings.TrimSpace(item), kind.keyNames())
+		case kind.key(k) == nil:
+			return nil, fmt.Errorf("%s: unknown key %q (known: %s)", name, k, kind.keyNames())
+		}
+		if _, dup := p.vals[k]; dup {
+			return nil, fmt.Errorf("%s: key %q given twice", name, k)
+		}
+		p.vals[k] = v
+	}
+	return p, nil
+}
+
 // kindNames lists the generators for error messages.
 func kindNames() string {
-	names := make([]string, len(kinds))
-	for i, k := range kinds {
-		names[i] = k.Name
+	names := make([]string, 0, len(kinds)+1)
+	for _, k := range kinds {
+		names = append(names, k.Name)
 	}
+	names = append(names, "cdf")
 	sort.Strings(names)
 	return strings.Join(names, ", ")
 }
@@ -236,6 +279,40 @@ func (p *params) choice(key string, options ...string) string {
 	}
 	p.fail(key, s, "want one of "+strings.Join(options, ", "))
 	return options[0]
+}
+
+// sizeList reads a ';'-separated list of sizes, each >= lo bytes.
+func (p *params) sizeList(key string, lo int64) []int64 {
+	s := p.raw(key)
+	var out []int64
+	for item := range strings.SplitSeq(s, ";") {
+		v, err := units.ParseSize(strings.TrimSpace(item))
+		if err != nil || int64(v) < lo {
+			p.fail(key, s, fmt.Sprintf("want sizes >= %d bytes separated by ';', such as 1KB;64KiB;1MB", lo))
+			return []int64{lo}
+		}
+		out = append(out, int64(v))
+	}
+	return out
+}
+
+// flag reads true or false.
+func (p *params) flag(key string) bool {
+	return p.choice(key, "false", "true") == "true"
+}
+
+// priority reads a traffic class, 0..trace.MaxPriority.
+func (p *params) priority(key string) int32 {
+	return int32(p.count(key, 0, int64(trace.MaxPriority)))
+}
+
+// tooMany fails when a trace would hold more than maxMessages messages;
+// n is the count, estimated in float64 so that it cannot overflow.
+func (p *params) tooMany(n float64) bool {
+	if n > maxMessages && p.err == nil {
+		p.err = fmt.Errorf("%s: the spec makes %.0f messages, more than the limit of %d", p.kind.Name, n, maxMessages)
+	}
+	return p.err != nil
 }
 
 // checkEnd fails when the last release, from + steps*step, would not fit

@@ -1,9 +1,10 @@
 package gen_test
 
 import (
-	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,7 +30,8 @@ func TestIncastDefaults(t *testing.T) {
 			t.Fatalf("%q: %d hosts, %d messages; want 17, 16", spec, tr.Hosts, len(tr.Messages))
 		}
 		for i, m := range tr.Messages {
-			want := trace.Message{ID: int64(i), Src: int32(i), Dst: 16, Bytes: 1_000_000, FlowID: int64(i), CollectiveID: -1}
+			want := trace.Message{ID: int64(i), Src: int32(i), Dst: 16, Bytes: 1_000_000, FlowID: int64(i), CollectiveID: -1,
+				Iteration: -1, SrcRank: -1, DstRank: -1}
 			if !reflect.DeepEqual(m, want) {
 				t.Errorf("%q: message %d = %+v, want %+v", spec, i, m, want)
 			}
@@ -116,7 +118,12 @@ func TestIncastGaussian(t *testing.T) {
 }
 
 func TestDeterminism(t *testing.T) {
-	for _, spec := range []string{"incast:n=64,jitter=1ms", "incast:n=64,jitter=1ms,dist=gaussian"} {
+	for _, spec := range []string{
+		"incast:n=64,jitter=1ms", "incast:n=64,jitter=1ms,dist=gaussian",
+		"incast:n=8,per_host=4,size_dist=uniform,size=1KB,size_max=1MB",
+		"long-short:short=16,jitter=1ms,rounds=3,period=5ms", "long-short:short=16,jitter=1ms,dist=gaussian",
+		"all-to-all:hosts=4,jitter=100us",
+	} {
 		a, b := mustParse(t, spec, 42), mustParse(t, spec, 42)
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%q: same seed gave different traces", spec)
@@ -133,7 +140,8 @@ func TestLongflows(t *testing.T) {
 		t.Fatalf("%d hosts, %d messages; want 5, 4", tr.Hosts, len(tr.Messages))
 	}
 	for i, m := range tr.Messages {
-		want := trace.Message{ID: int64(i), Src: int32(i), Dst: 4, Bytes: 100_000_000, FlowID: int64(i), CollectiveID: -1}
+		want := trace.Message{ID: int64(i), Src: int32(i), Dst: 4, Bytes: 100_000_000, FlowID: int64(i), CollectiveID: -1,
+			Iteration: -1, SrcRank: -1, DstRank: -1}
 		if !reflect.DeepEqual(m, want) {
 			t.Errorf("message %d = %+v, want %+v", i, m, want)
 		}
@@ -152,13 +160,17 @@ func TestLongflows(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	const (
+		known      = "all-to-all, cdf, dnn-burst, fairshare, incast, long-short, longflows, osu-alltoall, vasp"
+		incastKeys = "n, per_host, flows, size, size_dist, size_max, sizes, start, jitter, dist, dst"
+	)
 	for _, tc := range []struct{ spec, want string }{
-		{"", "empty generator spec (known generators: incast, longflows)"},
-		{"permutation:n=4", `unknown generator "permutation" (known: incast, longflows)`},
-		{"incast:sz=1MB", `incast: unknown key "sz" (known: n, size, start, jitter, dist, dst)`},
+		{"", "empty generator spec (known generators: " + known + ")"},
+		{"permutation:n=4", `unknown generator "permutation" (known: ` + known + `)`},
+		{"incast:sz=1MB", `incast: unknown key "sz" (known: ` + incastKeys + `)`},
 		{"longflows:dist=uniform", `longflows: unknown key "dist" (known: n, size, start, stagger, mode)`},
-		{"incast:n", `incast: "n" is not key=value (keys: n, size, start, jitter, dist, dst)`},
-		{"incast:n=4,", `incast: "" is not key=value (keys: n, size, start, jitter, dist, dst)`},
+		{"incast:n", `incast: "n" is not key=value (keys: ` + incastKeys + `)`},
+		{"incast:n=4,", `incast: "" is not key=value (keys: ` + incastKeys + `)`},
 		{"incast:n=4,n=5", `incast: key "n" given twice`},
 		{"incast:n=0", `incast: n="0": want an integer in 1..1000000`},
 		{"incast:n=abc", `incast: n="abc": want an integer in 1..1000000`},
@@ -172,6 +184,34 @@ func TestParseErrors(t *testing.T) {
 		{"longflows:mode=ring", `longflows: mode="ring": want one of incast, pairs`},
 		{"longflows:n=10000,stagger=1000000s", `longflows: stagger="1000000s": the last release time would overflow`},
 		{"longflows:stagger=10000000s", `longflows: stagger="10000000s": out of range`},
+		// incast extensions
+		{"incast:flows=8", `incast: flows="8": not a row of PCC-RL Table 6 (2, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192); give n or per_host too`},
+		{"incast:flows=10,n=4", `incast: flows="10": want a multiple of n = 4`},
+		{"incast:flows=10,per_host=4", `incast: flows="10": want a multiple of per_host = 4`},
+		{"incast:flows=10,n=2,per_host=4", `incast: flows="10": want n x per_host = 8, or leave one of them out`},
+		{"incast:size_dist=uniform,size=2MB,size_max=1MB", `incast: size_max="1MB": want at least size = 2000000 bytes`},
+		{"incast:size_dist=list,sizes=1KB;;2KB", `incast: sizes="1KB;;2KB": want sizes >= 0 bytes separated by ';', such as 1KB;64KiB;1MB`},
+		{"incast:size_dist=zipf", `incast: size_dist="zipf": want one of fixed, uniform, list`},
+		{"incast:n=100000,per_host=1000", `incast: the spec makes 100000000 messages, more than the limit of 20000000`},
+		// the other kinds
+		{"osu-alltoall:nodes=1,ppn=1", `osu-alltoall: ppn="1": the test needs at least 2 ranks (nodes x ppn >= 2)`},
+		{"osu-alltoall:sizes=1MiB..1", `osu-alltoall: sizes="1MiB..1": want LO..HI with 1 <= LO <= HI, such as 1..1MiB, or a list such as 1;64;4KiB`},
+		{"osu-alltoall:sizes=0;4", `osu-alltoall: sizes="0;4": want sizes >= 1 bytes separated by ';', such as 1KB;64KiB;1MB`},
+		{"osu-alltoall:iters=0", `osu-alltoall: iters="0": want an integer in 1..1000000`},
+		{"osu-alltoall:map=scatter", `osu-alltoall: map="scatter": want one of block, cyclic`},
+		{"osu-alltoall:qp=shared", `osu-alltoall: qp="shared": want one of pair, message`},
+		{"osu-alltoall:prio=8", `osu-alltoall: prio="8": want an integer in 0..7`},
+		{"osu-alltoall:ppn=40,nodes=64", `osu-alltoall: the spec makes 825431166 messages, more than the limit of 20000000`},
+		{"vasp:ffts=0,allreduces=0,bcasts=0", `vasp: ffts="0": an SCF iteration needs at least one collective (ffts, allreduces or bcasts > 0)`},
+		{"vasp:fft_gap=1", `vasp: fft_gap="1": want a time such as 10us, 1.5ms or 0`},
+		{"dnn-burst:mode=ring,pull=true", `dnn-burst: pull="true": pull applies to mode=ps only`},
+		{"dnn-burst:mode=ring,workers=1", `dnn-burst: workers="1": a ring needs at least 2 workers`},
+		{"dnn-burst:pull=yes", `dnn-burst: pull="yes": want one of false, true`},
+		{"dnn-burst:layers=", `dnn-burst: layers="": want sizes >= 0 bytes separated by ';', such as 1KB;64KiB;1MB`},
+		{"all-to-all:self=drop", `all-to-all: self="drop": want one of local, skip`},
+		{"long-short:long=0,short=0", `long-short: long="0": want at least one flow (long + short > 0)`},
+		{"long-short:rounds=0", `long-short: rounds="0": want an integer in 1..1000000`},
+		{"fairshare:mode=ring", `fairshare: mode="ring": want one of incast, pairs`},
 	} {
 		if _, err := gen.Parse(tc.spec, 1); err == nil || err.Error() != tc.want {
 			t.Errorf("Parse(%q) = %v\nwant %s", tc.spec, err, tc.want)
@@ -180,6 +220,12 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestUsageListsEveryKey(t *testing.T) {
+	// small keeps the defaults of the MPI kinds quick to generate: every
+	// key but the one under test is set to a small value.
+	small := map[string]string{
+		"osu-alltoall": "nodes=2,ppn=2,sizes=1..4",
+		"vasp":         "nodes=2,ppn=2,scf=1",
+	}
 	u := gen.Usage()
 	for _, k := range gen.Kinds() {
 		if !strings.Contains(u, k.Name+": ") {
@@ -189,23 +235,72 @@ func TestUsageListsEveryKey(t *testing.T) {
 			if !strings.Contains(u, "  "+key.Name+" ") || key.Doc == "" || key.Default == "" {
 				t.Errorf("%s: key %s undocumented", k.Name, key.Name)
 			}
-			// Every default must parse.
-			if _, err := gen.Parse(k.Name+":"+key.Name+"="+key.Default, 1); err != nil && key.Default != "n" {
+			// Every default must parse (cdf needs a distribution file,
+			// which TestCDFKindThroughParse covers).
+			if k.Name == "cdf" {
+				continue
+			}
+			spec := k.Name + ":" + key.Name + "=" + key.Default
+			for kv := range strings.SplitSeq(small[k.Name], ",") {
+				if kv != "" && !strings.HasPrefix(kv, key.Name+"=") {
+					spec += "," + kv
+				}
+			}
+			if _, err := gen.Parse(spec, 1); err != nil && key.Default != "n" {
 				t.Errorf("default %s=%s: %v", key.Name, key.Default, err)
 			}
 		}
 	}
+	if names := fmt.Sprint(kindNames()); names != "[all-to-all cdf dnn-burst fairshare incast long-short longflows osu-alltoall vasp]" {
+		t.Errorf("Kinds() = %s, want them sorted by name", names)
+	}
 }
 
+func kindNames() []string {
+	var out []string
+	for _, k := range gen.Kinds() {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// TestGeneratedTracesWrite writes a trace of every kind in every format
+// and reads it back unchanged: ranks, ppn, priorities, iterations,
+// same-host messages and sync points included.
 func TestGeneratedTracesWrite(t *testing.T) {
-	tr := mustParse(t, "incast:n=8,jitter=1ms,dist=gaussian", 5)
-	var b bytes.Buffer
-	if err := trace.WriteCSV(&b, tr); err != nil {
+	specs := []string{
+		"incast:n=8,jitter=1ms,dist=gaussian", "incast:flows=16,size_dist=uniform,size=1,size_max=9",
+		"long-short:short=3,jitter=1us", "fairshare", "longflows:mode=pairs", "all-to-all:hosts=3",
+		"dnn-burst:workers=3,layers=1;2,iters=2,pull=true,prio=1", "dnn-burst:mode=ring,workers=3,iters=2",
+		"osu-alltoall:nodes=2,ppn=2,sizes=1..4,prio=5,gap=1us", "vasp:nodes=2,ppn=2,scf=1,map=cyclic",
+	}
+	cdfFile := filepath.Join(t.TempDir(), "cdf.txt")
+	if err := os.WriteFile(cdfFile, []byte("100 0\n5000 100\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	back, err := trace.ReadCSV(&b)
-	if err != nil || !reflect.DeepEqual(back, tr) {
-		t.Errorf("CSV round trip: %v", err)
+	specs = append(specs, "cdf:dist="+cdfFile+",hosts=4,flows=20")
+	for _, k := range gen.Kinds() {
+		covered := false
+		for _, s := range specs {
+			covered = covered || s == k.Name || strings.HasPrefix(s, k.Name+":")
+		}
+		if !covered {
+			t.Errorf("no spec of kind %s", k.Name)
+		}
+	}
+	dir := t.TempDir()
+	for _, spec := range specs {
+		tr := mustParse(t, spec, 5)
+		for _, ext := range []string{".csv", ".jsonl", ".parquet"} {
+			path := filepath.Join(dir, "t"+ext)
+			if err := trace.WriteFile(path, tr); err != nil {
+				t.Fatalf("%s: %v", spec, err)
+			}
+			back, err := trace.ReadFile(path)
+			if err != nil || !reflect.DeepEqual(back, tr) {
+				t.Errorf("%s: %s round trip: %v", spec, ext, err)
+			}
+		}
 	}
 }
 

@@ -1,32 +1,98 @@
 package gen
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
 
 var incastKind = Kind{
 	Name: "incast",
-	Doc:  "n senders each send one message of size bytes to one receiver, starting within a window [start, start+jitter)",
+	Doc: "n sender hosts each open per_host flows of one message to one receiver, released within a window [start, start+jitter); " +
+		"flows=N alone takes hosts and flows per host from PCC-RL's many-to-one table (Tessler et al., Table 6)",
 	Keys: []Key{
-		{"n", "16", "number of senders (count); they are the first n hosts other than dst"},
-		{"size", "1MB", "payload of each message (bytes; MB = 10^6 bytes)"},
+		{"n", "16", "number of sender hosts (count); they are the first n hosts other than dst"},
+		{"per_host", "1", "flows (queue pairs) per sender host (count)"},
+		{"flows", "0", "total flows (count; 0 = n x per_host); given alone, n and per_host come from PCC-RL Table 6 (2, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192 flows)"},
+		{"size", "1MB", "payload of each message (bytes; MB = 10^6 bytes); the lower bound when size_dist=uniform"},
+		{"size_dist", "fixed", "sizes: fixed (size), uniform (integers uniform in [size, size_max]), list (flow i takes sizes[i mod len])"},
+		{"size_max", "10MB", "upper bound of uniform sizes (bytes)"},
+		{"sizes", "1MB", "sizes for size_dist=list, separated by ';' (bytes, e.g. 10KB;1MB;20MB)"},
 		{"start", "0", "start of the release window (time, e.g. 10us)"},
 		{"jitter", "0", "width of the release window (time; 0 = all released at start)"},
-		{"dist", "uniform", "release times in the window: uniform, or gaussian (mean start+jitter/2, sd jitter/6, redrawn until inside the window)"},
+		{"dist", "uniform", "release times in the window: uniform, or gaussian (mean start+jitter/2, sd jitter/6, redrawn until inside the window; FDCC's 1 ms Gaussian start)"},
 		{"dst", "n", "receiver host index (Hosts = max(n+1, dst+1))"},
 	},
 	build: buildIncast,
 }
 
+// pccRLManyToOne is PCC-RL's many-to-one experiment mapping (Tessler et
+// al., "Reinforcement Learning for Datacenter Congestion Control",
+// Appendix A.1, Table 6): total flows -> hosts x flows per host.
+var pccRLManyToOne = []struct{ flows, hosts, perHost int64 }{
+	{2, 2, 1}, {4, 4, 1}, {16, 16, 1}, {32, 32, 1}, {64, 64, 1}, {128, 64, 2},
+	{256, 32, 8}, {512, 64, 8}, {1024, 32, 32}, {2048, 64, 32}, {4096, 64, 64}, {8192, 64, 128},
+}
+
+// incastShape reads n, per_host and flows: explicit n and per_host, flows
+// with n (per_host = flows/n), or flows alone (PCC-RL Table 6).
+func incastShape(p *params) (n, perHost int64) {
+	n = p.count("n", 1, maxCount)
+	perHost = p.count("per_host", 1, maxCount)
+	flows := p.count("flows", 0, maxCount*maxCount)
+	switch {
+	case p.err != nil || flows == 0:
+	case p.has("n") && p.has("per_host"):
+		if flows != n*perHost {
+			p.fail("flows", p.raw("flows"), fmt.Sprintf("want n x per_host = %d, or leave one of them out", n*perHost))
+		}
+	case p.has("n"):
+		if perHost = flows / n; flows%n != 0 {
+			p.fail("flows", p.raw("flows"), fmt.Sprintf("want a multiple of n = %d", n))
+		}
+	case p.has("per_host"):
+		if n = flows / perHost; flows%perHost != 0 {
+			p.fail("flows", p.raw("flows"), fmt.Sprintf("want a multiple of per_host = %d", perHost))
+		}
+	default:
+		for _, row := range pccRLManyToOne {
+			if row.flows == flows {
+				return row.hosts, row.perHost
+			}
+		}
+		var known []string
+		for _, row := range pccRLManyToOne {
+			known = append(known, strconv.FormatInt(row.flows, 10))
+		}
+		p.fail("flows", p.raw("flows"), "not a row of PCC-RL Table 6 ("+strings.Join(known, ", ")+"); give n or per_host too")
+	}
+	return n, perHost
+}
+
 // buildIncast makes the n-to-1 incast. The gaussian window is the FDCC
 // thesis setup ("each flow ... is initialized within 1 ms following
-// Gaussian distribution", Sec. 6.2): with sd = jitter/6 the window spans
-// +-3 sd, and the 0.27% of draws outside it are redrawn, so the release
-// times follow a normal distribution truncated to the window.
+// Gaussian distribution", Sec. 6.2, with 20 MB flows): with sd = jitter/6
+// the window spans +-3 sd, and the 0.27% of draws outside it are redrawn,
+// so the release times follow a normal distribution truncated to the
+// window. Messages are in sender order, then flow order; each draws its
+// release time and then, for uniform sizes, its size.
 func buildIncast(p *params) *trace.Trace {
-	n := p.count("n", 1, maxCount)
+	n, perHost := incastShape(p)
 	size := p.size("size")
+	sizeDist := p.choice("size_dist", "fixed", "uniform", "list")
+	var sizeMax int64
+	var sizes []int64
+	switch sizeDist {
+	case "uniform":
+		if sizeMax = p.size("size_max"); p.err == nil && sizeMax < size {
+			p.fail("size_max", p.raw("size_max"), fmt.Sprintf("want at least size = %d bytes", size))
+		}
+	case "list":
+		sizes = p.sizeList("sizes", 0)
+	}
 	start := p.duration("start")
 	jitter := p.duration("jitter")
 	dist := p.choice("dist", "uniform", "gaussian")
@@ -35,21 +101,28 @@ func buildIncast(p *params) *trace.Trace {
 		dst = p.count("dst", 0, maxCount)
 	}
 	p.checkEnd("jitter", start, 1, jitter)
-	if p.err != nil {
+	if p.err != nil || p.tooMany(float64(n)*float64(perHost)) {
 		return nil
 	}
 
-	t := &trace.Trace{Hosts: int(max(n, dst) + 1), Messages: make([]trace.Message, n)}
+	t := &trace.Trace{Hosts: int(max(n, dst) + 1), Messages: make([]trace.Message, 0, n*perHost)}
 	src := int64(0)
-	for i := range t.Messages {
+	for range n {
 		if src == dst {
 			src++
 		}
-		t.Messages[i] = trace.Message{
-			ID: int64(i), Src: int32(src), Dst: int32(dst), Bytes: size,
-			Release:      start + windowOffset(p, jitter, dist),
-			FlowID:       int64(i),
-			CollectiveID: trace.NoCollective,
+		for range perHost {
+			i := int64(len(t.Messages))
+			m := newMsg(int32(src), int32(dst), size)
+			m.ID, m.FlowID = i, i
+			m.Release = start + windowOffset(p, jitter, dist)
+			switch sizeDist {
+			case "uniform":
+				m.Bytes = size + p.rng.Int64N(sizeMax-size+1)
+			case "list":
+				m.Bytes = sizes[i%int64(len(sizes))]
+			}
+			t.Messages = append(t.Messages, m)
 		}
 		src++
 	}

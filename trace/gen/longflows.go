@@ -7,13 +7,31 @@ import (
 
 var longflowsKind = Kind{
 	Name: "longflows",
-	Doc:  "n long flows, one message each, joining one every stagger from start (the FDCC fair-share setup: 4 flows, one every 35 ms)",
+	Doc:  "n long flows, one message each, joining one every stagger from start (fairshare has FDCC's 4 flows every 35 ms as defaults)",
 	Keys: []Key{
 		{"n", "4", "number of flows (count); senders are hosts 0..n-1"},
 		{"size", "100MB", "payload of each flow (bytes; MB = 10^6 bytes)"},
 		{"start", "0", "release time of the first flow (time, e.g. 10us)"},
 		{"stagger", "0", "time between successive flows' releases (time; 0 = all at start)"},
 		{"mode", "incast", "incast: all flows to host n (Hosts = n+1); pairs: sender i to host n+i (Hosts = 2n, the dumbbell's left and right hosts)"},
+	},
+	build: buildLongflows,
+}
+
+// fairshareKind is the FDCC thesis' fair-share experiment (Zhang, Sec.
+// 6.1: "4 flows join a link one by one every 35 ms", Fig. 6.2): longflows
+// with that setup as defaults. Each flow must outlast the last join: with
+// 1 GB each at 100 Gb/s, flow 0 has about 200 MB left when the fourth
+// joins, so all four share the link for about 60 ms.
+var fairshareKind = Kind{
+	Name: "fairshare",
+	Doc:  "FDCC's fair-share join: n long flows joining one every stagger (4 flows every 35 ms), to one receiver or in pairs across a dumbbell",
+	Keys: []Key{
+		{"n", "4", "number of flows (count); senders are hosts 0..n-1"},
+		{"size", "1GB", "payload of each flow (bytes; GB = 10^9 bytes)"},
+		{"start", "0", "release time of the first flow (time)"},
+		{"stagger", "35ms", "time between successive flows' releases (time)"},
+		{"mode", "incast", "incast: all flows to host n (Hosts = n+1); pairs: sender i to host n+i (Hosts = 2n, a dumbbell's left and right hosts)"},
 	},
 	build: buildLongflows,
 }
@@ -39,12 +57,9 @@ func buildLongflows(p *params) *trace.Trace {
 		if mode == "pairs" {
 			dst = n + int64(i)
 		}
-		t.Messages[i] = trace.Message{
-			ID: int64(i), Src: int32(i), Dst: int32(dst), Bytes: size,
-			Release:      start + units.Time(i)*stagger,
-			FlowID:       int64(i),
-			CollectiveID: trace.NoCollective,
-		}
+		m := newMsg(int32(i), int32(dst), size)
+		m.ID, m.FlowID, m.Release = int64(i), int64(i), start+units.Time(i)*stagger
+		t.Messages[i] = m
 	}
 	return t
 }

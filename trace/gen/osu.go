@@ -1,0 +1,186 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// The OSU micro-benchmark's MPI_Alltoall latency test (osu_alltoall, OMB
+// 5.x), as run on the Dolce-RC testbed (8 servers, 16 or 40 processes per
+// node, sizes 1 B..1 MiB) and in the RL-CC paper (64 hosts, one process
+// per node). For each size the benchmark runs
+//
+//	MPI_Barrier
+//	for i := 0; i < skip+iterations; i++ {
+//		t_start = MPI_Wtime(); MPI_Alltoall(size); t_stop = MPI_Wtime()
+//		if i >= skip { timer += t_stop - t_start }
+//		MPI_Barrier
+//	}
+//	latency = timer / iterations   (per rank; "Avg Latency" averages ranks)
+//
+// with skip = 200 and iterations = 1000 for sizes up to 8 KiB and 10 and
+// 100 above (OMB's defaults, options -x and -i). Those counts make
+// millions of messages per size at 128 ranks, so the generator defaults to
+// 1 warm-up and 5 timed iterations; set warmup and iters to reproduce OMB.
+var osuAlltoallKind = Kind{
+	Name: "osu-alltoall",
+	Doc: "the OSU MPI_Alltoall latency test: for each size, warmup+iters iterations in which every rank sends size bytes to every other rank (same-node pairs stay on the host), " +
+		"separated by barriers (one collective id per iteration; Iteration = the loop index, warm-up first)",
+	Keys: []Key{
+		{"nodes", "8", "number of hosts (count; the Dolce-RC testbed has 8)"},
+		{"ppn", "16", "MPI processes per node (count; Dolce-RC uses 16 and 40, RL-CC 1)"},
+		{"map", "block", "rank placement: block (rank r on host r/ppn, Open MPI's --map-by core) or cyclic (host r mod nodes, --map-by node)"},
+		{"sizes", "1..1MiB", "message sizes (bytes per rank pair): LO..HI doubles from LO while <= HI as OSU's loop does, or a list such as 1;64;4KiB"},
+		{"warmup", "1", "warm-up iterations per size, not timed (count; OSU's -x, 200 up to 8 KiB and 10 above by default)"},
+		{"iters", "5", "timed iterations per size (count; OSU's -i, 1000 up to 8 KiB and 100 above by default)"},
+		{"gap", "0", "time from an iteration's last delivery to the next iteration's release (time; models MPI_Barrier and loop overhead)"},
+		{"start", "0", "release time of the first iteration (time)"},
+		{"qp", "pair", "pair: one queue pair per ordered pair of ranks on different hosts, kept across iterations and sizes (MPI's RC connections); message: one per message"},
+		{"prio", "0", "priority class of every message (0 = the NIC's default data class, 1..7)"},
+	},
+	build: buildOSUAlltoall,
+}
+
+// osuConfig is an osu-alltoall spec.
+type osuConfig struct {
+	nodes, ppn    int64
+	cyclic        bool
+	sizes         []int64
+	warmup, iters int64
+	gap, start    units.Time
+	perPair       bool
+	prio          int32
+}
+
+// readOSU reads an osu-alltoall spec's keys.
+func readOSU(p *params) osuConfig {
+	c := osuConfig{
+		nodes:   p.count("nodes", 1, maxCount),
+		ppn:     p.count("ppn", 1, maxCount),
+		cyclic:  p.choice("map", "block", "cyclic") == "cyclic",
+		sizes:   p.osuSizes("sizes"),
+		warmup:  p.count("warmup", 0, maxCount),
+		iters:   p.count("iters", 1, maxCount),
+		gap:     p.duration("gap"),
+		start:   p.duration("start"),
+		perPair: p.choice("qp", "pair", "message") == "pair",
+		prio:    p.priority("prio"),
+	}
+	if p.err == nil && c.nodes*c.ppn < 2 {
+		p.fail("ppn", p.raw("ppn"), "the test needs at least 2 ranks (nodes x ppn >= 2)")
+	}
+	return c
+}
+
+// osuSizes reads "LO..HI" (LO, 2 LO, 4 LO, ... while <= HI) or a
+// ';'-separated list, every size >= 1 byte.
+func (p *params) osuSizes(key string) []int64 {
+	s := p.raw(key)
+	lo, hi, isRange := strings.Cut(s, "..")
+	if !isRange {
+		return p.sizeList(key, 1)
+	}
+	a, errA := units.ParseSize(strings.TrimSpace(lo))
+	b, errB := units.ParseSize(strings.TrimSpace(hi))
+	if errA != nil || errB != nil || a < 1 || b < a {
+		p.fail(key, s, "want LO..HI with 1 <= LO <= HI, such as 1..1MiB, or a list such as 1;64;4KiB")
+		return []int64{1}
+	}
+	var out []int64
+	for v := int64(a); v <= int64(b); v *= 2 {
+		out = append(out, v)
+		if v > int64(b)/2 {
+			break // NB: the next doubling would pass HI (or overflow)
+		}
+	}
+	return out
+}
+
+// ranks places n = nodes*ppn ranks on hosts.
+func (c *osuConfig) ranks() []int32 {
+	n := c.nodes * c.ppn
+	out := make([]int32, n)
+	for r := range out {
+		if c.cyclic {
+			out[r] = int32(int64(r) % c.nodes)
+		} else {
+			out[r] = int32(int64(r) / c.ppn)
+		}
+	}
+	return out
+}
+
+// buildOSUAlltoall makes the benchmark's trace. Each iteration is one
+// all-to-all among all ranks (collective id = the iteration's number
+// counted over the whole trace) followed by a barrier: a zero-byte message
+// on the host of rank 0 that depends on every message of the iteration
+// and carries gap; every message of the next iteration (of this size or
+// the next) depends on that barrier alone. So no message of iteration i+1
+// is released before every message of iteration i has been delivered,
+// with 2 dependency edges per message.
+func buildOSUAlltoall(p *params) *trace.Trace {
+	c := readOSU(p)
+	if p.err != nil {
+		return nil
+	}
+	n := float64(c.nodes * c.ppn)
+	per := float64(c.warmup + c.iters)
+	if p.tooMany(float64(len(c.sizes)) * per * (n*(n-1) + 1)) {
+		return nil
+	}
+	ranks := c.ranks()
+	t := &trace.Trace{Hosts: int(c.nodes), PPN: int(c.ppn), Ranks: ranks}
+	t.Messages = make([]trace.Message, 0, int(float64(len(c.sizes))*per*(n*(n-1)+1)))
+	b := &builder{t: t}
+	g := &group{hosts: ranks, mpi: true, perPair: c.perPair, prio: c.prio}
+	barrier, coll := int64(-1), int64(0)
+	for _, size := range c.sizes {
+		for i := range c.warmup + c.iters {
+			ph := phase{ready: filled(len(ranks), barrier), release: c.start, coll: coll, iter: i}
+			res := b.alltoall(g, ph, size)
+			barrier = b.sync(ranks[0], res.msgs, c.gap, c.start, i, trace.NoRank)
+			coll++
+		}
+	}
+	return t
+}
+
+// OSUCollective is one iteration of an osu-alltoall trace.
+type OSUCollective struct {
+	// CollectiveID is the collective id of the iteration's messages.
+	CollectiveID int64
+	// Bytes is the message size of the iteration, bytes per rank pair.
+	Bytes int64
+	// Iteration is the loop index within the size, warm-up first.
+	Iteration int64
+	// Warmup is true for the iterations the benchmark does not time.
+	Warmup bool
+}
+
+// OSUPlan lists the iterations an osu-alltoall spec generates, in trace
+// order, without generating the trace: what OSULatency needs to turn a
+// replay of that trace into the benchmark's report.
+func OSUPlan(spec string) ([]OSUCollective, error) {
+	name, args, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	if strings.TrimSpace(name) != osuAlltoallKind.Name {
+		return nil, fmt.Errorf("OSUPlan wants an %s spec, got %q", osuAlltoallKind.Name, spec)
+	}
+	p, err := parseArgs(&osuAlltoallKind, args, 0)
+	if err != nil {
+		return nil, err
+	}
+	c := readOSU(p)
+	if p.err != nil {
+		return nil, p.err
+	}
+	var plan []OSUCollective
+	for _, size := range c.sizes {
+		for i := range c.warmup + c.iters {
+			plan = append(plan, OSUCollective{CollectiveID: int64(len(plan)), Bytes: size, Iteration: i, Warmup: i < c.warmup})
+		}
+	}
+	return plan, nil
+}
