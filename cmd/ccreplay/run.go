@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/hpccfmt"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
@@ -37,6 +38,8 @@ type runOptions struct {
 	MaxTime   string
 	Check     string
 	Stats     bool
+	HPCC      string
+	FCTTxt    string
 
 	set      map[string]bool // flags given on the command line
 	fromFile map[string]bool // values taken from the --config file
@@ -96,6 +99,8 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 	f.StringVar(&o.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms); default: when all messages complete")
 	f.StringVar(&o.Check, "check", "", "verify byte conservation at this simulated period (e.g. 10us)")
 	f.BoolVar(&o.Stats, "stats", false, "print wall time, data packets per second and peak memory to stderr")
+	f.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
+	f.StringVar(&o.FCTTxt, "fct-txt", "", "also write flow completions in the HPCC simulator's fct.txt layout to this file")
 	return c
 }
 
@@ -183,6 +188,7 @@ type setup struct {
 	topo      *topology.Topology
 	maxTime   units.Time
 	check     units.Time
+	hpcc      *hpccScenario // run --hpcc-config
 }
 
 // resolve reads the config file, resolves each algorithm spec that ccas
@@ -206,6 +212,27 @@ func (o *runOptions) resolve(ccas func() []string) (*setup, []cca.Spec, error) {
 	if st.params, err = parseParams(o.CCAParams, st.fc.CCAParams); err != nil {
 		return nil, nil, err
 	}
+	if o.HPCC != "" {
+		if st.hpcc, err = loadHPCCConfig(o.HPCC); err != nil {
+			return nil, nil, err
+		}
+		if !o.set["cca"] && !o.fromFile["cca"] {
+			name, params := st.hpcc.cfg.CCParams()
+			o.CCA = name
+			for k, v := range params {
+				if _, given := st.params[k]; !given {
+					st.params[k] = v
+				}
+			}
+		}
+		if o.Topology == "" {
+			p, err := st.hpcc.file("TOPOLOGY_FILE", st.hpcc.cfg.TopologyFile)
+			if err != nil {
+				return nil, nil, err
+			}
+			o.Topology = "hpcc:" + p
+		}
+	}
 	reg := registry()
 	var specs []cca.Spec
 	for _, name := range ccas() {
@@ -215,11 +242,21 @@ func (o *runOptions) resolve(ccas func() []string) (*setup, []cca.Spec, error) {
 		}
 		specs = append(specs, spec)
 	}
-	if st.tr, st.traceName, err = o.loadWorkload(); err != nil {
-		return nil, nil, err
-	}
-	if st.topo, err = topology.Parse(o.Topology, st.tr.Hosts); err != nil {
-		return nil, nil, inputErrorf("topology: %v", err)
+	if st.hpcc != nil && o.Trace == "" && o.Workload == "" {
+		// The scenario's own flows: the topology first, to map node ids.
+		if st.topo, err = topology.Parse(o.Topology, 0); err != nil {
+			return nil, nil, inputErrorf("topology: %v", err)
+		}
+		if st.tr, st.traceName, err = st.hpcc.loadFlows(st.topo); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		if st.tr, st.traceName, err = o.loadWorkload(); err != nil {
+			return nil, nil, err
+		}
+		if st.topo, err = topology.Parse(o.Topology, st.tr.Hosts); err != nil {
+			return nil, nil, inputErrorf("topology: %v", err)
+		}
 	}
 	if o.MaxTime != "" {
 		if st.maxTime, err = units.ParseDuration(o.MaxTime); err != nil {
@@ -242,6 +279,9 @@ func (o *runOptions) config(st *setup, spec cca.Spec, seed uint64) (replay.Confi
 		Seed: seed, Packets: st.level, MaxTime: st.maxTime, CheckEvery: st.check,
 	}
 	cfg.ApplyCCHints()
+	if st.hpcc != nil {
+		st.hpcc.apply(&cfg, st.params)
+	}
 	if err := st.fc.applySwitch(o.Config, &cfg.Switch); err != nil {
 		return cfg, err
 	}
@@ -278,6 +318,20 @@ func (o *runOptions) run() error {
 	}
 	if o.Stats {
 		printStats(o.s.Err, time.Since(start), res)
+	}
+	if st.hpcc != nil {
+		if note := st.hpcc.ignoredNote(); note != "" && o.s.ErrIsTerminal {
+			fmt.Fprintln(o.s.Err, note)
+		}
+	}
+	if o.FCTTxt != "" {
+		var ff *hpccfmt.FlowFile
+		if st.hpcc != nil {
+			ff = st.hpcc.ff
+		}
+		if err := writeFCT(o.FCTTxt, topo, tr, ff, res); err != nil {
+			return err
+		}
 	}
 	man := replay.NewManifest(&cfg, filepath.ToSlash(traceName), res)
 	if err := replay.WriteManifest(o.Out, man); err != nil {
