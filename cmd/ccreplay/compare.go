@@ -19,6 +19,7 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	"github.com/ccreplay/ccreplay/trace/gen"
 )
 
 // compareOptions are the flags of `ccreplay compare`.
@@ -197,6 +198,21 @@ func (o *compareOptions) compare() error {
 	}
 	fmt.Fprintf(o.s.Out, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.traceName, st.topo.Describe(), len(specs), len(seeds), o.Out)
 	writeCompareTable(o.s.Out, specs, seeds, runs)
+	if isOSU(o.Workload) {
+		pts := make([][][]gen.OSUPoint, len(specs))
+		var labels []string
+		for i, sp := range specs {
+			labels = append(labels, sp.Name)
+			for j := range seeds {
+				p, err := osuLatency(o.Workload, runs[i*len(seeds)+j].res)
+				if err != nil {
+					return fmt.Errorf("%s seed %d: %w", sp.Name, seeds[j], err)
+				}
+				pts[i] = append(pts[i], p)
+			}
+		}
+		writeOSUTable(o.s.Out, labels, pts)
+	}
 	return nil
 }
 

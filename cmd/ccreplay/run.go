@@ -345,5 +345,12 @@ func (o *runOptions) run() error {
 	fmt.Fprintf(o.s.Out, "ccreplay run: %s under %s on %s, seed %d\n", traceName, spec.Name, topo.Describe(), o.Seed)
 	fmt.Fprintf(o.s.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
 	metrics.WriteTable(o.s.Out, res.Summary)
+	if isOSU(o.Workload) {
+		pts, err := osuLatency(o.Workload, res)
+		if err != nil {
+			return err
+		}
+		writeOSUTable(o.s.Out, []string{spec.Name}, [][][]gen.OSUPoint{{pts}})
+	}
 	return nil
 }
