@@ -28,6 +28,8 @@ fuzz:
 	$(GO) test ./topology -run '^$$' -fuzz FuzzReadHPCC -fuzztime $(FUZZTIME)
 	$(GO) test ./units -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/ccreplay -run '^$$' -fuzz FuzzLoadConfig -fuzztime $(FUZZTIME)
+	$(GO) test ./ingest/roce -run '^$$' -fuzz FuzzDecodeBTH -fuzztime $(FUZZTIME)
+	$(GO) test ./ingest -run '^$$' -fuzz FuzzLoadPcap -fuzztime $(FUZZTIME)
 
 # Hot-path micro-benchmarks (event heap, packet log, whole runs).
 bench:

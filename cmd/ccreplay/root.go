@@ -78,7 +78,7 @@ computes FCT/MCT percentiles, slowdown, ECN ratio, unfair ratio and more.`,
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd(s), newCompareCmd(s), newGenCmd(s), newVersionCmd(s))
+	root.AddCommand(newRunCmd(s), newCompareCmd(s), newGenCmd(s), newIngestCmd(s), newVersionCmd(s))
 	return root
 }
 

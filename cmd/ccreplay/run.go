@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/hpccfmt"
+	"github.com/ccreplay/ccreplay/ingest"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
@@ -86,7 +87,7 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl)")
+	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl) or packet capture (.pcap, .pcapng, .cap, optionally .gz)")
 	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
 	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET] (dcqcn, dcqcn:hpcc, dcqcn:dolce, linerate)")
 	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
@@ -162,6 +163,14 @@ func (o *runOptions) loadWorkload() (*trace.Trace, string, error) {
 		return nil, "", usageErrorf("give either --trace or --workload, not both")
 	case o.Trace == "" && o.Workload == "":
 		return nil, "", usageErrorf("give a workload: --trace FILE or --workload SPEC (e.g. incast:n=16,size=1MB)")
+	case ingest.IsCapture(o.Trace):
+		// A packet capture: RoCEv2 messages (or TCP/UDP flows) become the
+		// trace, released at their captured times.
+		tr, _, err := ingest.Load(o.Trace, ingest.Options{})
+		if err != nil {
+			return nil, "", inputError{err}
+		}
+		return tr, o.Trace, nil
 	case o.Trace != "":
 		tr, err := trace.ReadFile(o.Trace)
 		if err != nil {
