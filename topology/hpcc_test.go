@@ -161,7 +161,7 @@ func TestReadHPCCErrors(t *testing.T) {
 		{hdr + "0 5 100Gbps 1us 0\n", "t.txt:3: node id 5 out of range [0, 2]"},
 		{hdr + "2 2 100Gbps 1us 0\n", "t.txt:3: link from node 2 to itself"},
 		{hdr + "0 2 fast 1us 0\n", `t.txt:3: invalid rate "fast" (want e.g. 100Gbps, 25G, 50Mb/s)`},
-		{hdr + "0 2 0Gbps 1us 0\n", `t.txt:3: rate "0Gbps" out of range (must be > 0 and <= 1Pbps)`},
+		{hdr + "0 2 0Gbps 1us 0\n", `t.txt:3: rate "0Gbps" out of range (must be >= 1bps and <= 1Pbps)`},
 		{hdr + "0 2 100Gbps 1 0\n", `t.txt:3: invalid duration "1" (want e.g. 1us, 0.5ms, 900ns)`},
 		{hdr + "0 2 100Gbps 1us x\n", `t.txt:3: invalid error rate "x" (want a probability, normally 0)`},
 		{hdr + "0 2 100Gbps 1us 0.001\n",
