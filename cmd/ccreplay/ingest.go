@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/ingest"
+	"github.com/ccreplay/ccreplay/ingest/dumpi"
 	"github.com/ccreplay/ccreplay/trace"
 )
 
@@ -22,6 +23,7 @@ type ingestOptions struct {
 	JSON      bool
 	HostsFile string
 	Timing    string
+	PPN       int
 
 	timing ingest.Timing
 }
@@ -71,6 +73,7 @@ A capture cut short is read up to the damaged packet, with a warning.`,
 	f.BoolVar(&o.JSON, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.HostsFile, "hosts", "", "map addresses to hosts: one \"address host\" pair per line")
 	f.StringVar(&o.Timing, "timing", "open", "message release: open (captured times) or closed (per-QP dependencies)")
+	f.IntVar(&o.PPN, "ppn", 1, "DUMPI traces: MPI processes per node (ranks placed in blocks of ppn per host)")
 	return c
 }
 
@@ -91,6 +94,9 @@ func (o *ingestOptions) validate() error {
 }
 
 func (o *ingestOptions) run() error {
+	if isDUMPI(o.File) {
+		return o.runDUMPI()
+	}
 	// The ICRC check costs little and tells whether the capture is sound.
 	opt := ingest.Options{Timing: o.timing, HostsFile: o.HostsFile, VerifyICRC: true}
 	tr, rep, err := ingest.Load(o.File, opt)
@@ -130,4 +136,40 @@ func (o *ingestOptions) print(rep *ingest.Report) error {
 		fmt.Fprintln(o.s.Err, "warning: "+w)
 	}
 	return nil
+}
+
+// runDUMPI ingests an SST DUMPI MPI trace (its .meta or any rank's .bin).
+func (o *ingestOptions) runDUMPI() error {
+	tr, rep, err := dumpi.Load(o.File, dumpi.Options{PPN: o.PPN})
+	if err != nil {
+		return inputError{err}
+	}
+	if o.JSON {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return errors.New("encoding the report: " + err.Error())
+		}
+		fmt.Fprintln(o.s.Out, string(b))
+	} else if err := rep.WriteText(o.s.Out); err != nil {
+		return err
+	}
+	if o.Out == "" {
+		return nil
+	}
+	if err := trace.WriteFile(o.Out, tr); err != nil {
+		return fmt.Errorf("writing the trace: %w", err)
+	}
+	if !o.JSON {
+		fmt.Fprintf(o.s.Out, "wrote %d messages on %d hosts to %s\n", len(tr.Messages), tr.Hosts, o.Out)
+	}
+	return nil
+}
+
+// isDUMPI tells an SST DUMPI trace (.meta, or a rank's .bin) by its name.
+func isDUMPI(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".meta", ".bin":
+		return true
+	}
+	return false
 }

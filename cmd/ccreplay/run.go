@@ -12,6 +12,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/hpccfmt"
 	"github.com/ccreplay/ccreplay/ingest"
+	"github.com/ccreplay/ccreplay/ingest/dumpi"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
@@ -41,6 +42,7 @@ type runOptions struct {
 	Stats     bool
 	HPCC      string
 	FCTTxt    string
+	PPN       int
 
 	set      map[string]bool // flags given on the command line
 	fromFile map[string]bool // values taken from the --config file
@@ -87,7 +89,7 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl) or packet capture (.pcap, .pcapng, .cap, optionally .gz)")
+	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture (.pcap, .pcapng, .cap, optionally .gz) or SST DUMPI MPI trace (.meta or a rank's .bin)")
 	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
 	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET] (dcqcn, dcqcn:hpcc, dcqcn:dolce, linerate)")
 	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
@@ -101,6 +103,7 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 	f.StringVar(&o.Check, "check", "", "verify byte conservation at this simulated period (e.g. 10us)")
 	f.BoolVar(&o.Stats, "stats", false, "print wall time, data packets per second and peak memory to stderr")
 	f.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
+	f.IntVar(&o.PPN, "ppn", 1, "DUMPI traces: MPI processes per node (ranks placed in blocks of ppn per host)")
 	f.StringVar(&o.FCTTxt, "fct-txt", "", "also write flow completions in the HPCC simulator's fct.txt layout to this file")
 	return c
 }
@@ -163,6 +166,14 @@ func (o *runOptions) loadWorkload() (*trace.Trace, string, error) {
 		return nil, "", usageErrorf("give either --trace or --workload, not both")
 	case o.Trace == "" && o.Workload == "":
 		return nil, "", usageErrorf("give a workload: --trace FILE or --workload SPEC (e.g. incast:n=16,size=1MB)")
+	case isDUMPI(o.Trace):
+		// An SST DUMPI MPI trace: point-to-point and collective messages
+		// with the application's dependencies and compute gaps.
+		tr, _, err := dumpi.Load(o.Trace, dumpi.Options{PPN: o.PPN})
+		if err != nil {
+			return nil, "", inputError{err}
+		}
+		return tr, o.Trace, nil
 	case ingest.IsCapture(o.Trace):
 		// A packet capture: RoCEv2 messages (or TCP/UDP flows) become the
 		// trace, released at their captured times.

@@ -1,0 +1,184 @@
+package dumpi
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// The trace order, the trace itself and the report's counts.
+
+// maxNs caps times and gaps, ns, so that picoseconds fit an int64 (about
+// 106 days).
+const maxNs = math.MaxInt64 / int64(units.Nanosecond)
+
+// nodeHeap orders node indices by recorded time, then index.
+type nodeHeap struct {
+	idx   []int32
+	nodes []node
+}
+
+// Len, Less, Swap, Push and Pop implement heap.Interface.
+func (h *nodeHeap) Len() int { return len(h.idx) }
+func (h *nodeHeap) Less(i, j int) bool {
+	a, c := h.idx[i], h.idx[j]
+	if h.nodes[a].when != h.nodes[c].when {
+		return h.nodes[a].when < h.nodes[c].when
+	}
+	return a < c
+}
+func (h *nodeHeap) Swap(i, j int) { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *nodeHeap) Push(x any)    { h.idx = append(h.idx, x.(int32)) }
+func (h *nodeHeap) Pop() any {
+	x := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return x
+}
+
+// order returns the nodes in trace order: a topological order of the
+// dependencies that follows the recorded times where it can (Kahn's
+// algorithm with the earliest recorded node first). A cycle means the
+// receives were matched inconsistently with the program order.
+func (b *builder) order() ([]int32, error) {
+	n := len(b.nodes)
+	indeg := make([]int32, n)
+	start := make([]int32, n+1)
+	for i := range b.nodes {
+		nd := &b.nodes[i]
+		slices.Sort(nd.deps)
+		nd.deps = slices.Compact(nd.deps)
+		indeg[i] = int32(len(nd.deps))
+		for _, d := range nd.deps {
+			start[d+1]++
+		}
+	}
+	for i := range n {
+		start[i+1] += start[i]
+	}
+	succ := make([]int32, start[n])
+	fill := slices.Clone(start[:n])
+	for i := range b.nodes {
+		for _, d := range b.nodes[i].deps {
+			succ[fill[d]] = int32(i)
+			fill[d]++
+		}
+	}
+	h := &nodeHeap{nodes: b.nodes}
+	for i := range n {
+		if indeg[i] == 0 {
+			h.idx = append(h.idx, int32(i))
+		}
+	}
+	heap.Init(h)
+	order := make([]int32, 0, n)
+	for h.Len() > 0 {
+		i := heap.Pop(h).(int32)
+		order = append(order, i)
+		for _, s := range succ[start[i]:start[i+1]] {
+			if indeg[s]--; indeg[s] == 0 {
+				heap.Push(h, s)
+			}
+		}
+	}
+	if len(order) != n {
+		return nil, fmt.Errorf("dumpi: dependency cycle among %d messages: the receives could not be matched consistently with the ranks' program order (MPI_ANY_SOURCE receives?)", n-len(order))
+	}
+	return order, nil
+}
+
+// emit writes the nodes as a trace in the given order; the position in
+// the order is the message id.
+func (b *builder) emit(order []int32, hosts []int32, nHosts, ppn int) *trace.Trace {
+	nRanks := int64(len(b.logs))
+	id := make([]int64, len(b.nodes))
+	for pos, i := range order {
+		id[i] = int64(pos)
+	}
+	tr := &trace.Trace{Hosts: nHosts, Ranks: hosts, PPN: ppn, Messages: make([]trace.Message, len(order))}
+	for pos, i := range order {
+		nd := &b.nodes[i]
+		m := &tr.Messages[pos]
+		*m = trace.Message{ID: int64(pos), Src: hosts[nd.src], Dst: hosts[nd.dst], Bytes: nd.bytes,
+			FlowID: int64(nd.src)*nRanks + int64(nd.dst), CollectiveID: nd.coll,
+			Iteration: trace.NoIteration, SrcRank: nd.src, DstRank: nd.dst}
+		if nd.sync {
+			m.FlowID = trace.NoFlow
+			b.rep.SyncPoints++
+		} else {
+			b.rep.Messages++
+			b.rep.Bytes += nd.bytes
+		}
+		if len(nd.deps) == 0 {
+			m.Release = units.Nanos(min(nd.release, maxNs))
+			continue
+		}
+		m.Deps = make([]int64, len(nd.deps))
+		for k, d := range nd.deps {
+			m.Deps[k] = id[d]
+		}
+		slices.Sort(m.Deps)
+		m.Gap = units.Nanos(min(nd.gap, maxNs))
+	}
+	return tr
+}
+
+// report fills the counts of the report.
+func (b *builder) report() {
+	rep := b.rep
+	for r, l := range b.logs {
+		rr := RankReport{File: l.file, Records: l.records, Calls: map[string]int64{}, Receives: int64(len(l.recvs))}
+		for fn, c := range l.calls {
+			if c > 0 {
+				rr.Calls[FuncID(fn).String()] += c
+				rep.Calls[FuncID(fn).String()] += c
+			}
+		}
+		for k, nd := range b.sendNode[r] {
+			if nd >= 0 {
+				rr.Sends++
+				rr.SendBytes += l.sends[k].bytes
+			}
+		}
+		for _, m := range b.recvMatch[r] {
+			if m >= 0 {
+				rep.Matched++
+			}
+		}
+		for fn, c := range l.ignored {
+			if c > 0 && fn < NumFunctions {
+				rep.NotRecorded[FuncID(fn).String()] += int64(c)
+			}
+		}
+		rep.Records += l.records
+		rep.Sends += rr.Sends
+		rep.SendBytes += rr.SendBytes
+		rep.Receives += rr.Receives
+		rep.PerRank = append(rep.PerRank, rr)
+		for k, c := range l.skips {
+			b.skips[k] += c
+		}
+	}
+	rep.UnmatchedSends = rep.Sends - rep.Matched
+	for k, c := range b.skips {
+		rep.Skipped = append(rep.Skipped, Skip{Call: k.call, Reason: k.reason, Count: c})
+	}
+	slices.SortFunc(rep.Skipped, func(x, y Skip) int {
+		if x.Call != y.Call {
+			if x.Call < y.Call {
+				return -1
+			}
+			return 1
+		}
+		switch {
+		case x.Reason < y.Reason:
+			return -1
+		case x.Reason > y.Reason:
+			return 1
+		}
+		return 0
+	})
+}
