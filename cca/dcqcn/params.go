@@ -2,8 +2,8 @@ package dcqcn
 
 import (
 	"fmt"
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -12,43 +12,40 @@ import (
 
 // param is one key=value override: how to parse it into a Config and how
 // to print the effective value back in a form parse accepts.
-type param struct {
-	set func(c *Config, v string) error
-	get func(c *Config) string
-}
+type param = keyval.Field[Config]
 
-var params = map[string]param{
+var params = keyval.Table[Config]{
 	"ai_rate": {
-		func(c *Config, v string) error { return parseRate(v, &c.AIRate) },
-		func(c *Config) string { return formatRate(c.AIRate) }},
+		Set: func(c *Config, v string) error { return parseRate(v, &c.AIRate) },
+		Get: func(c *Config) string { return keyval.FormatRate(c.AIRate) }},
 	"hai_rate": {
-		func(c *Config, v string) error { return parseRate(v, &c.HAIRate) },
-		func(c *Config) string { return formatRate(c.HAIRate) }},
+		Set: func(c *Config, v string) error { return parseRate(v, &c.HAIRate) },
+		Get: func(c *Config) string { return keyval.FormatRate(c.HAIRate) }},
 	"min_rate": {
-		func(c *Config, v string) error { return parseRate(v, &c.MinRate) },
-		func(c *Config) string { return formatRate(c.MinRate) }},
+		Set: func(c *Config, v string) error { return parseRate(v, &c.MinRate) },
+		Get: func(c *Config) string { return keyval.FormatRate(c.MinRate) }},
 	"g": {
-		func(c *Config, v string) error { return parseUnit(v, &c.G, false) },
-		func(c *Config) string { return formatFloat(c.G) }},
+		Set: func(c *Config, v string) error { return parseUnit(v, &c.G, false) },
+		Get: func(c *Config) string { return keyval.FormatFloat(c.G) }},
 	"alpha_init": {
-		func(c *Config, v string) error { return parseUnit(v, &c.AlphaInit, false) },
-		func(c *Config) string { return formatFloat(c.AlphaInit) }},
+		Set: func(c *Config, v string) error { return parseUnit(v, &c.AlphaInit, false) },
+		Get: func(c *Config) string { return keyval.FormatFloat(c.AlphaInit) }},
 	"alpha_mode": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			return parseEnum(v, &c.AlphaMode, AlphaZhu, AlphaMlx)
 		},
-		func(c *Config) string { return string(c.AlphaMode) }},
+		Get: func(c *Config) string { return string(c.AlphaMode) }},
 	"alpha_timer": {
-		func(c *Config, v string) error { return parseDuration(v, &c.AlphaTimer, false) },
-		func(c *Config) string { return formatDuration(c.AlphaTimer) }},
+		Set: func(c *Config, v string) error { return parseDuration(v, &c.AlphaTimer, false) },
+		Get: func(c *Config) string { return keyval.FormatDuration(c.AlphaTimer) }},
 	"increase_timer": {
-		func(c *Config, v string) error { return parseDuration(v, &c.IncreaseTimer, false) },
-		func(c *Config) string { return formatDuration(c.IncreaseTimer) }},
+		Set: func(c *Config, v string) error { return parseDuration(v, &c.IncreaseTimer, false) },
+		Get: func(c *Config) string { return keyval.FormatDuration(c.IncreaseTimer) }},
 	"byte_counter": {
-		func(c *Config, v string) error { return parseSize(v, &c.ByteCounter) },
-		func(c *Config) string { return formatSize(c.ByteCounter, "off") }},
+		Set: func(c *Config, v string) error { return parseSize(v, &c.ByteCounter) },
+		Get: func(c *Config) string { return keyval.FormatSizeOr(c.ByteCounter, "off") }},
 	"fast_recovery": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n < 1 {
 				return fmt.Errorf("want an integer >= 1, got %q", v)
@@ -56,20 +53,20 @@ var params = map[string]param{
 			c.FastRecovery = n
 			return nil
 		},
-		func(c *Config) string { return strconv.Itoa(c.FastRecovery) }},
+		Get: func(c *Config) string { return strconv.Itoa(c.FastRecovery) }},
 	"increase_mode": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			return parseEnum(v, &c.IncreaseMode, IncreaseZhu, IncreaseMlx)
 		},
-		func(c *Config) string { return string(c.IncreaseMode) }},
+		Get: func(c *Config) string { return string(c.IncreaseMode) }},
 	"decrease_interval": {
-		func(c *Config, v string) error { return parseDuration(v, &c.DecreaseInterval, true) },
-		func(c *Config) string { return formatDuration(c.DecreaseInterval) }},
+		Set: func(c *Config, v string) error { return parseDuration(v, &c.DecreaseInterval, true) },
+		Get: func(c *Config) string { return keyval.FormatDuration(c.DecreaseInterval) }},
 	"cut": {
-		func(c *Config, v string) error { return parseEnum(v, &c.Cut, CutHalfAlpha, CutAlpha) },
-		func(c *Config) string { return string(c.Cut) }},
+		Set: func(c *Config, v string) error { return parseEnum(v, &c.Cut, CutHalfAlpha, CutAlpha) },
+		Get: func(c *Config) string { return string(c.Cut) }},
 	"clamp_target_rate": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			b, err := strconv.ParseBool(strings.TrimSpace(v))
 			if err != nil {
 				return fmt.Errorf("want true or false, got %q", v)
@@ -77,9 +74,9 @@ var params = map[string]param{
 			c.KeepTargetRate = !b
 			return nil
 		},
-		func(c *Config) string { return strconv.FormatBool(!c.KeepTargetRate) }},
+		Get: func(c *Config) string { return strconv.FormatBool(!c.KeepTargetRate) }},
 	"window": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			if strings.EqualFold(strings.TrimSpace(v), "bdp") {
 				c.Window, c.WindowBDP = 0, true
 				return nil
@@ -87,61 +84,45 @@ var params = map[string]param{
 			c.WindowBDP = false
 			return parseSize(v, &c.Window)
 		},
-		func(c *Config) string {
+		Get: func(c *Config) string {
 			if c.WindowBDP {
 				return "bdp"
 			}
-			return formatSize(c.Window, "none")
+			return keyval.FormatSizeOr(c.Window, "none")
 		}},
 	"kmin": {
-		func(c *Config, v string) error { return parseSize(v, &c.Kmin) },
-		func(c *Config) string { return formatSize(c.Kmin, "0B") }},
+		Set: func(c *Config, v string) error { return parseSize(v, &c.Kmin) },
+		Get: func(c *Config) string { return keyval.FormatSizeOr(c.Kmin, "0B") }},
 	"kmax": {
-		func(c *Config, v string) error { return parseSize(v, &c.Kmax) },
-		func(c *Config) string { return formatSize(c.Kmax, "0B") }},
+		Set: func(c *Config, v string) error { return parseSize(v, &c.Kmax) },
+		Get: func(c *Config) string { return keyval.FormatSizeOr(c.Kmax, "0B") }},
 	"pmax": {
-		func(c *Config, v string) error { return parseUnit(v, &c.Pmax, true) },
-		func(c *Config) string { return formatFloat(c.Pmax) }},
+		Set: func(c *Config, v string) error { return parseUnit(v, &c.Pmax, true) },
+		Get: func(c *Config) string { return keyval.FormatFloat(c.Pmax) }},
 	"ecn_ref_rate": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			if isOff(v) {
 				c.ECNRefRate = 0
 				return nil
 			}
 			return parseRate(v, &c.ECNRefRate)
 		},
-		func(c *Config) string {
+		Get: func(c *Config) string {
 			if c.ECNRefRate == 0 {
 				return "off"
 			}
-			return formatRate(c.ECNRefRate)
+			return keyval.FormatRate(c.ECNRefRate)
 		}},
 	"cnp_interval": {
-		func(c *Config, v string) error { return parseDuration(v, &c.CNPInterval, false) },
-		func(c *Config) string { return formatDuration(c.CNPInterval) }},
+		Set: func(c *Config, v string) error { return parseDuration(v, &c.CNPInterval, false) },
+		Get: func(c *Config) string { return keyval.FormatDuration(c.CNPInterval) }},
 }
 
 // Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string {
-	out := make([]string, 0, len(params))
-	for k := range params {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func Keys() []string { return params.Keys() }
 
 // set applies one key=value override.
-func (c *Config) set(key, value string) error {
-	p, ok := params[key]
-	if !ok {
-		return fmt.Errorf("unknown parameter %q (known: %s)", key, strings.Join(Keys(), ", "))
-	}
-	if err := p.set(c, value); err != nil {
-		return fmt.Errorf("parameter %s: %w", key, err)
-	}
-	return nil
-}
+func (c *Config) set(key, value string) error { return params.Set(c, key, value) }
 
 // Set applies one key=value override as Build does (see Keys), for
 // algorithms that build on a DCQCN configuration; the result is checked
@@ -150,13 +131,7 @@ func (c *Config) Set(key, value string) error { return c.set(key, value) }
 
 // Params returns every parameter's effective value, keyed as Build takes
 // them; feeding the map back to Build reproduces the configuration.
-func (c Config) Params() map[string]string {
-	out := make(map[string]string, len(params))
-	for k, p := range params {
-		out[k] = p.get(&c)
-	}
-	return out
-}
+func (c Config) Params() map[string]string { return params.Values(&c) }
 
 func isOff(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
@@ -230,47 +205,3 @@ func parseEnum[T ~string](v string, dst *T, allowed ...T) error {
 	}
 	return fmt.Errorf("want one of %s, got %q", strings.Join(names, ", "), v)
 }
-
-// formatRate prints r exactly in the largest unit that divides it.
-func formatRate(r units.BitsPerSec) string {
-	switch {
-	case r != 0 && r%units.Gbps == 0:
-		return fmt.Sprintf("%dGbps", r/units.Gbps)
-	case r != 0 && r%units.Mbps == 0:
-		return fmt.Sprintf("%dMbps", r/units.Mbps)
-	case r != 0 && r%units.Kbps == 0:
-		return fmt.Sprintf("%dKbps", r/units.Kbps)
-	}
-	return fmt.Sprintf("%dbps", int64(r))
-}
-
-// formatDuration prints t exactly in the largest unit that divides it.
-func formatDuration(t units.Time) string {
-	if t == 0 {
-		return "0us"
-	}
-	for _, u := range []struct {
-		d   units.Time
-		suf string
-	}{{units.Second, "s"}, {units.Millisecond, "ms"}, {units.Microsecond, "us"}, {units.Nanosecond, "ns"}} {
-		if t%u.d == 0 {
-			return fmt.Sprintf("%d%s", t/u.d, u.suf)
-		}
-	}
-	return fmt.Sprintf("%dps", int64(t))
-}
-
-// formatSize prints b exactly in decimal units, and zero as zero.
-func formatSize(b units.Bytes, zero string) string {
-	switch {
-	case b == 0:
-		return zero
-	case b%units.MB == 0:
-		return fmt.Sprintf("%dMB", b/units.MB)
-	case b%units.KB == 0:
-		return fmt.Sprintf("%dKB", b/units.KB)
-	}
-	return fmt.Sprintf("%dB", int64(b))
-}
-
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

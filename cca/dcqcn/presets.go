@@ -22,7 +22,7 @@ var presets = map[string]func() Config{
 	"zhu2015": defaults,
 
 	// hpcc: the HPCC simulator's mix/config.txt
-	// (/work/shared/data/hpcc_format/config.txt) run through its Mellanox
+	// (../shared/data/hpcc_format/config.txt) run through its Mellanox
 	// DCQCN model (rdma-hw.cc, CC_MODE 1): RATE_AI 50Mb/s, RATE_HAI
 	// 100Mb/s, MIN_RATE 100Mb/s, RP_TIMER 900 (us), ALPHA_RESUME_INTERVAL 1
 	// (us), EWMA_GAIN 0.00390625, FAST_RECOVERY_TIMES 1,

@@ -28,7 +28,7 @@ var presets = map[string]func() Config{
 	"paper": paper,
 
 	// hpcc-repo: the HPCC simulator (CC_MODE 8) with its mix/config.txt
-	// (/work/shared/data/hpcc_format/config.txt): EWMA_GAIN 0.00390625 ->
+	// (../shared/data/hpcc_format/config.txt): EWMA_GAIN 0.00390625 ->
 	// g; DCTCP_RATE_AI 1000Mb/s -> ai_rate; MIN_RATE 100Mb/s -> min_rate;
 	// HAS_WIN 1 and VAR_WIN 1 -> window var; alpha starts at 1
 	// (rdma-queue-pair.cc). K is not in config.txt (its KMIN/KMAX maps

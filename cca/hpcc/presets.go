@@ -23,7 +23,7 @@ var presets = map[string]func() Config{
 	"paper": paper,
 
 	// hpcc-repo: the HPCC simulator's mix/config.txt
-	// (/work/shared/data/hpcc_format/config.txt, CC_MODE 3): U_TARGET 0.95
+	// (../shared/data/hpcc_format/config.txt, CC_MODE 3): U_TARGET 0.95
 	// -> eta; MI_THRESH 0 -> max_stage 0 (every update multiplicative,
 	// Alg. 1 line 12 always true); RATE_AI 50Mb/s -> W_AI = 50Mb/s * T;
 	// MIN_RATE 100Mb/s -> min_rate; FAST_REACT 1 -> fast_react; HAS_WIN 1

@@ -2,8 +2,8 @@ package timely
 
 import (
 	"fmt"
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -12,35 +12,32 @@ import (
 
 // param is one key=value override: how to parse it into a Config and how
 // to print the effective value back in a form parse accepts.
-type param struct {
-	set func(c *Config, v string) error
-	get func(c *Config) string
-}
+type param = keyval.Field[Config]
 
-var params = map[string]param{
+var params = keyval.Table[Config]{
 	"alpha": {
-		func(c *Config, v string) error { return parseUnit(v, &c.Alpha) },
-		func(c *Config) string { return formatFloat(c.Alpha) }},
+		Set: func(c *Config, v string) error { return parseUnit(v, &c.Alpha) },
+		Get: func(c *Config) string { return keyval.FormatFloat(c.Alpha) }},
 	"beta": {
-		func(c *Config, v string) error { return parseUnit(v, &c.Beta) },
-		func(c *Config) string { return formatFloat(c.Beta) }},
+		Set: func(c *Config, v string) error { return parseUnit(v, &c.Beta) },
+		Get: func(c *Config) string { return keyval.FormatFloat(c.Beta) }},
 	"t_low": {
-		func(c *Config, v string) error { return parseThreshold(v, &c.TLow) },
-		func(c *Config) string { return formatThreshold(c.TLow) }},
+		Set: func(c *Config, v string) error { return parseThreshold(v, &c.TLow) },
+		Get: func(c *Config) string { return formatThreshold(c.TLow) }},
 	"t_high": {
-		func(c *Config, v string) error { return parseThreshold(v, &c.THigh) },
-		func(c *Config) string { return formatThreshold(c.THigh) }},
+		Set: func(c *Config, v string) error { return parseThreshold(v, &c.THigh) },
+		Get: func(c *Config) string { return formatThreshold(c.THigh) }},
 	"delta": {
-		func(c *Config, v string) error { return parseStep(v, &c.Delta) },
-		func(c *Config) string { return formatStep(c.Delta) }},
+		Set: func(c *Config, v string) error { return parseStep(v, &c.Delta) },
+		Get: func(c *Config) string { return formatStep(c.Delta) }},
 	"hai_factor": {
-		func(c *Config, v string) error { return parseCount(v, &c.HAIFactor) },
-		func(c *Config) string { return strconv.Itoa(c.HAIFactor) }},
+		Set: func(c *Config, v string) error { return parseCount(v, &c.HAIFactor) },
+		Get: func(c *Config) string { return strconv.Itoa(c.HAIFactor) }},
 	"hai_after": {
-		func(c *Config, v string) error { return parseCount(v, &c.HAIAfter) },
-		func(c *Config) string { return strconv.Itoa(c.HAIAfter) }},
+		Set: func(c *Config, v string) error { return parseCount(v, &c.HAIAfter) },
+		Get: func(c *Config) string { return strconv.Itoa(c.HAIAfter) }},
 	"hai_mode": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			switch m := HAIMode(strings.ToLower(strings.TrimSpace(v))); m {
 			case HAIGradient, HAIIncrease:
 				c.HAIMode = m
@@ -48,9 +45,9 @@ var params = map[string]param{
 			}
 			return fmt.Errorf("want one of %s, %s, got %q", HAIGradient, HAIIncrease, v)
 		},
-		func(c *Config) string { return string(c.HAIMode) }},
+		Get: func(c *Config) string { return string(c.HAIMode) }},
 	"segment": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			if strings.EqualFold(strings.TrimSpace(v), "rtt") {
 				c.Segment, c.PerRTT = 0, true
 				return nil
@@ -65,14 +62,14 @@ var params = map[string]param{
 			c.Segment, c.PerRTT = b, false
 			return nil
 		},
-		func(c *Config) string {
+		Get: func(c *Config) string {
 			if c.PerRTT {
 				return "rtt"
 			}
-			return formatSize(c.Segment)
+			return keyval.FormatSize(c.Segment)
 		}},
 	"min_rtt": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			if strings.EqualFold(strings.TrimSpace(v), "base") {
 				c.MinRTT = 0
 				return nil
@@ -87,14 +84,14 @@ var params = map[string]param{
 			c.MinRTT = t
 			return nil
 		},
-		func(c *Config) string {
+		Get: func(c *Config) string {
 			if c.MinRTT == 0 {
 				return "base"
 			}
-			return formatDuration(c.MinRTT)
+			return keyval.FormatDuration(c.MinRTT)
 		}},
 	"min_rate": {
-		func(c *Config, v string) error {
+		Set: func(c *Config, v string) error {
 			r, err := units.ParseRate(v)
 			if err != nil {
 				return err
@@ -102,40 +99,18 @@ var params = map[string]param{
 			c.MinRate = r
 			return nil
 		},
-		func(c *Config) string { return formatRate(c.MinRate) }},
+		Get: func(c *Config) string { return keyval.FormatRate(c.MinRate) }},
 }
 
 // Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string {
-	out := make([]string, 0, len(params))
-	for k := range params {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func Keys() []string { return params.Keys() }
 
 // set applies one key=value override.
-func (c *Config) set(key, value string) error {
-	p, ok := params[key]
-	if !ok {
-		return fmt.Errorf("unknown parameter %q (known: %s)", key, strings.Join(Keys(), ", "))
-	}
-	if err := p.set(c, value); err != nil {
-		return fmt.Errorf("parameter %s: %w", key, err)
-	}
-	return nil
-}
+func (c *Config) set(key, value string) error { return params.Set(c, key, value) }
 
 // Params returns every parameter's effective value, keyed as Build takes
 // them; feeding the map back to Build reproduces the configuration.
-func (c Config) Params() map[string]string {
-	out := make(map[string]string, len(params))
-	for k, p := range params {
-		out[k] = p.get(&c)
-	}
-	return out
-}
+func (c Config) Params() map[string]string { return params.Values(&c) }
 
 // parseMultiple parses "2.5x" into 2.5; ok is false without the suffix.
 func parseMultiple(v string) (f float64, ok bool, err error) {
@@ -174,9 +149,9 @@ func parseThreshold(v string, dst *Threshold) error {
 
 func formatThreshold(t Threshold) string {
 	if t.BaseRTTs > 0 {
-		return formatFloat(t.BaseRTTs) + "x"
+		return keyval.FormatFloat(t.BaseRTTs) + "x"
 	}
-	return formatDuration(t.Abs)
+	return keyval.FormatDuration(t.Abs)
 }
 
 // parseStep parses a rate ("10Mbps") or a fraction of the line rate
@@ -202,9 +177,9 @@ func parseStep(v string, dst *Step) error {
 
 func formatStep(s Step) string {
 	if s.LineFrac > 0 {
-		return formatFloat(s.LineFrac) + "x"
+		return keyval.FormatFloat(s.LineFrac) + "x"
 	}
-	return formatRate(s.Abs)
+	return keyval.FormatRate(s.Abs)
 }
 
 // parseUnit parses a float in (0, 1].
@@ -228,45 +203,3 @@ func parseCount(v string, dst *int) error {
 	*dst = n
 	return nil
 }
-
-// formatRate prints r exactly in the largest unit that divides it.
-func formatRate(r units.BitsPerSec) string {
-	switch {
-	case r != 0 && r%units.Gbps == 0:
-		return fmt.Sprintf("%dGbps", r/units.Gbps)
-	case r != 0 && r%units.Mbps == 0:
-		return fmt.Sprintf("%dMbps", r/units.Mbps)
-	case r != 0 && r%units.Kbps == 0:
-		return fmt.Sprintf("%dKbps", r/units.Kbps)
-	}
-	return fmt.Sprintf("%dbps", int64(r))
-}
-
-// formatDuration prints t exactly in the largest unit that divides it.
-func formatDuration(t units.Time) string {
-	if t == 0 {
-		return "0us"
-	}
-	for _, u := range []struct {
-		d   units.Time
-		suf string
-	}{{units.Second, "s"}, {units.Millisecond, "ms"}, {units.Microsecond, "us"}, {units.Nanosecond, "ns"}} {
-		if t%u.d == 0 {
-			return fmt.Sprintf("%d%s", t/u.d, u.suf)
-		}
-	}
-	return fmt.Sprintf("%dps", int64(t))
-}
-
-// formatSize prints b exactly in decimal units.
-func formatSize(b units.Bytes) string {
-	switch {
-	case b != 0 && b%units.MB == 0:
-		return fmt.Sprintf("%dMB", b/units.MB)
-	case b != 0 && b%units.KB == 0:
-		return fmt.Sprintf("%dKB", b/units.KB)
-	}
-	return fmt.Sprintf("%dB", int64(b))
-}
-
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
