@@ -1,10 +1,10 @@
 package replay
 
 import (
+	"github.com/ccreplay/ccreplay/replay/replaytest"
 	"math"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
@@ -132,20 +132,6 @@ func TestPFCSmallBufferNoDrops(t *testing.T) {
 	}
 }
 
-// rateMeter counts bytes delivered per flow inside a time window.
-type rateMeter struct {
-	from, to units.Time
-	bytes    map[int32]int64
-}
-
-func (m *rateMeter) Dequeue(units.Time, int32, int32, *fabric.Packet) {}
-func (m *rateMeter) Drop(units.Time, int32, int32, *fabric.Packet)    {}
-func (m *rateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
-	if now >= m.from && now < m.to {
-		m.bytes[p.Flow] += int64(p.Payload)
-	}
-}
-
 // N long DCQCN flows on one bottleneck converge to C/N each (Zhu 2015:
 // the fluid model's fixed point is the fair share). Four flows join 2 ms
 // apart. DCQCN oscillates around the fair share (about +-15 % over 20 ms
@@ -165,7 +151,7 @@ func TestDCQCNConvergesToFairShare(t *testing.T) {
 	cfg.CC = ccSpec(t, "dcqcn:zhu2015", map[string]string{"ai_rate": "40Mbps"})
 	cfg.CheckEvery = 0
 	from, to := 40*units.Millisecond, 120*units.Millisecond
-	m := &rateMeter{from: from, to: to, bytes: map[int32]int64{}}
+	m := replaytest.NewRateMeter(from, to, 0)
 	cfg.Observer = m
 	cfg.MaxTime = to
 	mustRun(t, cfg, tr, "")
@@ -173,7 +159,7 @@ func TestDCQCNConvergesToFairShare(t *testing.T) {
 	fair := capacity / n
 	var total float64
 	for f := int32(0); f < n; f++ {
-		rate := float64(m.bytes[f]) * 8 / (to - from).Seconds()
+		rate := float64(m.Bytes[f]) * 8 / (to - from).Seconds()
 		total += rate
 		t.Logf("flow %d: %.2f Gb/s (fair share %.2f)", f, rate/1e9, fair/1e9)
 		if math.Abs(rate-fair)/fair > 0.10 {

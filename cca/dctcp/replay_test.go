@@ -1,12 +1,12 @@
 package dctcp_test
 
 import (
+	"github.com/ccreplay/ccreplay/replay/replaytest"
 	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dctcp"
-	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -81,21 +81,6 @@ func boundNs(n, size int64) float64 {
 	return float64(n*size) * 1048 / 1000 * 8 / 100e9 * 1e9
 }
 
-// rateMeter counts payload bytes delivered per flow inside [from, to)
-// (copied from replay/physics_test.go).
-type rateMeter struct {
-	from, to units.Time
-	bytes    map[int32]int64
-}
-
-func (m *rateMeter) Dequeue(units.Time, int32, int32, *fabric.Packet) {}
-func (m *rateMeter) Drop(units.Time, int32, int32, *fabric.Packet)    {}
-func (m *rateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
-	if now >= m.from && now < m.to {
-		m.bytes[p.Flow] += int64(p.Payload)
-	}
-}
-
 // A 16-to-1 incast of 1 MB flows finishes, with no flow beating its ideal
 // FCT and no drop, within 5 % of the 1.342 ms the receiver's link needs.
 // Measured: 1.3435 ms (1.002 x the bound) under both presets. Every flow
@@ -151,14 +136,14 @@ func TestQueueAroundK(t *testing.T) {
 // goodputs runs four long flows joining 2 ms apart under cc and returns
 // each flow's goodput over [from, to), bits per second.
 func goodputs(t *testing.T, cc string, from, to units.Time) []float64 {
-	m := &rateMeter{from: from, to: to, bytes: map[int32]int64{}}
+	m := replaytest.NewRateMeter(from, to, 0)
 	run(t, cc, nil, "longflows:n=4,size=2GB,stagger=2ms", func(c *replay.Config) {
 		c.Observer = m
 		c.MaxTime = to
 	})
 	out := make([]float64, 4)
 	for f := range out {
-		out[f] = float64(m.bytes[int32(f)]) * 8 / (to - from).Seconds()
+		out[f] = float64(m.Bytes[int32(f)]) * 8 / (to - from).Seconds()
 	}
 	return out
 }

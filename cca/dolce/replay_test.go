@@ -1,13 +1,13 @@
 package dolce_test
 
 import (
+	"github.com/ccreplay/ccreplay/replay/replaytest"
 	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce"
-	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -100,27 +100,13 @@ func TestIncast16To1Completes(t *testing.T) {
 	}
 }
 
-// rateMeter counts payload bytes delivered per flow inside [from, to).
-type rateMeter struct {
-	from, to units.Time
-	bytes    map[int32]int64
-}
-
-func (m *rateMeter) Dequeue(units.Time, int32, int32, *fabric.Packet) {}
-func (m *rateMeter) Drop(units.Time, int32, int32, *fabric.Packet)    {}
-func (m *rateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
-	if now >= m.from && now < m.to {
-		m.bytes[p.Flow] += int64(p.Payload)
-	}
-}
-
 // longFlowRates runs n long flows joining 2 ms apart and returns each
 // flow's goodput over [from, to), bits per second.
 func longFlowRates(t *testing.T, s cca.Spec, from, to units.Time) []float64 {
 	t.Helper()
 	tr := workload(t, "longflows:n=4,size=2GB,stagger=2ms")
 	cfg := config(t, tr, s)
-	m := &rateMeter{from: from, to: to, bytes: map[int32]int64{}}
+	m := replaytest.NewRateMeter(from, to, 0)
 	cfg.Observer = m
 	cfg.MaxTime = to
 	if _, err := replay.Run(cfg, tr, ""); err != nil {
@@ -128,7 +114,7 @@ func longFlowRates(t *testing.T, s cca.Spec, from, to units.Time) []float64 {
 	}
 	out := make([]float64, 4)
 	for f := range out {
-		out[f] = float64(m.bytes[int32(f)]) * 8 / (to - from).Seconds()
+		out[f] = float64(m.Bytes[int32(f)]) * 8 / (to - from).Seconds()
 	}
 	return out
 }

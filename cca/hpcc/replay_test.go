@@ -1,13 +1,13 @@
 package hpcc_test
 
 import (
+	"github.com/ccreplay/ccreplay/replay/replaytest"
 	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
-	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -157,32 +157,17 @@ func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	}
 }
 
-// rateMeter counts payload bytes delivered per flow inside [from, to)
-// (copied from replay/physics_test.go).
-type rateMeter struct {
-	from, to units.Time
-	bytes    map[int32]int64
-}
-
-func (m *rateMeter) Dequeue(units.Time, int32, int32, *fabric.Packet) {}
-func (m *rateMeter) Drop(units.Time, int32, int32, *fabric.Packet)    {}
-func (m *rateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
-	if now >= m.from && now < m.to {
-		m.bytes[p.Flow] += int64(p.Payload)
-	}
-}
-
 // goodputs runs four long flows joining 2 ms apart and returns each
 // flow's goodput over [from, to), bits per second.
 func goodputs(t *testing.T, params map[string]string, from, to units.Time) []float64 {
-	m := &rateMeter{from: from, to: to, bytes: map[int32]int64{}}
+	m := replaytest.NewRateMeter(from, to, 0)
 	run(t, "hpcc", params, "longflows:n=4,size=2GB,stagger=2ms", func(c *replay.Config) {
 		c.Observer = m
 		c.MaxTime = to
 	})
 	out := make([]float64, 4)
 	for f := range out {
-		out[f] = float64(m.bytes[int32(f)]) * 8 / (to - from).Seconds()
+		out[f] = float64(m.Bytes[int32(f)]) * 8 / (to - from).Seconds()
 	}
 	return out
 }

@@ -1,11 +1,11 @@
 package swift
 
 import (
+	"github.com/ccreplay/ccreplay/replay/replaytest"
 	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -122,30 +122,6 @@ func TestLargeIncastPaces(t *testing.T) {
 	}
 }
 
-// rateMeter counts payload bytes delivered per flow inside [from, to), in
-// total and in slots of width slot.
-type rateMeter struct {
-	from, to, slot units.Time
-	bytes          map[int32]int64
-	slots          map[int32][]int64
-}
-
-func (m *rateMeter) Dequeue(units.Time, int32, int32, *fabric.Packet) {}
-func (m *rateMeter) Drop(units.Time, int32, int32, *fabric.Packet)    {}
-func (m *rateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
-	if now < m.from || now >= m.to {
-		return
-	}
-	m.bytes[p.Flow] += int64(p.Payload)
-	i := int((now - m.from) / m.slot)
-	s := m.slots[p.Flow]
-	for len(s) <= i {
-		s = append(s, 0)
-	}
-	s[i] += int64(p.Payload)
-	m.slots[p.Flow] = s
-}
-
 // gbps is bytes delivered in d as Gb/s.
 func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() / 1e9 }
 
@@ -164,7 +140,7 @@ func TestLongFlowsFairShare(t *testing.T) {
 	const n = 4
 	cfg, tr := replayConfig(t, "longflows:n=4,size=2GB,stagger=2ms")
 	from, to, slot := 10*units.Millisecond, 60*units.Millisecond, 5*units.Millisecond
-	m := &rateMeter{from: from, to: to, slot: slot, bytes: map[int32]int64{}, slots: map[int32][]int64{}}
+	m := replaytest.NewRateMeter(from, to, slot)
 	cfg.Observer = m
 	cfg.MaxTime = to
 	res := mustRun(t, cfg, tr)
@@ -172,10 +148,10 @@ func TestLongFlowsFairShare(t *testing.T) {
 	fair := capacity / n
 	var total float64
 	for f := int32(0); f < n; f++ {
-		rate := gbps(m.bytes[f], to-from)
+		rate := gbps(m.Bytes[f], to-from)
 		total += rate
 		var slots []float64
-		for i, b := range m.slots[f] {
+		for i, b := range m.Slots[f] {
 			r := gbps(b, slot)
 			slots = append(slots, math.Round(r*100)/100)
 			if math.Abs(r-fair)/fair > 0.05 {

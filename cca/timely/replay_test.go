@@ -1,11 +1,11 @@
 package timely
 
 import (
+	"github.com/ccreplay/ccreplay/replay/replaytest"
 	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -99,30 +99,6 @@ func TestIncast16(t *testing.T) {
 	}
 }
 
-// rateMeter counts payload bytes delivered per flow inside [from, to), in
-// total and in slots of width slot.
-type rateMeter struct {
-	from, to, slot units.Time
-	bytes          map[int32]int64
-	slots          map[int32][]int64
-}
-
-func (m *rateMeter) Dequeue(units.Time, int32, int32, *fabric.Packet) {}
-func (m *rateMeter) Drop(units.Time, int32, int32, *fabric.Packet)    {}
-func (m *rateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
-	if now < m.from || now >= m.to {
-		return
-	}
-	m.bytes[p.Flow] += int64(p.Payload)
-	i := int((now - m.from) / m.slot)
-	s := m.slots[p.Flow]
-	for len(s) <= i {
-		s = append(s, 0)
-	}
-	s[i] += int64(p.Payload)
-	m.slots[p.Flow] = s
-}
-
 // gbps is bytes delivered in d as Gb/s.
 func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() / 1e9 }
 
@@ -132,14 +108,14 @@ func longFlows(t *testing.T, spec string, from, to units.Time) (rates []float64,
 	t.Helper()
 	const slot = 5 * units.Millisecond
 	cfg, tr := replayConfig(t, spec, "longflows:n=4,size=2GB,stagger=2ms")
-	m := &rateMeter{from: from, to: to, slot: slot, bytes: map[int32]int64{}, slots: map[int32][]int64{}}
+	m := replaytest.NewRateMeter(from, to, slot)
 	cfg.Observer = m
 	cfg.MaxTime = to
 	res = mustRun(t, cfg, tr)
 	for f := int32(0); f < 4; f++ {
-		rates = append(rates, gbps(m.bytes[f], to-from))
+		rates = append(rates, gbps(m.Bytes[f], to-from))
 		var s []float64
-		for _, b := range m.slots[f] {
+		for _, b := range m.Slots[f] {
 			s = append(s, math.Round(gbps(b, slot)*100)/100)
 		}
 		slots = append(slots, s)
