@@ -47,7 +47,7 @@ type Flow struct {
 	nxt, una, highSent int64
 	nextAvail          units.Time
 	lastProgress       units.Time
-	active             bool
+	sched              uint8 // schedIdle, schedReady, schedPacing or schedBlocked
 	timerAt            units.Time
 	window             units.Bytes
 

@@ -36,10 +36,15 @@ type NIC struct {
 	// Port is the NIC's transmitter and link to its switch.
 	Port *fabric.Port
 
-	ctrl   fabric.Ring[*fabric.Packet]
-	active []*Flow
-	rr     int
-	stale  bool // an active flow may have nothing left to send (purge)
+	ctrl fabric.Ring[*fabric.Packet]
+	// The data scheduler: flows that may send now wait in ready, in
+	// round-robin order; flows held back by pacing wait in pacing until
+	// their next send time; flows blocked by their window or a PFC pause
+	// are in neither and are woken by an ACK, NACK, timeout, timer or
+	// RESUME. Each send costs O(log flows), not a scan of every flow.
+	ready       fabric.Ring[*Flow]
+	pacing      pacingHeap
+	pausedFlows []*Flow // blocked by a PAUSE of their class
 
 	paused      uint8
 	pausedSince units.Time
@@ -97,16 +102,45 @@ func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
 	if !f.Outstanding() || f.una == m.FirstPSN {
 		f.lastProgress = now
 	}
-	n.activate(f)
+	n.wake(now, f)
 	n.rearm(now, f)
 	n.Port.Kick(now)
 }
 
-func (n *NIC) activate(f *Flow) {
-	if !f.active && f.nxt < f.relPSN {
-		f.active = true
-		n.active = append(n.active, f)
+// unblock requeues a flow that waits for its window, once it may send.
+func (n *NIC) unblock(now units.Time, f *Flow) {
+	if f.sched == schedBlocked && n.paused&(1<<f.Prio) == 0 && n.windowOpen(f) {
+		f.sched = schedIdle
+		n.wake(now, f)
 	}
+}
+
+// Flow scheduling states.
+const (
+	schedIdle    uint8 = iota // nothing to send
+	schedReady                // in n.ready
+	schedPacing               // in n.pacing
+	schedBlocked              // window closed or class paused: waiting for a wake
+)
+
+// wake queues f for sending if it has data and is not queued yet: in
+// ready when its pacing time has come, else in pacing. Whether its window
+// is open and its class unpaused is checked when it reaches the head.
+func (n *NIC) wake(now units.Time, f *Flow) {
+	if f.sched == schedReady || f.sched == schedPacing {
+		return
+	}
+	if f.nxt >= f.relPSN {
+		f.sched = schedIdle
+		return
+	}
+	if f.nextAvail > now {
+		f.sched = schedPacing
+		n.pacing.push(f)
+		return
+	}
+	f.sched = schedReady
+	n.ready.Push(f)
 }
 
 func (n *NIC) rate(f *Flow) units.BitsPerSec {
@@ -142,84 +176,44 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		}
 		return p, n.nextHint()
 	}
-	if n.stale {
-		n.purge()
+	for n.pacing.len() > 0 && n.pacing.min().nextAvail <= now {
+		f := n.pacing.pop()
+		f.sched = schedReady
+		n.ready.Push(f)
 	}
-	wake := units.Never
-	cnt := len(n.active)
-	for k := 0; k < cnt; k++ {
-		i := (n.rr + k) % cnt
-		f := n.active[i]
-		if n.paused&(1<<f.Prio) != 0 || !n.windowOpen(f) {
-			continue // a RESUME or an ACK will Kick the port
-		}
-		if f.nextAvail > now {
-			if f.nextAvail < wake {
-				wake = f.nextAvail
-			}
+	for n.ready.Len() > 0 {
+		f := n.ready.Pop()
+		f.sched = schedIdle
+		switch {
+		case f.nxt >= f.relPSN:
+			continue // a late ACK moved it past its released data
+		case n.paused&(1<<f.Prio) != 0:
+			f.sched = schedBlocked
+			n.pausedFlows = append(n.pausedFlows, f)
+			continue
+		case !n.windowOpen(f):
+			f.sched = schedBlocked // an ACK wakes it
 			continue
 		}
 		p := n.makeData(now, f)
-		if f.nxt >= f.relPSN {
-			n.deactivate(i) // nothing left to send
-		} else {
-			n.rr = (i + 1) % cnt
-		}
+		n.wake(now, f) // back to the tail (round robin) or to pacing
 		return p, n.nextHint()
 	}
-	return nil, wake
-}
-
-// purge drops, in order, the active flows that have nothing left to send:
-// a cumulative ACK can move nxt past the released data of a queued flow
-// (after a NACK or a timeout sent it back), see advance.
-func (n *NIC) purge() {
-	n.stale = false
-	j := 0
-	for _, f := range n.active {
-		if f.nxt < f.relPSN {
-			n.active[j] = f
-			j++
-		} else {
-			f.active = false
-		}
-	}
-	clear(n.active[j:])
-	n.active = n.active[:j]
-	if n.rr >= j {
-		n.rr = 0
-	}
-}
-
-// deactivate removes active flow i (swap-remove) and keeps rr valid.
-func (n *NIC) deactivate(i int) {
-	n.active[i].active = false
-	last := len(n.active) - 1
-	n.active[i] = n.active[last]
-	n.active[last] = nil
-	n.active = n.active[:last]
-	if last > 0 {
-		n.rr = i % last
-	} else {
-		n.rr = 0
-	}
+	return nil, n.nextHint()
 }
 
 // nextHint is the earliest time the NIC may have another packet without a
-// Kick: now for a queued control packet, else the earliest pacing time of
-// an active flow whose window is open. Window-blocked flows, releases,
-// ACKs, NACKs, timeouts and RESUME all Kick the port.
+// Kick: now for a queued control packet or a ready flow, else the earliest
+// pacing time. Blocked flows, releases, ACKs, NACKs, timeouts and RESUME
+// all Kick the port.
 func (n *NIC) nextHint() units.Time {
-	if n.ctrl.Len() > 0 {
+	if n.ctrl.Len() > 0 || n.ready.Len() > 0 {
 		return 0
 	}
-	next := units.Never
-	for _, f := range n.active {
-		if f.nextAvail < next && n.paused&(1<<f.Prio) == 0 && n.windowOpen(f) {
-			next = f.nextAvail
-		}
+	if n.pacing.len() > 0 {
+		return n.pacing.min().nextAvail
 	}
-	return next
+	return units.Never
 }
 
 func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
@@ -312,6 +306,15 @@ func (n *NIC) setPaused(now units.Time, prio uint8, on bool) {
 		n.PausedTime += now - n.pausedSince
 	}
 	if !on {
+		// Wake the flows a pause of this class had blocked.
+		held := n.pausedFlows
+		n.pausedFlows = nil
+		for _, f := range held {
+			if f.sched == schedBlocked {
+				f.sched = schedIdle
+				n.wake(now, f)
+			}
+		}
 		n.Port.Kick(now)
 	}
 }
@@ -384,9 +387,6 @@ func (n *NIC) advance(now units.Time, f *Flow, psn int64) units.Bytes {
 	f.lastProgress = now
 	if f.nxt < f.una {
 		f.nxt = f.una
-		if f.active && f.nxt >= f.relPSN {
-			n.stale = true
-		}
 	}
 	return b
 }
@@ -416,6 +416,7 @@ func (n *NIC) receiveAck(now units.Time, f *Flow, p *fabric.Packet) {
 			n.hooks.SenderDone(now, f, m)
 		}
 	}
+	n.unblock(now, f) // the ACK may have opened the window
 	n.rearm(now, f)
 	n.Port.Kick(now)
 }
@@ -429,7 +430,7 @@ func (n *NIC) receiveNack(now units.Time, f *Flow, p *fabric.Packet) {
 	if p.PSN >= f.una && p.PSN < f.nxt {
 		f.nxt = p.PSN // go-back-N
 	}
-	n.activate(f)
+	n.wake(now, f)
 	n.rearm(now, f)
 	n.Port.Kick(now)
 }
@@ -472,6 +473,8 @@ func (n *NIC) Handle(now units.Time, kind uint8, arg int32) {
 	}
 	if f.CC.NextTimer() <= now {
 		f.CC.OnTimer(now)
+		n.unblock(now, f) // a timer may have grown the window
+		n.Port.Kick(now)
 	}
 	if now-f.lastProgress >= n.cfg.RTO && f.una < f.nxt {
 		if t, ok := f.CC.(cca.TimeoutObserver); ok {
@@ -480,7 +483,7 @@ func (n *NIC) Handle(now units.Time, kind uint8, arg int32) {
 		f.Timeouts++
 		f.nxt = f.una
 		f.lastProgress = now
-		n.activate(f)
+		n.wake(now, f)
 		n.Port.Kick(now)
 	}
 	n.rearm(now, f)

@@ -1,0 +1,48 @@
+package nic
+
+// pacingHeap holds flows waiting for their next send time, earliest first
+// (ties by flow id, so the order never depends on insertion history).
+type pacingHeap struct{ h []*Flow }
+
+func (p *pacingHeap) len() int   { return len(p.h) }
+func (p *pacingHeap) min() *Flow { return p.h[0] }
+func earlier(a, b *Flow) bool {
+	return a.nextAvail < b.nextAvail || (a.nextAvail == b.nextAvail && a.ID < b.ID)
+}
+
+func (p *pacingHeap) push(f *Flow) {
+	p.h = append(p.h, f)
+	i := len(p.h) - 1
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !earlier(p.h[i], p.h[parent]) {
+			break
+		}
+		p.h[i], p.h[parent] = p.h[parent], p.h[i]
+		i = parent
+	}
+}
+
+func (p *pacingHeap) pop() *Flow {
+	top := p.h[0]
+	last := len(p.h) - 1
+	p.h[0] = p.h[last]
+	p.h[last] = nil
+	p.h = p.h[:last]
+	i := 0
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < last && earlier(p.h[l], p.h[m]) {
+			m = l
+		}
+		if r < last && earlier(p.h[r], p.h[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		p.h[i], p.h[m] = p.h[m], p.h[i]
+		i = m
+	}
+	return top
+}
