@@ -205,3 +205,7 @@ func parseEnum[T ~string](v string, dst *T, allowed ...T) error {
 	}
 	return fmt.Errorf("want one of %s, got %q", strings.Join(names, ", "), v)
 }
+
+// apply sets key=value overrides in sorted key order (the first error
+// reported never depends on map order).
+func (c *Config) apply(overrides map[string]string) error { return params.Apply(c, overrides) }

@@ -122,3 +122,7 @@ func parseUnit(v string, dst *float64) error {
 	*dst = f
 	return nil
 }
+
+// apply sets key=value overrides in sorted key order (the first error
+// reported never depends on map order).
+func (c *Config) apply(overrides map[string]string) error { return params.Apply(c, overrides) }

@@ -2,7 +2,7 @@ package hpcc
 
 import (
 	"fmt"
-	"sort"
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -50,14 +50,7 @@ var aliases = map[string]string{
 }
 
 // Presets lists the canonical preset names in sorted order.
-func Presets() []string {
-	out := make([]string, 0, len(presets))
-	for n := range presets {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func Presets() []string { return keyval.SortedKeys(presets) }
 
 // canonical resolves "" and aliases to a preset name.
 func canonical(name string) (string, error) {
@@ -97,11 +90,7 @@ func Build(preset string, params map[string]string) (cca.Spec, error) {
 		return cca.Spec{}, err
 	}
 	c := presets[name]()
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys) // NB: the first error reported must not depend on map order.
+	keys := keyval.SortedKeys(params) // NB: the first error must not depend on map order.
 	var ai []string
 	for _, k := range keys {
 		if err := c.set(k, params[k]); err != nil {

@@ -120,3 +120,38 @@ func FormatSizeOr(b units.Bytes, zero string) string {
 
 // FormatFloat writes f exactly, in the shortest form that parses back.
 func FormatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// SortedKeys returns m's keys in sorted order (preset names, parameter keys).
+func SortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Apply sets every override on c in sorted key order, so that the first
+// error reported never depends on map iteration order.
+func (t Table[C]) Apply(c *C, overrides map[string]string) error {
+	for _, k := range SortedKeys(overrides) {
+		if err := t.Set(c, k, overrides[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Preset returns a fresh configuration of the named preset ("" names def):
+// `unknown preset "x" (known: a, b)` otherwise.
+func Preset[C any](presets map[string]func() C, name, def string) (C, error) {
+	if name == "" {
+		name = def
+	}
+	p, ok := presets[name]
+	if !ok {
+		var zero C
+		return zero, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(SortedKeys(presets), ", "))
+	}
+	return p(), nil
+}

@@ -57,3 +57,21 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+func TestPresetAndApply(t *testing.T) {
+	presets := map[string]func() cfg{"a": func() cfg { return cfg{n: 1} }, "b": func() cfg { return cfg{n: 2} }}
+	if c, err := Preset(presets, "", "b"); err != nil || c.n != 2 {
+		t.Fatalf("default preset: %+v %v", c, err)
+	}
+	if _, err := Preset(presets, "z", "a"); err == nil || err.Error() != `unknown preset "z" (known: a, b)` {
+		t.Fatalf("unknown preset: %v", err)
+	}
+	var c cfg
+	// Both keys are bad: the first in sorted order ("n") is reported.
+	if err := table.Apply(&c, map[string]string{"rate": "x", "n": "y"}); err == nil || !strings.HasPrefix(err.Error(), "parameter n: ") {
+		t.Fatalf("Apply reported %v, want the error of key n", err)
+	}
+	if err := table.Apply(&c, map[string]string{"rate": "5Mbps", "n": "3"}); err != nil || c.n != 3 || c.rate != 5*units.Mbps {
+		t.Fatalf("Apply: %+v %v", c, err)
+	}
+}

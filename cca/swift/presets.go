@@ -1,8 +1,7 @@
 package swift
 
 import (
-	"fmt"
-	"sort"
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -31,26 +30,10 @@ var presets = map[string]func() Config{
 }
 
 // Presets lists the preset names in sorted order.
-func Presets() []string {
-	out := make([]string, 0, len(presets))
-	for n := range presets {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func Presets() []string { return keyval.SortedKeys(presets) }
 
 // Preset returns the configuration of a named preset ("" for the default).
-func Preset(name string) (Config, error) {
-	if name == "" {
-		name = DefaultPreset
-	}
-	p, ok := presets[name]
-	if !ok {
-		return Config{}, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
-	}
-	return p(), nil
-}
+func Preset(name string) (Config, error) { return keyval.Preset(presets, name, DefaultPreset) }
 
 // Register adds Swift to r under the name "swift".
 func Register(r *cca.Registry) {
@@ -69,15 +52,8 @@ func Build(preset string, params map[string]string) (cca.Spec, error) {
 	if err != nil {
 		return cca.Spec{}, err
 	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys) // NB: the first error reported must not depend on map order.
-	for _, k := range keys {
-		if err := c.set(k, params[k]); err != nil {
-			return cca.Spec{}, err
-		}
+	if err := c.apply(params); err != nil {
+		return cca.Spec{}, err
 	}
 	if err := c.validate(); err != nil {
 		return cca.Spec{}, err

@@ -203,3 +203,7 @@ func parseCount(v string, dst *int) error {
 	*dst = n
 	return nil
 }
+
+// apply sets key=value overrides in sorted key order (the first error
+// reported never depends on map order).
+func (c *Config) apply(overrides map[string]string) error { return params.Apply(c, overrides) }
