@@ -64,6 +64,10 @@ type Config struct {
 	// Observer, when set, sees every packet event (tests, samplers); it is
 	// called in addition to the packet log.
 	Observer fabric.Tap `json:"-"`
+	// WrapCC, when set, wraps each flow's algorithm as the flow creates it
+	// (decision recorders for reward datasets); flowID is the flow's id in
+	// flows.parquet. The wrapper must forward every method unchanged.
+	WrapCC func(flowID int32, a cca.Algorithm) cca.Algorithm `json:"-"`
 }
 
 // ApplyCCHints sets the switch ECN marking and the receiver's CNP interval

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
@@ -166,7 +167,12 @@ func (r *run) build() {
 		if !ok {
 			fid = int32(len(r.flows))
 			h := splitmix64(cfg.Seed ^ splitmix64(uint64(fid)))
-			f := nic.NewFlow(fid, m.Src, m.Dst, h, newCC)
+			mk := newCC
+			if wrap := cfg.WrapCC; wrap != nil {
+				id := fid
+				mk = func() cca.Algorithm { return wrap(id, newCC()) }
+			}
+			f := nic.NewFlow(fid, m.Src, m.Dst, h, mk)
 			f.Prio = uint8(m.Priority) // 0: the NIC's default class
 			path := routes.Path(m.Src, m.Dst, h)
 			f.BaseRTT = topology.PathBaseRTT(path, cfg.NIC.MTUPayload+cfg.NIC.HeaderBytes, cfg.NIC.AckBytes)

@@ -79,8 +79,20 @@ computes FCT/MCT percentiles, slowdown, ECN ratio, unfair ratio and more.`,
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCmd(s), newCompareCmd(s), newGenCmd(s), newIngestCmd(s), newVersionCmd(s))
+	for _, mk := range extraCommands {
+		root.AddCommand(mk(s))
+	}
 	return root
 }
+
+// extraCommands are subcommands that register themselves from their own
+// files (analysis and learning commands) with registerCommand in an init
+// function; cobra lists subcommands sorted by name, so the order of
+// registration does not show.
+var extraCommands []func(*streams) *cobra.Command
+
+// registerCommand adds a subcommand constructor to the root command.
+func registerCommand(mk func(*streams) *cobra.Command) { extraCommands = append(extraCommands, mk) }
 
 // Main runs the CLI with args and returns the process exit code.
 func Main(args []string, in io.Reader, out, errw io.Writer) int {
