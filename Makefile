@@ -25,6 +25,7 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test ./trace -run '^$$' -fuzz FuzzReadCSV -fuzztime $(FUZZTIME)
 	$(GO) test ./trace -run '^$$' -fuzz FuzzReadJSONL -fuzztime $(FUZZTIME)
+	$(GO) test ./trace -run '^$$' -fuzz FuzzReadParquet -fuzztime $(FUZZTIME)
 	$(GO) test ./topology -run '^$$' -fuzz FuzzReadHPCC -fuzztime $(FUZZTIME)
 	$(GO) test ./units -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/ccreplay -run '^$$' -fuzz FuzzLoadConfig -fuzztime $(FUZZTIME)

@@ -4,9 +4,30 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	pqformat "github.com/parquet-go/parquet-go/format"
 )
+
+// checkCodecs refuses column chunks compressed with a codec whose
+// parquet-go v0.32.0 decoder cannot bound its output on corrupt input: its
+// LZ4 decoder doubles its buffer for as long as the block fails to decode,
+// which on a corrupt page means until memory runs out (found by
+// FuzzReadParquet). Traces ccreplay writes use zstd.
+func checkCodecs(md *pqformat.FileMetaData) error {
+	for g, rg := range md.RowGroups {
+		for _, c := range rg.Columns {
+			switch codec := c.MetaData.Codec; codec {
+			case pqformat.Uncompressed, pqformat.Snappy, pqformat.Gzip, pqformat.Zstd:
+			default:
+				return fmt.Errorf("row group %d column %q: compression codec %s is not supported (use zstd, snappy, gzip or none)",
+					g, strings.Join(c.MetaData.PathInSchema, "."), codec)
+			}
+		}
+	}
+	return nil
+}
 
 // ReadParquet reads and validates a Parquet trace of size bytes (see
 // parquetRow in schema.go for the columns). A file whose MetadataKey names
@@ -22,9 +43,15 @@ func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
 			t, err = nil, &ParseError{Err: fmt.Errorf("corrupt Parquet file: %v", p)}
 		}
 	}()
+	if err := checkParquetFooter(r, size); err != nil {
+		return nil, &ParseError{Err: fmt.Errorf("not a readable Parquet file: %w", err)}
+	}
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
 		return nil, &ParseError{Err: fmt.Errorf("not a readable Parquet file: %w", err)}
+	}
+	if err := checkCodecs(f.Metadata()); err != nil {
+		return nil, &ParseError{Err: err}
 	}
 	have := make(map[string]bool)
 	for _, c := range f.Schema().Fields() {
