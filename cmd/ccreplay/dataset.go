@@ -1,0 +1,228 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/rl/dataset"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+func init() { registerCommand(newDatasetCmd) }
+
+// datasetOptions are the flags of `ccreplay dataset`; the run's own flags
+// are resolved by runOptions (run.go), so a dataset run is configured
+// exactly like `ccreplay run`.
+type datasetOptions struct {
+	run runOptions
+
+	Rewards    string
+	Gamma      float64
+	NStep      int
+	IntervalNs int64
+	Target     float64
+	Beta       float64
+	RunID      string
+}
+
+// DatasetFile is the sidecar describing a dataset (dataset.json).
+const DatasetFile = "dataset.json"
+
+// datasetInfo is dataset.json and the --json output: how the dataset was
+// made and what it holds.
+type datasetInfo struct {
+	SchemaVersion string               `json:"schema_version"`
+	File          string               `json:"file"`
+	RunID         string               `json:"run_id"`
+	Trace         string               `json:"trace"`
+	CCA           string               `json:"cca"`
+	Seed          uint64               `json:"seed"`
+	Rewards       []string             `json:"rewards"`
+	RLCCTarget    float64              `json:"rlcc_target"`
+	RLCCBeta      float64              `json:"rlcc_beta"`
+	Gamma         float64              `json:"gamma"`
+	NStep         int                  `json:"nstep"`
+	IntervalNs    int64                `json:"decision_interval_ns"` // -1: each flow's base RTT
+	INTForced     bool                 `json:"int_enabled_for_fdcc"`
+	Rows          int64                `json:"rows"`
+	Flows         int                  `json:"flows"`
+	RewardMeans   []dataset.ColumnMean `json:"reward_means"`
+	SimEndNs      int64                `json:"sim_end_ns"`
+}
+
+const datasetExamples = `  # RL-CC and Dolce-RC rewards of DCQCN's decisions in a 16-to-1 incast
+  ccreplay dataset --workload incast:n=16,size=1MB --cca dcqcn --reward rlcc,dolce -o ds/incast
+
+  # every reward, HPCC on a trace, one row per window change, JSON summary
+  ccreplay dataset --trace examples/alltoall8.csv --cca hpcc --reward all \
+      --decision-interval-ns 0 -o ds/a2a --json
+
+  # FDCC's n-step return with gamma 0.9 over 8 steps
+  ccreplay dataset --workload longflows:n=4,size=10MB --cca dcqcn --reward fdcc \
+      --gamma 0.9 --nstep 8 -o ds/long`
+
+func newDatasetCmd(s *streams) *cobra.Command {
+	o := &datasetOptions{run: runOptions{s: s}}
+	c := &cobra.Command{
+		Use:   "dataset (--trace FILE | --workload SPEC) --reward LIST -o DIR [flags]",
+		Short: "Replay a workload and record every congestion-control decision with its rewards (decisions.parquet)",
+		Long: `Replays a workload like 'ccreplay run' and records one row per congestion-control
+decision of every flow in DIR/decisions.parquet: the observation (rate, RTT,
+RTT inflation, CNPs, NACKs, ECN ratio, INT queue, goodput, previous action),
+the action (new rate / old rate), the row of the flow's next decision, a done
+flag, and one column per reward (NaN for rewards not requested):
+  dolce          reward_dolce          1 - ECN ratio (paper 000 Eq. 4)
+  dolceplus      reward_dolceplus      ideal/actual MCT * (1 - ECN ratio)^arm (paper 000 Eq. 5)
+  rlcc           reward_rlcc           -(target - max(infl - beta, 0) * sqrt(rate))^2 (paper 001 Eq. 1)
+  rlcc-betafree  reward_rlcc_betafree  -(target - infl * sqrt(rate))^2 (paper 004)
+  fdcc           reward_fdcc           two-stage reward (paper 002 Algorithm 1), and
+                 return_fdcc_nstep     its n-step discounted sum within the flow
+A decision is a change of the algorithm's rate or window, at most one row per
+flow per decision interval (default: the flow's base RTT). Requesting fdcc
+turns on switch INT stamping (it changes no packet and no timing).
+DIR also gets flows/messages/ports.parquet, summary.json and dataset.json.
+The columns are documented in docs/DATASETS.md.`,
+		Example: datasetExamples,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.run.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflagFlag) { o.run.set[f.Name] = true })
+			return o.runDataset()
+		},
+	}
+	f := c.Flags()
+	r := &o.run
+	f.StringVar(&r.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture or SST DUMPI trace")
+	f.StringVar(&r.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
+	f.StringVar(&r.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]")
+	f.StringArrayVar(&r.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
+	f.StringVar(&r.Topology, "topology", "", "topology spec (as for 'ccreplay run'); default: a star sized to the workload")
+	f.Uint64Var(&r.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators)")
+	f.StringVarP(&r.Out, "out", "o", "out", "output folder")
+	f.StringVar(&r.Packets, "packets", "none", "per-packet log detail: none, data or all")
+	f.StringVar(&r.Config, "config", "", "YAML run configuration (as for 'ccreplay run')")
+	f.StringVar(&r.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms)")
+	f.IntVar(&r.PPN, "ppn", 1, "DUMPI traces: MPI processes per node")
+	f.BoolVar(&r.JSON, "json", false, "print dataset.json to stdout instead of the text summary")
+	f.StringVar(&o.Rewards, "reward", "all", "rewards to compute, comma-separated: "+strings.Join(dataset.RewardNames(), ", ")+" or all")
+	f.Float64Var(&o.Gamma, "gamma", dataset.DefaultGamma, "discount factor of return_fdcc_nstep, in [0, 1]")
+	f.IntVar(&o.NStep, "nstep", dataset.DefaultNStep, "steps of return_fdcc_nstep (<= 0: to the end of the flow)")
+	f.Int64Var(&o.IntervalNs, "decision-interval-ns", -1, "minimum time between two rows of a flow, ns (-1: the flow's base RTT, 0: every change)")
+	f.Float64Var(&o.Target, "rlcc-target", 0.064, "RL-CC inflation target (paper 001: 0.064)")
+	f.Float64Var(&o.Beta, "rlcc-beta", 1.5, "RL-CC congestion tolerance beta, an RTT inflation (paper 001: 1.5)")
+	f.StringVar(&o.RunID, "run-id", "", "run_id column value (default: CCA, workload and seed)")
+	return c
+}
+
+func (o *datasetOptions) runDataset() error {
+	rewards, err := dataset.ParseRewards(o.Rewards)
+	if err != nil {
+		return usageErrorf("--reward: %v", err)
+	}
+	if len(rewards.Names()) == 0 {
+		return usageErrorf("--reward: give at least one of %s", strings.Join(dataset.RewardNames(), ", "))
+	}
+	switch {
+	case !(o.Gamma >= 0 && o.Gamma <= 1):
+		return usageErrorf("--gamma: want a value in [0, 1], got %v", o.Gamma)
+	case o.IntervalNs < -1:
+		return usageErrorf("--decision-interval-ns: want -1, 0 or a positive number of ns, got %d", o.IntervalNs)
+	case !(o.Target > 0) || math.IsInf(o.Target, 0):
+		return usageErrorf("--rlcc-target: want a positive number, got %v", o.Target)
+	case !(o.Beta >= 0) || math.IsInf(o.Beta, 0):
+		return usageErrorf("--rlcc-beta: want a number >= 0, got %v", o.Beta)
+	}
+	r := &o.run
+	st, specs, err := r.resolve(func() []string { return []string{r.CCA} })
+	if err != nil {
+		return err
+	}
+	spec, tr := specs[0], st.tr
+	cfg, err := r.config(st, spec, r.Seed)
+	if err != nil {
+		return err
+	}
+	forced := rewards.FDCC && !cfg.Switch.INT
+	if rewards.FDCC {
+		cfg.Switch.INT = true // FDCC's reward reads INT (paper 002 Section 4.2)
+	}
+	if r.s.ErrIsTerminal {
+		cfg.Progress = newProgress(r.s.Err)
+	}
+	runID := o.RunID
+	if runID == "" {
+		runID = fmt.Sprintf("%s/%s/seed=%d", spec.Name, filepath.ToSlash(st.traceName), r.Seed)
+	}
+	interval := dataset.IntervalBaseRTT
+	if o.IntervalNs >= 0 {
+		interval = units.Nanos(o.IntervalNs)
+	}
+	if err := os.MkdirAll(r.Out, 0o755); err != nil {
+		return inputErrorf("--out: %v", err)
+	}
+	dcfg := dataset.Config{
+		RunID: runID, CCA: spec.Name, Flows: dataset.Flows(tr, st.topo), Interval: interval,
+		Rewards: rewards, Target: o.Target, Beta: o.Beta, Gamma: o.Gamma, NStep: o.NStep,
+	}
+	rec, err := dataset.New(r.Out, dcfg)
+	if err != nil {
+		return inputError{err}
+	}
+	cfg.WrapCC = rec.Wrap
+	res, err := replay.Run(cfg, tr, r.Out)
+	if err != nil {
+		rec.Abort()
+		return err
+	}
+	stats, err := rec.Close()
+	if err != nil {
+		return err
+	}
+	man := replay.NewManifest(&cfg, filepath.ToSlash(st.traceName), res)
+	man.Files = append(man.Files, dataset.FileName, DatasetFile)
+	if err := replay.WriteManifest(r.Out, man); err != nil {
+		return err
+	}
+	info := datasetInfo{
+		SchemaVersion: v1.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.traceName),
+		CCA: spec.Name, Seed: r.Seed, Rewards: rewards.Names(), RLCCTarget: o.Target, RLCCBeta: o.Beta,
+		Gamma: o.Gamma, NStep: o.NStep, IntervalNs: o.IntervalNs, INTForced: forced,
+		Rows: stats.Rows, Flows: stats.Flows, RewardMeans: stats.Rewards, SimEndNs: res.SimEnd.Nanoseconds(),
+	}
+	if err := output.WriteJSONAtomic(filepath.Join(r.Out, DatasetFile), jsonSafe(info)); err != nil {
+		return err
+	}
+	if r.JSON {
+		b, _ := json.MarshalIndent(jsonSafe(info), "", "  ")
+		fmt.Fprintln(r.s.Out, string(b))
+		return nil
+	}
+	fmt.Fprintf(r.s.Out, "ccreplay dataset: %s under %s, seed %d: %d decisions of %d flows in %s\n",
+		info.Trace, spec.Name, r.Seed, stats.Rows, stats.Flows, filepath.Join(r.Out, dataset.FileName))
+	for _, m := range stats.Rewards {
+		fmt.Fprintf(r.s.Out, "  %-22s mean %12.6g over %d rows\n", m.Column, m.Mean, m.Rows)
+	}
+	return nil
+}
+
+// jsonSafe replaces non-finite means (which encoding/json rejects) by 0;
+// their row count says whether there was anything to average.
+func jsonSafe(d datasetInfo) datasetInfo {
+	m := append([]dataset.ColumnMean(nil), d.RewardMeans...)
+	for i := range m {
+		if math.IsNaN(m[i].Mean) || math.IsInf(m[i].Mean, 0) {
+			m[i].Mean = 0
+		}
+	}
+	d.RewardMeans = m
+	return d
+}

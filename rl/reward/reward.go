@@ -1,0 +1,190 @@
+// Package reward holds the reward functions of the learned congestion
+// controllers ccreplay studies, as pure functions of what a flow observes:
+//
+//   - Dolce-RC (paper 000 Eq. 4) and Dolce-RC+ (paper 000 Eq. 5);
+//   - RL-CC with congestion tolerance (paper 001 Eq. 1) and without it
+//     (paper 004 Section 4, "Reward");
+//   - FDCC's two-stage reward (paper 002 Algorithm 1) and its n-step
+//     discounted sum (paper 002 Section 4.2, "Rewards").
+//
+// Inputs are dimensionless (fractions and ratios); each function documents
+// the normalisation it expects. None of them panics: out-of-range inputs
+// are clamped where the paper bounds the quantity, and NaN propagates.
+package reward
+
+import "math"
+
+// DolceRC is Dolce-RC's reward (paper 000 Definition 2, Eq. 4):
+//
+//	X = 1 - num_ECNmarked_packets / num_packets_sent = 1 - ecnRatio
+//
+// ecnRatio is the fraction of data packets that were CE-marked over the
+// measurement interval, clamped to [0, 1] so that X is in [0, 1].
+func DolceRC(ecnRatio float64) float64 {
+	return 1 - clamp01(ecnRatio)
+}
+
+// DolcePlusArms is the number of rate arms K of Dolce-RC+ assumed when an
+// arm index is derived from a rate (DolcePlusArm): 4, the default of
+// ccreplay's Dolce-RC+ (cca/dolce PlusConfig.Arms: C/8, C/4, C/2, C).
+const DolcePlusArms = 4
+
+// DolcePlus is Dolce-RC+'s reward for a message sent with arm i (paper 000
+// Definition 4, Eq. 5):
+//
+//	X = ideal_MCT / actual_MCT * (1 - ECN_Ratio)^i
+//
+// idealMCT and actualMCT are the message's ideal and measured completion
+// times in the same unit (e.g. ns); their ratio is clamped to [0, 1] (the
+// paper states X is in [0, 1]; a ratio above 1 can only come from rounding
+// of the ideal). ecnRatio is the message's CE-marked fraction, clamped to
+// [0, 1]; arm is the 0-based index of the rate arm r_i = C/2^(K-1-i)
+// (Definition 3; negative arms count as 0). A non-positive actualMCT gives
+// a ratio of 1.
+func DolcePlus(idealMCT, actualMCT, ecnRatio float64, arm int) float64 {
+	ratio := 1.0
+	if actualMCT > 0 {
+		ratio = clamp01(idealMCT / actualMCT)
+	}
+	return ratio * math.Pow(1-clamp01(ecnRatio), float64(max(arm, 0)))
+}
+
+// DolcePlusArm is the index of the Dolce-RC+ arm whose rate r_i =
+// C/2^(K-1-i) (paper 000 Definition 3) is nearest to rateFrac = rate / C in
+// log scale: round(K-1 + log2(rateFrac)), clamped to [0, K-1]. It lets the
+// Eq. 5 reward score any algorithm's rate. k < 1 is taken as 1;
+// a non-positive rateFrac gives arm 0.
+func DolcePlusArm(rateFrac float64, k int) int {
+	k = max(k, 1)
+	if !(rateFrac > 0) {
+		return 0
+	}
+	i := math.Round(float64(k-1) + math.Log2(rateFrac))
+	return int(math.Max(0, math.Min(float64(k-1), i)))
+}
+
+// RL-CC defaults: paper 001 Section IV ("For our parameters, we used
+// target=0.064, beta=1.5").
+const (
+	// RLCCTarget is the inflation control parameter "target", dimensionless.
+	RLCCTarget = 0.064
+	// RLCCBeta is the congestion tolerance beta, an RTT inflation.
+	RLCCBeta = 1.5
+)
+
+// RLCC is the RL-CC reward with congestion tolerance (paper 001 Eq. 1):
+//
+//	r = -(target - max(RTT-inflation - beta, 0) * sqrt(rate))^2
+//
+// rttInflation is RTT / base RTT, rateFrac the flow's rate as a fraction
+// of line rate (negative values count as 0).
+func RLCC(rttInflation, rateFrac, target, beta float64) float64 {
+	d := target - math.Max(rttInflation-beta, 0)*math.Sqrt(math.Max(rateFrac, 0))
+	return -d * d
+}
+
+// RLCCBetaFree is the RL-CC reward of paper 004 (Section 4, "Reward"):
+//
+//	r_t = -(target - RTT_t/base-RTT * sqrt(rate_t))^2
+//
+// rttInflation is RTT / base RTT, rateFrac the rate as a fraction of line
+// rate (negative values count as 0). It equals RLCC with beta = 0 when
+// rttInflation >= 0.
+func RLCCBetaFree(rttInflation, rateFrac, target float64) float64 {
+	d := target - rttInflation*math.Sqrt(math.Max(rateFrac, 0))
+	return -d * d
+}
+
+// FDCCStageThreshold is the tolerance of paper 002 Algorithm 1 line 2: a
+// flow is in the queue-draining stage when SWITCHRATE + QLEN - 1 exceeds it.
+const FDCCStageThreshold = 0.5
+
+// FDCCObs is what FDCC's reward (paper 002 Algorithm 1) reads from one
+// step. The normalisations are the thesis' (Section 4.2, "Observations").
+type FDCCObs struct {
+	// SwitchRate is SWITCHRATE: the throughput of the most congested link
+	// on the path divided by that link's bandwidth, a fraction.
+	SwitchRate float64
+	// QLen is QLEN: that link's queue length divided by its
+	// bandwidth-delay product (link rate x base RTT), a fraction.
+	QLen float64
+	// RTT is the RTT normalised by the standalone (base) RTT, >= 1 in a
+	// correct run.
+	RTT float64
+	// Throughput is THROUGHPUT: the flow's goodput over the step divided by
+	// the bandwidth of the receiver's link, a fraction.
+	Throughput float64
+	// Flows is Total_flow_num: the number of flows competing on the most
+	// congested link, this one included (values below 1 count as 1).
+	Flows int
+}
+
+// FDCCDraining reports whether o is in FDCC's queue-draining stage (paper
+// 002 Algorithm 1 line 2): SWITCHRATE + QLEN - 1 > 0.5.
+func FDCCDraining(o FDCCObs) bool {
+	return o.SwitchRate+o.QLen-1 > FDCCStageThreshold
+}
+
+// FDCC is the two-stage reward of paper 002 Algorithm 1:
+//
+//	if SWITCHRATE + QLEN - 1 > 0.5:  reward = -RTT                      (line 3)
+//	else: reward = THROUGHPUT + 1/RTT - (THROUGHPUT - 1/Total_flow_num)^2 (line 5)
+//
+// The first branch drains the queue, the second probes for bandwidth
+// while pulling the flow toward its fair share 1/N. A non-positive RTT in
+// the second branch contributes 0 instead of 1/RTT (no sample). Without
+// telemetry (SwitchRate or QLen NaN) the stage is unknown and the reward
+// is NaN.
+func FDCC(o FDCCObs) float64 {
+	if math.IsNaN(o.SwitchRate) || math.IsNaN(o.QLen) {
+		return math.NaN()
+	}
+	if FDCCDraining(o) {
+		return -o.RTT
+	}
+	inv := 0.0
+	if o.RTT > 0 {
+		inv = 1 / o.RTT
+	}
+	d := o.Throughput - 1/float64(max(o.Flows, 1))
+	return o.Throughput + inv - d*d
+}
+
+// Discounted returns, for each step t of one episode's rewards r, the
+// n-step discounted sum of paper 002 Section 4.2:
+//
+//	R_t = sum_{i=0}^{n-1} gamma^i * r_{t+i}
+//
+// truncated at the end of the episode (terms with t+i >= len(r) are
+// absent). n <= 0 sums to the end of the episode (the Monte Carlo return).
+// The result has len(r) entries; r is not modified.
+func Discounted(r []float64, gamma float64, n int) []float64 {
+	out := make([]float64, len(r))
+	if n <= 0 {
+		acc := 0.0
+		for t := len(r) - 1; t >= 0; t-- {
+			acc = r[t] + gamma*acc
+			out[t] = acc
+		}
+		return out
+	}
+	for t := range r {
+		acc, g := 0.0, 1.0
+		for i := 0; i < n && t+i < len(r); i++ {
+			acc += g * r[t+i]
+			g *= gamma
+		}
+		out[t] = acc
+	}
+	return out
+}
+
+func clamp01(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}

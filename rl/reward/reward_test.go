@@ -1,0 +1,200 @@
+package reward
+
+import (
+	"math"
+	"testing"
+)
+
+// near reports |a-b| <= 1e-12 (relative for large values).
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b))
+}
+
+func TestDolceRC(t *testing.T) {
+	// paper 000 Eq. 4: X = 1 - marked/sent.
+	cases := []struct{ ecn, want float64 }{
+		{0, 1},
+		{0.25, 0.75}, // 25 of 100 packets marked
+		{1, 0},
+		{-0.1, 1}, // clamped into [0, 1]: X in [0, 1] per Definition 2
+		{1.5, 0},
+	}
+	for _, c := range cases {
+		if got := DolceRC(c.ecn); !near(got, c.want) {
+			t.Errorf("DolceRC(%v) = %v, want %v", c.ecn, got, c.want)
+		}
+	}
+	if !math.IsNaN(DolceRC(math.NaN())) {
+		t.Error("DolceRC(NaN) is not NaN")
+	}
+}
+
+func TestDolcePlus(t *testing.T) {
+	// paper 000 Eq. 5: X = ideal/actual * (1 - ECN)^i.
+	cases := []struct {
+		ideal, actual, ecn float64
+		arm                int
+		want               float64
+	}{
+		{10, 20, 0, 3, 0.5},          // slowdown 2, no marks
+		{10, 20, 0.5, 2, 0.5 * 0.25}, // (1-0.5)^2 = 0.25
+		{10, 40, 0.1, 3, 0.25 * 0.9 * 0.9 * 0.9},
+		{10, 10, 0.9, 0, 1},    // arm 0: the ECN factor is 1
+		{30, 20, 0, 1, 1},      // ratio clamped to 1
+		{10, 0, 0.2, 1, 0.8},   // no MCT measured: ratio 1
+		{10, 20, 0.5, -1, 0.5}, // negative arm counts as 0
+	}
+	for _, c := range cases {
+		if got := DolcePlus(c.ideal, c.actual, c.ecn, c.arm); !near(got, c.want) {
+			t.Errorf("DolcePlus(%v, %v, %v, %d) = %v, want %v", c.ideal, c.actual, c.ecn, c.arm, got, c.want)
+		}
+	}
+}
+
+func TestDolcePlusArm(t *testing.T) {
+	// paper 000 Definition 3: r_i = C/2^(K-1-i); K = 4 gives C/8, C/4, C/2, C.
+	cases := []struct {
+		frac float64
+		k    int
+		want int
+	}{
+		{1, 4, 3}, {0.5, 4, 2}, {0.25, 4, 1}, {0.125, 4, 0},
+		{0.01, 4, 0}, // below the lowest arm
+		{2, 4, 3},    // above C
+		{0.7, 4, 2},  // 3 + log2(0.7) = 2.49 -> 2
+		{0, 4, 0},    // no rate
+		{0.3, 1, 0},  // one arm only
+		{0.75, 8, 7}, // 7 - 0.415 = 6.58 -> 7
+	}
+	for _, c := range cases {
+		if got := DolcePlusArm(c.frac, c.k); got != c.want {
+			t.Errorf("DolcePlusArm(%v, %d) = %d, want %d", c.frac, c.k, got, c.want)
+		}
+	}
+}
+
+func TestRLCC(t *testing.T) {
+	// paper 001 Eq. 1: r = -(target - max(infl - beta, 0) * sqrt(rate))^2.
+	cases := []struct{ infl, rate, want float64 }{
+		{1.0, 1, -RLCCTarget * RLCCTarget}, // below beta: max(...) = 0, r = -target^2
+		{1.5, 1, -RLCCTarget * RLCCTarget}, // exactly beta
+		// infl 2.5, rate 0.25: (0.064 - 1*0.5)^2 = 0.436^2 = 0.190096
+		{2.5, 0.25, -0.190096},
+		// infl 1.628, rate 1: 0.128*1 = 2 x target -> -(0.064)^2
+		{1.628, 1, -0.064 * 0.064},
+		// the fixed point: (infl-beta)*sqrt(rate) = target -> 0
+		{1.5 + 0.064*2, 0.25, 0},
+	}
+	for _, c := range cases {
+		if got := RLCC(c.infl, c.rate, RLCCTarget, RLCCBeta); !near(got, c.want) {
+			t.Errorf("RLCC(%v, %v) = %v, want %v", c.infl, c.rate, got, c.want)
+		}
+	}
+	// paper 001 Eq. 2: at the optimum E[infl] = target*sqrt(N/line) + beta;
+	// with rate as a fraction of line rate, rate = 1/N: infl = target*sqrt(N) + beta.
+	for _, n := range []float64{1, 4, 16, 64} {
+		infl := RLCCTarget*math.Sqrt(n) + RLCCBeta
+		if got := RLCC(infl, 1/n, RLCCTarget, RLCCBeta); !near(got, 0) {
+			t.Errorf("N=%v: reward at the Eq. 2 fixed point = %v, want 0", n, got)
+		}
+	}
+}
+
+func TestRLCCBetaFree(t *testing.T) {
+	// paper 004 Section 4: r_t = -(target - RTT/base-RTT * sqrt(rate))^2.
+	cases := []struct{ infl, rate, want float64 }{
+		{1, 1, -(0.064 - 1) * (0.064 - 1)},
+		{2, 0.25, -(0.064 - 1) * (0.064 - 1)}, // 2 * 0.5 = 1
+		{1.28, 0.0025, 0},                     // 1.28 * 0.05 = 0.064: the fixed point
+		{3, 0, -0.064 * 0.064},                // no rate
+		{3, -1, -0.064 * 0.064},               // negative rate counts as 0
+	}
+	for _, c := range cases {
+		if got := RLCCBetaFree(c.infl, c.rate, RLCCTarget); !near(got, c.want) {
+			t.Errorf("RLCCBetaFree(%v, %v) = %v, want %v", c.infl, c.rate, got, c.want)
+		}
+	}
+	// With beta = 0 and infl >= 0, paper 001 Eq. 1 reduces to paper 004's form.
+	for _, infl := range []float64{0, 0.7, 1, 2.3} {
+		for _, rate := range []float64{0.01, 0.3, 1} {
+			if a, b := RLCC(infl, rate, 0.1, 0), RLCCBetaFree(infl, rate, 0.1); !near(a, b) {
+				t.Errorf("infl %v rate %v: RLCC(beta=0) %v != RLCCBetaFree %v", infl, rate, a, b)
+			}
+		}
+	}
+}
+
+func TestFDCC(t *testing.T) {
+	// paper 002 Algorithm 1.
+	cases := []struct {
+		name string
+		o    FDCCObs
+		want float64
+	}{
+		// line 2: 1.0 + 0.6 - 1 = 0.6 > 0.5 -> line 3: -RTT.
+		{"draining", FDCCObs{SwitchRate: 1, QLen: 0.6, RTT: 3.2, Throughput: 0.9, Flows: 4}, -3.2},
+		// 1.0 + 0.5 - 1 = 0.5, not > 0.5 -> line 5:
+		// 0.25 + 1/2 - (0.25 - 1/4)^2 = 0.75.
+		{"at threshold", FDCCObs{SwitchRate: 1, QLen: 0.5, RTT: 2, Throughput: 0.25, Flows: 4}, 0.75},
+		// line 5: 0.5 + 1/1.25 - (0.5 - 1/4)^2 = 0.5 + 0.8 - 0.0625 = 1.2375.
+		{"probing unfair", FDCCObs{SwitchRate: 0.9, QLen: 0.1, RTT: 1.25, Throughput: 0.5, Flows: 4}, 1.2375},
+		// one flow: 1 + 1 - 0 = 2, the best probing reward at RTT = base.
+		{"alone at line rate", FDCCObs{SwitchRate: 1, QLen: 0, RTT: 1, Throughput: 1, Flows: 1}, 2},
+		// Flows 0 counts as 1: 0.5 + 1 - 0.25 = 1.25.
+		{"no flow count", FDCCObs{RTT: 1, Throughput: 0.5}, 1.25},
+		// no RTT sample: 1/RTT contributes 0: 0.5 - 0 = 0.5 (fair share 1/2).
+		{"no rtt", FDCCObs{Throughput: 0.5, Flows: 2}, 0.5},
+	}
+	for _, c := range cases {
+		if got := FDCC(c.o); !near(got, c.want) {
+			t.Errorf("%s: FDCC(%+v) = %v, want %v", c.name, c.o, got, c.want)
+		}
+	}
+	if !math.IsNaN(FDCC(FDCCObs{SwitchRate: math.NaN(), QLen: 0.2, RTT: 1, Throughput: 1, Flows: 1})) {
+		t.Error("FDCC without telemetry is not NaN")
+	}
+	if !FDCCDraining(FDCCObs{SwitchRate: 0.8, QLen: 0.71}) || FDCCDraining(FDCCObs{SwitchRate: 0.8, QLen: 0.7}) {
+		t.Error("FDCCDraining does not switch at SWITCHRATE + QLEN - 1 = 0.5")
+	}
+}
+
+func TestDiscounted(t *testing.T) {
+	// paper 002 Section 4.2: R_t = sum_{i<n} gamma^i r_{t+i}, truncated at the
+	// episode's end.
+	r := []float64{1, 2, 3, 4}
+	got := Discounted(r, 0.5, 2)
+	want := []float64{1 + 0.5*2, 2 + 0.5*3, 3 + 0.5*4, 4}
+	for i := range want {
+		if !near(got[i], want[i]) {
+			t.Errorf("n=2: R_%d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	got = Discounted(r, 0.5, 3)
+	want = []float64{1 + 1 + 0.75, 2 + 1.5 + 1, 3 + 2, 4}
+	for i := range want {
+		if !near(got[i], want[i]) {
+			t.Errorf("n=3: R_%d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	// n = 1 is the instantaneous reward; n <= 0 and n >= len(r) are the
+	// full discounted return.
+	for i, v := range Discounted(r, 0.9, 1) {
+		if v != r[i] {
+			t.Errorf("n=1: R_%d = %v, want %v", i, v, r[i])
+		}
+	}
+	full := []float64{1 + 0.9*2 + 0.81*3 + 0.729*4, 2 + 0.9*3 + 0.81*4, 3 + 0.9*4, 4}
+	for _, n := range []int{0, -1, 4, 10} {
+		for i, v := range Discounted(r, 0.9, n) {
+			if !near(v, full[i]) {
+				t.Errorf("n=%d: R_%d = %v, want %v", n, i, v, full[i])
+			}
+		}
+	}
+	if len(Discounted(nil, 0.9, 3)) != 0 {
+		t.Error("empty episode gives a non-empty result")
+	}
+	if r[0] != 1 || r[3] != 4 {
+		t.Error("Discounted modified its input")
+	}
+}
