@@ -102,6 +102,19 @@ func TestLossyModeDropsAndRecovers(t *testing.T) {
 	if s.DropsPkts == 0 || s.RetxBytes == 0 || s.Nacks == 0 {
 		t.Fatalf("lossy incast: drops=%d retx=%d nacks=%d, want all > 0", s.DropsPkts, s.RetxBytes, s.Nacks)
 	}
+	// Per-flow drops (flows.parquet dropped_pkts) add up to the switches'
+	// data drops; here only data packets meet a full buffer (ACKs travel
+	// the idle reverse direction), so they equal every drop.
+	var flowDrops int64
+	for _, f := range res.Flows {
+		if f.DroppedPkts > f.DataPktsSent {
+			t.Fatalf("flow %d: %d drops of %d packets sent", f.FlowID, f.DroppedPkts, f.DataPktsSent)
+		}
+		flowDrops += f.DroppedPkts
+	}
+	if flowDrops != s.DropsPkts {
+		t.Fatalf("flows dropped %d packets, switch ports %d", flowDrops, s.DropsPkts)
+	}
 	t.Logf("drops %d pkts, nacks %d, timeouts %d, retransmitted %d B, last FCT %d ns", s.DropsPkts, s.Nacks, s.Timeouts, s.RetxBytes, s.FCTMaxNs)
 }
 

@@ -31,7 +31,7 @@ func (r *run) flowRows() []v1.FlowRow {
 			StartNs: ns(f.Start), FinishNs: -1, FCTNs: -1,
 			BaseRTTNs: f.BaseRTT.Nanoseconds(), BottleneckBps: int64(f.Bottleneck), Hops: int32(f.Hops),
 			DataPktsSent: f.DataPktsSent, DataBytesSent: f.DataBytesSent, CEPkts: f.CEPkts,
-			CNPs: f.CNPs, Nacks: f.Nacks, Timeouts: f.Timeouts, RetxBytes: f.RetxBytes,
+			CNPs: f.CNPs, Nacks: f.Nacks, Timeouts: f.Timeouts, RetxBytes: f.RetxBytes, DroppedPkts: f.DroppedPkts,
 		}
 		msgs := f.Messages()
 		row.Messages = int64(len(msgs))

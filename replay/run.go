@@ -203,6 +203,7 @@ func (r *run) build() {
 			specs[j] = switchmodel.PortSpec{Rate: p.Rate, Delay: p.Delay}
 		}
 		sw := switchmodel.New(r.sim, &r.pool, routes, tap, n.ID, cfg.Switch, specs)
+		sw.OnDataDrop = func(p *fabric.Packet) { r.flows[p.Flow].DroppedPkts++ }
 		r.sws = append(r.sws, sw)
 		recv[i] = sw
 	}

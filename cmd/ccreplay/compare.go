@@ -37,7 +37,7 @@ const compareExamples = `  # four algorithms, five seeds each, on a 16-to-1 inca
   ccreplay compare --trace examples/alltoall8.csv --topology dolce-testbed --cca dcqcn,dcqcn:dolce --json
 
   # read every run as one table (hive partitions cca=/seed=)
-  duckdb -c "select cca, seed, fct_p99_ns from read_parquet('cmp/*/*/flows.parquet', hive_partitioning=true)"`
+  duckdb -c "select cca, seed, quantile_disc(fct_ns, 0.99) as fct_p99_ns from read_parquet('cmp/*/*/flows.parquet', hive_partitioning=true) group by all order by all"`
 
 func newCompareCmd(s *streams) *cobra.Command {
 	o := &compareOptions{runOptions: runOptions{s: s}}
