@@ -1,0 +1,53 @@
+-- run_flow_metrics: the flow metrics of one run, one row whose column names are
+-- the keys of summary.json's "metrics" (see metrics/summary.go for definitions).
+-- params: run (a run folder, as written by `ccreplay run --out`)
+--
+-- Percentiles: quantile_disc with a decimal literal picks the value at index
+-- ceil(p*n) - 1 of the sorted values (nearest rank), the rule of
+-- metrics/percentile.go; tests/duckdb checks this on DuckDB's own numbers.
+-- Only finished flows (finish_ns >= 0) enter FCT, slowdown, goodput and
+-- fairness; the counters sum over every flow. An empty set gives 0, not NULL.
+with f as (
+    select *,
+           finish_ns >= 0 as done,
+           -- per-flow goodput x_i = size_bytes*8 / fct, bit/s (finished, fct_ns > 0)
+           case when finish_ns >= 0 and fct_ns > 0
+                then size_bytes::double * 8e9 / fct_ns::double end as x_bps
+    from read_parquet(getvariable('run') || '/flows.parquet')
+)
+select
+    count(*)                                                          as flows,
+    count(*) filter (where done)                                      as flows_finished,
+    coalesce(avg(fct_ns) filter (where done), 0)                      as fct_mean_ns,
+    coalesce(quantile_disc(fct_ns, 0.5) filter (where done), 0)       as fct_p50_ns,
+    coalesce(quantile_disc(fct_ns, 0.9) filter (where done), 0)       as fct_p90_ns,
+    coalesce(quantile_disc(fct_ns, 0.95) filter (where done), 0)      as fct_p95_ns,
+    coalesce(quantile_disc(fct_ns, 0.99) filter (where done), 0)      as fct_p99_ns,
+    coalesce(quantile_disc(fct_ns, 0.999) filter (where done), 0)     as fct_p999_ns,
+    coalesce(max(fct_ns) filter (where done), 0)                      as fct_max_ns,
+    coalesce(avg(slowdown) filter (where done and isfinite(slowdown)), 0)               as slowdown_mean,
+    coalesce(quantile_disc(slowdown, 0.5) filter (where done and isfinite(slowdown)), 0)   as slowdown_p50,
+    coalesce(quantile_disc(slowdown, 0.9) filter (where done and isfinite(slowdown)), 0)   as slowdown_p90,
+    coalesce(quantile_disc(slowdown, 0.95) filter (where done and isfinite(slowdown)), 0)  as slowdown_p95,
+    coalesce(quantile_disc(slowdown, 0.99) filter (where done and isfinite(slowdown)), 0)  as slowdown_p99,
+    coalesce(quantile_disc(slowdown, 0.999) filter (where done and isfinite(slowdown)), 0) as slowdown_p999,
+    coalesce(max(slowdown) filter (where done and isfinite(slowdown)), 0)               as slowdown_max,
+    coalesce(sum(data_pkts_sent), 0)::bigint                          as data_pkts_sent,
+    coalesce(sum(ce_pkts), 0)::bigint                                 as ce_pkts,
+    -- ECN ratio = sum ce_pkts / sum data_pkts_sent (Dolce-RC's reward is 1 - this)
+    coalesce(sum(ce_pkts)::double / nullif(sum(data_pkts_sent), 0)::double, 0) as ecn_ratio,
+    coalesce(sum(cnps), 0)::bigint                                    as cnps,
+    coalesce(sum(nacks), 0)::bigint                                   as nacks,
+    coalesce(sum(timeouts), 0)::bigint                                as timeouts,
+    coalesce(sum(retx_bytes), 0)::bigint                              as retx_bytes,
+    -- unfair ratio = (max x - mean x) / mean x (FDCC thesis, paper 002 Sec. 5.4)
+    coalesce((max(x_bps) - avg(x_bps)) / nullif(avg(x_bps), 0), 0)   as unfair_ratio,
+    -- Jain index = (sum x)^2 / (n sum x^2)
+    coalesce(sum(x_bps) * sum(x_bps) / nullif(count(x_bps) * sum(x_bps * x_bps), 0), 0) as jain_index,
+    -- PCC-RL fairness = min x / max x (paper 004 Sec. 3.2)
+    coalesce(min(x_bps) / nullif(max(x_bps), 0), 0)                   as min_max_rate_ratio,
+    -- aggregate goodput = payload bits of finished flows / (last finish - first start), bit/s
+    coalesce((sum(size_bytes) filter (where done) * 8)::double * 1e9
+             / nullif(max(finish_ns) filter (where done) - min(start_ns) filter (where done), 0)::double, 0) as goodput_bps,
+    coalesce(avg(x_bps), 0)                                           as goodput_mean_bps
+from f;
