@@ -1,0 +1,210 @@
+package plot
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/replay"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+)
+
+// DecisionsFile is the per-decision log of a run's congestion control
+// (columns t_ns, flow_id, new_rate_bps), when the run wrote one.
+const DecisionsFile = "decisions.parquet"
+
+// Run is one run folder (as `ccreplay run` or one cell of `ccreplay
+// compare` writes it) loaded for plotting.
+type Run struct {
+	// Dir is the folder.
+	Dir string
+	// Manifest is its summary.json.
+	Manifest replay.Manifest
+	// Label names the run in legends: the algorithm (summary.json cca),
+	// plus "seed=N" when the same algorithm appears with several seeds.
+	Label string
+	// Group is the index of the run's algorithm among the distinct
+	// algorithms, in order of first appearance: its colour.
+	Group int
+	// Variant counts the earlier runs of the same algorithm: its dash.
+	Variant int
+	// Flows, Messages and Ports are the rows of its Parquet files.
+	Flows    []v1.FlowRow
+	Messages []v1.MessageRow
+	Ports    []v1.PortRow
+	// Packets and Decisions are the paths of packets.parquet and
+	// decisions.parquet, "" when the run has none.
+	Packets, Decisions string
+
+	bins *packetBins // cached pass over packets.parquet
+}
+
+// EndNs is the run's simulated length, ns: summary.json's sim_end_ns, or
+// the ports' sim_duration_ns when that is 0.
+func (r *Run) EndNs() int64 {
+	end := r.Manifest.SimEndNs
+	for _, p := range r.Ports {
+		end = max(end, p.SimDurationNs)
+	}
+	return end
+}
+
+// ExpandRunDirs turns the command's arguments into run folders: a folder
+// holding summary.json is a run; otherwise its cca=NAME/seed=N/ sub-folders
+// (the layout of `ccreplay compare`) are, sorted by name and then by seed
+// as a number. Arguments keep their order; a folder listed twice is kept
+// once.
+func ExpandRunDirs(args []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	add := func(d string) {
+		if c := filepath.Clean(d); !seen[c] {
+			seen[c] = true
+			out = append(out, d)
+		}
+	}
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, fmt.Errorf("run folder %s: %w", a, unwrapPath(err))
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("run folder %s: not a folder", a)
+		}
+		if fileExists(filepath.Join(a, replay.SummaryFile)) {
+			add(a)
+			continue
+		}
+		subs, err := filepath.Glob(filepath.Join(a, "cca=*", "seed=*", replay.SummaryFile))
+		if err != nil {
+			return nil, fmt.Errorf("run folder %s: %w", a, err)
+		}
+		if len(subs) == 0 {
+			return nil, fmt.Errorf("run folder %s: no %s and no cca=NAME/seed=N/ run folders in it", a, replay.SummaryFile)
+		}
+		slices.SortFunc(subs, compareHive)
+		for _, s := range subs {
+			add(filepath.Dir(s))
+		}
+	}
+	return out, nil
+}
+
+// compareHive orders .../cca=A/seed=N/summary.json paths by algorithm and
+// then by seed as a number.
+func compareHive(a, b string) int {
+	ca, sa := hiveParts(a)
+	cb, sb := hiveParts(b)
+	return cmp.Or(cmp.Compare(ca, cb), cmp.Compare(sa, sb), cmp.Compare(a, b))
+}
+
+func hiveParts(p string) (string, uint64) {
+	seedDir := filepath.Dir(p)
+	seed, _ := strconv.ParseUint(strings.TrimPrefix(filepath.Base(seedDir), "seed="), 10, 64)
+	return filepath.Base(filepath.Dir(seedDir)), seed
+}
+
+// LoadRuns reads each folder's summary.json, flows, messages and ports
+// (with metrics/arrowread) and notes whether packets.parquet and
+// decisions.parquet are there, then sets labels, groups and variants.
+func LoadRuns(dirs []string) ([]*Run, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("no run folder")
+	}
+	runs := make([]*Run, 0, len(dirs))
+	for _, d := range dirs {
+		r, err := loadRun(d)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	labelRuns(runs)
+	return runs, nil
+}
+
+func loadRun(dir string) (*Run, error) {
+	r := &Run{Dir: dir}
+	sp := filepath.Join(dir, replay.SummaryFile)
+	b, err := os.ReadFile(sp)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", dir, unwrapPath(err))
+	}
+	if err := json.Unmarshal(b, &r.Manifest); err != nil {
+		return nil, fmt.Errorf("%s: not a run summary: %v", sp, err)
+	}
+	if r.Manifest.SchemaVersion != v1.Version {
+		return nil, fmt.Errorf("%s: schema_version %q, want %q", sp, r.Manifest.SchemaVersion, v1.Version)
+	}
+	if r.Manifest.CCA == "" {
+		return nil, fmt.Errorf("%s: no cca", sp)
+	}
+	if r.Flows, err = arrowread.ReadFlows(filepath.Join(dir, replay.FlowsFile)); err != nil {
+		return nil, err
+	}
+	if r.Messages, err = arrowread.ReadMessages(filepath.Join(dir, replay.MessagesFile)); err != nil {
+		return nil, err
+	}
+	if r.Ports, err = arrowread.ReadPorts(filepath.Join(dir, replay.PortsFile)); err != nil {
+		return nil, err
+	}
+	if p := filepath.Join(dir, replay.PacketsFile); fileExists(p) {
+		r.Packets = p
+	}
+	if p := filepath.Join(dir, DecisionsFile); fileExists(p) {
+		r.Decisions = p
+	}
+	return r, nil
+}
+
+// labelRuns names the runs: the algorithm, with the seed when that
+// algorithm has several runs, with the folder when even that repeats.
+func labelRuns(runs []*Run) {
+	group := map[string]int{}
+	count := map[string]int{}
+	for _, r := range runs {
+		g, ok := group[r.Manifest.CCA]
+		if !ok {
+			g = len(group)
+			group[r.Manifest.CCA] = g
+		}
+		r.Group = g
+		r.Variant = count[r.Manifest.CCA]
+		count[r.Manifest.CCA]++
+	}
+	seen := map[string]int{}
+	for _, r := range runs {
+		r.Label = r.Manifest.CCA
+		if count[r.Manifest.CCA] > 1 {
+			r.Label += fmt.Sprintf(" seed=%d", r.Manifest.Seed)
+		}
+		seen[r.Label]++
+	}
+	for _, r := range runs {
+		if seen[r.Label] > 1 {
+			r.Label += " (" + filepath.ToSlash(r.Dir) + ")"
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// unwrapPath drops the *PathError wrapper whose path the caller already
+// names.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
