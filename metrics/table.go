@@ -3,7 +3,11 @@ package metrics
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"text/tabwriter"
+
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
 )
 
 // WriteTable prints s for humans: one aligned "label  value unit" line per
@@ -73,9 +77,17 @@ func WriteTable(w io.Writer, s Summary) {
 		return
 	}
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	WriteBucketTable(w, s.Buckets)
+}
+
+// WriteBucketTable prints the flow-size buckets (the HPCC paper's FCT
+// slowdown per size bucket: flows sorted by size, buckets of equal count),
+// one line per bucket: size range, flows, finished, FCT and slowdown p50,
+// p95 and p99.
+func WriteBucketTable(w io.Writer, buckets []Bucket) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "flow size (bytes)\tflows\tfinished\tFCT p50\tFCT p95\tFCT p99\tslowdown p50\tp95\tp99\t")
-	for _, b := range s.Buckets {
+	for _, b := range buckets {
 		fmt.Fprintf(tw, "%d-%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 			b.SizeMinBytes, b.SizeMaxBytes,
 			b.Flows, b.FlowsFinished,
@@ -83,6 +95,63 @@ func WriteTable(w io.Writer, s Summary) {
 			fmtX(b.SlowdownP50), fmtX(b.SlowdownP95), fmtX(b.SlowdownP99))
 	}
 	tw.Flush()
+}
+
+// WritePacketTable prints what packets.parquet gave, as WriteTable does
+// for the summary: row counts, the data packets sent, delivered and
+// dropped, and the queue delay and depth at switch hops.
+func WritePacketTable(w io.Writer, p PacketStats) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(label, value string) { fmt.Fprintf(tw, "%s\t%s\n", label, value) }
+	row("packet rows", fmt.Sprintf("%d (%s)", p.Rows, countsByKind(p.RowsByKind)))
+	row("data packets sent", fmt.Sprintf("%d pkts", p.DataSentPkts))
+	row("data packets delivered", fmt.Sprintf("%d pkts, %d CE-marked", p.DataDeliveredPkts, p.CEDeliveredPkts))
+	row("dropped (packet log)", fmt.Sprintf("%d pkts, %s (%s)", p.DropsPkts, fmtBytes(float64(p.DropsBytes)), countsByKind(p.DropsByKind)))
+	d, q := p.SwitchQueueDelayNs, p.SwitchQDepthBytes
+	row("switch hops (data)", fmt.Sprintf("%d", d.N))
+	row("switch queue delay mean", fmtNs(d.Mean))
+	for _, x := range []struct {
+		label string
+		v     int64
+	}{{"p50", d.P50}, {"p90", d.P90}, {"p99", d.P99}, {"p99.9", d.P999}, {"max", d.Max}} {
+		row("switch queue delay "+x.label, fmtNs(float64(x.v)))
+	}
+	row("queue at enqueue mean", fmtBytes(q.Mean))
+	row("queue at enqueue p99", fmtBytes(float64(q.P99)))
+	row("queue at enqueue max", fmtBytes(float64(q.Max)))
+	tw.Flush()
+}
+
+// countsByKind formats per-kind counts in schema/v1's kind order, then any
+// other kind sorted by name: "DATA 120, ACK 118". "none" when empty.
+func countsByKind(m map[string]int64) string {
+	var parts []string
+	for _, k := range kindOrder(m) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// kindOrder lists the keys of m: schema/v1's kinds first, in their order,
+// then the others sorted.
+func kindOrder(m map[string]int64) []string {
+	known := []string{v1.KindData, v1.KindAck, v1.KindNack, v1.KindCNP, v1.KindPause, v1.KindResume}
+	var out, other []string
+	for _, k := range known {
+		if _, ok := m[k]; ok {
+			out = append(out, k)
+		}
+	}
+	for k := range m {
+		if !slices.Contains(known, k) {
+			other = append(other, k)
+		}
+	}
+	slices.Sort(other)
+	return append(out, other...)
 }
 
 // fmtNs formats a duration given in ns with a unit that keeps 1-3 integer

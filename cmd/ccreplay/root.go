@@ -15,6 +15,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dolce"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/linerate"
+	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/cca/swift"
 	"github.com/ccreplay/ccreplay/cca/timely"
 )
@@ -58,6 +59,7 @@ func registry() *cca.Registry {
 	dolce.Register(r)
 	hpcc.Register(r)
 	linerate.Register(r)
+	rlcc.Register(r)
 	swift.Register(r)
 	timely.Register(r)
 	return r

@@ -71,6 +71,9 @@ func TestRoundTrip(t *testing.T) {
 		// More rows than a row group and than a batch.
 		roundTrip(t, filepath.Join(dir, "packets.parquet"), randomRows[v1.PacketRow](70_000, 4), read)
 	})
+	t.Run("comparison", func(t *testing.T) {
+		roundTrip(t, filepath.Join(dir, "comparison.parquet"), randomRows[v1.ComparisonRow](50, 11), ReadComparison)
+	})
 	t.Run("empty", func(t *testing.T) {
 		path := filepath.Join(dir, "empty.parquet")
 		if err := output.WriteRows[v1.FlowRow](path, nil); err != nil {
@@ -110,6 +113,7 @@ func TestColumnsMatchSchema(t *testing.T) {
 	check(t, reflect.TypeFor[v1.FlowRow](), names(flowCols))
 	check(t, reflect.TypeFor[v1.MessageRow](), names(messageCols))
 	check(t, reflect.TypeFor[v1.PortRow](), names(portCols))
+	check(t, reflect.TypeFor[v1.ComparisonRow](), names(comparisonCols))
 }
 
 func names[T any](cols []col[T]) map[string]arrow.Type {

@@ -39,12 +39,35 @@ func ReadMessages(path string) ([]v1.MessageRow, error) { return readAll(path, m
 // ReadPorts reads ports.parquet (nil when it has no rows).
 func ReadPorts(path string) ([]v1.PortRow, error) { return readAll(path, portCols) }
 
+// ReadComparison reads comparison.parquet of `ccreplay compare` (nil when
+// it has no rows).
+func ReadComparison(path string) ([]v1.ComparisonRow, error) { return readAll(path, comparisonCols) }
+
 // ScanPackets calls fn for every row of packets.parquet, in file order,
 // without holding the file's rows in memory. The row passed to fn is reused:
 // fn must copy it to keep it. An error from fn stops the scan and is
 // returned as is.
 func ScanPackets(path string, fn func(*v1.PacketRow) error) error {
 	return scan(path, packetCols, memory.DefaultAllocator, fn)
+}
+
+// NumRows returns the number of rows of a ccreplay Parquet file from its
+// footer alone, after the same schema version check as the readers.
+func NumRows(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("arrowread: %w", err)
+	}
+	defer f.Close()
+	pf, err := openParquet(path, f)
+	if err != nil {
+		return 0, errorf(path, "not a Parquet file: %v", err)
+	}
+	defer pf.Close()
+	if err := checkVersion(path, pf); err != nil {
+		return 0, err
+	}
+	return pf.NumRows(), nil
 }
 
 // readAll collects every row of a file.
@@ -74,7 +97,7 @@ func scan[T any](path string, cols []col[T], mem memory.Allocator, fn func(*T) e
 	// loading each whole column chunk.
 	props := parquet.NewReaderProperties(mem)
 	props.BufferedStreamEnabled = true
-	pf, err := file.NewParquetReader(f, file.WithReadProps(props))
+	pf, err := openParquet(path, f, file.WithReadProps(props))
 	if err != nil {
 		return errorf(path, "not a Parquet file: %v", err)
 	}
@@ -123,7 +146,14 @@ func scan[T any](path string, cols []col[T], mem memory.Allocator, fn func(*T) e
 	views := make([]view, len(cols))
 	in := newInterner()
 	var row T
-	for rr.Next() {
+	for {
+		more, err := next(path, rr)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
 		rec := rr.Record()
 		for k := range cols {
 			if err := views[k].load(rec.Column(k), in); err != nil {
@@ -143,6 +173,30 @@ func scan[T any](path string, cols []col[T], mem memory.Allocator, fn func(*T) e
 		return errorf(path, "%v", err)
 	}
 	return nil
+}
+
+// next advances rr to the next record batch. NB: arrow v16 panics on some
+// corrupt pages (e.g. "snappy: corrupt input" from a damaged file whose
+// footer is intact); that becomes an error naming the file, since a bad
+// input file must not crash the caller.
+func next(path string, rr interface{ Next() bool }) (more bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			more, err = false, errorf(path, "corrupt data: %v", p)
+		}
+	}()
+	return rr.Next(), nil
+}
+
+// openParquet is file.NewParquetReader with a panic on a damaged footer
+// turned into an error.
+func openParquet(path string, f parquet.ReaderAtSeeker, opts ...file.ReadOption) (pf *file.Reader, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			pf, err = nil, fmt.Errorf("%v", p)
+		}
+	}()
+	return file.NewParquetReader(f, opts...)
 }
 
 // checkVersion requires the schema version in the key/value metadata.

@@ -1,0 +1,312 @@
+package rlcc
+
+import (
+	"bytes"
+	"maps"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/rl/nn"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// constPolicy is an MLP with zero weights whose action is always a:
+// a = 1 + 0.5 tanh(b) with b = atanh((a - 1)/0.5) for the range [0.5, 1.5].
+func constPolicy(t *testing.T, a float64) *Policy {
+	t.Helper()
+	m, err := nn.New([]int{NumFeatures, 1}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Params[len(m.Params)-1] = math.Atanh((a - 1) / 0.5)
+	p, err := NewMLPPolicy(m, AMin, AMax, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// agent starts an agent with policy p and latency lat on a 100 Gb/s flow
+// with a 4 us base RTT, recording its decisions.
+func agent(t *testing.T, p *Policy, lat units.Time) (*Agent, *[]Decision) {
+	t.Helper()
+	spec, err := NewSpec("rlcc:test", Config{Policy: p, PolicyPath: "test", Latency: lat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := spec.New().(*Agent)
+	var ds []Decision
+	a.SetHook(func(d *Decision) { ds = append(ds, *d) })
+	a.Start(0, cca.FlowInfo{LineRate: 100 * units.Gbps, BaseRTT: 4 * units.Microsecond, MTU: 1048, Hops: 2})
+	return a, &ds
+}
+
+func us(x float64) units.Time { return units.Time(x * float64(units.Microsecond)) }
+
+func ack(rtt units.Time) *cca.Ack { return &cca.Ack{AckedBytes: 1000, RTT: rtt} }
+
+// TestDecisionTiming walks the contract: one decision per RTT, on the
+// first ACK of a packet sent at or after the previous decision took
+// effect (paper 004 Section 6 "Transitions"), the multiplicative action
+// rate_{t+1} = a x rate_t (paper 004 "Actions") applied after the decision
+// latency (paper 001 Table I), and the observation in FeatureNames order.
+func TestDecisionTiming(t *testing.T) {
+	a, ds := agent(t, constPolicy(t, 0.8), 2*units.Microsecond)
+	a.OnCNP(us(1))
+	a.OnCNP(us(2))
+	a.OnNack(us(3))
+	a.OnAck(us(5), ack(us(5))) // sent at 0 = Start: decides
+	if len(*ds) != 1 {
+		t.Fatalf("%d decisions after the first ACK, want 1", len(*ds))
+	}
+	d := (*ds)[0]
+	want := [NumFeatures]float64{1, 1.25, 2, 1, 1, 1, 1}
+	if d.Features != want || math.Abs(d.Action-0.8) > 1e-12 || d.Rate != 80*units.Gbps {
+		t.Fatalf("decision %+v, want features %v, action 0.8, rate 80 Gb/s", d, want)
+	}
+	if a.Rate() != 100*units.Gbps || a.NextTimer() != us(7) {
+		t.Fatalf("before the latency: rate %v, next timer %v; want 100 Gb/s and 7 us", a.Rate(), a.NextTimer())
+	}
+	a.OnAck(us(6), ack(us(1))) // pending: no decision
+	a.OnTimer(us(7))
+	if a.Rate() != 80*units.Gbps || a.NextTimer() != units.Never {
+		t.Fatalf("after the latency: rate %v, next %v", a.Rate(), a.NextTimer())
+	}
+	a.OnAck(us(10), ack(us(5))) // sent at 5 us, before 7 us: no decision
+	a.OnCNP(us(11))
+	a.OnAck(us(13), ack(us(6))) // sent at 7 us: decides
+	if len(*ds) != 2 {
+		t.Fatalf("%d decisions, want 2: %s", len(*ds), a.Describe())
+	}
+	d = (*ds)[1]
+	want = [NumFeatures]float64{0.8, 1.5, 1, 0, 0.8, 1, 1.25}
+	for i := range want {
+		if math.Abs(d.Features[i]-want[i]) > 1e-12 {
+			t.Fatalf("second decision features %v, want %v", d.Features, want)
+		}
+	}
+	if d.Rate != 64*units.Gbps {
+		t.Fatalf("second decision rate %v, want 0.8 x 80 = 64 Gb/s", d.Rate)
+	}
+}
+
+// TestNoLatency: with latency 0 the action applies on the ACK itself and
+// the next decision needs a packet sent after it.
+func TestNoLatency(t *testing.T) {
+	a, ds := agent(t, constPolicy(t, 1.25), 0)
+	a.rate = 40e9
+	a.OnAck(us(5), ack(us(5)))
+	if a.Rate() != 50*units.Gbps || a.NextTimer() != units.Never {
+		t.Fatalf("rate %v next %v, want 50 Gb/s at once", a.Rate(), a.NextTimer())
+	}
+	a.OnAck(us(6), ack(us(5))) // sent at 1 us < 5 us
+	a.OnAck(us(9), ack(us(4))) // sent at 5 us
+	if len(*ds) != 2 || a.Rate() != units.BitsPerSec(62.5e9) {
+		t.Fatalf("%d decisions, rate %v; want 2 and 62.5 Gb/s", len(*ds), a.Rate())
+	}
+}
+
+// TestRateClamp: the rate stays within [min_rate, line rate].
+func TestRateClamp(t *testing.T) {
+	up, _ := agent(t, constPolicy(t, 1.5), 0)
+	down, _ := agent(t, constPolicy(t, 0.5), 0)
+	now := units.Time(0)
+	for range 40 {
+		now += us(5)
+		up.OnAck(now, ack(us(4)))
+		down.OnAck(now, ack(us(4)))
+	}
+	if up.Rate() != 100*units.Gbps {
+		t.Fatalf("rate %v above line rate", up.Rate())
+	}
+	if down.Rate() != defaultMinRate {
+		t.Fatalf("rate %v, want the floor %v after 40 halvings", down.Rate(), defaultMinRate)
+	}
+}
+
+// TestBuild checks presets, parameters and their round trip.
+func TestBuild(t *testing.T) {
+	s, err := Build("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"policy": "default", "latency": "17us", "amin": "0.5", "amax": "1.5", "min_rate": "10Mbps"}
+	if s.Name != "rlcc:auto" || !maps.Equal(s.Params, want) {
+		t.Fatalf("Build(\"\") = %s %v, want rlcc:auto %v", s.Name, s.Params, want)
+	}
+	if s.ECN != nil || s.NeedsINT || s.CNPInterval != 0 {
+		t.Fatal("rlcc must leave the network defaults")
+	}
+	for preset, lat := range map[string]string{"ideal": "0us", "tree": "900ns", "mlp": "17us", "lstm": "450us"} {
+		s, err := Build(preset, nil)
+		if err != nil || s.Params["latency"] != lat {
+			t.Errorf("preset %s: latency %q err %v, want %s (paper 001 Table I)", preset, s.Params["latency"], err, lat)
+		}
+	}
+	over := map[string]string{"latency": "3us", "amin": "0.7", "amax": "1.3", "min_rate": "1Gbps"}
+	s1, err := Build("auto", over)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Build("auto", s1.Params)
+	if err != nil || !maps.Equal(s1.Params, s2.Params) {
+		t.Fatalf("round trip: %v -> %v (%v)", s1.Params, s2.Params, err)
+	}
+	for _, bad := range []struct {
+		preset string
+		kv     map[string]string
+		want   string
+	}{
+		{"fast", nil, `unknown preset "fast"`},
+		{"", map[string]string{"gain": "1"}, `unknown parameter "gain"`},
+		{"", map[string]string{"latency": "-1us"}, "latency"},
+		{"", map[string]string{"amin": "1.2", "amax": "1.1"}, "action range"},
+		{"", map[string]string{"policy": "/nonexistent/p.json"}, "/nonexistent/p.json"},
+	} {
+		_, err := Build(bad.preset, bad.kv)
+		if err == nil || !strings.Contains(err.Error(), bad.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Build(%q, %v): %v, want one line containing %q", bad.preset, bad.kv, err, bad.want)
+		}
+	}
+}
+
+// TestAutoLatency: "auto" is 0.9 us for a tree policy, 17 us for an MLP
+// (paper 001 Table I).
+func TestAutoLatency(t *testing.T) {
+	s, err := Build("", map[string]string{"policy": filepath.Join("testdata", "xgb_stump.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Params["latency"] != "900ns" {
+		t.Fatalf("trees: latency %s, want 900ns", s.Params["latency"])
+	}
+}
+
+// TestExternalEnsembles loads the stump "action = 1.1 if rtt_inflation <
+// 1.5 else 0.9" saved by XGBoost (JSON) and LightGBM (text).
+func TestExternalEnsembles(t *testing.T) {
+	for _, f := range []string{"xgb_stump.json", "lgb_stump.txt"} {
+		p, err := LoadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Kind != KindTrees || p.AMin != AMin || p.AMax != AMax {
+			t.Fatalf("%s: %s", f, p.Describe())
+		}
+		x := []float64{0.5, 1.2, 0, 0, 1, 0.5, 1.2}
+		if a := p.Action(x, nil); math.Abs(a-1.1) > 1e-6 {
+			t.Errorf("%s: action at inflation 1.2 = %v, want 1.1", f, a)
+		}
+		x[FRTTInflation] = 2
+		if a := p.Action(x, nil); math.Abs(a-0.9) > 1e-6 {
+			t.Errorf("%s: action at inflation 2 = %v, want 0.9", f, a)
+		}
+	}
+}
+
+// TestPolicyFile: Marshal then Parse reproduces the bytes and the
+// actions; the embedded default loads; malformed files give one-line
+// errors naming the source.
+func TestPolicyFile(t *testing.T) {
+	def, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.Kind != KindMLP || def.Source != DefaultSource || def.ProducedBy == "" {
+		t.Fatalf("default policy: %s from %q by %q", def.Describe(), def.Source, def.ProducedBy)
+	}
+	b1, err := def.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(b1, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := back.Marshal()
+	if !bytes.Equal(b1, b2) {
+		t.Fatal("policy file round trip changed the bytes")
+	}
+	x := []float64{0.3, 1.7, 1, 0, 1.1, 0.25, 1.6}
+	w := make([]float64, def.WorkSize())
+	if def.Action(x, w) != back.Action(x, w) {
+		t.Fatal("round trip changed the action")
+	}
+	good := string(b1)
+	for _, bad := range []struct{ doc, want string }{
+		{"", "empty file"},
+		{"hello", "not a policy file"},
+		{`{"a": 1}`, "not a policy"},
+		{`{"format": "other"}`, `unknown format "other"`},
+		{strings.Replace(good, `"kind": "mlp"`, `"kind": "lstm"`, 1), `unknown policy kind "lstm"`},
+		{strings.Replace(good, `"rate_frac"`, `"rate"`, 1), "features"},
+		{strings.Replace(good, `"version": 1`, `"version": 2`, 1), "version 2"},
+		{strings.Replace(good, `"action_min": 0.5`, `"action_min": 2`, 1), "action range"},
+		{strings.Replace(good, `"rlcc-v1"`, `"raw"`, 1), "input_transform"},
+	} {
+		_, err := Parse([]byte(bad.doc), "pol.json")
+		if err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), "pol.json") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%.40q: %v, want one line naming pol.json with %q", bad.doc, err, bad.want)
+		}
+	}
+}
+
+// TestActionGrad: ActionGrad is the gradient of Action (paper 004 Eq. 3's
+// nabla_theta pi_theta(s)), checked by central differences.
+func TestActionGrad(t *testing.T) {
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.MLP.Clone()
+	p, _ = NewMLPPolicy(m, AMin, AMax, "")
+	x := []float64{0.3, 1.6, 1, 0, 1.05, 0.28, 1.55}
+	w := make([]float64, p.WorkSize())
+	g := make([]float64, m.NumParams())
+	a := p.ActionGrad(x, 1, g, w)
+	if a != p.Action(x, w) {
+		t.Fatalf("ActionGrad returned %v, Action %v", a, p.Action(x, w))
+	}
+	const h = 1e-6
+	for i := range m.Params {
+		v := m.Params[i]
+		m.Params[i] = v + h
+		up := p.Action(x, w)
+		m.Params[i] = v - h
+		down := p.Action(x, w)
+		m.Params[i] = v
+		if fd := (up - down) / (2 * h); math.Abs(fd-g[i]) > 1e-6 {
+			t.Errorf("param %d: gradient %v, finite difference %v", i, g[i], fd)
+		}
+	}
+}
+
+// TestActionAllocFree: the agent evaluates the policy once per RTT.
+func TestActionAllocFree(t *testing.T) {
+	p, _ := Default()
+	x := []float64{0.3, 1.6, 1, 0, 1.05, 0.28, 1.55}
+	w := make([]float64, p.WorkSize())
+	if n := testing.AllocsPerRun(100, func() { p.Action(x, w) }); n != 0 {
+		t.Fatalf("Action allocates %v times", n)
+	}
+}
+
+// TestExplain: the nine cells of paper 001 Table VI in row-major order,
+// with the documented condition values.
+func TestExplain(t *testing.T) {
+	c := Conditions(4)
+	if c[0].RateFrac != 0.1 || c[1].RateFrac != 0.25 || math.Abs(c[1].RTTInflation-(1.5+0.064*2)) > 1e-12 || c[2].RTTInflation != 4 || c[2].CNPs != 1 {
+		t.Fatalf("conditions %+v", c)
+	}
+	rows := Explain(constPolicy(t, 1.1), 4)
+	if len(rows) != 9 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	r := rows[5] // previous on target, current congested
+	if r.Prev.Name != "on target" || r.Cur.Name != "congested" || r.Features[FRTTInflation] != 4 || r.Features[FPrevRTTInflation] != c[1].RTTInflation || math.Abs(r.Action-1.1) > 1e-12 {
+		t.Fatalf("row 5: %+v", r)
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/train"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+func init() { registerCommand(newTrainCmd) }
+
+// trainOptions are `ccreplay train rlcc`'s flags.
+type trainOptions struct {
+	s        *streams
+	Episodes int
+	Seed     uint64
+	Out      string
+	Flows    string
+	Duration string
+	Latency  string
+	LR       float64
+	Init     string
+	JSON     bool
+}
+
+func newTrainCmd(s *streams) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "train",
+		Short: "Train a learned congestion controller in the replay",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usageErrorf("name what to train: ccreplay train rlcc")
+		},
+	}
+	c.AddCommand(newTrainRLCCCmd(s))
+	return c
+}
+
+func newTrainRLCCCmd(s *streams) *cobra.Command {
+	o := &trainOptions{s: s}
+	c := &cobra.Command{
+		Use:   "rlcc -o DIR",
+		Short: "Train the RL-CC policy (paper 004 Eq. 3) on many-to-one 2, 4, 8 flows",
+		Long: `Trains the RL-CC agent's MLP policy (7 features -> 12 -> 12 -> 1, ReLU, tanh)
+with paper 004's on-policy deterministic policy gradient (Eq. 3, with paper 001's
+reward: target 0.064, beta 1.5): each iteration replays one many-to-one episode
+(2, 4 and 8 flows in turn, 100 Gb/s star), every flow acting with the same
+policy, then takes one Adam ascent step. Writes DIR/policy.json (load it with
+--cca rlcc --cca-param policy=DIR/policy.json) and DIR/learning.parquet (one row
+per iteration). The same flags and seed give byte-identical files.`,
+		Example: `  ccreplay train rlcc -o policy/
+  ccreplay train rlcc --episodes 60 --seed 7 -o /tmp/rlcc --json
+  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=policy/policy.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
+	}
+	f := c.Flags()
+	f.IntVar(&o.Episodes, "episodes", 600, "training iterations (one episode and one gradient step each)")
+	f.Uint64Var(&o.Seed, "seed", 1, "seed of the network's initialisation and of every episode")
+	f.StringVarP(&o.Out, "output", "o", "", "output folder for policy.json and learning.parquet")
+	f.StringVar(&o.Flows, "flows", "2,4,8", "many-to-one flow counts, cycled episode by episode (comma-separated)")
+	f.StringVar(&o.Duration, "duration", "5ms", "simulated time of one episode")
+	f.StringVar(&o.Latency, "latency", "2us", "decision latency during training (paper 001 Table III: 2 us)")
+	f.Float64Var(&o.LR, "lr", 0.01, "Adam step size")
+	f.StringVar(&o.Init, "init", "", "start from this MLP policy file instead of a fresh network")
+	f.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
+	return c
+}
+
+// trainSummary is `--json` output.
+type trainSummary struct {
+	Policy     string           `json:"policy"`
+	Learning   string           `json:"learning"`
+	Episodes   int              `json:"episodes"`
+	Seed       uint64           `json:"seed"`
+	ProducedBy string           `json:"produced_by"`
+	First      v1.LearningRow   `json:"first"`
+	Last       v1.LearningRow   `json:"last"`
+	LastByN    []v1.LearningRow `json:"last_by_flows"`
+}
+
+func (o *trainOptions) options() (train.Options, error) {
+	var t train.Options
+	if o.Out == "" {
+		return t, usageErrorf("give the output folder: -o DIR")
+	}
+	if o.Episodes < 1 {
+		return t, usageErrorf("--episodes: want at least 1, got %d", o.Episodes)
+	}
+	for _, p := range strings.Split(o.Flows, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 1024 {
+			return t, usageErrorf("--flows: %q is not a flow count in 1..1024", p)
+		}
+		t.Flows = append(t.Flows, n)
+	}
+	d, err := units.ParseDuration(o.Duration)
+	if err != nil || d <= 0 {
+		return t, usageErrorf("--duration: want a positive time such as 5ms, got %q", o.Duration)
+	}
+	lat, err := units.ParseDuration(o.Latency)
+	if err != nil || lat < 0 {
+		return t, usageErrorf("--latency: want a time such as 2us, got %q", o.Latency)
+	}
+	if !(o.LR > 0) || o.LR > 1 {
+		return t, usageErrorf("--lr: want a step size in (0, 1], got %v", o.LR)
+	}
+	t.Episodes, t.Seed, t.Duration, t.LR = o.Episodes, o.Seed, d, o.LR
+	t.Latency = lat
+	if lat == 0 {
+		t.Latency = -1 // train.Options: negative is none, 0 the default
+	}
+	if o.Init != "" {
+		p, err := rlcc.LoadFile(o.Init)
+		if err != nil {
+			return t, inputErrorf("--init: %v", err)
+		}
+		if p.Kind != rlcc.KindMLP {
+			return t, inputErrorf("--init %s: a %s policy; training needs an mlp", o.Init, p.Kind)
+		}
+		t.Init, t.AMin, t.AMax = p.MLP, p.AMin, p.AMax
+	}
+	t.ProducedBy = fmt.Sprintf("ccreplay train rlcc --episodes %d --seed %d --flows %s --duration %s --latency %s --lr %v",
+		o.Episodes, o.Seed, o.Flows, o.Duration, o.Latency, o.LR)
+	if o.Init != "" {
+		t.ProducedBy += " --init " + filepath.Base(o.Init)
+	}
+	return t, nil
+}
+
+func (o *trainOptions) run() error {
+	t, err := o.options()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return inputErrorf("output folder: %v", err)
+	}
+	start := time.Now()
+	if o.s.ErrIsTerminal {
+		t.Progress = func(r v1.LearningRow) {
+			fmt.Fprintf(o.s.Err, "\repisode %d/%d  %-16s reward %9.4f  utilization %.3f  rtt inflation %6.3f  %v ",
+				r.Episode+1, t.Episodes, r.Scenario, r.MeanReward, r.Utilization, r.MeanRTTInflation, time.Since(start).Round(time.Second))
+			if int(r.Episode)+1 == t.Episodes {
+				fmt.Fprintln(o.s.Err)
+			}
+		}
+	}
+	res, err := train.Train(t)
+	if err != nil {
+		return err
+	}
+	if err := train.WriteOutputs(o.Out, res); err != nil {
+		return err
+	}
+	sum := trainSummary{
+		Policy: filepath.Join(o.Out, train.PolicyFile), Learning: filepath.Join(o.Out, train.LearningFile),
+		Episodes: t.Episodes, Seed: t.Seed, ProducedBy: t.ProducedBy,
+		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1],
+	}
+	// The last iteration of each flow count, in the order of --flows.
+	for i := max(len(res.Curve)-len(t.Flows), 0); i < len(res.Curve); i++ {
+		sum.LastByN = append(sum.LastByN, res.Curve[i])
+	}
+	if o.JSON {
+		enc := json.NewEncoder(o.s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	fmt.Fprintf(o.s.Out, "wrote %s and %s (%d episodes, seed %d)\n", sum.Policy, sum.Learning, t.Episodes, t.Seed)
+	fmt.Fprintf(o.s.Out, "%-16s %10s %10s %10s %8s %8s\n", "last episodes", "reward", "rate", "rtt infl", "util", "jain")
+	for _, r := range sum.LastByN {
+		fmt.Fprintf(o.s.Out, "%-16s %10.4f %10.4f %10.3f %8.3f %8.3f\n", r.Scenario, r.MeanReward, r.MeanRateFrac, r.MeanRTTInflation, r.Utilization, r.JainIndex)
+	}
+	return nil
+}

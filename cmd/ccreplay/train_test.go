@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// `ccreplay train rlcc` writes policy.json (kind mlp, produced_by) and
+// learning.parquet; the same flags give byte-identical files; the policy
+// loads with --cca rlcc --cca-param policy=FILE.
+func TestTrainRLCC(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"train", "rlcc", "--episodes", "3", "--flows", "2,4", "--duration", "500us", "--seed", "4"}
+	var files [2][2][]byte
+	for i, sub := range []string{"a", "b"} {
+		out := filepath.Join(dir, sub)
+		r := runCLI(t, append(args, "-o", out, "--json")...)
+		r.mustSucceed(t)
+		var sum trainSummary
+		if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
+			t.Fatalf("--json output: %v\n%s", err, r.stdout)
+		}
+		if sum.Episodes != 3 || sum.Last.Episode != 2 || len(sum.LastByN) != 2 || !strings.Contains(sum.ProducedBy, "--seed 4") {
+			t.Fatalf("summary %+v", sum)
+		}
+		for j, f := range []string{"policy.json", "learning.parquet"} {
+			b, err := os.ReadFile(filepath.Join(out, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[i][j] = b
+		}
+	}
+	for j := range 2 {
+		if !bytes.Equal(files[0][j], files[1][j]) {
+			t.Fatalf("file %d differs between two identical runs", j)
+		}
+	}
+	if !strings.Contains(string(files[0][0]), `"kind": "mlp"`) || !strings.Contains(string(files[0][0]), `"produced_by": "ccreplay train rlcc --episodes 3 --seed 4`) {
+		t.Fatalf("policy.json:\n%.300s", files[0][0])
+	}
+	p := filepath.Join(dir, "a", "policy.json")
+	r := runCLI(t, "run", "--workload", smallWorkload, "--cca", "rlcc:ideal", "--cca-param", "policy="+p, "--packets", "none", "--out", filepath.Join(dir, "run"), "--json")
+	r.mustSucceed(t)
+	s := decodeSummary(t, []byte(r.stdout))
+	if s.CCA != "rlcc:ideal" || s.CCAParams["policy"] != p || s.Metrics["flows_finished"] != float64(4) {
+		t.Fatalf("run with the trained policy: cca %s params %v flows_finished %v", s.CCA, s.CCAParams, s.Metrics["flows_finished"])
+	}
+}
+
+// `--cca rlcc` with the embedded default policy finishes every flow of an
+// incast.
+func TestRunRLCCDefault(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, "run", "--workload", "incast:n=8,size=200KB", "--cca", "rlcc", "--packets", "none", "--out", dir, "--json")
+	r.mustSucceed(t)
+	s := decodeSummary(t, []byte(r.stdout))
+	if s.CCA != "rlcc:auto" || s.CCAParams["policy"] != "default" || s.CCAParams["latency"] != "17us" {
+		t.Fatalf("cca %s params %v", s.CCA, s.CCAParams)
+	}
+	if s.Metrics["flows_finished"] != float64(8) || s.Metrics["flows"] != float64(8) {
+		t.Fatalf("flows finished %v of %v", s.Metrics["flows_finished"], s.Metrics["flows"])
+	}
+}
+
+// Command-line mistakes exit 2, a bad --init file 3.
+func TestTrainRLCCErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.json", `{"format": "nope"}`)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"train", "rlcc"}, ExitUsage, "-o DIR"},
+		{[]string{"train"}, ExitUsage, "ccreplay train rlcc"},
+		{[]string{"train", "rlcc", "-o", dir, "--episodes", "0"}, ExitUsage, "--episodes"},
+		{[]string{"train", "rlcc", "-o", dir, "--flows", "2,x"}, ExitUsage, "--flows"},
+		{[]string{"train", "rlcc", "-o", dir, "--duration", "soon"}, ExitUsage, "--duration"},
+		{[]string{"train", "rlcc", "-o", dir, "--init", bad}, ExitBadInput, "bad.json"},
+	} {
+		r := runCLI(t, tc.args...)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d stderr %q, want %d containing %q", tc.args, r.code, r.stderr, tc.code, tc.want)
+		}
+	}
+}

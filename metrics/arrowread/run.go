@@ -1,0 +1,119 @@
+package arrowread
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ccreplay/ccreplay/metrics"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+)
+
+// The files of a run folder, as replay writes them.
+const (
+	PacketsFile  = "packets.parquet"
+	FlowsFile    = "flows.parquet"
+	MessagesFile = "messages.parquet"
+	PortsFile    = "ports.parquet"
+)
+
+// Run is the per-flow, per-message and per-port rows of one run folder,
+// everything metrics.Compute needs (a few rows per flow, message and port:
+// small next to packets.parquet, which is only ever scanned).
+type Run struct {
+	Dir      string
+	Flows    []v1.FlowRow
+	Messages []v1.MessageRow
+	Ports    []v1.PortRow
+}
+
+// ReadRun reads flows.parquet, messages.parquet and ports.parquet of the
+// run folder dir. A missing file is an error naming it.
+func ReadRun(dir string) (*Run, error) {
+	r := &Run{Dir: dir}
+	var err error
+	if r.Flows, err = ReadFlows(filepath.Join(dir, FlowsFile)); err != nil {
+		return nil, err
+	}
+	if r.Messages, err = ReadMessages(filepath.Join(dir, MessagesFile)); err != nil {
+		return nil, err
+	}
+	if r.Ports, err = ReadPorts(filepath.Join(dir, PortsFile)); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ScanPacketStats streams packets.parquet at path through a
+// metrics.PacketAccumulator: memory stays that of one row group's pages,
+// one record batch and the accumulator's histograms, whatever the number
+// of rows. A row the accumulator rejects is an error naming the file and
+// the row's index (0-based).
+func ScanPacketStats(path string) (metrics.PacketStats, error) {
+	acc := metrics.NewPacketAccumulator()
+	var row int64
+	err := ScanPackets(path, func(r *v1.PacketRow) error {
+		if err := acc.Add(r); err != nil {
+			return errorf(path, "row %d: %v", row, err)
+		}
+		row++
+		return nil
+	})
+	if err != nil {
+		return metrics.PacketStats{}, err
+	}
+	return acc.Stats(), nil
+}
+
+// Recomputed is a run's metrics recomputed from its Parquet files alone.
+type Recomputed struct {
+	// Summary is metrics.Compute over the flow, message and port rows:
+	// what the run wrote into summary.json's "metrics".
+	Summary metrics.Summary
+	// Packets is what packets.parquet gave; nil when the run has no
+	// packets.parquet (--packets none) or the scan was not asked for.
+	Packets *metrics.PacketStats
+	// Rows are the flow, message and port rows read.
+	Rows *Run
+}
+
+// RecomputeOptions tunes Recompute.
+type RecomputeOptions struct {
+	// Buckets is the number of flow-size buckets (metrics.DefaultBuckets
+	// when <= 0, as a run uses).
+	Buckets int
+	// SkipPackets leaves packets.parquet unread.
+	SkipPackets bool
+}
+
+// Recompute reads the run folder dir and recomputes its metrics. Its
+// Summary equals the run's own (summary.json "metrics") bit for bit when
+// Buckets is the run's: Compute is a pure function of the rows and the
+// files hold them exactly.
+func Recompute(dir string, opt RecomputeOptions) (*Recomputed, error) {
+	r, err := ReadRun(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := &Recomputed{
+		Summary: metrics.Compute(r.Flows, r.Messages, r.Ports, metrics.Options{Buckets: opt.Buckets}),
+		Rows:    r,
+	}
+	if opt.SkipPackets {
+		return out, nil
+	}
+	path := filepath.Join(dir, PacketsFile)
+	switch _, err := os.Stat(path); {
+	case errors.Is(err, os.ErrNotExist):
+		return out, nil
+	case err != nil:
+		return nil, fmt.Errorf("arrowread: %w", err)
+	}
+	ps, err := ScanPacketStats(path)
+	if err != nil {
+		return nil, err
+	}
+	out.Packets = &ps
+	return out, nil
+}

@@ -1,0 +1,253 @@
+package arrowread
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v16/arrow/memory"
+
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/output"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+)
+
+// simPacket is row i of a synthetic packet log shaped like a run's: a
+// host sends, two switch hops, the destination delivers, an ACK returns,
+// with queue delays up to ~65 us and one CE mark in 7 deliveries.
+func simPacket(i int64) v1.PacketRow {
+	flow := i / 5 % 64
+	r := v1.PacketRow{TNs: i * 20, Kind: v1.KindData, FlowID: flow, Src: int32(flow % 16), Dst: 16,
+		PSN: i / 5, Bytes: 1048, Prio: 3}
+	switch i % 5 {
+	case 0:
+		r.Event, r.Node = v1.EventDequeue, r.Src
+	case 1, 2:
+		r.Event, r.Node, r.Port = v1.EventDequeue, 17+int32(i%5), int32(flow%4)
+		r.QueueDelayNs, r.QDepthBytes = (i*7919)%65536, (i*104729)%(1<<20)
+	case 3:
+		r.Event, r.Node, r.Port, r.CE = v1.EventDeliver, r.Dst, -1, i%7 == 3
+	case 4:
+		r.Event, r.Kind, r.Node, r.Bytes = v1.EventDequeue, v1.KindAck, r.Dst, 60
+	}
+	return r
+}
+
+func writeSimPackets(tb testing.TB, path string, n int64) {
+	tb.Helper()
+	s, err := output.NewStream[v1.PacketRow](path, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := range n {
+		s.Append(simPacket(i))
+	}
+	if err := s.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestScanPacketStats checks the streamed statistics against the same
+// accumulator fed from memory, and that scanning with the accumulator
+// keeps the live heap flat (the issue: "memory must not grow with the
+// file"): 300k rows would hold 33 MiB as structs.
+func TestScanPacketStats(t *testing.T) {
+	const n = 300_000
+	path := filepath.Join(t.TempDir(), PacketsFile)
+	writeSimPackets(t, path, n)
+
+	want := metrics.NewPacketAccumulator()
+	for i := range int64(n) {
+		r := simPacket(i)
+		if err := want.Add(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := ScanPacketStats(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want.Stats()) {
+		t.Errorf("streamed stats differ:\n got %+v\nwant %+v", got, want.Stats())
+	}
+	if got.Rows != n || got.DataSentPkts != n/5 || got.SwitchQueueDelayNs.N != 2*n/5 {
+		t.Errorf("counts: %+v", got)
+	}
+	if rows, err := NumRows(path); rows != n || err != nil {
+		t.Errorf("NumRows: %d, %v", rows, err)
+	}
+
+	live := func() int64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	base := live()
+	acc := metrics.NewPacketAccumulator()
+	var rows, peak int64
+	err = scan(path, packetCols, memory.DefaultAllocator, func(r *v1.PacketRow) error {
+		if rows%25_000 == 12_345 {
+			peak = max(peak, live()-base)
+		}
+		rows++
+		return acc.Add(r)
+	})
+	if err != nil || rows != n {
+		t.Fatalf("scanned %d rows: %v", rows, err)
+	}
+	t.Logf("live heap grew by at most %.2f MiB while accumulating %d rows", float64(peak)/(1<<20), n)
+	if limit := int64(12 << 20); peak > limit {
+		t.Errorf("live heap grew by %d B, want < %d", peak, limit)
+	}
+}
+
+// A damaged page whose file footer is intact makes arrow v16 panic inside
+// its Snappy decoder; the reader returns an error naming the file instead.
+func TestCorruptPageIsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), PacketsFile)
+	writeSimPackets(t, path, 100_000)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 5000; i < 5200; i++ {
+		b[i] ^= 0x5a
+	}
+	os.WriteFile(path, b, 0o644)
+	_, err = ScanPacketStats(path)
+	if err == nil || !strings.HasPrefix(err.Error(), "arrowread: "+path+": ") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("corrupt page: %v", err)
+	}
+	// A damaged footer too.
+	copy(b[len(b)-200:], bytes.Repeat([]byte{0xff}, 150))
+	os.WriteFile(path, b, 0o644)
+	if _, err := NumRows(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("corrupt footer: %v", err)
+	}
+}
+
+// mkRun creates a folder with a (placeholder) flows.parquet, which is what
+// makes a folder a run folder.
+func mkRun(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, FlowsFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFindRuns(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sweep")
+	for _, p := range []string{
+		"cca=dcqcn/seed=10", "cca=dcqcn/seed=2", "cca=dcqcn-hpcc/seed=1", "cca=dcqcn/seed=1",
+		"load=0.5/cca=hpcc/seed=3", "plain",
+	} {
+		mkRun(t, filepath.Join(root, filepath.FromSlash(p)))
+	}
+	// Not runs: an empty folder, and a folder below a run folder.
+	os.MkdirAll(filepath.Join(root, "empty"), 0o755)
+	mkRun(t, filepath.Join(root, "plain", "nested=1"))
+
+	runs, err := FindRuns(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		rel, _ := filepath.Rel(root, r.Dir)
+		var parts []string
+		for _, kv := range r.Partition {
+			parts = append(parts, kv.Key+":"+kv.Value)
+		}
+		got = append(got, filepath.ToSlash(rel)+" "+strings.Join(parts, ","))
+	}
+	want := []string{
+		"cca=dcqcn/seed=1 cca:dcqcn,seed:1",
+		"cca=dcqcn/seed=2 cca:dcqcn,seed:2",
+		"cca=dcqcn/seed=10 cca:dcqcn,seed:10", // numerically after 2
+		"cca=dcqcn-hpcc/seed=1 cca:dcqcn-hpcc,seed:1",
+		"load=0.5/cca=hpcc/seed=3 load:0.5,cca:hpcc,seed:3",
+		"plain ",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("runs:\n got %q\nwant %q", got, want)
+	}
+	if v, ok := runs[4].Get("load"); !ok || v != "0.5" {
+		t.Errorf("Get(load) = %q, %v", v, ok)
+	}
+	if _, ok := runs[0].Get("load"); ok {
+		t.Errorf("Get of an absent key succeeded")
+	}
+
+	// A run folder itself, with the partition of its own path.
+	one, err := FindRuns(filepath.Join(root, "cca=dcqcn", "seed=2"))
+	if err != nil || len(one) != 1 || len(one[0].Partition) != 2 {
+		t.Errorf("run folder: %+v, %v", one, err)
+	}
+
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(root, "nope"), "no such folder"},
+		{filepath.Join(root, "plain", FlowsFile), "not a folder"},
+		{filepath.Join(root, "empty"), "not a run folder (no flows.parquet) and no run folder below it"},
+	} {
+		if _, err := FindRuns(c.path); err == nil || !strings.HasPrefix(err.Error(), c.path+": "+c.want) {
+			t.Errorf("%s: %v", c.path, err)
+		}
+	}
+}
+
+func TestPartitionPart(t *testing.T) {
+	for part, ok := range map[string]bool{
+		"cca=dcqcn": true, "seed=1": true, "load=0.5": true, "a_b.c-d=": true, "k=v=w": true,
+		"=x": false, "1x=y": false, "a b=c": false, "plain": false, "x/y=z": false,
+	} {
+		if _, got := partitionPart(part); got != ok {
+			t.Errorf("partitionPart(%q) = %v, want %v", part, got, ok)
+		}
+	}
+}
+
+// Recompute on a folder written with output.WriteRows equals
+// metrics.Compute over the rows, and a missing packets.parquet is fine.
+func TestRecompute(t *testing.T) {
+	dir := t.TempDir()
+	flows := randomRows[v1.FlowRow](500, 21)
+	msgs := randomRows[v1.MessageRow](700, 22)
+	ports := randomRows[v1.PortRow](40, 23)
+	for _, err := range []error{
+		output.WriteRows(filepath.Join(dir, FlowsFile), flows),
+		output.WriteRows(filepath.Join(dir, MessagesFile), msgs),
+		output.WriteRows(filepath.Join(dir, PortsFile), ports),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, err := Recompute(dir, RecomputeOptions{Buckets: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := metrics.Compute(flows, msgs, ports, metrics.Options{Buckets: 7})
+	if !reflect.DeepEqual(rec.Summary, want) || rec.Packets != nil || len(rec.Rows.Flows) != 500 {
+		t.Errorf("recomputed %+v", rec)
+	}
+	writeSimPackets(t, filepath.Join(dir, PacketsFile), 1000)
+	if rec, err = Recompute(dir, RecomputeOptions{}); err != nil || rec.Packets == nil || rec.Packets.Rows != 1000 {
+		t.Errorf("with packets: %+v, %v", rec, err)
+	}
+	if rec, err = Recompute(dir, RecomputeOptions{SkipPackets: true}); err != nil || rec.Packets != nil {
+		t.Errorf("skip packets: %+v, %v", rec, err)
+	}
+	os.Remove(filepath.Join(dir, PortsFile))
+	if _, err := Recompute(dir, RecomputeOptions{}); err == nil || !strings.Contains(err.Error(), PortsFile) {
+		t.Errorf("missing ports.parquet: %v", err)
+	}
+}

@@ -1,0 +1,415 @@
+package gbt
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// piecewise is a depth-2 step function of two features whose first split
+// (on x[0]) is also the greedy best, so a greedy depth-2 tree can find it.
+func piecewise(x []float64) float64 {
+	switch {
+	case x[0] < 0.5 && x[1] < 0.3:
+		return 1
+	case x[0] < 0.5:
+		return 2
+	case x[1] < 0.7:
+		return 10
+	default:
+		return 12
+	}
+}
+
+func grid() ([][]float64, []float64) {
+	var X [][]float64
+	var y []float64
+	for i := 0; i < 20; i++ {
+		for j := 0; j < 20; j++ {
+			x := []float64{float64(i) / 19, float64(j) / 19, float64((i*7 + j*3) % 11)}
+			X = append(X, x)
+			y = append(y, piecewise(x))
+		}
+	}
+	return X, y
+}
+
+// TestFitPiecewiseExact: one unshrunk, unregularised tree of depth 2
+// recovers a depth-2 step function exactly (paper 001 Section V-C: the
+// student h minimises the squared loss over the tree class, and this
+// function is in the class).
+func TestFitPiecewiseExact(t *testing.T) {
+	X, y := grid()
+	e, err := Fit(X, y, []string{"a", "b", "noise"}, Params{Trees: 1, MaxDepth: 2, LearningRate: 1, MinLeaf: 1, Lambda: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range X {
+		if got := e.Predict(x); math.Abs(got-y[i]) > 1e-12 {
+			t.Fatalf("row %d %v: predict %v, want %v", i, x, got, y[i])
+		}
+	}
+	// Off-grid points fall on the same side of the midpoint thresholds.
+	for _, x := range [][]float64{{0.2, 0.1, 0}, {0.1, 0.9, 3}, {0.9, 0.5, 1}, {0.99, 0.99, 2}} {
+		if got := e.Predict(x); math.Abs(got-piecewise(x)) > 1e-12 {
+			t.Fatalf("off-grid %v: predict %v, want %v", x, got, piecewise(x))
+		}
+	}
+}
+
+// TestFitBoostingConverges: with shrinkage alpha, F_t = F_{t-1} + alpha*h_t
+// (paper 001 Section V-C) leaves a residual of (1-alpha)^t on a function
+// one tree can represent.
+func TestFitBoostingConverges(t *testing.T) {
+	X, y := grid()
+	e, err := Fit(X, y, nil, Params{Trees: 10, MaxDepth: 2, LearningRate: 0.5, MinLeaf: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var maxErr, maxDev float64
+	var mean float64
+	for _, v := range y {
+		mean += v
+	}
+	mean /= float64(len(y))
+	for i, x := range X {
+		maxErr = math.Max(maxErr, math.Abs(e.Predict(x)-y[i]))
+		maxDev = math.Max(maxDev, math.Abs(y[i]-mean))
+	}
+	if want := maxDev * math.Pow(0.5, 10) * 1.0001; maxErr > want {
+		t.Fatalf("max error after 10 rounds %v, want <= %v", maxErr, want)
+	}
+}
+
+// TestFitFirstSplitByHand checks the first split and leaf values against
+// a hand computation. Data x = 1,2,3,4, y = 1,1,3,5, lambda = 1:
+// F_0 = mean(y) = 2.5; g = F_0 - y = 1.5, 1.5, -0.5, -2.5; G = 0.
+// Cut after x=1: 1.5^2/2 + 1.5^2/4 = 1.6875
+// Cut after x=2: 3^2/3 + 3^2/3 = 6  (best)
+// Cut after x=3: 2.5^2/4 + 2.5^2/2 = 4.6875
+// Threshold (2+3)/2 = 2.5; leaves -G_L/(n_L+lambda) = -3/3 = -1 and
+// 3/3 = +1 (learning rate 1).
+func TestFitFirstSplitByHand(t *testing.T) {
+	X := [][]float64{{1}, {2}, {3}, {4}}
+	y := []float64{1, 1, 3, 5}
+	e, err := Fit(X, y, nil, Params{Trees: 1, MaxDepth: 1, LearningRate: 1, MinLeaf: 1, Lambda: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.BaseScore() != 2.5 {
+		t.Fatalf("base %v, want 2.5", e.BaseScore())
+	}
+	want := []node{
+		{v: 2.5, feature: 0, right: 2},
+		{v: -1, feature: -1, right: -1, flags: flagLeaf},
+		{v: 1, feature: -1, right: -1, flags: flagLeaf},
+	}
+	if len(e.nodes) != len(want) {
+		t.Fatalf("nodes %+v, want %+v", e.nodes, want)
+	}
+	for i := range want {
+		if e.nodes[i] != want[i] {
+			t.Fatalf("node %d = %+v, want %+v", i, e.nodes[i], want[i])
+		}
+	}
+	// The gain of the chosen cut, recomputed through bestSplit.
+	f := &fitter{X: X, p: Params{MinLeaf: 1, Lambda: 1}, d: 1, grad: []float64{1.5, 1.5, -0.5, -2.5},
+		sorted: [][]int32{{0, 1, 2, 3}}}
+	if s := f.bestSplit(0, 4, 0); s.feature != 0 || s.threshold != 2.5 || s.gain != 6 || s.nLeft != 2 {
+		t.Fatalf("best split %+v, want feature 0 threshold 2.5 gain 6 nLeft 2", s)
+	}
+}
+
+func randomData(n, d int, seed uint64) ([][]float64, []float64) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	X := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range X {
+		X[i] = make([]float64, d)
+		for j := range X[i] {
+			X[i][j] = r.Float64()
+		}
+		y[i] = math.Sin(6*X[i][0]) + X[i][1]*X[i][2] + 0.1*r.NormFloat64()
+	}
+	return X, y
+}
+
+// leafCounts returns, per node index, how many training rows reach it.
+func leafCounts(e *Ensemble, X [][]float64) map[int]int {
+	c := map[int]int{}
+	for _, x := range X {
+		for _, r := range e.roots {
+			i := int(r)
+			for e.nodes[i].flags&flagLeaf == 0 {
+				if x[e.nodes[i].feature] < e.nodes[i].v {
+					i++
+				} else {
+					i = int(e.nodes[i].right)
+				}
+			}
+			c[i]++
+		}
+	}
+	return c
+}
+
+// TestFitLimits: tree count, depth and samples per leaf never exceed the
+// parameters (paper 001 Section V-C: <= 10 trees of depth <= 4).
+func TestFitLimits(t *testing.T) {
+	X, y := randomData(2000, 5, 3)
+	for _, p := range []Params{
+		{Trees: 10, MaxDepth: 4, LearningRate: 0.3, MinLeaf: 20, Lambda: 1},
+		{Trees: 3, MaxDepth: 1, LearningRate: 1, MinLeaf: 1},
+		{Trees: 25, MaxDepth: 7, LearningRate: 0.1, MinLeaf: 50, Lambda: 5},
+	} {
+		e, err := Fit(X, y, nil, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.NumTrees() != p.Trees {
+			t.Errorf("%+v: %d trees, want %d", p, e.NumTrees(), p.Trees)
+		}
+		if e.MaxDepth() != p.MaxDepth {
+			t.Errorf("%+v: depth %d, want exactly %d on noisy data", p, e.MaxDepth(), p.MaxDepth)
+		}
+		if err := e.CheckLimits(p.Trees, p.MaxDepth); err != nil {
+			t.Error(err)
+		}
+		if err := e.CheckLimits(p.Trees-1, p.MaxDepth); err == nil {
+			t.Errorf("CheckLimits(%d trees) passed with %d trees", p.Trees-1, e.NumTrees())
+		}
+		if err := e.CheckLimits(p.Trees, p.MaxDepth-1); err == nil {
+			t.Errorf("CheckLimits(depth %d) passed with depth %d", p.MaxDepth-1, e.MaxDepth())
+		}
+		for i, c := range leafCounts(e, X) {
+			if c < p.MinLeaf {
+				t.Errorf("%+v: leaf %d holds %d rows, min %d", p, i, c, p.MinLeaf)
+			}
+		}
+		for i := range e.roots {
+			end := len(e.nodes)
+			if i+1 < len(e.roots) {
+				end = int(e.roots[i+1])
+			}
+			if leaves := (end - int(e.roots[i]) + 1) / 2; leaves > 1<<p.MaxDepth {
+				t.Errorf("tree %d has %d leaves, more than 2^%d", i, leaves, p.MaxDepth)
+			}
+		}
+	}
+}
+
+// TestFitReducesError: more trees, lower training RMSE (the boosting
+// objective F^ = argmin E[L(y, F(x))], paper 001 Section V-C).
+func TestFitReducesError(t *testing.T) {
+	X, y := randomData(3000, 4, 5)
+	prev := math.Inf(1)
+	for _, k := range []int{1, 3, 10} {
+		e, err := Fit(X, y, nil, Params{Trees: k, MaxDepth: 4, LearningRate: 0.5, MinLeaf: 5, Lambda: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var se float64
+		for i, x := range X {
+			d := e.Predict(x) - y[i]
+			se += d * d
+		}
+		rmse := math.Sqrt(se / float64(len(y)))
+		if !(rmse < prev) {
+			t.Fatalf("%d trees: RMSE %v not below %v", k, rmse, prev)
+		}
+		prev = rmse
+	}
+	if prev > 0.2 {
+		t.Fatalf("RMSE with 10 trees %v, want < 0.2 (noise sd 0.1)", prev)
+	}
+}
+
+func TestFitDeterministic(t *testing.T) {
+	X, y := randomData(1500, 6, 9)
+	var out [2]bytes.Buffer
+	for i := range out {
+		e, err := Fit(X, y, nil, DefaultParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.WriteJSON(&out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
+		t.Fatal("two fits of the same data differ")
+	}
+}
+
+func TestFitConstantTarget(t *testing.T) {
+	X := [][]float64{{1}, {2}, {3}}
+	e, err := Fit(X, []float64{4, 4, 4}, nil, DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.NumTrees() != 1 || e.MaxDepth() != 0 || e.Predict([]float64{7}) != 4 {
+		t.Fatalf("trees %d depth %d predict %v, want 1 0 4", e.NumTrees(), e.MaxDepth(), e.Predict([]float64{7}))
+	}
+}
+
+func TestFitRejects(t *testing.T) {
+	ok := Params{Trees: 1, MaxDepth: 1, LearningRate: 1}
+	X := [][]float64{{1, 2}, {3, 4}}
+	y := []float64{1, 2}
+	cases := []struct {
+		name  string
+		X     [][]float64
+		y     []float64
+		names []string
+		p     Params
+		want  string
+	}{
+		{"no rows", nil, nil, nil, ok, "no training samples"},
+		{"targets", X, []float64{1}, nil, ok, "2 rows but 1 targets"},
+		{"ragged", [][]float64{{1, 2}, {3}}, y, nil, ok, "row 1 has 1 features"},
+		{"nan", [][]float64{{1, 2}, {3, math.NaN()}}, y, nil, ok, "row 1 feature 1 is NaN"},
+		{"inf target", X, []float64{1, math.Inf(1)}, nil, ok, "target 1 is +Inf"},
+		{"names", X, y, []string{"a"}, ok, "1 feature names for 2 features"},
+		{"trees", X, y, nil, Params{Trees: 0, MaxDepth: 1, LearningRate: 1}, "trees 0"},
+		{"depth", X, y, nil, Params{Trees: 1, MaxDepth: 0, LearningRate: 1}, "max depth 0"},
+		{"rate", X, y, nil, Params{Trees: 1, MaxDepth: 1, LearningRate: 0}, "learning rate 0"},
+		{"rate nan", X, y, nil, Params{Trees: 1, MaxDepth: 1, LearningRate: math.NaN()}, "learning rate NaN"},
+		{"min leaf", X, y, nil, Params{Trees: 1, MaxDepth: 1, LearningRate: 1, MinLeaf: -1}, "min leaf -1"},
+		{"lambda", X, y, nil, Params{Trees: 1, MaxDepth: 1, LearningRate: 1, Lambda: -1}, "lambda -1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Fit(c.X, c.y, c.names, c.p)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestJSONRoundTripByteIdentical: WriteJSON -> ReadJSON -> WriteJSON gives
+// the same bytes and the same predictions.
+func TestJSONRoundTripByteIdentical(t *testing.T) {
+	X, y := randomData(1000, 7, 11)
+	names := []string{"rate_frac", "rtt_inflation", "cnps", "nacks", "prev_action", "prev_rate_frac", "prev_rtt_inflation"}
+	e, err := Fit(X, y, names, DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	if err := e.WriteJSON(&a); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(bytes.NewReader(a.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("round trip changed the bytes")
+	}
+	for _, x := range X {
+		if e.Predict(x) != back.Predict(x) {
+			t.Fatalf("prediction changed for %v", x)
+		}
+	}
+	if strings.Join(back.FeatureNames(), ",") != strings.Join(names, ",") {
+		t.Fatalf("names %v", back.FeatureNames())
+	}
+}
+
+func TestReadJSONRejects(t *testing.T) {
+	good := `{"format":"ccreplay.gbt","version":1,"base_score":0,"num_features":1,"trees":[{"nodes":[{"feature":0,"threshold":1,"left":1,"right":2},{"leaf":1},{"leaf":2}]}]}`
+	if _, err := ReadJSON(strings.NewReader(good)); err != nil {
+		t.Fatalf("good model: %v", err)
+	}
+	cases := []struct{ name, in, want string }{
+		{"format", strings.Replace(good, "ccreplay.gbt", "other", 1), `format is "other"`},
+		{"version", strings.Replace(good, `"version":1`, `"version":9`, 1), "version 9"},
+		{"unknown field", strings.Replace(good, `"base_score"`, `"bias":1,"base_score"`, 1), "unknown field"},
+		{"no trees", strings.Replace(good, `"trees":[{"nodes":[{"feature":0,"threshold":1,"left":1,"right":2},{"leaf":1},{"leaf":2}]}]`, `"trees":[]`, 1), "no trees"},
+		{"half node", strings.Replace(good, `"left":1,`, ``, 1), "tree 0 node 0: need leaf"},
+		{"leaf with split", strings.Replace(good, `{"leaf":1}`, `{"leaf":1,"feature":0}`, 1), "leaf has split fields"},
+		{"self loop", strings.Replace(good, `"left":1`, `"left":0`, 1), "reached twice"},
+		{"range", strings.Replace(good, `"right":2`, `"right":3`, 1), "out of range"},
+		{"feature", strings.Replace(good, `"feature":0`, `"feature":1`, 1), "feature index 1"},
+		{"names", strings.Replace(good, `"num_features":1`, `"num_features":1,"features":["a","b"]`, 1), "2 feature names for 1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.in == good {
+				t.Fatal("replacement did not apply")
+			}
+			_, err := ReadJSON(strings.NewReader(c.in))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestPredictShortAndNaN: a short vector or NaN takes the missing branch
+// instead of panicking.
+func TestPredictShortAndNaN(t *testing.T) {
+	in := `{"format":"ccreplay.gbt","version":1,"base_score":0,"num_features":2,"trees":[{"nodes":[{"feature":1,"threshold":1,"left":1,"right":2,"missing_left":true},{"leaf":1},{"leaf":2}]}]}`
+	e, err := ReadJSON(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x    []float64
+		want float64
+	}{{nil, 1}, {[]float64{5}, 1}, {[]float64{5, math.NaN()}, 1}, {[]float64{5, 0.5}, 1}, {[]float64{5, 1}, 2}} {
+		if got := e.Predict(c.x); got != c.want {
+			t.Errorf("Predict(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
+
+func TestPredictAllocationFree(t *testing.T) {
+	X, y := randomData(2000, 7, 13)
+	e, err := Fit(X, y, nil, DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sink float64
+	if a := testing.AllocsPerRun(1000, func() { sink += e.Predict(X[7]) }); a != 0 {
+		t.Fatalf("Predict allocates %v times per call", a)
+	}
+	_ = sink
+}
+
+// BenchmarkPredict measures one RL-CC decision's inference: 10 trees of
+// depth 4 over the 7 observation features (paper 001 Section V-C).
+func BenchmarkPredict(b *testing.B) {
+	X, y := randomData(5000, 7, 17)
+	e, err := Fit(X, y, nil, DefaultParams())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if e.NumTrees() != 10 || e.MaxDepth() != 4 {
+		b.Fatalf("trees %d depth %d, want 10 and 4", e.NumTrees(), e.MaxDepth())
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var sink float64
+	for i := 0; i < b.N; i++ {
+		sink += e.Predict(X[i%len(X)])
+	}
+	_ = sink
+}
+
+// BenchmarkFit measures training on a distillation-sized data set.
+func BenchmarkFit(b *testing.B) {
+	X, y := randomData(20000, 7, 19)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Fit(X, y, nil, DefaultParams()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

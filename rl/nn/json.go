@@ -1,0 +1,94 @@
+package nn
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// Activation names written in the JSON form.
+const (
+	HiddenActivation = "relu"
+	OutputActivation = "tanh"
+)
+
+// layerJSON is one layer: W[j][i] is the weight from input i to unit j.
+type layerJSON struct {
+	W [][]float64 `json:"w"`
+	B []float64   `json:"b"`
+}
+
+// mlpJSON is the JSON form of an MLP.
+type mlpJSON struct {
+	Sizes  []int       `json:"sizes"`
+	Hidden string      `json:"hidden"`
+	Output string      `json:"output"`
+	Layers []layerJSON `json:"layers"`
+}
+
+// MarshalJSON writes {"sizes", "hidden": "relu", "output": "tanh",
+// "layers": [{"w": [[...]], "b": [...]}]}. Floats are written in the
+// shortest form that parses back exactly, so the same network always gives
+// the same bytes.
+func (m *MLP) MarshalJSON() ([]byte, error) {
+	out := mlpJSON{Sizes: m.Sizes, Hidden: HiddenActivation, Output: OutputActivation}
+	for l := 1; l < len(m.Sizes); l++ {
+		in, n := m.Sizes[l-1], m.Sizes[l]
+		w, b := m.weights(l)
+		lj := layerJSON{W: make([][]float64, n), B: append([]float64(nil), b...)}
+		for j := range n {
+			lj.W[j] = append([]float64(nil), w[j*in:(j+1)*in]...)
+		}
+		out.Layers = append(out.Layers, lj)
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes and checks that every
+// layer has the shape Sizes says and every value is finite.
+func (m *MLP) UnmarshalJSON(b []byte) error {
+	var in mlpJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return fmt.Errorf("nn: %w", err)
+	}
+	if in.Hidden != HiddenActivation || in.Output != OutputActivation {
+		return fmt.Errorf("nn: activations must be hidden %q and output %q, got %q and %q", HiddenActivation, OutputActivation, in.Hidden, in.Output)
+	}
+	n := MLP{Sizes: in.Sizes}
+	if err := n.layout(); err != nil {
+		return err
+	}
+	if len(in.Layers) != len(in.Sizes)-1 {
+		return fmt.Errorf("nn: sizes %v need %d layers, got %d", in.Sizes, len(in.Sizes)-1, len(in.Layers))
+	}
+	n.Params = make([]float64, n.offs[len(n.offs)-1])
+	for l := 1; l < len(n.Sizes); l++ {
+		lj := in.Layers[l-1]
+		ins, outs := n.Sizes[l-1], n.Sizes[l]
+		if len(lj.W) != outs || len(lj.B) != outs {
+			return fmt.Errorf("nn: layer %d: want %d weight rows and %d biases, got %d and %d", l, outs, outs, len(lj.W), len(lj.B))
+		}
+		w, bias := n.weights(l)
+		for j, row := range lj.W {
+			if len(row) != ins {
+				return fmt.Errorf("nn: layer %d row %d: want %d weights, got %d", l, j, ins, len(row))
+			}
+			copy(w[j*ins:], row)
+		}
+		copy(bias, lj.B)
+	}
+	for i, p := range n.Params {
+		if math.IsNaN(p) || math.IsInf(p, 0) {
+			return fmt.Errorf("nn: parameter %d is not finite (%v)", i, p)
+		}
+	}
+	*m = n
+	return nil
+}
+
+// Clone returns an independent copy.
+func (m *MLP) Clone() *MLP {
+	c := &MLP{Sizes: append([]int(nil), m.Sizes...), Params: append([]float64(nil), m.Params...)}
+	c.offs = append([]int(nil), m.offs...)
+	return c
+}

@@ -1,0 +1,217 @@
+package train
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/nn"
+	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+var paper001 = Objective{Target: reward.RLCCTarget, Beta: reward.RLCCBeta}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(b)) }
+
+// TestDeltaByHand: paper 001 Eq. 4, delta = target - max(infl - beta, 0)
+// sqrt(rate), with target 0.064 and beta 1.5; paper 004 Eq. 3 without
+// beta; the clip; and reward = -delta^2 (paper 001 Eq. 1, package reward).
+func TestDeltaByHand(t *testing.T) {
+	for _, tc := range []struct {
+		obj        Objective
+		infl, rate float64
+		want       float64
+	}{
+		{paper001, 1.2, 0.25, 0.064},                                       // below beta: max(.,0) = 0
+		{paper001, 2.5, 0.25, 0.064 - 1*0.5},                               // -0.436
+		{paper001, 3.5, 0.04, 0.064 - 2*0.2},                               // -0.336
+		{Objective{Target: 0.064, BetaFree: true}, 2, 0.25, 0.064 - 2*0.5}, // paper 004: -0.936
+		{Objective{Target: 0.064, Beta: 1.5, Clip: 1}, 10.5, 1, -1},        // 0.064 - 9 clipped
+	} {
+		if got := tc.obj.Delta(tc.infl, tc.rate); !near(got, tc.want) {
+			t.Errorf("%+v Delta(%v, %v) = %v, want %v", tc.obj, tc.infl, tc.rate, got, tc.want)
+		}
+		if tc.obj.Clip == 0 {
+			if r := tc.obj.Reward(tc.infl, tc.rate); !near(r, -tc.want*tc.want) {
+				t.Errorf("Reward = %v, want -delta^2 = %v", r, -tc.want*tc.want)
+			}
+		}
+	}
+}
+
+// linearPolicy is a 7 -> 1 network with zero parameters: a = 1 + 0.5
+// tanh(w.z + b) = 1, da/db = 0.5 (1 - tanh^2 0) = 0.5, da/dw_i = 0.5 z_i.
+func linearPolicy(t *testing.T) *rlcc.Policy {
+	t.Helper()
+	m, err := nn.New([]int{rlcc.NumFeatures, 1}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rlcc.NewMLPPolicy(m, 0.5, 1.5, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// obs is an observation whose transformed inputs are all 0 except
+// z0 = sqrt(rate_frac).
+func obs(rateFrac float64) [rlcc.NumFeatures]float64 {
+	return [rlcc.NumFeatures]float64{rateFrac, 1, 0, 0, 1, 0, 1}
+}
+
+// TestGradientByHand: paper 004 Eq. 3, g = 1/F sum_f 1/T_f sum_t delta_t
+// nabla pi(s_t), on the linear policy above. Flow A has steps (rate 0.25,
+// delta 0.064) and (rate 0.36, delta -0.436), flow B one step (rate 0.16,
+// delta -0.336), flow C none (left out, F = 2):
+//
+//	g_b  = 1/2 [1/2 (0.064 - 0.436) 0.5 + (-0.336) 0.5] = -0.1305
+//	g_w0 = 1/2 [1/2 (0.064 x 0.5 x 0.5 - 0.436 x 0.5 x 0.6) - 0.336 x 0.5 x 0.4] = -0.0623
+//
+// and every other weight's gradient is 0. One Adam ascent step (lr 0.01)
+// then moves b and w0 by -0.01 each (m^/(sqrt(v^) + 1e-8) = sign(g)
+// at step 1, to 1e-8 relative).
+// With the action penalty 0.3 and actions 1.2, each delta drops by
+// 2 x 0.3 x 0.2 = 0.12: g_b = 1/2 [1/2 (-0.372 - 0.24) 0.5 + (-0.456) 0.5] = -0.1905.
+func TestGradientByHand(t *testing.T) {
+	p := linearPolicy(t)
+	flows := [][]Step{
+		{{X: obs(0.25), Action: 1, Infl: 1.2, RateFrac: 0.25}, {X: obs(0.36), Action: 1, Infl: 2.5, RateFrac: 0.25}},
+		{{X: obs(0.16), Action: 1, Infl: 3.5, RateFrac: 0.04}},
+		nil,
+	}
+	n := p.MLP.NumParams()
+	grad := make([]float64, n)
+	work := make([]float64, p.WorkSize())
+	if used := paper001.Gradient(p, flows, grad, work); used != 2 {
+		t.Fatalf("%d flows used, want 2", used)
+	}
+	want := make([]float64, n)
+	want[0], want[n-1] = -0.0623, -0.1305
+	for i := range grad {
+		if math.Abs(grad[i]-want[i]) > 1e-12 {
+			t.Errorf("grad[%d] = %v, want %v", i, grad[i], want[i])
+		}
+	}
+	opt, _ := nn.NewAdam(n, 0.01)
+	opt.Ascend(p.MLP.Params, grad)
+	if math.Abs(p.MLP.Params[0]+0.01) > 1e-8 || math.Abs(p.MLP.Params[n-1]+0.01) > 1e-8 || p.MLP.Params[1] != 0 {
+		t.Fatalf("after one step: %v", p.MLP.Params)
+	}
+
+	q := linearPolicy(t)
+	for _, f := range flows {
+		for i := range f {
+			f[i].Action = 1.2
+		}
+	}
+	pen := paper001
+	pen.Penalty = 0.3
+	pen.Gradient(q, flows, grad, work)
+	if math.Abs(grad[n-1]+0.1905) > 1e-12 {
+		t.Fatalf("with the penalty g_b = %v, want -0.1905", grad[n-1])
+	}
+}
+
+// TestSteps pairs each decision with the next one's rate and inflation.
+func TestSteps(t *testing.T) {
+	traj := []rlcc.Decision{
+		{Features: [rlcc.NumFeatures]float64{1, 1.1, 0, 0, 1, 1, 1}, Action: 0.7},
+		{Features: [rlcc.NumFeatures]float64{0.7, 3, 2, 0, 0.7, 1, 1.1}, Action: 1.2},
+		{Features: [rlcc.NumFeatures]float64{0.84, 2, 0, 0, 1.2, 0.7, 3}, Action: 1},
+	}
+	s := Steps(traj)
+	if len(s) != 2 || s[0].Infl != 3 || s[0].RateFrac != 0.7 || s[0].CNPs != 2 || s[0].Action != 0.7 || s[1].Infl != 2 || s[1].RateFrac != 0.84 {
+		t.Fatalf("Steps = %+v", s)
+	}
+	if Steps(traj[:1]) != nil {
+		t.Fatal("one decision has no outcome")
+	}
+}
+
+// small is the tests' training run: 4-to-1 episodes of 1 ms.
+func small(seed uint64, episodes int) Options {
+	return Options{Episodes: episodes, Seed: seed, Flows: []int{4}, Duration: units.Millisecond}
+}
+
+// TestTrainingImproves: a short seeded run on 4-to-1 raises the mean
+// reward (paper 001 Eq. 1) of its last three iterations above that of its
+// first three. The untrained network keeps the rate near line rate, so
+// the queue of four line-rate flows inflates RTTs by tens; the Eq. 3
+// steps teach it to cut.
+func TestTrainingImproves(t *testing.T) {
+	res, err := Train(small(3, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Curve
+	mean := func(rows []int) float64 {
+		s := 0.0
+		for _, i := range rows {
+			s += c[i].MeanReward
+		}
+		return s / float64(len(rows))
+	}
+	first, last := mean([]int{0, 1, 2}), mean([]int{9, 10, 11})
+	for _, r := range c {
+		t.Logf("episode %2d reward %9.4f infl %7.3f rate %.3f util %.3f decisions %d", r.Episode, r.MeanReward, r.MeanRTTInflation, r.MeanRateFrac, r.Utilization, r.Decisions)
+	}
+	if !(last > first) {
+		t.Fatalf("mean reward of the last three iterations %v, first three %v: no improvement", last, first)
+	}
+}
+
+// TestDeterministic: the same options give byte-identical policy and
+// learning files; another seed gives another policy.
+func TestDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var policies [3][]byte
+	for i, seed := range []uint64{5, 5, 6} {
+		res, err := Train(small(seed, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, string(rune('a'+i)))
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteOutputs(out, res); err != nil {
+			t.Fatal(err)
+		}
+		policies[i], _ = os.ReadFile(filepath.Join(out, PolicyFile))
+		if i == 1 {
+			l0, _ := os.ReadFile(filepath.Join(dir, "a", LearningFile))
+			l1, _ := os.ReadFile(filepath.Join(out, LearningFile))
+			if len(l0) == 0 || !bytes.Equal(l0, l1) {
+				t.Fatal("learning.parquet differs between two runs with the same seed")
+			}
+		}
+	}
+	if !bytes.Equal(policies[0], policies[1]) {
+		t.Fatal("policy.json differs between two runs with the same seed")
+	}
+	if bytes.Equal(policies[0], policies[2]) {
+		t.Fatal("seeds 5 and 6 gave the same policy")
+	}
+	if _, err := rlcc.Parse(policies[0], "trained"); err != nil {
+		t.Fatalf("trained policy does not load: %v", err)
+	}
+}
+
+// TestBadOptions: one-line errors naming the option.
+func TestBadOptions(t *testing.T) {
+	for _, o := range []Options{
+		{Episodes: -1},
+		{Flows: []int{0}},
+		{LR: -1},
+		{AMin: 1.1, AMax: 1.5},
+	} {
+		if _, err := Train(o); err == nil {
+			t.Errorf("Train(%+v) accepted", o)
+		}
+	}
+}

@@ -1,0 +1,364 @@
+package v1_test
+
+// The committed samples of schema version 1 (STYLE.md section 7: "a tiny
+// sample file per version is committed and read back in a test").
+//
+// testdata/<kind>.parquet holds a few rows of each file kind and
+// testdata/<kind>.json the same rows as JSON. They come from a real run
+// (a 2-to-1 incast of 3 KB flows under DCQCN, --packets all, seed 1) and
+// are regenerated, after a deliberate change only, with
+//
+//	go test ./schema/v1 -run TestSample -update
+//
+// The test reads every sample back with Apache Arrow (metrics/arrowread)
+// and with parquet-go (the writer's library), compares the rows with the
+// JSON twin, checks the version metadata, and checks that a file written
+// today has the same columns (name, physical and logical type, encodings)
+// as the committed one: a column is never renamed or retyped within v1.
+//
+// decisions.parquet and learning.parquet have writers of their own
+// (rl/dataset, rl/train) and NaN cells, which JSON cannot hold; their
+// samples are the first rows of files made by the CLI,
+//
+//	ccreplay dataset --workload incast:n=4,size=200KB --cca dcqcn --reward all -o /tmp/ds
+//	ccreplay train rlcc --episodes 3 --duration 200us --flows 2 -o /tmp/tr
+//	go test ./schema/v1 -run TestSample -update \
+//	    -decisions /tmp/ds/decisions.parquet -learning /tmp/tr/learning.parquet
+//
+// and TestSampleDatasets reads them back with parquet-go (typed) and Arrow
+// (untyped: columns and row count), with the same schema check.
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v16/arrow/memory"
+	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow/go/v16/parquet/pqarrow"
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/replay"
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace/gen"
+)
+
+var (
+	update    = flag.Bool("update", false, "regenerate testdata/*.parquet and *.json from a tiny run")
+	decisions = flag.String("decisions", "", "with -update: a decisions.parquet to take testdata/decisions.parquet from")
+	learning  = flag.String("learning", "", "with -update: a learning.parquet to take testdata/learning.parquet from")
+)
+
+// sampleRows bounds the rows of each sample.
+const sampleRows = 12
+
+// sample is one committed file kind: how to read it back with Arrow and
+// parquet-go, and how to write rows of it.
+type sample struct {
+	kind      string
+	readArrow func(path string) (any, error)
+	readPQ    func(path string) (any, error)
+	write     func(path string, rows any) error
+	decode    func(b []byte) (any, error)
+}
+
+func newSample[T any](kind string, readArrow func(string) ([]T, error)) sample {
+	return sample{
+		kind:      kind,
+		readArrow: func(p string) (any, error) { return readArrow(p) },
+		readPQ:    func(p string) (any, error) { return parquet.ReadFile[T](p) },
+		write:     func(p string, rows any) error { return output.WriteRows(p, rows.([]T)) },
+		decode: func(b []byte) (any, error) {
+			var rows []T
+			err := json.Unmarshal(b, &rows)
+			return rows, err
+		},
+	}
+}
+
+func scanPackets(path string) ([]v1.PacketRow, error) {
+	var rows []v1.PacketRow
+	err := arrowread.ScanPackets(path, func(r *v1.PacketRow) error {
+		rows = append(rows, *r)
+		return nil
+	})
+	return rows, err
+}
+
+var samples = []sample{
+	newSample("packets", scanPackets),
+	newSample("flows", arrowread.ReadFlows),
+	newSample("messages", arrowread.ReadMessages),
+	newSample("ports", arrowread.ReadPorts),
+	newSample("comparison", arrowread.ReadComparison),
+}
+
+func TestSamples(t *testing.T) {
+	if *update {
+		writeSamples(t)
+	}
+	for _, s := range samples {
+		t.Run(s.kind, func(t *testing.T) {
+			path := filepath.Join("testdata", s.kind+".parquet")
+			want, err := os.ReadFile(filepath.Join("testdata", s.kind+".json"))
+			if err != nil {
+				t.Fatalf("%v (regenerate with -update)", err)
+			}
+			wantRows, err := s.decode(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := reflect.ValueOf(wantRows).Len(); n == 0 || n > sampleRows {
+				t.Errorf("%d rows in the sample, want 1..%d", n, sampleRows)
+			}
+			arrowRows, err := s.readArrow(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(arrowRows, wantRows) {
+				t.Errorf("Arrow read:\n got %+v\nwant %+v", arrowRows, wantRows)
+			}
+			pqRows, err := s.readPQ(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(pqRows, wantRows) {
+				t.Errorf("parquet-go read:\n got %+v\nwant %+v", pqRows, wantRows)
+			}
+
+			// The columns a writer of today produces are those of the
+			// committed file.
+			fresh := filepath.Join(t.TempDir(), s.kind+".parquet")
+			if err := s.write(fresh, wantRows); err != nil {
+				t.Fatal(err)
+			}
+			committed, now := describe(t, path), describe(t, fresh)
+			if committed != now {
+				t.Errorf("the schema of %s changed within %s:\ncommitted:\n%s\nnow:\n%s", s.kind, v1.Version, committed, now)
+			}
+			if !strings.Contains(committed, "metadata "+v1.MetadataKey+"="+v1.Version) {
+				t.Errorf("committed sample lacks the version metadata:\n%s", committed)
+			}
+		})
+	}
+}
+
+// describe lists a Parquet file's version metadata and, per column, its
+// name, physical and logical type, repetition and the encodings of its
+// first column chunk.
+func describe(t *testing.T, path string) string {
+	t.Helper()
+	r, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var b strings.Builder
+	md := r.MetaData()
+	if v := md.KeyValueMetadata().FindValue(v1.MetadataKey); v != nil {
+		fmt.Fprintf(&b, "metadata %s=%s\n", v1.MetadataKey, *v)
+	}
+	sch := md.Schema
+	for i := range sch.NumColumns() {
+		c := sch.Column(i)
+		fmt.Fprintf(&b, "%s %s %s %s", c.Name(), c.PhysicalType(), c.LogicalType(), c.SchemaNode().RepetitionType())
+		if r.NumRowGroups() > 0 {
+			cc, err := md.RowGroup(0).ColumnChunk(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, " %v", cc.Encodings())
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// writeSamples runs the tiny scenario and writes the first sampleRows rows
+// of each file kind, and the comparison rows of its summary.
+func writeSamples(t *testing.T) {
+	t.Helper()
+	tr, err := gen.Parse("incast:n=2,size=3KB", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := topology.Parse("", tr.Hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := cca.NewRegistry()
+	dcqcn.Register(reg)
+	spec, err := reg.Build("dcqcn", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
+		Seed: 1, Packets: replay.PacketsAll}
+	cfg.ApplyCCHints()
+	dir := t.TempDir()
+	res, err := replay.Run(cfg, tr, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packets, err := scanPackets(filepath.Join(dir, replay.PacketsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Summary
+	comparison := []v1.ComparisonRow{{
+		CCA: spec.Name, Seed: 1, Bucket: -1, SizeMinBytes: s.Buckets[0].SizeMinBytes, SizeMaxBytes: s.Buckets[len(s.Buckets)-1].SizeMaxBytes,
+		Flows: s.Flows, FlowsFinished: s.FlowsFinished, FCTP50Ns: s.FCTP50Ns, FCTP95Ns: s.FCTP95Ns, FCTP99Ns: s.FCTP99Ns,
+		SlowdownP50: s.SlowdownP50, SlowdownP95: s.SlowdownP95, SlowdownP99: s.SlowdownP99,
+		MCTP50Ns: s.MCTP50Ns, MCTP99Ns: s.MCTP99Ns, CCTMeanNs: s.CCTMeanNs, ECNRatio: s.ECNRatio,
+		UnfairRatio: s.UnfairRatio, JainIndex: s.JainIndex, GoodputBps: s.GoodputBps, QLenMaxBytes: s.QLenMaxBytes,
+		QLenP99Bytes: s.QLenP99Bytes, PFCPauseFrac: s.PFCPauseFraction, DropsPkts: s.DropsPkts, SimDurationNs: s.SimDurationNs,
+	}}
+	for i, bk := range s.Buckets {
+		row := comparison[0]
+		row.Bucket, row.SizeMinBytes, row.SizeMaxBytes, row.Flows, row.FlowsFinished = int32(i), bk.SizeMinBytes, bk.SizeMaxBytes, bk.Flows, bk.FlowsFinished
+		row.FCTP50Ns, row.FCTP95Ns, row.FCTP99Ns = bk.FCTP50Ns, bk.FCTP95Ns, bk.FCTP99Ns
+		row.SlowdownP50, row.SlowdownP95, row.SlowdownP99 = bk.SlowdownP50, bk.SlowdownP95, bk.SlowdownP99
+		comparison = append(comparison, row)
+	}
+	rows := map[string]any{
+		"packets": head(packets), "flows": head(res.Flows), "messages": head(res.Messages),
+		"ports": head(res.Ports), "comparison": head(comparison),
+	}
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, smp := range samples {
+		if err := smp.write(filepath.Join("testdata", smp.kind+".parquet"), rows[smp.kind]); err != nil {
+			t.Fatal(err)
+		}
+		if err := output.WriteJSONAtomic(filepath.Join("testdata", smp.kind+".json"), rows[smp.kind]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// head returns at most sampleRows rows.
+func head[T any](rows []T) []T { return rows[:min(len(rows), sampleRows)] }
+
+// datasetSample is a sample checked without a JSON twin.
+type datasetSample struct {
+	kind  string
+	from  *string                               // -update source file
+	cut   func(src, dst string) (int, error)    // copies the first sampleRows rows
+	check func(t *testing.T, path string) []any // reads the rows with parquet-go
+	write func(path string, rows []any) error
+}
+
+func newDatasetSample[T any](kind string, from *string) datasetSample {
+	return datasetSample{
+		kind: kind,
+		from: from,
+		cut: func(src, dst string) (int, error) {
+			rows, err := parquet.ReadFile[T](src)
+			if err != nil {
+				return 0, err
+			}
+			rows = head(rows)
+			return len(rows), output.WriteRows(dst, rows)
+		},
+		check: func(t *testing.T, path string) []any {
+			rows, err := parquet.ReadFile[T](path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]any, len(rows))
+			for i := range rows {
+				out[i] = rows[i]
+			}
+			return out
+		},
+		write: func(path string, rows []any) error {
+			typed := make([]T, len(rows))
+			for i := range rows {
+				typed[i] = rows[i].(T)
+			}
+			return output.WriteRows(path, typed)
+		},
+	}
+}
+
+var datasetSamples = []datasetSample{
+	newDatasetSample[v1.DecisionRow]("decisions", decisions),
+	newDatasetSample[v1.LearningRow]("learning", learning),
+}
+
+func TestSampleDatasets(t *testing.T) {
+	for _, s := range datasetSamples {
+		t.Run(s.kind, func(t *testing.T) {
+			path := filepath.Join("testdata", s.kind+".parquet")
+			if *update && *s.from != "" {
+				n, err := s.cut(*s.from, path)
+				if err != nil || n == 0 {
+					t.Fatalf("sample from %s: %d rows, %v", *s.from, n, err)
+				}
+			}
+			rows := s.check(t, path)
+			if len(rows) == 0 || len(rows) > sampleRows {
+				t.Fatalf("%d rows in the sample, want 1..%d", len(rows), sampleRows)
+			}
+			// Arrow reads the same rows and columns.
+			cols, n := arrowTable(t, path)
+			if n != int64(len(rows)) {
+				t.Errorf("Arrow reads %d rows, parquet-go %d", n, len(rows))
+			}
+			fresh := filepath.Join(t.TempDir(), s.kind+".parquet")
+			if err := s.write(fresh, rows); err != nil {
+				t.Fatal(err)
+			}
+			// NB: %v prints NaN as NaN and floats in their shortest exact
+			// form, so equal text means equal rows, NaN cells included.
+			if a, b := fmt.Sprint(rows), fmt.Sprint(s.check(t, fresh)); a != b {
+				t.Errorf("rows differ after a rewrite:\n%s\n%s", a, b)
+			}
+			committed, now := describe(t, path), describe(t, fresh)
+			if committed != now {
+				t.Errorf("the schema of %s changed within %s:\ncommitted:\n%s\nnow:\n%s", s.kind, v1.Version, committed, now)
+			}
+			if !strings.Contains(committed, "metadata "+v1.MetadataKey+"="+v1.Version) {
+				t.Errorf("committed sample lacks the version metadata:\n%s", committed)
+			}
+			if want := strings.Count(committed, "\n") - 1; len(cols) != want {
+				t.Errorf("Arrow sees %d columns, the file has %d", len(cols), want)
+			}
+		})
+	}
+}
+
+// arrowTable reads a Parquet file whole with pqarrow and returns its column
+// names and row count.
+func arrowTable(t *testing.T, path string) ([]string, int64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tbl, err := pqarrow.ReadTable(context.Background(), f, nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	var names []string
+	for _, fld := range tbl.Schema().Fields() {
+		names = append(names, fld.Name)
+	}
+	return names, tbl.NumRows()
+}
