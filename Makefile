@@ -49,9 +49,9 @@ fuzz:
 	$(GO) test ./ingest/roce -run '^$$' -fuzz FuzzDecodeBTH -fuzztime $(FUZZTIME)
 	$(GO) test ./ingest -run '^$$' -fuzz FuzzLoadPcap -fuzztime $(FUZZTIME)
 
-# Hot-path micro-benchmarks (event heap, packet log, whole runs).
+# Hot-path micro-benchmarks (event heap, packet log, whole runs, packet-log scan, tree and MLP decisions).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./replay/... ./output/ ./topology/
+	$(GO) test -run '^$$' -bench . -benchmem ./replay/... ./output/ ./topology/ ./metrics/... ./rl/gbt/ ./cca/rlcc/
 
 # End-to-end: packets per second and peak memory of whole runs (one core).
 bench-e2e: build
