@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca/rlcc"
+)
+
+// fastDistill is a distillation small enough for a unit test.
+func fastDistill(dir string, extra ...string) []string {
+	args := []string{"distill", "rlcc", "--teacher", "default", "--flows", "2,4", "--duration", "1ms",
+		"--eval-flows", "4", "--eval-duration", "1ms", "-o", dir}
+	return append(args, extra...)
+}
+
+// TestDistillCLI: `ccreplay distill rlcc` writes a loadable trees policy
+// within paper 001 Section V-C's limits and a report; the same flags give
+// byte-identical files.
+func TestDistillCLI(t *testing.T) {
+	var files [2][2][]byte
+	for i := range files {
+		dir := t.TempDir()
+		r := runCLI(t, fastDistill(dir, "--json")...)
+		r.mustSucceed(t)
+		var rep distillReport
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+			t.Fatalf("--json output: %v\n%s", err, r.stdout)
+		}
+		if rep.Fit == nil || rep.Fit.Trees > 10 || rep.Fit.Depth > 4 || !(rep.Fit.TestRMSE < rep.Fit.TestStd) {
+			t.Fatalf("fit %+v", rep.Fit)
+		}
+		if len(rep.TableIII) != 2 || rep.TableIII[0].Label != "teacher" || rep.TableIII[1].Label != "student" || rep.TableIII[1].Flows != 4 {
+			t.Fatalf("table III rows %+v", rep.TableIII)
+		}
+		p, err := rlcc.LoadFile(filepath.Join(dir, "policy.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Kind != rlcc.KindTrees || !strings.Contains(p.ProducedBy, "ccreplay distill rlcc --teacher default --seed 1") {
+			t.Fatalf("policy kind %s produced_by %q", p.Kind, p.ProducedBy)
+		}
+		for j, name := range []string{"policy.json", "distill.json"} {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[i][j] = bytes.ReplaceAll(b, []byte(dir), []byte("DIR"))
+		}
+	}
+	for j := range files[0] {
+		if !bytes.Equal(files[0][j], files[1][j]) {
+			t.Fatalf("file %d differs between two identical runs", j)
+		}
+	}
+}
+
+func TestDistillCLIText(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, fastDistill(dir)...)
+	r.mustSucceed(t)
+	for _, s := range []string{"10 trees, depth 4", "held out", "paper 001 Table III", "4 to 1", "teacher", "student", "GP", "Latency"} {
+		if !strings.Contains(r.stdout, s) {
+			t.Errorf("output lacks %q:\n%s", s, r.stdout)
+		}
+	}
+}
+
+func TestDistillCLIErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.json", `{"format":"nope"}`)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"distill", "rlcc", "-o", dir}, ExitUsage, "--teacher"},
+		{[]string{"distill", "rlcc", "--teacher", "default"}, ExitUsage, "-o DIR"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--trees", "11"}, ExitUsage, "--trees"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--depth", "5"}, ExitUsage, "--depth"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--flows", "2,x"}, ExitUsage, "--flows"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--buffer", "-1"}, ExitUsage, "--buffer"},
+		{[]string{"distill", "rlcc", "--teacher", bad, "-o", dir}, ExitBadInput, "--teacher"},
+		{[]string{"distill", "rlcc", "--teacher", filepath.Join(dir, "missing.json"), "-o", dir}, ExitBadInput, "--teacher"},
+		{[]string{"distill"}, ExitUsage, "distill rlcc"},
+		{[]string{"eval", "rlcc", "--flows", "0"}, ExitUsage, "--flows"},
+		{[]string{"eval", "rlcc", "--baselines", "nosuch"}, ExitUsage, "--baselines"},
+		{[]string{"eval", "rlcc", "--policy", bad}, ExitBadInput, "--policy"},
+	} {
+		r := runCLI(t, c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d stderr %q, want exit %d mentioning %q on one line", c.args, r.code, r.stderr, c.code, c.want)
+		}
+	}
+}
+
+// TestEvalRLCCCLI: `ccreplay eval rlcc` prints paper 004 Table 1 for RL-CC
+// and the baselines.
+func TestEvalRLCCCLI(t *testing.T) {
+	r := runCLI(t, "eval", "rlcc", "--flows", "4", "--duration", "1ms", "--baselines", "dcqcn,hpcc")
+	r.mustSucceed(t)
+	for _, s := range []string{"paper 004 Table 1", "4 to 1", "SU", "FR", "QL", "DR", "rlcc", "dcqcn:zhu2015", "hpcc:paper"} {
+		if !strings.Contains(r.stdout, s) {
+			t.Errorf("output lacks %q:\n%s", s, r.stdout)
+		}
+	}
+	r = runCLI(t, "eval", "rlcc", "--flows", "4", "--duration", "1ms", "--baselines", "none", "--json", "--lossy")
+	r.mustSucceed(t)
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || len(rows) != 1 || rows[0]["algorithm"] != "rlcc" {
+		t.Fatalf("--json rows %v (%v):\n%s", rows, err, r.stdout)
+	}
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/eval"
+)
+
+func init() { registerCommand(newEvalCmd) }
+
+// evalOptions are `ccreplay eval rlcc`'s flags.
+type evalOptions struct {
+	s         *streams
+	Policy    string
+	Baselines string
+	Flows     string
+	Duration  string
+	Latency   string
+	Seed      uint64
+	Lossy     bool
+	Buffer    string
+	JSON      bool
+}
+
+func newEvalCmd(s *streams) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "eval",
+		Short: "Evaluate a learned congestion controller against baselines",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usageErrorf("name what to evaluate: ccreplay eval rlcc")
+		},
+	}
+	c.AddCommand(newEvalRLCCCmd(s))
+	return c
+}
+
+func newEvalRLCCCmd(s *streams) *cobra.Command {
+	o := &evalOptions{s: s}
+	c := &cobra.Command{
+		Use:   "rlcc",
+		Short: "Paper 004 Table 1: RL-CC vs DCQCN and HPCC on many-to-one 16 and 128 flows",
+		Long: `Replays many-to-one N to 1 (N long flows from distinct senders through one
+100 Gb/s switch) under RL-CC with the given policy and under each baseline, and
+prints paper 004 Table 1's figures measured over the second half of the run:
+SU switch utilization [%], FR fairness min rate x 100 / max rate, QL queue
+latency [us], DR drop rate [Gbit/s], and each flow's goodput in units of the
+fair share line rate / N (paper 004 Proposition 1's fixed point is 1.00-1.00).
+Nothing is written; --json prints the rows.`,
+		Example: `  ccreplay eval rlcc --policy student/policy.json
+  ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json
+  ccreplay eval rlcc --lossy --duration 20ms`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
+	}
+	f := c.Flags()
+	f.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default"`)
+	f.StringVar(&o.Baselines, "baselines", "dcqcn,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
+	f.StringVar(&o.Flows, "flows", "16,128", "many-to-one flow counts (comma-separated)")
+	f.StringVar(&o.Duration, "duration", "10ms", "simulated time of each run (measured over its second half)")
+	f.StringVar(&o.Latency, "latency", "2us", "RL-CC decision latency (paper 001 Table III: 2 us)")
+	f.Uint64Var(&o.Seed, "seed", 1, "seed of every run (ECN draws)")
+	f.BoolVar(&o.Lossy, "lossy", false, "lossy fabric (PFC off) instead of PFC")
+	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the comparison runs (paper 004 Fig. 3: 5 MB; rl/scenario trains with 32MB)")
+	f.BoolVar(&o.JSON, "json", false, "print the rows as JSON")
+	return c
+}
+
+func (o *evalOptions) run() error {
+	flows, err := parseFlowList("flows", o.Flows, false)
+	if err != nil {
+		return err
+	}
+	dur, err := parseDurationFlag("duration", o.Duration, false)
+	if err != nil {
+		return err
+	}
+	lat, err := parseDurationFlag("latency", o.Latency, true)
+	if err != nil {
+		return err
+	}
+	var pol *rlcc.Policy
+	if o.Policy == "default" {
+		pol, err = rlcc.Default()
+	} else {
+		pol, err = rlcc.LoadFile(o.Policy)
+	}
+	if err != nil {
+		return inputErrorf("--policy: %v", err)
+	}
+	spec, err := rlcc.NewSpec("rlcc", rlcc.Config{Policy: pol, PolicyPath: o.Policy, Latency: lat})
+	if err != nil {
+		return inputErrorf("--policy: %v", err)
+	}
+	entries := []eval.Entry{{Label: "rlcc", Spec: spec}}
+	if b := strings.TrimSpace(o.Baselines); b != "none" && b != "" {
+		reg := registry()
+		for _, name := range strings.Split(b, ",") {
+			name = strings.TrimSpace(name)
+			sp, err := reg.Build(name, nil)
+			if err != nil {
+				return usageErrorf("--baselines: %v", err)
+			}
+			entries = append(entries, eval.Entry{Label: sp.Name, Spec: sp})
+		}
+	}
+	start := time.Now()
+	var progress func(eval.Result)
+	if o.s.ErrIsTerminal {
+		progress = func(r eval.Result) {
+			fmt.Fprintf(o.s.Err, "%s on %d to 1: SU %.0f FR %.0f QL %.1f DR %.2g (%v)\n", r.Label, r.Flows, r.SU, r.FR, r.QL, r.DR, time.Since(start).Round(time.Second))
+		}
+	}
+	buf, err := parseBufferFlag(o.Buffer)
+	if err != nil {
+		return err
+	}
+	eo := eval.Options{Duration: dur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf}
+	rows, err := eval.Compare(entries, flows, eo, progress)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		enc := json.NewEncoder(o.s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	fmt.Fprintf(o.s.Out, "paper 004 Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", fabricName(o.Lossy), o.Buffer, windowName(eo))
+	return eval.WriteTable1(o.s.Out, rows)
+}

@@ -1,0 +1,299 @@
+// Package distill distils an RL-CC policy (the teacher, usually the MLP
+// that package rl/train produces) into gradient-boosted regression trees
+// small enough for a NIC (paper 001 Section V-C): it replays many-to-one
+// scenarios with the teacher in control, records every decision's
+// (observation, action) pair, fits at most 10 trees of depth at most 4
+// with package rl/gbt by minimising the squared error to the teacher's
+// actions (paper 001 Fig. 5), and reports the student's RMSE on pairs from
+// held-out runs.
+//
+// Distillation is deterministic: the same Options give the same trees,
+// byte for byte.
+package distill
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/rl/gbt"
+	"github.com/ccreplay/ccreplay/rl/scenario"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// The NIC's limits on the student (paper 001 Section V-C: "up to 10
+// boosting trees of a maximal depth of four", about 150 operations).
+const (
+	MaxTrees = 10
+	MaxDepth = 4
+)
+
+// Options configure a distillation. Zero fields take the defaults in
+// their comments.
+type Options struct {
+	// Teacher is the policy to imitate; nil means rlcc.Default().
+	Teacher *rlcc.Policy
+	// Flows are the many-to-one flow counts the teacher is replayed on.
+	// Default 2, 4, 8 (paper 004's training scenarios) and 16, 64, 128, so
+	// that the pairs also cover the states of larger fan-ins.
+	Flows []int
+	// Runs is the number of training runs (seeds) per flow count; one more
+	// run per flow count, with its own seed, gives the held-out pairs.
+	// Default 1.
+	Runs int
+	// Duration is each run's simulated time, picoseconds. Default 10 ms.
+	Duration units.Time
+	// Jitter spreads the flows' start times over [0, Jitter), picoseconds
+	// (whole nanoseconds), so agents do not act in lockstep. Default 20 us.
+	Jitter units.Time
+	// Latency is the teacher's decision latency while collecting,
+	// picoseconds. Default (0) 2 us, paper 001 Table III's simulated
+	// decision latency; negative means none.
+	Latency units.Time
+	// MaxPairsPerRun caps the pairs kept from one run (evenly spaced over
+	// the run's decisions, in decision order), so large fan-ins do not
+	// dominate. Default 20000.
+	MaxPairsPerRun int
+	// Params are the booster's parameters. Default gbt.DefaultParams():
+	// 10 trees of depth 4. Trees and MaxDepth may not exceed MaxTrees and
+	// MaxDepth.
+	Params gbt.Params
+	// Seed seeds the collection runs (ECN draws, start jitter).
+	Seed uint64
+	// ProducedBy is recorded in the student's policy file.
+	ProducedBy string
+}
+
+// Defaults returns o with every zero field filled.
+func (o Options) Defaults() Options {
+	if len(o.Flows) == 0 {
+		o.Flows = []int{2, 4, 8, 16, 64, 128}
+	}
+	if o.Runs == 0 {
+		o.Runs = 1
+	}
+	if o.Duration == 0 {
+		o.Duration = 10 * units.Millisecond
+	}
+	if o.Jitter == 0 {
+		o.Jitter = 20 * units.Microsecond
+	}
+	if o.Latency == 0 {
+		o.Latency = 2 * units.Microsecond
+	}
+	if o.MaxPairsPerRun == 0 {
+		o.MaxPairsPerRun = 20000
+	}
+	if o.Params == (gbt.Params{}) {
+		o.Params = gbt.DefaultParams()
+	}
+	return o
+}
+
+func (o *Options) validate() error {
+	switch {
+	case o.Runs < 1:
+		return fmt.Errorf("distill: runs %d must be >= 1", o.Runs)
+	case o.Duration <= 0:
+		return fmt.Errorf("distill: duration %v must be positive", o.Duration)
+	case o.Jitter < 0:
+		return fmt.Errorf("distill: jitter %v must not be negative", o.Jitter)
+	case o.MaxPairsPerRun < 1:
+		return fmt.Errorf("distill: max pairs per run %d must be >= 1", o.MaxPairsPerRun)
+	case o.Params.Trees > MaxTrees || o.Params.MaxDepth > MaxDepth:
+		return fmt.Errorf("distill: %d trees of depth %d exceed the NIC limit of %d trees of depth %d (paper 001 Section V-C)",
+			o.Params.Trees, o.Params.MaxDepth, MaxTrees, MaxDepth)
+	}
+	for _, n := range o.Flows {
+		if n < 1 || n > scenario.MaxFlows {
+			return fmt.Errorf("distill: flow count %d must be in 1..%d", n, scenario.MaxFlows)
+		}
+	}
+	return nil
+}
+
+// Pairs are (observation, action) pairs: X[i] in rlcc.FeatureNames order,
+// Y[i] the teacher's action (clamped to its action range).
+type Pairs struct {
+	X [][]float64
+	Y []float64
+}
+
+// Collect replays the many-to-one scenario with flows flows under policy
+// teacher and returns its decisions as pairs, at most maxPairs of them
+// (evenly spaced in decision order when there are more).
+func Collect(teacher *rlcc.Policy, flows int, seed uint64, o Options) (Pairs, error) {
+	o = o.Defaults()
+	sc, err := scenario.ManyToOne(flows, scenario.Options{Duration: o.Duration, Jitter: o.Jitter}, seed)
+	if err != nil {
+		return Pairs{}, fmt.Errorf("distill: %w", err)
+	}
+	spec, err := rlcc.NewSpec("rlcc:teacher", rlcc.Config{Policy: teacher, PolicyPath: "teacher", Latency: max(o.Latency, 0)})
+	if err != nil {
+		return Pairs{}, fmt.Errorf("distill: teacher: %w", err)
+	}
+	cfg := sc.Config(spec, seed)
+	var all []rlcc.Decision
+	cfg.WrapCC = func(_ int32, a cca.Algorithm) cca.Algorithm {
+		ag, ok := a.(*rlcc.Agent)
+		if ok {
+			ag.SetHook(func(d *rlcc.Decision) { all = append(all, *d) })
+		}
+		return a
+	}
+	if _, err := replay.Run(cfg, sc.Trace, ""); err != nil {
+		return Pairs{}, fmt.Errorf("distill: %s: %w", sc.Name, err)
+	}
+	keep := len(all)
+	if keep > o.MaxPairsPerRun {
+		keep = o.MaxPairsPerRun
+	}
+	p := Pairs{X: make([][]float64, 0, keep), Y: make([]float64, 0, keep)}
+	for k := 0; k < keep; k++ {
+		d := &all[k*len(all)/keep]
+		p.X = append(p.X, append([]float64(nil), d.Features[:]...))
+		p.Y = append(p.Y, d.Action)
+	}
+	return p, nil
+}
+
+// ScenarioFit is the held-out fit on one flow count.
+type ScenarioFit struct {
+	Flows      int     `json:"flows"`
+	TrainPairs int     `json:"train_pairs"`
+	TestPairs  int     `json:"test_pairs"`
+	TestRMSE   float64 `json:"test_rmse"`
+}
+
+// Result is a distillation's outcome.
+type Result struct {
+	// Student is the tree policy (kind "trees", the teacher's action range).
+	Student *rlcc.Policy `json:"-"`
+	// Trees and Depth are the student's tree count and depth.
+	Trees int `json:"trees"`
+	Depth int `json:"depth"`
+	// Nodes is the student's node count (internal and leaves).
+	Nodes int `json:"nodes"`
+	// TrainPairs and TestPairs count the pairs fitted and held out.
+	TrainPairs int `json:"train_pairs"`
+	TestPairs  int `json:"test_pairs"`
+	// TrainRMSE and TestRMSE are sqrt(mean (teacher - student)^2) over the
+	// fitted and held-out pairs (paper 001 Fig. 5's loss L(y, g(x))).
+	TrainRMSE float64 `json:"train_rmse"`
+	TestRMSE  float64 `json:"test_rmse"`
+	// TestStd is the standard deviation of the teacher's held-out actions:
+	// the RMSE of the best constant student, for scale.
+	TestStd float64 `json:"test_std"`
+	// PerFlows breaks TestRMSE down by flow count.
+	PerFlows []ScenarioFit `json:"per_flows"`
+}
+
+// runSeed derives the seed of run r (r = Runs is the held-out run) of
+// flow count index i.
+func runSeed(seed uint64, i, r int) uint64 {
+	z := seed + uint64(i)*0x9e3779b97f4a7c15 + uint64(r+1)*0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 30)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Distill collects the teacher's pairs, fits the student and measures it.
+func Distill(o Options) (*Result, error) {
+	o = o.Defaults()
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	teacher := o.Teacher
+	if teacher == nil {
+		p, err := rlcc.Default()
+		if err != nil {
+			return nil, fmt.Errorf("distill: %w", err)
+		}
+		teacher = p
+	}
+	var train Pairs
+	tests := make([]Pairs, len(o.Flows))
+	res := &Result{PerFlows: make([]ScenarioFit, len(o.Flows))}
+	for i, n := range o.Flows {
+		res.PerFlows[i].Flows = n
+		for r := 0; r < o.Runs; r++ {
+			p, err := Collect(teacher, n, runSeed(o.Seed, i, r), o)
+			if err != nil {
+				return nil, err
+			}
+			train.X = append(train.X, p.X...)
+			train.Y = append(train.Y, p.Y...)
+			res.PerFlows[i].TrainPairs += len(p.Y)
+		}
+		p, err := Collect(teacher, n, runSeed(o.Seed, i, o.Runs), o)
+		if err != nil {
+			return nil, err
+		}
+		if len(p.Y) == 0 {
+			return nil, fmt.Errorf("distill: the teacher took no decisions in the held-out run of %d flows", n)
+		}
+		tests[i] = p
+		res.PerFlows[i].TestPairs = len(p.Y)
+	}
+	if len(train.Y) == 0 {
+		return nil, fmt.Errorf("distill: the teacher took no decisions in %d runs", len(o.Flows)*o.Runs)
+	}
+	e, err := gbt.Fit(train.X, train.Y, rlcc.FeatureNames, o.Params)
+	if err != nil {
+		return nil, fmt.Errorf("distill: %w", err)
+	}
+	if err := e.CheckLimits(MaxTrees, MaxDepth); err != nil {
+		return nil, fmt.Errorf("distill: %w", err)
+	}
+	student, err := rlcc.NewTreePolicy(e, teacher.AMin, teacher.AMax, o.ProducedBy)
+	if err != nil {
+		return nil, fmt.Errorf("distill: %w", err)
+	}
+	res.Student = student
+	res.Trees, res.Depth, res.Nodes = e.NumTrees(), e.MaxDepth(), e.NumNodes()
+	res.TrainPairs = len(train.Y)
+	res.TrainRMSE = RMSE(student, train)
+	var all Pairs
+	for i, p := range tests {
+		res.PerFlows[i].TestRMSE = RMSE(student, p)
+		all.X = append(all.X, p.X...)
+		all.Y = append(all.Y, p.Y...)
+	}
+	res.TestPairs = len(all.Y)
+	res.TestRMSE = RMSE(student, all)
+	res.TestStd = std(all.Y)
+	return res, nil
+}
+
+// RMSE is sqrt(mean over pairs of (teacher action - student action)^2),
+// the student's action clamped to its range as the agent clamps it
+// (paper 001 Fig. 5). It is NaN for no pairs.
+func RMSE(student *rlcc.Policy, p Pairs) float64 {
+	if len(p.Y) == 0 {
+		return math.NaN()
+	}
+	work := make([]float64, student.WorkSize())
+	var se float64
+	for i, x := range p.X {
+		d := p.Y[i] - student.Action(x, work)
+		se += d * d
+	}
+	return math.Sqrt(se / float64(len(p.Y)))
+}
+
+func std(y []float64) float64 {
+	if len(y) == 0 {
+		return math.NaN()
+	}
+	var m float64
+	for _, v := range y {
+		m += v
+	}
+	m /= float64(len(y))
+	var s float64
+	for _, v := range y {
+		s += (v - m) * (v - m)
+	}
+	return math.Sqrt(s / float64(len(y)))
+}
