@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/spf13/pflag"
 )
 
@@ -17,4 +19,24 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// learnerGroupCmd is a verb whose only argument is the learned algorithm it
+// acts on (`ccreplay train rlcc`, `distill rlcc`, ...): run bare, it says
+// which names it takes (exit 2).
+func learnerGroupCmd(use, short, verb string, children ...*cobra.Command) *cobra.Command {
+	c := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			names := make([]string, len(children))
+			for i, ch := range children {
+				names[i] = ch.Name()
+			}
+			return usageErrorf("name what to %s: ccreplay %s %s", verb, use, strings.Join(names, "|"))
+		},
+	}
+	c.AddCommand(children...)
+	return c
 }

@@ -47,16 +47,7 @@ type distillOptions struct {
 }
 
 func newDistillCmd(s *streams) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "distill",
-		Short: "Distil a learned congestion controller into small trees",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageErrorf("name what to distil: ccreplay distill rlcc")
-		},
-	}
-	c.AddCommand(newDistillRLCCCmd(s))
-	return c
+	return learnerGroupCmd("distill", "Distil a learned congestion controller into small trees", "distil", newDistillRLCCCmd(s))
 }
 
 func newDistillRLCCCmd(s *streams) *cobra.Command {
@@ -77,7 +68,7 @@ policy=DIR/policy.json) and DIR/distill.json (fit and comparison figures). The
 same flags and seed give byte-identical files. --teacher default distils the
 embedded default policy.`,
 		Example: `  ccreplay distill rlcc --teacher policy/policy.json -o student/
-  ccreplay distill rlcc --teacher default --seed 3 --trees 6 --depth 3 -o /tmp/s --eval-flows 64 --json
+  ccreplay distill rlcc --teacher default --seed 3 --trees 6 --depth 3 -o student --eval-flows 64 --json
   ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=student/policy.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },

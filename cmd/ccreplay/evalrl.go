@@ -29,16 +29,7 @@ type evalOptions struct {
 }
 
 func newEvalCmd(s *streams) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "eval",
-		Short: "Evaluate a learned congestion controller against baselines",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageErrorf("name what to evaluate: ccreplay eval rlcc")
-		},
-	}
-	c.AddCommand(newEvalRLCCCmd(s))
-	return c
+	return learnerGroupCmd("eval", "Evaluate a learned congestion controller against baselines", "evaluate", newEvalRLCCCmd(s))
 }
 
 func newEvalRLCCCmd(s *streams) *cobra.Command {

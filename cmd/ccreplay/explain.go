@@ -21,16 +21,7 @@ type explainOptions struct {
 }
 
 func newExplainCmd(s *streams) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "explain",
-		Short: "Show how a learned congestion controller reacts to typical conditions",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageErrorf("name what to explain: ccreplay explain rlcc")
-		},
-	}
-	c.AddCommand(newExplainRLCCCmd(s))
-	return c
+	return learnerGroupCmd("explain", "Show how a learned congestion controller reacts to typical conditions", "explain", newExplainRLCCCmd(s))
 }
 
 func newExplainRLCCCmd(s *streams) *cobra.Command {

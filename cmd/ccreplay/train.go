@@ -34,16 +34,7 @@ type trainOptions struct {
 }
 
 func newTrainCmd(s *streams) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "train",
-		Short: "Train a learned congestion controller in the replay",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageErrorf("name what to train: ccreplay train rlcc")
-		},
-	}
-	c.AddCommand(newTrainRLCCCmd(s))
-	return c
+	return learnerGroupCmd("train", "Train a learned congestion controller in the replay", "train", newTrainRLCCCmd(s))
 }
 
 func newTrainRLCCCmd(s *streams) *cobra.Command {
@@ -59,7 +50,7 @@ policy, then takes one Adam ascent step. Writes DIR/policy.json (load it with
 --cca rlcc --cca-param policy=DIR/policy.json) and DIR/learning.parquet (one row
 per iteration). The same flags and seed give byte-identical files.`,
 		Example: `  ccreplay train rlcc -o policy/
-  ccreplay train rlcc --episodes 60 --seed 7 -o /tmp/rlcc --json
+  ccreplay train rlcc --episodes 60 --seed 7 -o rlcc-policy --json
   ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=policy/policy.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
