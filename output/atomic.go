@@ -95,11 +95,17 @@ func WriteJSONAtomic(path string, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("output: %s: %w", path, err)
 	}
+	return WriteFileAtomic(path, buf.Bytes())
+}
+
+// WriteFileAtomic writes b to path through a temporary file in the same
+// folder and a rename, so a half-written file never has the final name.
+func WriteFileAtomic(path string, b []byte) error {
 	t, err := createTemp(path)
 	if err != nil {
 		return err
 	}
-	if _, err := t.Write(buf.Bytes()); err != nil {
+	if _, err := t.Write(b); err != nil {
 		t.abort()
 		return fmt.Errorf("output: %s: %w", path, err)
 	}

@@ -300,3 +300,23 @@ func BenchmarkStreamAppend(b *testing.B) {
 	// allocs/op rounds down to 0; this shows the amortized share exactly.
 	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/float64(b.N), "allocs/row")
 }
+
+// TestWriteFileAtomic: the bytes arrive under the final name, no temporary
+// file is left beside them, and a missing folder is an error.
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "fig.png")
+	if err := WriteFileAtomic(path, []byte("payload")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != "payload" {
+		t.Fatalf("read back %q, %v", got, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("%d entries in the folder, want only the file", len(ents))
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x"), []byte("x")); err == nil {
+		t.Fatal("no error for a missing folder")
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -17,6 +16,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/ccreplay/ccreplay/output"
 )
 
 // Figure geometry.
@@ -462,42 +463,10 @@ func WriteFigure(dir string, fig Figure, formats []string) ([]string, error) {
 			return paths, err
 		}
 		p := filepath.Join(dir, fig.Name+"."+f)
-		if err := writeAtomic(p, b); err != nil {
+		if err := output.WriteFileAtomic(p, b); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)
 	}
 	return paths, nil
-}
-
-// writeAtomic writes b to path through "<path>.tmp-*" in the same folder
-// and a rename, so a half-written figure never has the final name. NB:
-// package output has the same helper unexported (for Parquet and JSON).
-func writeAtomic(path string, b []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("plot: %s: %w", path, err)
-	}
-	return nil
 }

@@ -1,14 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/hpccfmt"
+	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
@@ -156,18 +157,9 @@ func writeFCT(path string, topo *topology.Topology, tr *trace.Trace, ff *hpccfmt
 			StartNs: m.ReleaseNs, FCTNs: m.MCTNs, StandaloneNs: f.StandaloneNs,
 		})
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".fct-*.tmp")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := hpccfmt.WriteFCT(&buf, rows); err != nil {
 		return fmt.Errorf("fct output: %w", err)
 	}
-	if err := hpccfmt.WriteFCT(tmp, rows); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("fct output: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return output.WriteFileAtomic(path, buf.Bytes())
 }
