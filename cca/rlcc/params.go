@@ -19,7 +19,7 @@ var params = keyval.Table[Config]{
 				c.Policy, c.PolicyPath = nil, "default"
 				return nil
 			}
-			p, err := LoadFile(v)
+			p, err := Named(v)
 			if err != nil {
 				return err
 			}

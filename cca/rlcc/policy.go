@@ -215,6 +215,29 @@ const DefaultSource = "embedded default"
 // Default returns the policy embedded from policy/default.json.
 func Default() (*Policy, error) { return Parse(defaultPolicy, DefaultSource) }
 
+//go:embed policy/teacher.json
+var teacherPolicy []byte
+
+// TeacherSource is the Source of the embedded teacher policy.
+const TeacherSource = "embedded teacher"
+
+// Teacher returns the MLP policy embedded from policy/teacher.json: the
+// trained network the default trees were distilled from (`--cca-param
+// policy=teacher`).
+func Teacher() (*Policy, error) { return Parse(teacherPolicy, TeacherSource) }
+
+// Named returns the embedded policy called name ("default" or "teacher"),
+// or loads the file at path name.
+func Named(name string) (*Policy, error) {
+	switch name {
+	case "", "default":
+		return Default()
+	case "teacher":
+		return Teacher()
+	}
+	return LoadFile(name)
+}
+
 // LoadFile reads a policy from a file (see Parse for the formats).
 func LoadFile(path string) (*Policy, error) {
 	b, err := os.ReadFile(path)

@@ -79,6 +79,16 @@ func (a *Agent) Start(now units.Time, f cca.FlowInfo) {
 	a.prevAction, a.prevRate, a.prevInfl = 1, 1, 1
 }
 
+// SetStartRate sets the rate, and the previous decision's rate feature, to
+// frac x line rate (clamped to [MinRate, line rate]). Call it right after
+// Start: trainers use it to start flows away from line rate so that the
+// policy sees unequal rates at the same RTT inflation (the signal that
+// drives flows to the fair share, paper 004 Proposition 1).
+func (a *Agent) SetStartRate(frac float64) {
+	r := min(max(frac*a.line, a.minRate), a.line)
+	a.rate, a.prevRate = r, r/a.line
+}
+
 // OnSend implements cca.Algorithm; RL-CC does not look at sends.
 func (a *Agent) OnSend(now units.Time, bytes units.Bytes) {}
 

@@ -133,7 +133,8 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"policy": "default", "latency": "17us", "amin": "0.5", "amax": "1.5", "min_rate": "10Mbps"}
+	// The default policy is trees: "auto" is paper 001 Table I's 0.9 us.
+	want := map[string]string{"policy": "default", "latency": "900ns", "amin": "0.5", "amax": "1.5", "min_rate": "10Mbps"}
 	if s.Name != "rlcc:auto" || !maps.Equal(s.Params, want) {
 		t.Fatalf("Build(\"\") = %s %v, want rlcc:auto %v", s.Name, s.Params, want)
 	}
@@ -215,8 +216,15 @@ func TestPolicyFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if def.Kind != KindMLP || def.Source != DefaultSource || def.ProducedBy == "" {
+	if def.Kind != KindTrees || def.Source != DefaultSource || !strings.HasPrefix(def.ProducedBy, "ccreplay distill rlcc --teacher teacher ") {
 		t.Fatalf("default policy: %s from %q by %q", def.Describe(), def.Source, def.ProducedBy)
+	}
+	if n, d := def.Trees.NumTrees(), def.Trees.MaxDepth(); n > 10 || d > 4 {
+		t.Fatalf("default policy: %d trees of depth %d, over paper 001 Section V-C's 10 of depth 4", n, d)
+	}
+	te, err := Teacher()
+	if err != nil || te.Kind != KindMLP || !strings.HasPrefix(te.ProducedBy, "ccreplay train rlcc ") {
+		t.Fatalf("teacher policy: %v %v", te, err)
 	}
 	b1, err := def.Marshal()
 	if err != nil {
@@ -235,17 +243,21 @@ func TestPolicyFile(t *testing.T) {
 	if def.Action(x, w) != back.Action(x, w) {
 		t.Fatal("round trip changed the action")
 	}
-	good := string(b1)
+	tb, err := te.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, mlp := string(b1), string(tb)
 	for _, bad := range []struct{ doc, want string }{
 		{"", "empty file"},
 		{"hello", "not a policy file"},
 		{`{"a": 1}`, "not a policy"},
 		{`{"format": "other"}`, `unknown format "other"`},
-		{strings.Replace(good, `"kind": "mlp"`, `"kind": "lstm"`, 1), `unknown policy kind "lstm"`},
+		{strings.Replace(good, `"kind": "trees"`, `"kind": "lstm"`, 1), `unknown policy kind "lstm"`},
 		{strings.Replace(good, `"rate_frac"`, `"rate"`, 1), "features"},
 		{strings.Replace(good, `"version": 1`, `"version": 2`, 1), "version 2"},
 		{strings.Replace(good, `"action_min": 0.5`, `"action_min": 2`, 1), "action range"},
-		{strings.Replace(good, `"rlcc-v1"`, `"raw"`, 1), "input_transform"},
+		{strings.Replace(mlp, `"rlcc-v1"`, `"raw"`, 1), "input_transform"},
 	} {
 		_, err := Parse([]byte(bad.doc), "pol.json")
 		if err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), "pol.json") || strings.Contains(err.Error(), "\n") {
@@ -257,7 +269,7 @@ func TestPolicyFile(t *testing.T) {
 // TestActionGrad: ActionGrad is the gradient of Action (paper 004 Eq. 3's
 // nabla_theta pi_theta(s)), checked by central differences.
 func TestActionGrad(t *testing.T) {
-	p, err := Default()
+	p, err := Teacher()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,11 +298,14 @@ func TestActionGrad(t *testing.T) {
 
 // TestActionAllocFree: the agent evaluates the policy once per RTT.
 func TestActionAllocFree(t *testing.T) {
-	p, _ := Default()
+	def, _ := Default()
+	te, _ := Teacher()
 	x := []float64{0.3, 1.6, 1, 0, 1.05, 0.28, 1.55}
-	w := make([]float64, p.WorkSize())
-	if n := testing.AllocsPerRun(100, func() { p.Action(x, w) }); n != 0 {
-		t.Fatalf("Action allocates %v times", n)
+	for _, p := range []*Policy{def, te} {
+		w := make([]float64, p.WorkSize())
+		if n := testing.AllocsPerRun(100, func() { p.Action(x, w) }); n != 0 {
+			t.Fatalf("%s Action allocates %v times", p.Kind, n)
+		}
 	}
 }
 
@@ -324,10 +339,14 @@ func BenchmarkDecision(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	te, err := Teacher()
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		p    *Policy
-	}{{"default", def}, {"xgboost-stump", tree}} {
+	}{{"default-trees", def}, {"teacher-mlp", te}, {"xgboost-stump", tree}} {
 		b.Run(c.name, func(b *testing.B) {
 			w := make([]float64, c.p.WorkSize())
 			b.ReportAllocs()
@@ -337,5 +356,50 @@ func BenchmarkDecision(b *testing.B) {
 			}
 			_ = sink
 		})
+	}
+}
+
+// TestSetStartRate: a trainer's start away from line rate sets the rate
+// and the first observation's prev_rate_frac, clamped to [MinRate, line
+// rate]; the first action multiplies that rate.
+func TestSetStartRate(t *testing.T) {
+	a, ds := agent(t, constPolicy(t, 1.2), 0)
+	a.SetStartRate(0.25)
+	if a.Rate() != 25*units.Gbps {
+		t.Fatalf("rate %v, want 25 Gb/s", a.Rate())
+	}
+	a.OnAck(us(5), ack(us(5)))
+	if len(*ds) != 1 || (*ds)[0].Features[FRateFrac] != 0.25 || (*ds)[0].Features[FPrevRateFrac] != 0.25 {
+		t.Fatalf("first decision %+v, want rate_frac and prev_rate_frac 0.25", *ds)
+	}
+	if a.Rate() != 30*units.Gbps {
+		t.Fatalf("rate after a = 1.2: %v, want 30 Gb/s", a.Rate())
+	}
+	a.SetStartRate(1e-9)
+	if a.Rate() != defaultMinRate {
+		t.Fatalf("tiny start: rate %v, want the minimum %v", a.Rate(), defaultMinRate)
+	}
+	a.SetStartRate(3)
+	if a.Rate() != 100*units.Gbps {
+		t.Fatalf("start above line rate: %v", a.Rate())
+	}
+}
+
+// TestNamedPolicies: "default" is the embedded trees, "teacher" the
+// embedded MLP they were distilled from, anything else a file.
+func TestNamedPolicies(t *testing.T) {
+	d, err := Named("default")
+	if err != nil || d.Source != DefaultSource {
+		t.Fatalf("default: %v %v", d, err)
+	}
+	te, err := Named("teacher")
+	if err != nil || te.Kind != KindMLP || te.Source != TeacherSource {
+		t.Fatalf("teacher: %+v %v", te, err)
+	}
+	if _, err := Named(filepath.Join(t.TempDir(), "none.json")); err == nil {
+		t.Fatal("a missing file loaded")
+	}
+	if _, err := Build("", map[string]string{"policy": "teacher"}); err != nil {
+		t.Fatalf("policy=teacher: %v", err)
 	}
 }

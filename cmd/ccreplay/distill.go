@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,10 @@ type distillOptions struct {
 	EvalDuration string
 	Lossy        bool
 	Buffer       string
+	Rounds       int
+	StartMin     float64
+	Monotone     string
+	Select       string
 	JSON         bool
 }
 
@@ -58,7 +63,10 @@ func newDistillRLCCCmd(s *streams) *cobra.Command {
 		Long: `Replays many-to-one scenarios with the teacher policy in control, records every
 decision's (observation, action) pair, fits gradient-boosted regression trees
 (at most 10 trees of depth at most 4, paper 001 Section V-C) to the teacher's
-actions, and reports the student's RMSE on pairs from held-out runs. Then, as
+actions, then (--rounds) replays again with the student in control, labels the
+states it visits with the teacher's actions and refits on everything gathered
+(DAgger). Reports the student's RMSE on pairs from held-out runs, with the
+teacher and with the student in control. Then, as
 paper 001 Table III does, it replays teacher and student on many-to-one 64,
 512 and 2048 flows with the same 2 us decision latency and prints goodput
 (normalised to line rate) and latency (us) for both.
@@ -74,21 +82,25 @@ embedded default policy.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
 	}
 	f := c.Flags()
-	f.StringVar(&o.Teacher, "teacher", "", `teacher policy file (any file --cca-param policy= loads), or "default" for the embedded one`)
+	f.StringVar(&o.Teacher, "teacher", "", `teacher policy file (any file --cca-param policy= loads), or "teacher" / "default" for the embedded MLP teacher / default trees`)
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the collection runs (ECN draws, start jitter)")
 	f.StringVarP(&o.Out, "output", "o", "", "output folder for policy.json and distill.json")
 	f.IntVar(&o.Trees, "trees", distill.MaxTrees, "boosting rounds (trees), at most 10")
 	f.IntVar(&o.Depth, "depth", distill.MaxDepth, "maximum tree depth, at most 4")
-	f.Float64Var(&o.LR, "learning-rate", gbt.DefaultParams().LearningRate, "shrinkage of each tree, in (0, 1]")
+	f.Float64Var(&o.LR, "learning-rate", distill.DefaultParams().LearningRate, "shrinkage of each tree, in (0, 1]")
 	f.Float64Var(&o.Lambda, "lambda", gbt.DefaultParams().Lambda, "L2 penalty on leaf values (>= 0)")
 	f.IntVar(&o.MinLeaf, "min-leaf", gbt.DefaultParams().MinLeaf, "minimum number of pairs in a leaf")
-	f.StringVar(&o.Flows, "flows", "2,4,8,16,64,128", "many-to-one flow counts the teacher is replayed on (comma-separated)")
+	f.StringVar(&o.Flows, "flows", "2,4,8,16,32,64,128", "many-to-one flow counts the teacher is replayed on (comma-separated)")
 	f.StringVar(&o.Duration, "duration", "10ms", "simulated time of each collection run")
 	f.StringVar(&o.Latency, "latency", "2us", "decision latency of teacher and student, collecting and evaluating (paper 001 Table III: 2 us)")
 	f.StringVar(&o.EvalFlows, "eval-flows", "64,512,2048", `flow counts of the teacher/student comparison (paper 001 Table III), or "none"`)
 	f.StringVar(&o.EvalDuration, "eval-duration", "10ms", "simulated time of each comparison run (measured over its second half)")
 	f.BoolVar(&o.Lossy, "lossy", false, "compare on a lossy fabric (PFC off) instead of a lossless one")
-	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the comparison runs (paper 004 Fig. 3: 5 MB; rl/scenario trains with 32MB)")
+	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the collection and comparison runs (paper 004 Fig. 3: 5 MB)")
+	f.IntVar(&o.Rounds, "rounds", 10, "collection rounds: the first with the teacher in control, each later one with the student fitted so far (DAgger), all labelled by the teacher")
+	f.Float64Var(&o.StartMin, "start-min", distill.DefaultStartMin, "start each collection flow at a rate drawn log-uniformly from [start-min, 1] x line rate (1: line rate)")
+	f.StringVar(&o.Monotone, "monotone", "none", `monotone constraints of the trees, FEATURE=-1 (action never rises with it) or =1, comma-separated, or "none"`)
+	f.StringVar(&o.Select, "select-flows", "24,48,96,192", `keep the round's student whose smallest many-to-one FR over these flow counts is highest (comma-separated), or "none" for the last round's`)
 	f.BoolVar(&o.JSON, "json", false, "print distill.json to stdout instead of the text summary")
 	return c
 }
@@ -116,6 +128,27 @@ func parseFlowList(flag, s string, allowNone bool) ([]int, error) {
 			return nil, usageErrorf("--%s: %q is not a flow count in 1..8192", flag, p)
 		}
 		out = append(out, n)
+	}
+	return out, nil
+}
+
+// parseMonotone parses --monotone ("rate_frac=-1,cnps=-1" or "none") into
+// one constraint per rlcc.FeatureNames entry.
+func parseMonotone(s string) ([]int8, error) {
+	s = strings.TrimSpace(s)
+	if s == "none" || s == "" {
+		return nil, nil
+	}
+	out := make([]int8, rlcc.NumFeatures)
+	for _, kv := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		j := slices.Index(rlcc.FeatureNames, strings.TrimSpace(name))
+		v := strings.TrimSpace(val)
+		if !ok || j < 0 || (v != "-1" && v != "1" && v != "+1" && v != "0") {
+			return nil, usageErrorf("--monotone: %q is not FEATURE=-1|0|1 with FEATURE one of %s", kv, strings.Join(rlcc.FeatureNames, ", "))
+		}
+		n, _ := strconv.Atoi(strings.TrimPrefix(v, "+"))
+		out[j] = int8(n)
 	}
 	return out, nil
 }
@@ -182,12 +215,7 @@ func (o *distillOptions) options() (distill.Options, []int, eval.Options, error)
 	if err != nil {
 		return d, nil, e, err
 	}
-	var teacher *rlcc.Policy
-	if o.Teacher == "default" {
-		teacher, err = rlcc.Default()
-	} else {
-		teacher, err = rlcc.LoadFile(o.Teacher)
-	}
+	teacher, err := rlcc.Named(o.Teacher)
 	if err != nil {
 		return d, nil, e, inputErrorf("--teacher: %v", err)
 	}
@@ -199,15 +227,28 @@ func (o *distillOptions) options() (distill.Options, []int, eval.Options, error)
 		d.Latency = -1 // distill.Options: negative is none, 0 the default
 	}
 	teacherName := o.Teacher
-	if teacherName != "default" {
+	if teacherName != "default" && teacherName != "teacher" {
 		teacherName = filepath.Base(teacherName)
 	}
-	d.ProducedBy = fmt.Sprintf("ccreplay distill rlcc --teacher %s --seed %d --trees %d --depth %d --learning-rate %v --lambda %v --min-leaf %d --flows %s --duration %s --latency %s",
-		teacherName, o.Seed, o.Trees, o.Depth, o.LR, o.Lambda, o.MinLeaf, o.Flows, o.Duration, o.Latency)
+	if o.Rounds < 1 || o.Rounds > 20 {
+		return d, nil, e, usageErrorf("--rounds: want 1..20, got %d", o.Rounds)
+	}
+	if !(o.StartMin > 0 && o.StartMin <= 1) {
+		return d, nil, e, usageErrorf("--start-min: want a fraction in (0, 1], got %v", o.StartMin)
+	}
 	buf, err := parseBufferFlag(o.Buffer)
 	if err != nil {
 		return d, nil, e, err
 	}
+	d.Rounds, d.StartMin, d.BufferBytes = o.Rounds, o.StartMin, buf
+	if d.Params.Monotone, err = parseMonotone(o.Monotone); err != nil {
+		return d, nil, e, err
+	}
+	if d.SelectFlows, err = parseFlowList("select-flows", o.Select, true); err != nil {
+		return d, nil, e, err
+	}
+	d.ProducedBy = fmt.Sprintf("ccreplay distill rlcc --teacher %s --seed %d --trees %d --depth %d --learning-rate %v --lambda %v --min-leaf %d --flows %s --duration %s --latency %s --rounds %d --start-min %v --buffer %s --monotone %s --select-flows %s",
+		teacherName, o.Seed, o.Trees, o.Depth, o.LR, o.Lambda, o.MinLeaf, o.Flows, o.Duration, o.Latency, o.Rounds, o.StartMin, o.Buffer, o.Monotone, o.Select)
 	e = eval.Options{Duration: edur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf}
 	return d, evalFlows, e, nil
 }
@@ -266,8 +307,15 @@ func (o *distillOptions) run() error {
 	}
 	w := o.s.Out
 	fmt.Fprintf(w, "wrote %s (%d trees, depth %d, %d nodes) and %s\n", rep.Policy, res.Trees, res.Depth, res.Nodes, filepath.Join(o.Out, distillReportFile))
-	fmt.Fprintf(w, "student vs teacher action RMSE: %.4f held out (%d pairs), %.4f fitted (%d pairs); teacher action std %.4f\n",
-		res.TestRMSE, res.TestPairs, res.TrainRMSE, res.TrainPairs, res.TestStd)
+	fmt.Fprintf(w, "student vs teacher action RMSE: %.4f held out (%d pairs), %.4f fitted (%d pairs, %d rounds), %.4f with the student in control (%d pairs); teacher action std %.4f\n",
+		res.TestRMSE, res.TestPairs, res.TrainRMSE, res.TrainPairs, res.Rounds, res.ClosedLoopRMSE, res.ClosedLoopPairs, res.TestStd)
+	if len(res.RoundFR) > 0 {
+		fmt.Fprintf(w, "kept round %d's student; smallest FR on %s flows per round:", res.SelectedRound, o.Select)
+		for _, fr := range res.RoundFR {
+			fmt.Fprintf(w, " %.0f", fr)
+		}
+		fmt.Fprintln(w)
+	}
 	for _, f := range res.PerFlows {
 		fmt.Fprintf(w, "  %5d to 1: held-out RMSE %.4f (%d pairs)\n", f.Flows, f.TestRMSE, f.TestPairs)
 	}

@@ -13,8 +13,8 @@ import (
 
 // fastDistill is a distillation small enough for a unit test.
 func fastDistill(dir string, extra ...string) []string {
-	args := []string{"distill", "rlcc", "--teacher", "default", "--flows", "2,4", "--duration", "1ms",
-		"--eval-flows", "4", "--eval-duration", "1ms", "-o", dir}
+	args := []string{"distill", "rlcc", "--teacher", "teacher", "--flows", "2,4", "--duration", "1ms",
+		"--eval-flows", "4", "--eval-duration", "1ms", "--rounds", "2", "--select-flows", "4,6", "-o", dir}
 	return append(args, extra...)
 }
 
@@ -31,7 +31,7 @@ func TestDistillCLI(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 			t.Fatalf("--json output: %v\n%s", err, r.stdout)
 		}
-		if rep.Fit == nil || rep.Fit.Trees > 10 || rep.Fit.Depth > 4 || !(rep.Fit.TestRMSE < rep.Fit.TestStd) {
+		if rep.Fit == nil || rep.Fit.Trees > 10 || rep.Fit.Depth > 4 || !(rep.Fit.TestRMSE < rep.Fit.TestStd) || len(rep.Fit.RoundFR) != 2 {
 			t.Fatalf("fit %+v", rep.Fit)
 		}
 		if len(rep.TableIII) != 2 || rep.TableIII[0].Label != "teacher" || rep.TableIII[1].Label != "student" || rep.TableIII[1].Flows != 4 {
@@ -41,7 +41,7 @@ func TestDistillCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Kind != rlcc.KindTrees || !strings.Contains(p.ProducedBy, "ccreplay distill rlcc --teacher default --seed 1") {
+		if p.Kind != rlcc.KindTrees || !strings.Contains(p.ProducedBy, "ccreplay distill rlcc --teacher teacher --seed 1") {
 			t.Fatalf("policy kind %s produced_by %q", p.Kind, p.ProducedBy)
 		}
 		for j, name := range []string{"policy.json", "distill.json"} {
@@ -84,6 +84,10 @@ func TestDistillCLIErrors(t *testing.T) {
 		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--depth", "5"}, ExitUsage, "--depth"},
 		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--flows", "2,x"}, ExitUsage, "--flows"},
 		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--buffer", "-1"}, ExitUsage, "--buffer"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--rounds", "0"}, ExitUsage, "--rounds"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--start-min", "0"}, ExitUsage, "--start-min"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--monotone", "rate=-1"}, ExitUsage, "--monotone"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--select-flows", "0"}, ExitUsage, "--select-flows"},
 		{[]string{"distill", "rlcc", "--teacher", bad, "-o", dir}, ExitBadInput, "--teacher"},
 		{[]string{"distill", "rlcc", "--teacher", filepath.Join(dir, "missing.json"), "-o", dir}, ExitBadInput, "--teacher"},
 		{[]string{"distill"}, ExitUsage, "distill rlcc"},

@@ -51,7 +51,7 @@ Nothing is written; --json prints the rows.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
 	}
 	f := c.Flags()
-	f.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default"`)
+	f.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default" (the embedded trees) or "teacher" (the embedded MLP they were distilled from)`)
 	f.StringVar(&o.Baselines, "baselines", "dcqcn,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
 	f.StringVar(&o.Flows, "flows", "16,128", "many-to-one flow counts (comma-separated)")
 	f.StringVar(&o.Duration, "duration", "10ms", "simulated time of each run (measured over its second half)")
@@ -76,12 +76,7 @@ func (o *evalOptions) run() error {
 	if err != nil {
 		return err
 	}
-	var pol *rlcc.Policy
-	if o.Policy == "default" {
-		pol, err = rlcc.Default()
-	} else {
-		pol, err = rlcc.LoadFile(o.Policy)
-	}
+	pol, err := rlcc.Named(o.Policy)
 	if err != nil {
 		return inputErrorf("--policy: %v", err)
 	}

@@ -130,8 +130,8 @@ func (o *explainOptions) run() error {
 
 // policyOf loads the policy a "policy" parameter value names.
 func policyOf(v string) (*rlcc.Policy, error) {
-	if v == "" || strings.EqualFold(v, "default") {
-		return rlcc.Default()
+	if strings.EqualFold(v, "default") || strings.EqualFold(v, "teacher") {
+		v = strings.ToLower(v)
 	}
-	return rlcc.LoadFile(v)
+	return rlcc.Named(v)
 }

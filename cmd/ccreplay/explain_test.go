@@ -13,7 +13,7 @@ import (
 func TestExplainRLCC(t *testing.T) {
 	r := runCLI(t, "explain", "rlcc")
 	r.mustSucceed(t)
-	for _, want := range []string{"policy default: mlp 7-12-12-1", "under-utilized", "on target", "congested", "[1.05]", "[0.94]", "(0.25, 1.628, 0)"} {
+	for _, want := range []string{"policy default: trees: 10 trees of depth <= 4", "under-utilized", "on target", "congested", "[1.05]", "[0.94]", "(0.25, 1.628, 0)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/train"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
 	"github.com/ccreplay/ccreplay/units"
@@ -29,6 +30,12 @@ type trainOptions struct {
 	Duration string
 	Latency  string
 	LR       float64
+	StartMin float64
+	Around   float64
+	Penalty  float64
+	Buffer   string
+	Select   string
+	Every    int
 	Init     string
 	JSON     bool
 }
@@ -41,12 +48,16 @@ func newTrainRLCCCmd(s *streams) *cobra.Command {
 	o := &trainOptions{s: s}
 	c := &cobra.Command{
 		Use:   "rlcc -o DIR",
-		Short: "Train the RL-CC policy (paper 004 Eq. 3) on many-to-one 2, 4, 8 flows",
+		Short: "Train the RL-CC policy (paper 004 Eq. 3) on many-to-one 2 to 128 flows",
 		Long: `Trains the RL-CC agent's MLP policy (7 features -> 12 -> 12 -> 1, ReLU, tanh)
 with paper 004's on-policy deterministic policy gradient (Eq. 3, with paper 001's
-reward: target 0.064, beta 1.5): each iteration replays one many-to-one episode
-(2, 4 and 8 flows in turn, 100 Gb/s star), every flow acting with the same
-policy, then takes one Adam ascent step. Writes DIR/policy.json (load it with
+reward: target 0.064, beta 1.5, plus an action penalty --penalty (a-1)^2):
+each iteration replays one many-to-one episode (2, 4, 8, 16, 32, 64 and 128
+flows in turn, 100 Gb/s star, 5 MB buffer, flows starting at rates spread
+from --start-min to 1 x line rate), every flow acting with the same policy,
+then takes one Adam ascent step. Paper 004 trains on 2, 4 and 8 flows
+(--flows 2,4,8); policies trained so did not reach the fair share at 128
+flows here (docs/RLCC.md). Writes DIR/policy.json (load it with
 --cca rlcc --cca-param policy=DIR/policy.json) and DIR/learning.parquet (one row
 per iteration). The same flags and seed give byte-identical files.`,
 		Example: `  ccreplay train rlcc -o policy/
@@ -56,13 +67,19 @@ per iteration). The same flags and seed give byte-identical files.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
 	}
 	f := c.Flags()
-	f.IntVar(&o.Episodes, "episodes", 600, "training iterations (one episode and one gradient step each)")
+	f.IntVar(&o.Episodes, "episodes", 1400, "training iterations (one episode and one gradient step each)")
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the network's initialisation and of every episode")
 	f.StringVarP(&o.Out, "output", "o", "", "output folder for policy.json and learning.parquet")
-	f.StringVar(&o.Flows, "flows", "2,4,8", "many-to-one flow counts, cycled episode by episode (comma-separated)")
+	f.StringVar(&o.Flows, "flows", "2,4,8,16,32,64,128", "many-to-one flow counts, cycled episode by episode (comma-separated; paper 004 trains on 2,4,8)")
 	f.StringVar(&o.Duration, "duration", "5ms", "simulated time of one episode")
 	f.StringVar(&o.Latency, "latency", "2us", "decision latency during training (paper 001 Table III: 2 us)")
 	f.Float64Var(&o.LR, "lr", 0.01, "Adam step size")
+	f.Float64Var(&o.StartMin, "start-min", train.DefaultStartMin, "start each flow at a rate drawn log-uniformly from [start-min, 1] x line rate (1: every flow at line rate)")
+	f.Float64Var(&o.Around, "start-around", 0, "every other episode of each flow count, start the N flows spread over this many decades either side of the fair share 1/N instead (0: never)")
+	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer during training (paper 004 Fig. 3: 5 MB)")
+	f.Float64Var(&o.Penalty, "penalty", train.DefaultPenalty, "weight lambda of the action penalty -lambda (a - 1)^2 added to paper 001's reward (0: none)")
+	f.StringVar(&o.Select, "select-flows", "24,96", `every --select-every iterations replay the policy on many-to-one with these flow counts and keep the checkpoint with the highest smallest FR (comma-separated), or "none" for the last iteration's policy`)
+	f.IntVar(&o.Every, "select-every", 50, "checkpoint interval, iterations")
 	f.StringVar(&o.Init, "init", "", "start from this MLP policy file instead of a fresh network")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
 	return c
@@ -78,6 +95,10 @@ type trainSummary struct {
 	First      v1.LearningRow   `json:"first"`
 	Last       v1.LearningRow   `json:"last"`
 	LastByN    []v1.LearningRow `json:"last_by_flows"`
+	// Checkpoints and Selected: the --select-flows checks and the index of
+	// the kept one.
+	Checkpoints []train.Checkpoint `json:"checkpoints,omitempty"`
+	Selected    int                `json:"selected"`
 }
 
 func (o *trainOptions) options() (train.Options, error) {
@@ -106,7 +127,29 @@ func (o *trainOptions) options() (train.Options, error) {
 	if !(o.LR > 0) || o.LR > 1 {
 		return t, usageErrorf("--lr: want a step size in (0, 1], got %v", o.LR)
 	}
+	if !(o.StartMin > 0 && o.StartMin <= 1) {
+		return t, usageErrorf("--start-min: want a fraction in (0, 1], got %v", o.StartMin)
+	}
+	buf, err := units.ParseSize(o.Buffer)
+	if err != nil || buf <= 0 {
+		return t, usageErrorf("--buffer: want a positive size such as 5MB, got %q", o.Buffer)
+	}
 	t.Episodes, t.Seed, t.Duration, t.LR = o.Episodes, o.Seed, d, o.LR
+	if !(o.Penalty >= 0) || o.Penalty > 100 {
+		return t, usageErrorf("--penalty: want a weight in [0, 100], got %v", o.Penalty)
+	}
+	if !(o.Around >= 0 && o.Around <= 4) {
+		return t, usageErrorf("--start-around: want 0 to 4 decades, got %v", o.Around)
+	}
+	t.StartMin, t.StartAround, t.BufferBytes = o.StartMin, o.Around, buf
+	if t.SelectFlows, err = parseFlowList("select-flows", o.Select, true); err != nil {
+		return t, err
+	}
+	if o.Every < 1 {
+		return t, usageErrorf("--select-every: want at least 1 iteration, got %d", o.Every)
+	}
+	t.SelectEvery = o.Every
+	t.Objective = train.Objective{Target: reward.RLCCTarget, Beta: reward.RLCCBeta, Clip: train.DefaultClip, Penalty: o.Penalty}
 	t.Latency = lat
 	if lat == 0 {
 		t.Latency = -1 // train.Options: negative is none, 0 the default
@@ -121,8 +164,8 @@ func (o *trainOptions) options() (train.Options, error) {
 		}
 		t.Init, t.AMin, t.AMax = p.MLP, p.AMin, p.AMax
 	}
-	t.ProducedBy = fmt.Sprintf("ccreplay train rlcc --episodes %d --seed %d --flows %s --duration %s --latency %s --lr %v",
-		o.Episodes, o.Seed, o.Flows, o.Duration, o.Latency, o.LR)
+	t.ProducedBy = fmt.Sprintf("ccreplay train rlcc --episodes %d --seed %d --flows %s --duration %s --latency %s --lr %v --start-min %v --start-around %v --buffer %s --penalty %v --select-flows %s --select-every %d",
+		o.Episodes, o.Seed, o.Flows, o.Duration, o.Latency, o.LR, o.StartMin, o.Around, o.Buffer, o.Penalty, o.Select, o.Every)
 	if o.Init != "" {
 		t.ProducedBy += " --init " + filepath.Base(o.Init)
 	}
@@ -158,6 +201,7 @@ func (o *trainOptions) run() error {
 		Policy: filepath.Join(o.Out, train.PolicyFile), Learning: filepath.Join(o.Out, train.LearningFile),
 		Episodes: t.Episodes, Seed: t.Seed, ProducedBy: t.ProducedBy,
 		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1],
+		Checkpoints: res.Checkpoints, Selected: res.Selected,
 	}
 	// The last iteration of each flow count, in the order of --flows.
 	for i := max(len(res.Curve)-len(t.Flows), 0); i < len(res.Curve); i++ {
@@ -169,6 +213,11 @@ func (o *trainOptions) run() error {
 		return enc.Encode(sum)
 	}
 	fmt.Fprintf(o.s.Out, "wrote %s and %s (%d episodes, seed %d)\n", sum.Policy, sum.Learning, t.Episodes, t.Seed)
+	if len(res.Checkpoints) > 0 {
+		c := res.Checkpoints[res.Selected]
+		fmt.Fprintf(o.s.Out, "kept the policy after iteration %d: smallest FR %.0f on %s flows (SU %.0f %%); %d checkpoints\n",
+			c.Episode+1, c.WorstFR, o.Select, c.SU, len(res.Checkpoints))
+	}
 	fmt.Fprintf(o.s.Out, "%-16s %10s %10s %10s %8s %8s\n", "last episodes", "reward", "rate", "rtt infl", "util", "jain")
 	for _, r := range sum.LastByN {
 		fmt.Fprintf(o.s.Out, "%-16s %10.4f %10.4f %10.3f %8.3f %8.3f\n", r.Scenario, r.MeanReward, r.MeanRateFrac, r.MeanRTTInflation, r.Utilization, r.JainIndex)

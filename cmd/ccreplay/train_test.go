@@ -59,7 +59,7 @@ func TestRunRLCCDefault(t *testing.T) {
 	r := runCLI(t, "run", "--workload", "incast:n=8,size=200KB", "--cca", "rlcc", "--packets", "none", "--out", dir, "--json")
 	r.mustSucceed(t)
 	s := decodeSummary(t, []byte(r.stdout))
-	if s.CCA != "rlcc:auto" || s.CCAParams["policy"] != "default" || s.CCAParams["latency"] != "17us" {
+	if s.CCA != "rlcc:auto" || s.CCAParams["policy"] != "default" || s.CCAParams["latency"] != "900ns" {
 		t.Fatalf("cca %s params %v", s.CCA, s.CCAParams)
 	}
 	if s.Metrics["flows_finished"] != float64(8) || s.Metrics["flows"] != float64(8) {
@@ -81,6 +81,12 @@ func TestTrainRLCCErrors(t *testing.T) {
 		{[]string{"train", "rlcc", "-o", dir, "--episodes", "0"}, ExitUsage, "--episodes"},
 		{[]string{"train", "rlcc", "-o", dir, "--flows", "2,x"}, ExitUsage, "--flows"},
 		{[]string{"train", "rlcc", "-o", dir, "--duration", "soon"}, ExitUsage, "--duration"},
+		{[]string{"train", "rlcc", "-o", dir, "--start-min", "0"}, ExitUsage, "--start-min"},
+		{[]string{"train", "rlcc", "-o", dir, "--start-around", "5"}, ExitUsage, "--start-around"},
+		{[]string{"train", "rlcc", "-o", dir, "--penalty", "-1"}, ExitUsage, "--penalty"},
+		{[]string{"train", "rlcc", "-o", dir, "--buffer", "0"}, ExitUsage, "--buffer"},
+		{[]string{"train", "rlcc", "-o", dir, "--select-flows", "x"}, ExitUsage, "--select-flows"},
+		{[]string{"train", "rlcc", "-o", dir, "--select-every", "0"}, ExitUsage, "--select-every"},
 		{[]string{"train", "rlcc", "-o", dir, "--init", bad}, ExitBadInput, "bad.json"},
 	} {
 		r := runCLI(t, tc.args...)

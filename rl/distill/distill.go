@@ -7,6 +7,14 @@
 // actions (paper 001 Fig. 5), and reports the student's RMSE on pairs from
 // held-out runs.
 //
+// A student fitted only on the teacher's own trajectories drifts, in
+// closed loop, into states the teacher never visits (its small errors
+// compound), and there it has no labels. So after the first fit further
+// rounds replay the scenarios with the current student in control and
+// label every state it visits with the teacher's action (dataset
+// aggregation, DAgger: Ross, Gordon and Bagnell, AISTATS 2011), then refit
+// on all pairs gathered so far.
+//
 // Distillation is deterministic: the same Options give the same trees,
 // byte for byte.
 package distill
@@ -14,10 +22,12 @@ package distill
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/rl/eval"
 	"github.com/ccreplay/ccreplay/rl/gbt"
 	"github.com/ccreplay/ccreplay/rl/scenario"
 	"github.com/ccreplay/ccreplay/units"
@@ -36,8 +46,8 @@ type Options struct {
 	// Teacher is the policy to imitate; nil means rlcc.Default().
 	Teacher *rlcc.Policy
 	// Flows are the many-to-one flow counts the teacher is replayed on.
-	// Default 2, 4, 8 (paper 004's training scenarios) and 16, 64, 128, so
-	// that the pairs also cover the states of larger fan-ins.
+	// Default 2, 4, 8, 16, 32, 64, 128 (the training flow counts of
+	// rl/train).
 	Flows []int
 	// Runs is the number of training runs (seeds) per flow count; one more
 	// run per flow count, with its own seed, gives the held-out pairs.
@@ -56,10 +66,34 @@ type Options struct {
 	// the run's decisions, in decision order), so large fan-ins do not
 	// dominate. Default 20000.
 	MaxPairsPerRun int
-	// Params are the booster's parameters. Default gbt.DefaultParams():
-	// 10 trees of depth 4. Trees and MaxDepth may not exceed MaxTrees and
+	// Params are the booster's parameters. Default DefaultParams(): 10
+	// trees of depth 4, shrinkage 0.8. Trees and MaxDepth may not exceed MaxTrees and
 	// MaxDepth.
 	Params gbt.Params
+	// Rounds is the number of collection rounds: round 0 replays with the
+	// teacher in control, each later round with the student fitted after
+	// the round before (DAgger), every state labelled with the teacher's
+	// action. Default 10.
+	Rounds int
+	// BufferBytes is the switch's shared buffer of the collection runs,
+	// bytes. Default 5 MB (paper 004 Fig. 3, the evaluation's buffer).
+	BufferBytes units.Bytes
+	// StartMin spreads the collection runs' starting rates: each flow
+	// starts at a fraction of line rate drawn log-uniformly from
+	// [StartMin, 1], so that the pairs cover unequal rates. 1 starts every
+	// flow at line rate. Default (0) DefaultStartMin. Dimensionless.
+	StartMin float64
+	// SelectFlows, when set, picks the student among the rounds' fits by a
+	// closed-loop check: after each round the student replays many-to-one
+	// with each of these flow counts (rl/eval, 5 MB buffer, every flow
+	// starting at line rate, measured over 5..10 ms with the collection
+	// latency) and the kept student is the one with the highest smallest
+	// fairness FR (paper 004 Table 1) over them, the earlier on ties. A
+	// 10-tree student reproduces the teacher's actions to an RMSE of about
+	// 0.01, but the small part of the action that falls with the flow's
+	// rate, which decides fairness, comes out differently from one fit to
+	// the next. Nil: the last round's student.
+	SelectFlows []int
 	// Seed seeds the collection runs (ECN draws, start jitter).
 	Seed uint64
 	// ProducedBy is recorded in the student's policy file.
@@ -69,7 +103,7 @@ type Options struct {
 // Defaults returns o with every zero field filled.
 func (o Options) Defaults() Options {
 	if len(o.Flows) == 0 {
-		o.Flows = []int{2, 4, 8, 16, 64, 128}
+		o.Flows = []int{2, 4, 8, 16, 32, 64, 128}
 	}
 	if o.Runs == 0 {
 		o.Runs = 1
@@ -83,11 +117,20 @@ func (o Options) Defaults() Options {
 	if o.Latency == 0 {
 		o.Latency = 2 * units.Microsecond
 	}
+	if o.Rounds == 0 {
+		o.Rounds = 10
+	}
+	if o.BufferBytes == 0 {
+		o.BufferBytes = 5 * units.MB
+	}
 	if o.MaxPairsPerRun == 0 {
 		o.MaxPairsPerRun = 20000
 	}
-	if o.Params == (gbt.Params{}) {
-		o.Params = gbt.DefaultParams()
+	if o.Params.Trees == 0 && o.Params.MaxDepth == 0 && o.Params.LearningRate == 0 {
+		o.Params = DefaultParams()
+	}
+	if o.StartMin == 0 {
+		o.StartMin = DefaultStartMin
 	}
 	return o
 }
@@ -100,19 +143,38 @@ func (o *Options) validate() error {
 		return fmt.Errorf("distill: duration %v must be positive", o.Duration)
 	case o.Jitter < 0:
 		return fmt.Errorf("distill: jitter %v must not be negative", o.Jitter)
+	case o.Rounds < 1:
+		return fmt.Errorf("distill: rounds %d must be >= 1", o.Rounds)
+	case o.BufferBytes < 0:
+		return fmt.Errorf("distill: buffer %d bytes must not be negative", int64(o.BufferBytes))
+	case !(o.StartMin > 0 && o.StartMin <= 1):
+		return fmt.Errorf("distill: start-rate minimum %v must be in (0, 1]", o.StartMin)
 	case o.MaxPairsPerRun < 1:
 		return fmt.Errorf("distill: max pairs per run %d must be >= 1", o.MaxPairsPerRun)
 	case o.Params.Trees > MaxTrees || o.Params.MaxDepth > MaxDepth:
 		return fmt.Errorf("distill: %d trees of depth %d exceed the NIC limit of %d trees of depth %d (paper 001 Section V-C)",
 			o.Params.Trees, o.Params.MaxDepth, MaxTrees, MaxDepth)
 	}
-	for _, n := range o.Flows {
+	for _, n := range append(slices.Clone(o.Flows), o.SelectFlows...) {
 		if n < 1 || n > scenario.MaxFlows {
 			return fmt.Errorf("distill: flow count %d must be in 1..%d", n, scenario.MaxFlows)
 		}
 	}
 	return nil
 }
+
+// DefaultParams are the booster's parameters for distillation:
+// gbt.DefaultParams() (10 trees of depth 4, 20 pairs per leaf, lambda 1)
+// with shrinkage 0.8. With 0.5 the ten trees left more of the action's
+// rate dependence unfitted (docs/DISTILL.md).
+func DefaultParams() gbt.Params {
+	p := gbt.DefaultParams()
+	p.LearningRate = 0.8
+	return p
+}
+
+// DefaultStartMin is the default Options.StartMin.
+const DefaultStartMin = 0.01
 
 // Pairs are (observation, action) pairs: X[i] in rlcc.FeatureNames order,
 // Y[i] the teacher's action (clamped to its action range).
@@ -121,25 +183,32 @@ type Pairs struct {
 	Y []float64
 }
 
-// Collect replays the many-to-one scenario with flows flows under policy
-// teacher and returns its decisions as pairs, at most maxPairs of them
-// (evenly spaced in decision order when there are more).
-func Collect(teacher *rlcc.Policy, flows int, seed uint64, o Options) (Pairs, error) {
+// Collect replays the many-to-one scenario with flows flows with policy
+// control acting and returns the states it visits as pairs labelled with
+// teacher's actions (control's own when teacher is nil or control), at
+// most o.MaxPairsPerRun of them (evenly spaced in decision order when
+// there are more).
+func Collect(control, teacher *rlcc.Policy, flows int, seed uint64, o Options) (Pairs, error) {
 	o = o.Defaults()
-	sc, err := scenario.ManyToOne(flows, scenario.Options{Duration: o.Duration, Jitter: o.Jitter}, seed)
+	sc, err := scenario.ManyToOne(flows, scenario.Options{Duration: o.Duration, Jitter: o.Jitter, BufferBytes: o.BufferBytes}, seed)
 	if err != nil {
 		return Pairs{}, fmt.Errorf("distill: %w", err)
 	}
-	spec, err := rlcc.NewSpec("rlcc:teacher", rlcc.Config{Policy: teacher, PolicyPath: "teacher", Latency: max(o.Latency, 0)})
+	spec, err := rlcc.NewSpec("rlcc:collect", rlcc.Config{Policy: control, PolicyPath: "collect", Latency: max(o.Latency, 0)})
 	if err != nil {
-		return Pairs{}, fmt.Errorf("distill: teacher: %w", err)
+		return Pairs{}, fmt.Errorf("distill: %w", err)
 	}
 	cfg := sc.Config(spec, seed)
 	var all []rlcc.Decision
-	cfg.WrapCC = func(_ int32, a cca.Algorithm) cca.Algorithm {
+	start := scenario.StartRates(len(sc.Trace.Messages), o.StartMin, seed)
+	cfg.WrapCC = func(id int32, a cca.Algorithm) cca.Algorithm {
 		ag, ok := a.(*rlcc.Agent)
-		if ok {
-			ag.SetHook(func(d *rlcc.Decision) { all = append(all, *d) })
+		if !ok {
+			return a
+		}
+		ag.SetHook(func(d *rlcc.Decision) { all = append(all, *d) })
+		if start[id] < 1 {
+			return &startAt{Agent: ag, frac: start[id]}
 		}
 		return a
 	}
@@ -151,12 +220,49 @@ func Collect(teacher *rlcc.Policy, flows int, seed uint64, o Options) (Pairs, er
 		keep = o.MaxPairsPerRun
 	}
 	p := Pairs{X: make([][]float64, 0, keep), Y: make([]float64, 0, keep)}
+	var work []float64
+	if teacher != nil && teacher != control {
+		work = make([]float64, teacher.WorkSize())
+	}
 	for k := 0; k < keep; k++ {
 		d := &all[k*len(all)/keep]
+		y := d.Action
+		if work != nil {
+			y = teacher.Action(d.Features[:], work)
+		}
 		p.X = append(p.X, append([]float64(nil), d.Features[:]...))
-		p.Y = append(p.Y, d.Action)
+		p.Y = append(p.Y, y)
 	}
 	return p, nil
+}
+
+// worstFR is the smallest paper 004 Table 1 FR of student over the
+// many-to-one runs of o.SelectFlows.
+func worstFR(student *rlcc.Policy, o Options) (float64, error) {
+	spec, err := rlcc.NewSpec("rlcc:select", rlcc.Config{Policy: student, PolicyPath: "select", Latency: max(o.Latency, 0)})
+	if err != nil {
+		return 0, fmt.Errorf("distill: %w", err)
+	}
+	worst := math.Inf(1)
+	for _, n := range o.SelectFlows {
+		r, err := eval.ManyToOne(spec, n, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed})
+		if err != nil {
+			return 0, fmt.Errorf("distill: selection: %w", err)
+		}
+		worst = min(worst, r.FR)
+	}
+	return worst, nil
+}
+
+// startAt starts its agent at a fraction of line rate.
+type startAt struct {
+	*rlcc.Agent
+	frac float64
+}
+
+func (s *startAt) Start(now units.Time, f cca.FlowInfo) {
+	s.Agent.Start(now, f)
+	s.Agent.SetStartRate(s.frac)
 }
 
 // ScenarioFit is the held-out fit on one flow count.
@@ -186,6 +292,18 @@ type Result struct {
 	// TestStd is the standard deviation of the teacher's held-out actions:
 	// the RMSE of the best constant student, for scale.
 	TestStd float64 `json:"test_std"`
+	// Rounds is the number of collection rounds (1 + DAgger rounds).
+	Rounds int `json:"rounds"`
+	// ClosedLoopRMSE is the RMSE over held-out runs with the student in
+	// control, against the teacher's action in each state the student
+	// visited; ClosedLoopPairs counts those states.
+	ClosedLoopRMSE  float64 `json:"closed_loop_rmse"`
+	ClosedLoopPairs int     `json:"closed_loop_pairs"`
+	// RoundFR is each round's student's smallest FR over Options.SelectFlows
+	// and SelectedRound the round kept (0-based); both empty without
+	// selection.
+	RoundFR       []float64 `json:"round_fr,omitempty"`
+	SelectedRound int       `json:"selected_round"`
 	// PerFlows breaks TestRMSE down by flow count.
 	PerFlows []ScenarioFit `json:"per_flows"`
 }
@@ -214,19 +332,10 @@ func Distill(o Options) (*Result, error) {
 	}
 	var train Pairs
 	tests := make([]Pairs, len(o.Flows))
-	res := &Result{PerFlows: make([]ScenarioFit, len(o.Flows))}
+	res := &Result{PerFlows: make([]ScenarioFit, len(o.Flows)), Rounds: o.Rounds}
 	for i, n := range o.Flows {
 		res.PerFlows[i].Flows = n
-		for r := 0; r < o.Runs; r++ {
-			p, err := Collect(teacher, n, runSeed(o.Seed, i, r), o)
-			if err != nil {
-				return nil, err
-			}
-			train.X = append(train.X, p.X...)
-			train.Y = append(train.Y, p.Y...)
-			res.PerFlows[i].TrainPairs += len(p.Y)
-		}
-		p, err := Collect(teacher, n, runSeed(o.Seed, i, o.Runs), o)
+		p, err := Collect(teacher, nil, n, runSeed(o.Seed, i, o.Runs), o)
 		if err != nil {
 			return nil, err
 		}
@@ -236,20 +345,65 @@ func Distill(o Options) (*Result, error) {
 		tests[i] = p
 		res.PerFlows[i].TestPairs = len(p.Y)
 	}
-	if len(train.Y) == 0 {
-		return nil, fmt.Errorf("distill: the teacher took no decisions in %d runs", len(o.Flows)*o.Runs)
+	var student, kept *rlcc.Policy
+	var e, keptE *gbt.Ensemble
+	bestFR := math.Inf(-1)
+	for round := 0; round < o.Rounds; round++ {
+		control := teacher
+		if round > 0 {
+			control = student
+		}
+		for i, n := range o.Flows {
+			for r := 0; r < o.Runs; r++ {
+				p, err := Collect(control, teacher, n, runSeed(o.Seed, i, round*(o.Runs+1)+r), o)
+				if err != nil {
+					return nil, err
+				}
+				train.X = append(train.X, p.X...)
+				train.Y = append(train.Y, p.Y...)
+				res.PerFlows[i].TrainPairs += len(p.Y)
+			}
+		}
+		if len(train.Y) == 0 {
+			return nil, fmt.Errorf("distill: the teacher took no decisions in %d runs", len(o.Flows)*o.Runs)
+		}
+		var err error
+		if e, err = gbt.Fit(train.X, train.Y, rlcc.FeatureNames, o.Params); err != nil {
+			return nil, fmt.Errorf("distill: %w", err)
+		}
+		if err := e.CheckLimits(MaxTrees, MaxDepth); err != nil {
+			return nil, fmt.Errorf("distill: %w", err)
+		}
+		if student, err = rlcc.NewTreePolicy(e, teacher.AMin, teacher.AMax, o.ProducedBy); err != nil {
+			return nil, fmt.Errorf("distill: %w", err)
+		}
+		if len(o.SelectFlows) == 0 {
+			kept, keptE = student, e
+			continue
+		}
+		fr, err := worstFR(student, o)
+		if err != nil {
+			return nil, err
+		}
+		res.RoundFR = append(res.RoundFR, fr)
+		if fr > bestFR {
+			bestFR, kept, keptE, res.SelectedRound = fr, student, e, round
+		}
 	}
-	e, err := gbt.Fit(train.X, train.Y, rlcc.FeatureNames, o.Params)
-	if err != nil {
-		return nil, fmt.Errorf("distill: %w", err)
+	student, e = kept, keptE
+	// Closed loop: the final student in control on held-out seeds, every
+	// state labelled by the teacher.
+	var closed Pairs
+	for i, n := range o.Flows {
+		p, err := Collect(student, teacher, n, runSeed(o.Seed, i, -1), o)
+		if err != nil {
+			return nil, err
+		}
+		closed.X = append(closed.X, p.X...)
+		closed.Y = append(closed.Y, p.Y...)
 	}
-	if err := e.CheckLimits(MaxTrees, MaxDepth); err != nil {
-		return nil, fmt.Errorf("distill: %w", err)
-	}
-	student, err := rlcc.NewTreePolicy(e, teacher.AMin, teacher.AMax, o.ProducedBy)
-	if err != nil {
-		return nil, fmt.Errorf("distill: %w", err)
-	}
+	res.ClosedLoopPairs = len(closed.Y)
+	res.ClosedLoopRMSE = RMSE(student, closed)
 	res.Student = student
 	res.Trees, res.Depth, res.Nodes = e.NumTrees(), e.MaxDepth(), e.NumNodes()
 	res.TrainPairs = len(train.Y)

@@ -101,7 +101,7 @@ func TestDistillDeterministic(t *testing.T) {
 
 func TestCollectCapsPairs(t *testing.T) {
 	teacher, _ := rlcc.Default()
-	p, err := Collect(teacher, 4, 1, Options{Duration: 2 * units.Millisecond, MaxPairsPerRun: 50})
+	p, err := Collect(teacher, nil, 4, 1, Options{Duration: 2 * units.Millisecond, MaxPairsPerRun: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,5 +129,44 @@ func TestDistillRejects(t *testing.T) {
 		if _, err := Distill(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err %v, want %q", c.o, err, c.want)
 		}
+	}
+}
+
+// TestRoundSelection: with SelectFlows every round's student is replayed
+// and the one with the highest smallest FR is kept (the earliest on
+// ties); without, RoundFR stays empty. Every round after the first adds
+// the states the student visited, labelled by the teacher (DAgger), so
+// the fitted pairs grow with the rounds.
+func TestRoundSelection(t *testing.T) {
+	o := small(Options{Seed: 3, Rounds: 3, SelectFlows: []int{3}})
+	r, err := Distill(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.RoundFR) != 3 || r.Rounds != 3 {
+		t.Fatalf("RoundFR %v over %d rounds, want 3 values", r.RoundFR, r.Rounds)
+	}
+	best := 0
+	for i, fr := range r.RoundFR {
+		if fr > r.RoundFR[best] {
+			best = i
+		}
+	}
+	if r.SelectedRound != best {
+		t.Fatalf("kept round %d of FRs %v, want %d", r.SelectedRound, r.RoundFR, best)
+	}
+	fr, err := worstFR(r.Student, o.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr != r.RoundFR[best] {
+		t.Fatalf("the kept student replays to FR %v, its round had %v", fr, r.RoundFR[best])
+	}
+	one, err := Distill(small(Options{Seed: 3, Rounds: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one.RoundFR) != 0 || one.TrainPairs >= r.TrainPairs {
+		t.Fatalf("one round: RoundFR %v, %d pairs; three rounds %d pairs", one.RoundFR, one.TrainPairs, r.TrainPairs)
 	}
 }

@@ -25,6 +25,10 @@ type Params struct {
 	// holding samples with residual sum R and count n gets R/(n+Lambda).
 	// >= 0 (dimensionless).
 	Lambda float64
+	// Monotone, when not nil, holds one constraint per feature: +1 makes
+	// the ensemble's prediction non-decreasing in that feature, -1
+	// non-increasing, 0 leaves it free (XGBoost's monotone_constraints).
+	Monotone []int8
 }
 
 // DefaultParams are the distillation defaults: 10 trees of depth 4 (paper
@@ -37,6 +41,8 @@ func (p *Params) validate() error {
 	switch {
 	case p.Trees < 1:
 		return fmt.Errorf("gbt: trees %d must be >= 1", p.Trees)
+	case p.Monotone != nil && slices.ContainsFunc(p.Monotone, func(c int8) bool { return c < -1 || c > 1 }):
+		return fmt.Errorf("gbt: monotone constraints must be -1, 0 or +1, got %v", p.Monotone)
 	case p.MaxDepth < 1 || p.MaxDepth > 30:
 		return fmt.Errorf("gbt: max depth %d must be in [1,30]", p.MaxDepth)
 	case !(p.LearningRate > 0 && p.LearningRate <= 1):
@@ -105,6 +111,9 @@ func Fit(X [][]float64, y []float64, names []string, p Params) (*Ensemble, error
 			return nil, fmt.Errorf("gbt: target %d is %v (must be finite)", i, y[i])
 		}
 	}
+	if p.Monotone != nil && len(p.Monotone) != d {
+		return nil, fmt.Errorf("gbt: %d monotone constraints for %d features", len(p.Monotone), d)
+	}
 	if names != nil && len(names) != d {
 		return nil, fmt.Errorf("gbt: %d feature names for %d features", len(names), d)
 	}
@@ -155,7 +164,7 @@ func Fit(X [][]float64, y []float64, names []string, p Params) (*Ensemble, error
 		}
 		f.sorted = sorted
 		f.raw = f.raw[:0]
-		f.grow(0, n, 0)
+		f.grow(0, n, 0, math.Inf(-1), math.Inf(1))
 		if len(f.raw) == 1 && f.raw[0].value == 0 {
 			break
 		}
@@ -193,11 +202,38 @@ type split struct {
 	threshold float64
 	gain      float64
 	nLeft     int
+	// wLeft and wRight are the children's unshrunk weights, clamped.
+	wLeft, wRight float64
+}
+
+// constraint is feature j's monotone constraint (0 when none).
+func (f *fitter) constraint(j int) int8 {
+	if f.p.Monotone == nil {
+		return 0
+	}
+	return f.p.Monotone[j]
+}
+
+// clampW bounds a leaf weight to [lo, hi].
+func clampW(w, lo, hi float64) float64 { return min(max(w, lo), hi) }
+
+// leafFit is a leaf's best weight within [lo, hi] for a sum of gradients
+// G over n samples, and twice the loss reduction it brings: G^2/(n +
+// lambda) at the unconstrained optimum w = -G/(n + lambda), -(2 G w +
+// (n + lambda) w^2) when the bound clamps w.
+func leafFit(G, n, lam, lo, hi float64) (w, score float64) {
+	w = -G / (n + lam)
+	if w >= lo && w <= hi {
+		return w, G * G / (n + lam)
+	}
+	w = clampW(w, lo, hi)
+	return w, -(2*G*w + (n+lam)*w*w)
 }
 
 // grow builds the subtree over the samples sorted[*][lo:hi] at depth and
-// returns its index in f.raw.
-func (f *fitter) grow(lo, hi, depth int) int {
+// returns its index in f.raw. Its leaves' unshrunk weights are kept in
+// [wlo, whi], the bounds monotone constraints above it impose.
+func (f *fitter) grow(lo, hi, depth int, wlo, whi float64) int {
 	idx := len(f.raw)
 	f.raw = append(f.raw, rawNode{})
 	var G float64
@@ -207,10 +243,10 @@ func (f *fitter) grow(lo, hi, depth int) int {
 	cnt := hi - lo
 	best := split{feature: -1}
 	if depth < f.p.MaxDepth && cnt >= 2*f.p.MinLeaf {
-		best = f.bestSplit(lo, hi, G)
+		best = f.bestSplit(lo, hi, G, wlo, whi)
 	}
 	if best.feature < 0 {
-		w := -f.p.LearningRate * G / (float64(cnt) + f.p.Lambda)
+		w := f.p.LearningRate * clampW(-G/(float64(cnt)+f.p.Lambda), wlo, whi)
 		if w == 0 {
 			w = 0 // normalise -0
 		}
@@ -221,8 +257,19 @@ func (f *fitter) grow(lo, hi, depth int) int {
 		return idx
 	}
 	mid := f.partition(lo, hi, best)
-	l := f.grow(lo, mid, depth+1)
-	r := f.grow(mid, hi, depth+1)
+	llo, lhi, rlo, rhi := wlo, whi, wlo, whi
+	if c := f.constraint(best.feature); c != 0 {
+		// The children's weights stay on their side of the midpoint, so
+		// every deeper leaf keeps the order (XGBoost's bound propagation).
+		m := (best.wLeft + best.wRight) / 2
+		if c > 0 {
+			lhi, rlo = m, m
+		} else {
+			llo, rhi = m, m
+		}
+	}
+	l := f.grow(lo, mid, depth+1, llo, lhi)
+	r := f.grow(mid, hi, depth+1, rlo, rhi)
 	f.raw[idx] = rawNode{feature: best.feature, threshold: best.threshold, left: l, right: r}
 	return idx
 }
@@ -230,28 +277,35 @@ func (f *fitter) grow(lo, hi, depth int) int {
 // bestSplit scans every feature's sorted samples of the node for the cut
 // of largest gain (paper 001 Section V-C: h_t = argmin_h E[L(y, F_{t-1}+h)]
 // over depth-limited trees, solved greedily one node at a time).
-func (f *fitter) bestSplit(lo, hi int, G float64) split {
+func (f *fitter) bestSplit(lo, hi int, G, wlo, whi float64) split {
 	lam := f.p.Lambda
 	cnt := hi - lo
-	parent := G * G / (float64(cnt) + lam)
+	_, parent := leafFit(G, float64(cnt), lam, wlo, whi)
 	best := split{feature: -1, gain: f.minGain}
 	for j := 0; j < f.d; j++ {
+		c := f.constraint(j)
 		ord := f.sorted[j][lo:hi]
 		var GL float64
 		for k := 1; k < cnt; k++ {
 			GL += f.grad[ord[k-1]]
-			a, c := f.X[ord[k-1]][j], f.X[ord[k]][j]
-			if a == c || k < f.p.MinLeaf || cnt-k < f.p.MinLeaf {
+			a, b := f.X[ord[k-1]][j], f.X[ord[k]][j]
+			if a == b || k < f.p.MinLeaf || cnt-k < f.p.MinLeaf {
 				continue
 			}
 			GR := G - GL
-			gain := GL*GL/(float64(k)+lam) + GR*GR/(float64(cnt-k)+lam) - parent
+			nl, nr := float64(k), float64(cnt-k)
+			wl, sl := leafFit(GL, nl, lam, wlo, whi)
+			wr, sr := leafFit(GR, nr, lam, wlo, whi)
+			if (c > 0 && wl > wr) || (c < 0 && wl < wr) {
+				continue // the cut would break the feature's monotone constraint
+			}
+			gain := sl + sr - parent
 			if gain > best.gain {
-				thr := a + (c-a)/2
-				if !(thr > a) { // a and c are adjacent floats
-					thr = c
+				thr := a + (b-a)/2
+				if !(thr > a) { // a and b are adjacent floats
+					thr = b
 				}
-				best = split{feature: j, threshold: thr, gain: gain, nLeft: k}
+				best = split{feature: j, threshold: thr, gain: gain, nLeft: k, wLeft: wl, wRight: wr}
 			}
 		}
 	}

@@ -12,6 +12,8 @@ package scenario
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/nic"
@@ -22,10 +24,6 @@ import (
 	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
-
-// TrainingFlows are the flow counts paper 004 trains on ("2 -> 1, 4 -> 1,
-// and 8 -> 1", Section 8).
-var TrainingFlows = []int{2, 4, 8}
 
 // MaxFlows is the largest flow count ManyToOne accepts (paper 004 Table 6
 // goes up to 8192).
@@ -169,4 +167,34 @@ func (s *Scenario) Config(spec cca.Spec, seed uint64) replay.Config {
 // Run replays the scenario under spec without writing files.
 func (s *Scenario) Run(spec cca.Spec, seed uint64) (*replay.Result, error) {
 	return replay.Run(s.Config(spec, seed), s.Trace, "")
+}
+
+// StartRates draws each of flows flows' starting rate, a fraction of line
+// rate, log-uniformly from [lo, 1] with a PCG stream of seed; every rate is
+// 1 (line rate, paper 004's many-to-one test) when lo is 0 or 1. Trainers
+// and the distiller start flows apart so that a policy sees unequal rates
+// at the same RTT inflation.
+func StartRates(flows int, lo float64, seed uint64) []float64 {
+	out := make([]float64, flows)
+	r := rand.New(rand.NewPCG(seed, 0x5157a27))
+	for i := range out {
+		out[i] = 1
+		if lo > 0 && lo < 1 {
+			out[i] = math.Exp(math.Log(lo) * r.Float64())
+		}
+	}
+	return out
+}
+
+// StartRatesAround draws each of flows flows' starting rate, a fraction
+// of line rate, as 1/flows x 10^(decades x (2u - 1)) with u uniform in
+// [0, 1) from a PCG stream of seed, at most 1: spread log-uniformly over
+// decades decades either side of the fair share.
+func StartRatesAround(flows int, decades float64, seed uint64) []float64 {
+	out := make([]float64, flows)
+	r := rand.New(rand.NewPCG(seed, 0xfa125))
+	for i := range out {
+		out[i] = min(math.Pow(10, decades*(2*r.Float64()-1))/float64(flows), 1)
+	}
+	return out
 }

@@ -117,3 +117,40 @@ func TestRunStopsAtDuration(t *testing.T) {
 		t.Fatalf("receiver link utilization %.3f", util)
 	}
 }
+
+// TestStartRates: log-uniform draws in [lo, 1] (all 1 for lo = 1), and
+// within decades of 1/N for StartRatesAround; the same seed repeats.
+func TestStartRates(t *testing.T) {
+	r := StartRates(1000, 0.01, 4)
+	below := 0
+	for _, v := range r {
+		if v < 0.01 || v > 1 {
+			t.Fatalf("rate %v outside [0.01, 1]", v)
+		}
+		if v < 0.1 {
+			below++
+		}
+	}
+	// log-uniform over two decades: half the draws below 0.1.
+	if below < 430 || below > 570 {
+		t.Fatalf("%d of 1000 draws below 0.1, want about 500", below)
+	}
+	if !reflect.DeepEqual(r, StartRates(1000, 0.01, 4)) || reflect.DeepEqual(r, StartRates(1000, 0.01, 5)) {
+		t.Fatal("draws do not follow the seed")
+	}
+	for _, v := range StartRates(5, 1, 4) {
+		if v != 1 {
+			t.Fatalf("lo = 1: rate %v", v)
+		}
+	}
+	for _, v := range StartRatesAround(1000, 1, 4) {
+		if v < 0.1/1000 || v > 10.0/1000 {
+			t.Fatalf("rate %v not within a decade of 1/1000", v)
+		}
+	}
+	for _, v := range StartRatesAround(4, 2, 4) {
+		if v > 1 {
+			t.Fatalf("rate %v above line rate", v)
+		}
+	}
+}

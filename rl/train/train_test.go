@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
@@ -213,5 +214,101 @@ func TestBadOptions(t *testing.T) {
 		if _, err := Train(o); err == nil {
 			t.Errorf("Train(%+v) accepted", o)
 		}
+	}
+}
+
+// TestCheckpointSelection: with SelectFlows the run checks the policy
+// every SelectEvery iterations and after the last, and returns the
+// checkpoint with the highest smallest FR (the earliest on ties); the
+// policy returned acts exactly as that checkpoint's network, which a
+// replay of the check reproduces.
+func TestCheckpointSelection(t *testing.T) {
+	o := small(7, 5)
+	o.SelectFlows, o.SelectEvery = []int{3}, 2
+	res, err := Train(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Checkpoints) != 3 {
+		t.Fatalf("%d checkpoints, want 3 (after iterations 2, 4 and the last, 5)", len(res.Checkpoints))
+	}
+	for i, want := range []int{1, 3, 4} {
+		if res.Checkpoints[i].Episode != want {
+			t.Fatalf("checkpoint %d after iteration %d, want %d", i, res.Checkpoints[i].Episode, want)
+		}
+	}
+	best := 0
+	for i, c := range res.Checkpoints {
+		t.Logf("after iteration %d: worst FR %.2f SU %.1f", c.Episode, c.WorstFR, c.SU)
+		if c.WorstFR > res.Checkpoints[best].WorstFR {
+			best = i
+		}
+	}
+	if res.Selected != best {
+		t.Fatalf("selected checkpoint %d, want %d (highest FR, earliest on ties)", res.Selected, best)
+	}
+	again, err := check(res.Policy, 0, o.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.WorstFR != res.Checkpoints[best].WorstFR {
+		t.Fatalf("the returned policy replays to FR %v, its checkpoint had %v", again.WorstFR, res.Checkpoints[best].WorstFR)
+	}
+	if _, err := Train(Options{SelectFlows: []int{4}, SelectEvery: -1}); err == nil {
+		t.Fatal("a negative checkpoint interval was accepted")
+	}
+}
+
+// TestStartSpreads: the start-rate options reach the agents. With
+// StartMin 0.01 the 8 flows of an episode start at rates log-uniform in
+// [0.01, 1] (their first decision's prev_rate_frac), with StartAround 1
+// (on every other visit of a flow count) within a decade of 1/8, with
+// StartMin 1 at line rate; the draws come from the episode seed, so a
+// rerun is identical.
+func TestStartSpreads(t *testing.T) {
+	pol, err := rlcc.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := func(o Options) []float64 {
+		t.Helper()
+		trajs, _, err := Episode(pol, 8, 11, o.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []float64
+		for _, tr := range trajs {
+			if len(tr) > 0 {
+				out = append(out, tr[0].Features[rlcc.FPrevRateFrac])
+			}
+		}
+		return out
+	}
+	spread := first(Options{Duration: units.Millisecond, StartMin: 0.01})
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range spread {
+		lo, hi = min(lo, r), max(hi, r)
+		if r < 0.01 || r > 1 {
+			t.Fatalf("start rate %v outside [0.01, 1]", r)
+		}
+	}
+	if hi/lo < 3 {
+		t.Fatalf("start rates %v are not spread", spread)
+	}
+	o := Options{Duration: units.Millisecond, StartAround: 1}
+	o.around = true
+	for _, r := range first(o) {
+		if r < 0.1/8 || r > 10.0/8 {
+			t.Fatalf("start rate %v not within a decade of 1/8", r)
+		}
+	}
+	line := first(Options{Duration: units.Millisecond, StartMin: 1})
+	for _, r := range line {
+		if r != 1 {
+			t.Fatalf("StartMin 1: start rate %v, want line rate", r)
+		}
+	}
+	if again := first(Options{Duration: units.Millisecond, StartMin: 0.01}); !reflect.DeepEqual(again, spread) {
+		t.Fatal("the same episode seed gave other start rates")
 	}
 }
