@@ -1,9 +1,10 @@
 // Package train trains the RL-CC policy in the replay with paper 004's
 // on-policy deterministic policy gradient (Section 6.1, Eq. 3): episodes
-// of many-to-one scenarios with 2, 4 and 8 flows in turn (paper 004
-// Section 8), every flow of an episode acting with the same MLP (paper
-// 001 Appendix A: two hidden layers of 12, ReLU, tanh output), one Adam
-// ascent step on the Eq. 3 estimate after each episode.
+// of many-to-one scenarios with 2 to 128 flows in turn (paper 004 Section
+// 8 uses 2, 4 and 8), every flow of an episode acting with the same MLP
+// (paper 001 Appendix A: two hidden layers of 12, ReLU, tanh output), one
+// Adam ascent step on the Eq. 3 estimate after each episode, and
+// optionally the checkpoint kept by a closed-loop fairness check.
 //
 // Training is deterministic: the same Options give a byte-identical
 // policy and learning curve.
