@@ -112,3 +112,19 @@ type Algorithm interface {
 type TimeoutObserver interface {
 	OnTimeout(now units.Time)
 }
+
+// RTTProber is implemented by algorithms that measure RTT with probe
+// packets instead of data ACKs (paper 004 Section 2 and Fig. 2: the sender
+// ends each burst with an RTT packet and the receiver answers it at once,
+// so samples keep coming while data is lost and not acknowledged). When
+// ProbesRTT reports true at Start, the NIC sends an RTT request after a
+// data packet whenever no request of the flow is outstanding (or the last
+// one is older than the NIC's probe timeout, as lost), and calls OnRTT with
+// each response's round trip. Requests wait in the data queues; responses
+// travel in the control class.
+type RTTProber interface {
+	ProbesRTT() bool
+	// OnRTT is called when an RTT response arrives; rtt is the round trip
+	// of its request, picoseconds.
+	OnRTT(now, rtt units.Time)
+}

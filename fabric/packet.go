@@ -25,9 +25,15 @@ const (
 	CNP
 	Pause
 	Resume
+	// RTTReq is an RTT request the sender sends after a data packet, in
+	// the flow's data class so it waits in the same queues as the data;
+	// RTTResp is the receiver's immediate answer, echoing SentAt (paper 004
+	// Fig. 2: "at the end transmits an RTT packet").
+	RTTReq
+	RTTResp
 )
 
-var kindNames = [...]string{"DATA", "ACK", "NACK", "CNP", "PAUSE", "RESUME"}
+var kindNames = [...]string{"DATA", "ACK", "NACK", "CNP", "PAUSE", "RESUME", "RTT_REQ", "RTT_RESP"}
 
 // String is the kind's name as written to packets.parquet.
 func (k Kind) String() string {
@@ -74,7 +80,8 @@ type Packet struct {
 	MsgID int64
 	// Hash is the flow hash ECMP uses.
 	Hash uint64
-	// SentAt is when the data packet left the sender NIC; ACKs echo it.
+	// SentAt is when the data packet (or RTT request) left the sender NIC;
+	// ACKs (and RTT responses) echo it.
 	SentAt units.Time
 	// EnqAt and QDepth describe the queue it currently waits in: when it
 	// was enqueued and the queue's depth in bytes at that moment.

@@ -138,7 +138,7 @@ func countsByKind(m map[string]int64) string {
 // kindOrder lists the keys of m: schema/v1's kinds first, in their order,
 // then the others sorted.
 func kindOrder(m map[string]int64) []string {
-	known := []string{v1.KindData, v1.KindAck, v1.KindNack, v1.KindCNP, v1.KindPause, v1.KindResume}
+	known := []string{v1.KindData, v1.KindAck, v1.KindNack, v1.KindCNP, v1.KindPause, v1.KindResume, v1.KindRTTReq, v1.KindRTTResp}
 	var out, other []string
 	for _, k := range known {
 		if _, ok := m[k]; ok {

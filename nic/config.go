@@ -44,7 +44,19 @@ type Config struct {
 	DataPrio uint8
 	// MinRate is the floor the NIC applies to any algorithm's rate, bit/s.
 	MinRate units.BitsPerSec
+	// ProbeBytes is the wire size of RTT request and response packets,
+	// bytes (flows whose algorithm is a cca.RTTProber); 0 takes AckBytes.
+	ProbeBytes units.Bytes
+	// ProbeTimeout is how long an unanswered RTT request keeps the flow
+	// from sending another, picoseconds; after it the request counts as
+	// lost. 0 takes DefaultProbeTimeout.
+	ProbeTimeout units.Time
 }
+
+// DefaultProbeTimeout is Config.ProbeTimeout's default: 100 us, about 25
+// base RTTs of a 100 Gb/s star and a quarter of the queueing delay of a
+// full 5 MB buffer.
+const DefaultProbeTimeout = 100 * units.Microsecond
 
 // DefaultConfig follows the HPCC simulator: 1000 B payload, 48 B headers,
 // ACK per packet, CNP interval 50 us.
@@ -78,6 +90,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("data priority must be in 1..7, got %d", c.DataPrio)
 	case c.MinRate <= 0:
 		return fmt.Errorf("minimum rate must be > 0, got %d", c.MinRate)
+	case c.ProbeBytes < 0 || c.ProbeTimeout < 0:
+		return fmt.Errorf("probe size and timeout must be >= 0, got %d bytes and %v", c.ProbeBytes, c.ProbeTimeout)
 	}
 	return nil
 }

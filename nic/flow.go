@@ -36,6 +36,8 @@ type Flow struct {
 	// CC is the flow's algorithm, made on its first release.
 	CC      cca.Algorithm
 	obs     cca.MessageObserver // CC, when it decides per message
+	prober  cca.RTTProber       // CC, when it measures RTT with probes
+	probeAt units.Time          // send time of the outstanding RTT request, -1 none
 	newCC   func() cca.Algorithm
 	started bool
 
@@ -62,6 +64,9 @@ type Flow struct {
 
 	// Counters for flows.parquet.
 	DataPktsSent, DataBytesSent, CEPkts, CNPs, Nacks, Timeouts, RetxBytes, DroppedPkts int64
+	// RTTProbes counts the RTT requests sent and RTTResponses the answers
+	// that came back.
+	RTTProbes, RTTResponses int64
 	// Start is the first release; Finish the last delivery (-1 unset).
 	Start, Finish units.Time
 	// SizeBytes is the payload of all its messages.
@@ -70,7 +75,7 @@ type Flow struct {
 
 // NewFlow makes a flow whose algorithm is built by newCC on first use.
 func NewFlow(id, src, dst int32, hash uint64, newCC func() cca.Algorithm) *Flow {
-	return &Flow{ID: id, Src: src, Dst: dst, Hash: hash, newCC: newCC, timerAt: units.Never, nackFor: -1, Start: -1, Finish: -1}
+	return &Flow{ID: id, Src: src, Dst: dst, Hash: hash, newCC: newCC, timerAt: units.Never, nackFor: -1, Start: -1, Finish: -1, probeAt: -1}
 }
 
 // Messages are the flow's released messages in order.

@@ -24,9 +24,18 @@ type fixed struct {
 	acks   []cca.Ack
 	cnpAt  []units.Time
 	timers int
+	// probe makes it a cca.RTTProber; rtts records OnRTT's samples.
+	probe bool
+	rtts  []units.Time
 }
 
-var _ cca.Algorithm = (*fixed)(nil)
+var (
+	_ cca.Algorithm = (*fixed)(nil)
+	_ cca.RTTProber = (*fixed)(nil)
+)
+
+func (f *fixed) ProbesRTT() bool                    { return f.probe }
+func (f *fixed) OnRTT(_ units.Time, rtt units.Time) { f.rtts = append(f.rtts, rtt) }
 
 func (f *fixed) Name() string                       { return "fixed" }
 func (f *fixed) Start(_ units.Time, i cca.FlowInfo) { f.info = i }

@@ -94,6 +94,9 @@ func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
 		}
 		f.obs, _ = f.CC.(cca.MessageObserver)
 		f.CC.Start(now, cca.FlowInfo{LineRate: n.Port.Rate, BaseRTT: f.BaseRTT, MTU: n.cfg.MTUPayload + n.cfg.HeaderBytes, Hops: f.Hops})
+		if pr, ok := f.CC.(cca.RTTProber); ok && pr.ProbesRTT() {
+			f.prober = pr
+		}
 		f.window = n.cfg.Window
 		if n.cfg.WindowBDP {
 			f.window = units.BytesIn(f.BaseRTT, n.Port.Rate)
@@ -171,6 +174,9 @@ func (n *NIC) windowOpen(f *Flow) bool {
 func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 	if n.ctrl.Len() > 0 {
 		p := n.ctrl.Pop()
+		if p.Kind == fabric.RTTReq {
+			p.SentAt = now // stamped as it leaves, behind its data packet
+		}
 		if n.tap != nil {
 			n.tap.Dequeue(now, n.host, 0, p)
 		}
@@ -252,7 +258,38 @@ func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
 	if n.tap != nil {
 		n.tap.Dequeue(now, n.host, 0, p)
 	}
+	if f.prober != nil && (f.probeAt < 0 || now-f.probeAt >= n.probeTimeout()) {
+		n.sendProbe(now, f)
+	}
 	return p
+}
+
+// probeTimeout is the configured RTT probe timeout or its default.
+func (n *NIC) probeTimeout() units.Time {
+	if n.cfg.ProbeTimeout > 0 {
+		return n.cfg.ProbeTimeout
+	}
+	return DefaultProbeTimeout
+}
+
+// probeBytes is the configured RTT probe size or the ACK size.
+func (n *NIC) probeBytes() units.Bytes {
+	if n.cfg.ProbeBytes > 0 {
+		return n.cfg.ProbeBytes
+	}
+	return n.cfg.AckBytes
+}
+
+// sendProbe queues an RTT request of f right behind the data packet just
+// sent (the end of its burst), in f's data class.
+func (n *NIC) sendProbe(now units.Time, f *Flow) {
+	p := n.pool.Get()
+	p.Kind, p.Prio = fabric.RTTReq, f.Prio
+	p.Src, p.Dst, p.Flow, p.Hash = f.Src, f.Dst, f.ID, f.Hash
+	p.Size, p.SentAt, p.EnqAt = n.probeBytes(), now, now
+	f.probeAt = now
+	f.RTTProbes++
+	n.ctrl.Push(p)
 }
 
 func (n *NIC) sendCtrl(now units.Time, k fabric.Kind, f *Flow, size units.Bytes) *fabric.Packet {
@@ -287,6 +324,19 @@ func (n *NIC) Receive(now units.Time, p *fabric.Packet, _ int32) {
 		}
 	case fabric.Pause, fabric.Resume:
 		n.setPaused(now, p.PausePrio, p.Kind == fabric.Pause)
+	case fabric.RTTReq:
+		r := n.sendCtrl(now, fabric.RTTResp, n.flows[p.Flow], n.probeBytes())
+		r.SentAt = p.SentAt
+	case fabric.RTTResp:
+		f := n.flows[p.Flow]
+		f.RTTResponses++
+		if p.SentAt >= f.probeAt {
+			f.probeAt = -1 // the outstanding request is answered
+		}
+		if f.prober != nil {
+			f.prober.OnRTT(now, now-p.SentAt)
+			n.rearm(now, f)
+		}
 	}
 	n.pool.Put(p)
 }

@@ -33,6 +33,14 @@ type Config struct {
 	// AMin and AMax override the policy's action range when positive
 	// (rate multipliers).
 	AMin, AMax float64
+	// AckRTT makes the agent decide on data ACKs (the first ACK of a packet
+	// sent after the previous decision took effect) instead of on RTT probe
+	// responses (the default, `rtt=probe`: paper 004 Fig. 2's RTT packet
+	// the NIC sends after a burst, see cca.RTTProber). Under heavy loss the
+	// receiver NACKs once and acknowledges nothing until the gap is
+	// retransmitted, so ACK-driven agents go milliseconds without a
+	// decision; probes keep coming (`rtt=ack`).
+	AckRTT bool
 	// MinRate is the lowest rate an action can set, bits per second.
 	// Default 10 Mb/s (1/10000 of 100 Gb/s, below the fair share of paper
 	// 004's largest test, 8192 flows: 12.2 Mb/s).

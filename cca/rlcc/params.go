@@ -68,6 +68,24 @@ var params = keyval.Table[Config]{
 			return nil
 		},
 		Get: func(c *Config) string { return keyval.FormatRate(c.MinRate) }},
+	"rtt": {
+		Set: func(c *Config, v string) error {
+			switch strings.TrimSpace(v) {
+			case "probe":
+				c.AckRTT = false
+			case "ack":
+				c.AckRTT = true
+			default:
+				return fmt.Errorf(`want "probe" or "ack", got %q`, v)
+			}
+			return nil
+		},
+		Get: func(c *Config) string {
+			if c.AckRTT {
+				return "ack"
+			}
+			return "probe"
+		}},
 }
 
 // Keys lists the parameter keys Build accepts, in sorted order.

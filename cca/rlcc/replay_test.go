@@ -54,8 +54,10 @@ func TestIncastDefaultPolicy(t *testing.T) {
 	if got := float64(s.FCTMaxNs); got < bound || got > 1.05*bound {
 		t.Errorf("last FCT %.0f ns, want within [1, 1.05] x %.0f ns", got, bound)
 	}
+	// Each flow sends its 500 KB in the first ~40 us at line rate and takes
+	// its decisions on RTT probes, which follow data packets: at least one.
 	for i, a := range agents {
-		if a.Decisions() < 2 {
+		if a.Decisions() < 1 {
 			t.Errorf("agent %d took %d decisions", i, a.Decisions())
 		}
 	}

@@ -52,7 +52,10 @@ type Agent struct {
 	hook func(*Decision)
 }
 
-var _ cca.Algorithm = (*Agent)(nil)
+var (
+	_ cca.Algorithm = (*Agent)(nil)
+	_ cca.RTTProber = (*Agent)(nil)
+)
 
 // New returns an agent with configuration c (validated by Build or
 // NewSpec; shared, never modified).
@@ -98,13 +101,33 @@ func (a *Agent) OnCNP(now units.Time) { a.cnps++ }
 // OnNack counts a NACK for the next observation.
 func (a *Agent) OnNack(now units.Time) { a.nacks++ }
 
-// OnAck takes a decision when the acknowledged packet left after the
-// previous decision took effect and no decision is pending.
+// OnAck takes a decision, when the agent reads RTT from data ACKs
+// (Config.AckRTT), if the acknowledged packet left after the previous
+// decision took effect and no decision is pending.
 func (a *Agent) OnAck(now units.Time, ack *cca.Ack) {
-	if a.pending || ack.RTT <= 0 || now-ack.RTT < a.appliedAt {
+	if a.cfg.AckRTT {
+		a.onRTT(now, ack.RTT)
+	}
+}
+
+// ProbesRTT implements cca.RTTProber: true unless Config.AckRTT.
+func (a *Agent) ProbesRTT() bool { return !a.cfg.AckRTT }
+
+// OnRTT implements cca.RTTProber: an RTT response triggers a decision if
+// its request left after the previous decision took effect and no
+// decision is pending (paper 004 Section 6 "Transitions": the agent acts
+// once an RTT packet is received).
+func (a *Agent) OnRTT(now, rtt units.Time) {
+	if !a.cfg.AckRTT {
+		a.onRTT(now, rtt)
+	}
+}
+
+func (a *Agent) onRTT(now, rtt units.Time) {
+	if a.pending || rtt <= 0 || now-rtt < a.appliedAt {
 		return
 	}
-	a.decide(now, ack.RTT)
+	a.decide(now, rtt)
 }
 
 // decide observes, acts and schedules the new rate.

@@ -49,8 +49,9 @@ func us(x float64) units.Time { return units.Time(x * float64(units.Microsecond)
 func ack(rtt units.Time) *cca.Ack { return &cca.Ack{AckedBytes: 1000, RTT: rtt} }
 
 // TestDecisionTiming walks the contract: one decision per RTT, on the
-// first ACK of a packet sent at or after the previous decision took
-// effect (paper 004 Section 6 "Transitions"), the multiplicative action
+// first RTT response of a probe sent at or after the previous decision
+// took effect (paper 004 Section 6 "Transitions": the agent acts once an
+// RTT packet is received), the multiplicative action
 // rate_{t+1} = a x rate_t (paper 004 "Actions") applied after the decision
 // latency (paper 001 Table I), and the observation in FeatureNames order.
 func TestDecisionTiming(t *testing.T) {
@@ -58,9 +59,9 @@ func TestDecisionTiming(t *testing.T) {
 	a.OnCNP(us(1))
 	a.OnCNP(us(2))
 	a.OnNack(us(3))
-	a.OnAck(us(5), ack(us(5))) // sent at 0 = Start: decides
+	a.OnRTT(us(5), us(5)) // sent at 0 = Start: decides
 	if len(*ds) != 1 {
-		t.Fatalf("%d decisions after the first ACK, want 1", len(*ds))
+		t.Fatalf("%d decisions after the first RTT response, want 1", len(*ds))
 	}
 	d := (*ds)[0]
 	want := [NumFeatures]float64{1, 1.25, 2, 1, 1, 1, 1}
@@ -70,14 +71,14 @@ func TestDecisionTiming(t *testing.T) {
 	if a.Rate() != 100*units.Gbps || a.NextTimer() != us(7) {
 		t.Fatalf("before the latency: rate %v, next timer %v; want 100 Gb/s and 7 us", a.Rate(), a.NextTimer())
 	}
-	a.OnAck(us(6), ack(us(1))) // pending: no decision
+	a.OnRTT(us(6), us(1)) // pending: no decision
 	a.OnTimer(us(7))
 	if a.Rate() != 80*units.Gbps || a.NextTimer() != units.Never {
 		t.Fatalf("after the latency: rate %v, next %v", a.Rate(), a.NextTimer())
 	}
-	a.OnAck(us(10), ack(us(5))) // sent at 5 us, before 7 us: no decision
+	a.OnRTT(us(10), us(5)) // sent at 5 us, before 7 us: no decision
 	a.OnCNP(us(11))
-	a.OnAck(us(13), ack(us(6))) // sent at 7 us: decides
+	a.OnRTT(us(13), us(6)) // sent at 7 us: decides
 	if len(*ds) != 2 {
 		t.Fatalf("%d decisions, want 2: %s", len(*ds), a.Describe())
 	}
@@ -98,12 +99,12 @@ func TestDecisionTiming(t *testing.T) {
 func TestNoLatency(t *testing.T) {
 	a, ds := agent(t, constPolicy(t, 1.25), 0)
 	a.rate = 40e9
-	a.OnAck(us(5), ack(us(5)))
+	a.OnRTT(us(5), us(5))
 	if a.Rate() != 50*units.Gbps || a.NextTimer() != units.Never {
 		t.Fatalf("rate %v next %v, want 50 Gb/s at once", a.Rate(), a.NextTimer())
 	}
-	a.OnAck(us(6), ack(us(5))) // sent at 1 us < 5 us
-	a.OnAck(us(9), ack(us(4))) // sent at 5 us
+	a.OnRTT(us(6), us(5)) // sent at 1 us < 5 us
+	a.OnRTT(us(9), us(4)) // sent at 5 us
 	if len(*ds) != 2 || a.Rate() != units.BitsPerSec(62.5e9) {
 		t.Fatalf("%d decisions, rate %v; want 2 and 62.5 Gb/s", len(*ds), a.Rate())
 	}
@@ -116,8 +117,8 @@ func TestRateClamp(t *testing.T) {
 	now := units.Time(0)
 	for range 40 {
 		now += us(5)
-		up.OnAck(now, ack(us(4)))
-		down.OnAck(now, ack(us(4)))
+		up.OnRTT(now, us(4))
+		down.OnRTT(now, us(4))
 	}
 	if up.Rate() != 100*units.Gbps {
 		t.Fatalf("rate %v above line rate", up.Rate())
@@ -134,7 +135,7 @@ func TestBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The default policy is trees: "auto" is paper 001 Table I's 0.9 us.
-	want := map[string]string{"policy": "default", "latency": "900ns", "amin": "0.5", "amax": "1.5", "min_rate": "10Mbps"}
+	want := map[string]string{"policy": "default", "latency": "900ns", "amin": "0.5", "amax": "1.5", "min_rate": "10Mbps", "rtt": "probe"}
 	if s.Name != "rlcc:auto" || !maps.Equal(s.Params, want) {
 		t.Fatalf("Build(\"\") = %s %v, want rlcc:auto %v", s.Name, s.Params, want)
 	}
@@ -368,7 +369,7 @@ func TestSetStartRate(t *testing.T) {
 	if a.Rate() != 25*units.Gbps {
 		t.Fatalf("rate %v, want 25 Gb/s", a.Rate())
 	}
-	a.OnAck(us(5), ack(us(5)))
+	a.OnRTT(us(5), us(5))
 	if len(*ds) != 1 || (*ds)[0].Features[FRateFrac] != 0.25 || (*ds)[0].Features[FPrevRateFrac] != 0.25 {
 		t.Fatalf("first decision %+v, want rate_frac and prev_rate_frac 0.25", *ds)
 	}
@@ -401,5 +402,36 @@ func TestNamedPolicies(t *testing.T) {
 	}
 	if _, err := Build("", map[string]string{"policy": "teacher"}); err != nil {
 		t.Fatalf("policy=teacher: %v", err)
+	}
+}
+
+// TestAckRTTMode: with rtt=ack the agent takes its RTT samples from data
+// ACKs and ignores probe responses, and does not ask the NIC for probes;
+// by default (rtt=probe) it is the other way round.
+func TestAckRTTMode(t *testing.T) {
+	spec, err := Build("", map[string]string{"rtt": "ack"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := spec.New().(*Agent)
+	a.Start(0, cca.FlowInfo{LineRate: 100 * units.Gbps, BaseRTT: 4 * units.Microsecond, MTU: 1048, Hops: 2})
+	if a.ProbesRTT() || spec.Params["rtt"] != "ack" {
+		t.Fatalf("rtt=ack: ProbesRTT %v, params %v", a.ProbesRTT(), spec.Params)
+	}
+	a.OnRTT(us(5), us(5))
+	if a.Decisions() != 0 {
+		t.Fatal("rtt=ack: a probe response triggered a decision")
+	}
+	a.OnAck(us(5), ack(us(5)))
+	if a.Decisions() != 1 {
+		t.Fatal("rtt=ack: the first ACK did not trigger a decision")
+	}
+	p, _ := agent(t, constPolicy(t, 1), 0)
+	p.OnAck(us(5), ack(us(5)))
+	if !p.ProbesRTT() || p.Decisions() != 0 {
+		t.Fatalf("rtt=probe: ProbesRTT %v, %d decisions on a data ACK", p.ProbesRTT(), p.Decisions())
+	}
+	if _, err := Build("", map[string]string{"rtt": "ping"}); err == nil {
+		t.Fatal("rtt=ping accepted")
 	}
 }

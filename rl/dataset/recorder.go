@@ -68,6 +68,7 @@ func (r *Recorder) Wrap(flowID int32, a cca.Algorithm) cca.Algorithm {
 	f := &flowRec{r: r, inner: a, id: flowID, src: -1, dst: -1}
 	f.msg, _ = a.(cca.MessageObserver)
 	f.to, _ = a.(cca.TimeoutObserver)
+	f.probe, _ = a.(cca.RTTProber)
 	if int(flowID) < len(r.cfg.Flows) {
 		m := r.cfg.Flows[flowID]
 		f.src, f.dst, f.size, f.dstRate = m.Src, m.Dst, m.SizeBytes, m.DstRate
@@ -85,6 +86,7 @@ type flowRec struct {
 	inner cca.Algorithm
 	msg   cca.MessageObserver // inner, when it decides per message
 	to    cca.TimeoutObserver // inner, when it reacts to RTO
+	probe cca.RTTProber       // inner, when it may measure RTT with probes
 
 	id, src, dst int32
 	size         int64            // flow payload, bytes (0 unknown)
@@ -127,6 +129,7 @@ var (
 	_ cca.Algorithm       = (*flowRec)(nil)
 	_ cca.MessageObserver = (*flowRec)(nil)
 	_ cca.TimeoutObserver = (*flowRec)(nil)
+	_ cca.RTTProber       = (*flowRec)(nil)
 )
 
 // Name forwards.
@@ -159,6 +162,26 @@ func (f *flowRec) Start(now units.Time, fi cca.FlowInfo) {
 // OnSend forwards.
 func (f *flowRec) OnSend(now units.Time, bytes units.Bytes) {
 	f.inner.OnSend(now, bytes)
+	f.check(now)
+}
+
+// ProbesRTT forwards (false when the wrapped algorithm is no
+// cca.RTTProber), so the NIC probes exactly as it would without the
+// recorder.
+func (f *flowRec) ProbesRTT() bool { return f.probe != nil && f.probe.ProbesRTT() }
+
+// OnRTT forwards an RTT probe's sample and takes it as the flow's latest
+// RTT (the observation's rtt and rtt_inflation).
+func (f *flowRec) OnRTT(now, rtt units.Time) {
+	if f.probe == nil {
+		return
+	}
+	f.probe.OnRTT(now, rtt)
+	if rtt > 0 {
+		f.rttN++
+		f.rttSum += rtt
+		f.lastRTT = rtt
+	}
 	f.check(now)
 }
 

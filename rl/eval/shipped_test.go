@@ -35,16 +35,18 @@ func TestShippedPolicyTable1(t *testing.T) {
 		minFR              float64
 		minShare, maxShare float64
 	}{
-		{16, 80, 0.85, 1.05},
-		{128, 65, 0.75, 1.10},
+		{16, 85, 0.85, 1.05},
+		{128, 70, 0.75, 1.10},
 	} {
 		r, err := ManyToOne(spec, tc.flows, Options{Duration: 20 * units.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%d to 1: SU %.1f FR %.1f QL %.2f us DR %.2f share %.2f-%.2f Jain %.4f", tc.flows, r.SU, r.FR, r.QL, r.DR, r.ShareMin, r.ShareMax, r.Jain)
-		if r.SU < 95 || r.DR != 0 || r.DropPkts != 0 {
-			t.Errorf("%d to 1: SU %.1f %% DR %v Gbit/s (%d drops), want >= 95 %% and none", tc.flows, r.SU, r.DR, r.DropPkts)
+		// SU counts data bytes only; the agents' RTT probes (60 B per flow
+		// per RTT) take about 4 % of the link at 128 flows.
+		if r.SU < 90 || r.DR != 0 || r.DropPkts != 0 {
+			t.Errorf("%d to 1: SU %.1f %% DR %v Gbit/s (%d drops), want >= 90 %% and none", tc.flows, r.SU, r.DR, r.DropPkts)
 		}
 		if r.FR < tc.minFR || r.ShareMin < tc.minShare || r.ShareMax > tc.maxShare || r.Jain < 0.99 {
 			t.Errorf("%d to 1: FR %.1f, shares %.3f-%.3f, Jain %.4f; want FR >= %v, shares in [%v, %v], Jain >= 0.99",

@@ -28,13 +28,17 @@ const (
 	KindCNP    = "CNP"
 	KindPause  = "PAUSE"
 	KindResume = "RESUME"
+	// KindRTTReq and KindRTTResp are RTT probe packets (algorithms that
+	// measure RTT with probes, e.g. RL-CC).
+	KindRTTReq  = "RTT_REQ"
+	KindRTTResp = "RTT_RESP"
 )
 
 // PacketRow is one packet event at one hop.
 type PacketRow struct {
 	TNs          int64  `parquet:"t_ns,delta"`           // event time, ns
 	Event        string `parquet:"event,dict"`           // dequeue, deliver or drop
-	Kind         string `parquet:"kind,dict"`            // DATA, ACK, NACK, CNP, PAUSE, RESUME
+	Kind         string `parquet:"kind,dict"`            // DATA, ACK, NACK, CNP, PAUSE, RESUME, RTT_REQ, RTT_RESP
 	Node         int32  `parquet:"node"`                 // node id where the event happened
 	Port         int32  `parquet:"port"`                 // port index on that node (-1 for deliver)
 	Prio         int32  `parquet:"prio"`                 // priority class (0 = highest)

@@ -12,8 +12,8 @@ import (
 // file kind of `ccreplay run` and `ccreplay compare`, with every packet
 // kind and event: PFC pauses, drops with retransmissions, collectives.
 var (
-	incastRun, pfcRun, lossyRun, osuRun, websearchRun, compareDir once
-	compareJSON                                                   []byte
+	incastRun, pfcRun, lossyRun, osuRun, websearchRun, compareDir, rlccRun once
+	compareJSON                                                            []byte
 )
 
 // Incast workload of the in-depth runs: 8 senders x 200 KB to one receiver
@@ -73,6 +73,14 @@ func getLossy(t testing.TB) string {
 			return "", err
 		}
 		return runDir("lossy", "--workload", incastSpec, "--cca", "dcqcn", "--packets", "all", "--config", cfg)
+	})
+}
+
+// rlcc: the incast under RL-CC, whose agents measure RTT with probe
+// packets (RTT_REQ / RTT_RESP rows).
+func getRLCC(t testing.TB) string {
+	return rlccRun.get(t, func() (string, error) {
+		return runDir("rlcc", "--workload", incastSpec, "--cca", "rlcc", "--packets", "all")
 	})
 }
 

@@ -176,11 +176,11 @@ func TestRunFilesReadByDuckDB(t *testing.T) {
 
 // TestPacketEnumsAreStrings checks that the dictionary-encoded enumerations
 // of packets.parquet come back as the documented strings (schema/v1), and
-// that the lossy and PFC runs hold every kind and event.
+// that the lossy, PFC and RL-CC runs hold every kind and event.
 func TestPacketEnumsAreStrings(t *testing.T) {
 	db := openDB(t)
 	seen := map[string]bool{}
-	for _, dir := range []string{getPFC(t), getLossy(t)} {
+	for _, dir := range []string{getPFC(t), getLossy(t), getRLCC(t)} {
 		rows, _ := queryRows(t, db, "select distinct event, kind from read_parquet(?) order by all",
 			filepath.Join(dir, "packets.parquet"))
 		for _, r := range rows {
@@ -192,7 +192,7 @@ func TestPacketEnumsAreStrings(t *testing.T) {
 	for _, e := range []string{v1.EventDequeue, v1.EventDeliver, v1.EventDrop} {
 		want = append(want, "event="+e)
 	}
-	for _, k := range []string{v1.KindData, v1.KindAck, v1.KindNack, v1.KindCNP, v1.KindPause, v1.KindResume} {
+	for _, k := range []string{v1.KindData, v1.KindAck, v1.KindNack, v1.KindCNP, v1.KindPause, v1.KindResume, v1.KindRTTReq, v1.KindRTTResp} {
 		want = append(want, "kind="+k)
 	}
 	for _, w := range want {

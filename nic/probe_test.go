@@ -1,0 +1,81 @@
+package nic_test
+
+import (
+	"testing"
+
+	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// TestRTTProbes: an algorithm that is a cca.RTTProber gets an RTT request
+// sent right behind a data packet (paper 004 Fig. 2), in the data class,
+// one outstanding at a time; the receiver answers at once in the control
+// class and the sender reports the round trip: 2 x (1 us + 60 B at
+// 100 Gb/s = 4.8 ns) = 2.0096 us on the wired pair. An algorithm that
+// does not probe gets no probe.
+func TestRTTProbes(t *testing.T) {
+	alg := &fixed{probe: true, rate: 10 * units.Gbps}
+	p := newPair(t, nic.DefaultConfig(), true, alg)
+	p.release(0, 0, 20_000)
+	p.run(horizon)
+	reqs, resps := p.ab.kind(fabric.RTTReq), p.ba.kind(fabric.RTTResp)
+	if len(reqs) < 3 || len(resps) != len(reqs) || len(alg.rtts) != len(reqs) {
+		t.Fatalf("%d requests, %d responses, %d samples", len(reqs), len(resps), len(alg.rtts))
+	}
+	data := p.ab.kind(fabric.Data)
+	if reqs[0].p.Prio != p.cfg.DataPrio || reqs[0].p.Size != p.cfg.AckBytes || resps[0].p.Prio != fabric.ControlPrio {
+		t.Fatalf("request %v prio %d, response prio %d", &reqs[0].p, reqs[0].p.Prio, resps[0].p.Prio)
+	}
+	if got, want := departed(reqs[0]), data[0].at-linkDel; got != want {
+		t.Fatalf("first request left at %v, want right behind the first data packet (%v)", got, want)
+	}
+	const rtt = 2*linkDel + 2*4800*units.Picosecond
+	for i, r := range alg.rtts {
+		if r != rtt {
+			t.Fatalf("sample %d = %v, want %v", i, r, rtt)
+		}
+		if i > 0 && departed(reqs[i]) < resps[i-1].at {
+			t.Fatalf("request %d left at %v before the answer to %d came back at %v", i, departed(reqs[i]), i-1, resps[i-1].at)
+		}
+	}
+	if f := p.flows[0]; f.RTTProbes != int64(len(reqs)) || f.RTTResponses != int64(len(resps)) {
+		t.Fatalf("counters %d / %d", f.RTTProbes, f.RTTResponses)
+	}
+
+	plain := &fixed{rate: 10 * units.Gbps}
+	q := newPair(t, nic.DefaultConfig(), true, plain)
+	q.release(0, 0, 20_000)
+	q.run(horizon)
+	if n := len(q.ab.kind(fabric.RTTReq)); n != 0 || len(plain.rtts) != 0 {
+		t.Fatalf("a non-probing algorithm got %d requests", n)
+	}
+}
+
+// TestRTTProbeTimeout: requests lost on the way leave the flow waiting
+// ProbeTimeout, then it probes again behind its next data packet.
+func TestRTTProbeTimeout(t *testing.T) {
+	cfg := nic.DefaultConfig()
+	cfg.ProbeTimeout = 5 * units.Microsecond
+	alg := &fixed{probe: true, rate: 10 * units.Gbps}
+	p := newPair(t, cfg, true, alg)
+	p.ab.drop = func(pk *fabric.Packet) bool { return pk.Kind == fabric.RTTReq }
+	p.release(0, 0, 100_000) // 100 packets, about 84 us at 10 Gb/s
+	p.run(horizon)
+	reqs := p.ab.kind(fabric.RTTReq)
+	gap := units.TxTime(1048, 10*units.Gbps)
+	for i := 1; i < len(reqs); i++ {
+		d := departed(reqs[i]) - departed(reqs[i-1])
+		if d < cfg.ProbeTimeout || d > cfg.ProbeTimeout+gap+units.Nanosecond {
+			t.Fatalf("requests %d and %d %v apart, want %v to %v", i-1, i, d, cfg.ProbeTimeout, cfg.ProbeTimeout+gap)
+		}
+	}
+	if len(reqs) < 15 || len(alg.rtts) != 0 {
+		t.Fatalf("%d requests, %d samples", len(reqs), len(alg.rtts))
+	}
+	bad := nic.DefaultConfig()
+	bad.ProbeTimeout = -1
+	if bad.Validate() == nil {
+		t.Fatal("a negative probe timeout passed validation")
+	}
+}
