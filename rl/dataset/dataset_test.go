@@ -14,6 +14,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
+	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/reward"
@@ -269,6 +270,7 @@ func runCase(t *testing.T, workload, spec string, rec bool, dcfg Config) string 
 	dcqcn.Register(reg)
 	dolce.Register(reg)
 	hpcc.Register(reg)
+	rlcc.Register(reg)
 	cc, err := reg.Build(spec, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +349,7 @@ func TestRecorderDoesNotChangeTheRun(t *testing.T) {
 		{"incast:n=4,size=200KB", "dcqcn"},
 		{"incast:n=4,size=200KB", "hpcc"}, // INT, window
 		{"qps", "dolceplus"},              // cca.MessageObserver
+		{"incast:n=4,size=2MB", "rlcc"},   // cca.RTTProber: no probes, no decisions
 	} {
 		t.Run(c.cca, func(t *testing.T) {
 			plain := runCase(t, c.workload, c.cca, false, Config{})
@@ -361,6 +364,9 @@ func TestRecorderDoesNotChangeTheRun(t *testing.T) {
 			rows := readRows(t, filepath.Join(with, FileName))
 			if len(rows) == 0 {
 				t.Fatal("no decisions recorded")
+			}
+			if c.cca == "rlcc" && rows[len(rows)-1].RTTNs <= 0 {
+				t.Errorf("RL-CC rows carry no RTT probe sample: %+v", rows[len(rows)-1])
 			}
 			checkRows(t, rows, &all, true)
 		})
