@@ -49,7 +49,8 @@ type Agent struct {
 	prevInfl    float64
 	decisions   int64
 
-	hook func(*Decision)
+	hook      func(*Decision)
+	startFrac float64 // StartAt's fraction of line rate; 0 = line rate
 }
 
 var (
@@ -80,7 +81,15 @@ func (a *Agent) Start(now units.Time, f cca.FlowInfo) {
 	a.rate = a.line
 	a.appliedAt = now
 	a.prevAction, a.prevRate, a.prevInfl = 1, 1, 1
+	if a.startFrac > 0 {
+		a.SetStartRate(a.startFrac)
+	}
 }
+
+// StartAt makes Start begin at frac x line rate instead of line rate (see
+// SetStartRate); call it before Start, e.g. from replay.Config.WrapCC.
+// 0 or 1 keeps line rate.
+func (a *Agent) StartAt(frac float64) { a.startFrac = frac }
 
 // SetStartRate sets the rate, and the previous decision's rate feature, to
 // frac x line rate (clamped to [MinRate, line rate]). Call it right after

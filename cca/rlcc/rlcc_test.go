@@ -386,6 +386,28 @@ func TestSetStartRate(t *testing.T) {
 	}
 }
 
+// TestStartAt: a fraction given before Start is where Start begins (the
+// trainers' hook), 0 keeps line rate.
+func TestStartAt(t *testing.T) {
+	spec, err := NewSpec("rlcc:test", Config{Policy: constPolicy(t, 1), PolicyPath: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := cca.FlowInfo{LineRate: 100 * units.Gbps, BaseRTT: 4 * units.Microsecond, MTU: 1048, Hops: 2}
+	a := spec.New().(*Agent)
+	a.StartAt(0.25)
+	a.Start(0, info)
+	if a.Rate() != 25*units.Gbps || a.prevRate != 0.25 {
+		t.Fatalf("StartAt(0.25): rate %v, prev_rate_frac %v", a.Rate(), a.prevRate)
+	}
+	b := spec.New().(*Agent)
+	b.StartAt(0)
+	b.Start(0, info)
+	if b.Rate() != 100*units.Gbps {
+		t.Fatalf("StartAt(0): rate %v, want line rate", b.Rate())
+	}
+}
+
 // TestNamedPolicies: "default" is the embedded trees, "teacher" the
 // embedded MLP they were distilled from, anything else a file.
 func TestNamedPolicies(t *testing.T) {

@@ -207,9 +207,7 @@ func Collect(control, teacher *rlcc.Policy, flows int, seed uint64, o Options) (
 			return a
 		}
 		ag.SetHook(func(d *rlcc.Decision) { all = append(all, *d) })
-		if start[id] < 1 {
-			return &startAt{Agent: ag, frac: start[id]}
-		}
+		ag.StartAt(start[id])
 		return a
 	}
 	if _, err := replay.Run(cfg, sc.Trace, ""); err != nil {
@@ -243,26 +241,11 @@ func worstFR(student *rlcc.Policy, o Options) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("distill: %w", err)
 	}
-	worst := math.Inf(1)
-	for _, n := range o.SelectFlows {
-		r, err := eval.ManyToOne(spec, n, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed})
-		if err != nil {
-			return 0, fmt.Errorf("distill: selection: %w", err)
-		}
-		worst = min(worst, r.FR)
+	r, err := eval.Fairest(spec, o.SelectFlows, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed})
+	if err != nil {
+		return 0, fmt.Errorf("distill: selection: %w", err)
 	}
-	return worst, nil
-}
-
-// startAt starts its agent at a fraction of line rate.
-type startAt struct {
-	*rlcc.Agent
-	frac float64
-}
-
-func (s *startAt) Start(now units.Time, f cca.FlowInfo) {
-	s.Agent.Start(now, f)
-	s.Agent.SetStartRate(s.frac)
+	return r.FR, nil
 }
 
 // ScenarioFit is the held-out fit on one flow count.

@@ -141,6 +141,27 @@ func ManyToOne(spec cca.Spec, flows int, o Options) (Result, error) {
 	return m.result(spec.Name, sc, o.Duration), nil
 }
 
+// Fairest reports the run, among many-to-one runs of spec with each of
+// the flow counts, whose FR (paper 004 Table 1) is smallest: the
+// worst-case fairness the trainer and the distiller select policies by.
+// The first such run wins ties; flows must not be empty.
+func Fairest(spec cca.Spec, flows []int, o Options) (Result, error) {
+	if len(flows) == 0 {
+		return Result{}, fmt.Errorf("eval: no flow counts to check")
+	}
+	var worst Result
+	for i, n := range flows {
+		r, err := ManyToOne(spec, n, o)
+		if err != nil {
+			return Result{}, err
+		}
+		if i == 0 || r.FR < worst.FR {
+			worst = r
+		}
+	}
+	return worst, nil
+}
+
 // meter accumulates the window's figures from packet events.
 type meter struct {
 	from      units.Time

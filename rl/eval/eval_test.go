@@ -195,3 +195,30 @@ func TestCompareAndTables(t *testing.T) {
 		t.Errorf("Table III:\n%s", out)
 	}
 }
+
+// TestFairest: the run of smallest FR among the flow counts, the same
+// Result ManyToOne gives for that count; no flow counts is an error.
+func TestFairest(t *testing.T) {
+	s := spec(t, "dcqcn")
+	o := Options{Duration: 2 * units.Millisecond}
+	want := Result{FR: math.Inf(1)}
+	for _, n := range []int{2, 3, 5} {
+		r, err := ManyToOne(s, n, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.FR < want.FR {
+			want = r
+		}
+	}
+	got, err := Fairest(s, []int{2, 3, 5}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Fairest = %+v, want %+v", got, want)
+	}
+	if _, err := Fairest(s, nil, o); err == nil {
+		t.Fatal("no flow counts accepted")
+	}
+}

@@ -301,20 +301,16 @@ func Train(o Options) (*Result, error) {
 
 // check replays pol on o.SelectFlows and returns the smallest FR.
 func check(pol *rlcc.Policy, ep int, o Options) (Checkpoint, error) {
-	c := Checkpoint{Episode: ep, WorstFR: math.Inf(1)}
+	c := Checkpoint{Episode: ep}
 	spec, err := rlcc.NewSpec("rlcc:check", rlcc.Config{Policy: pol, PolicyPath: "checkpoint", Latency: max(o.Latency, 0), AMin: o.AMin, AMax: o.AMax})
 	if err != nil {
 		return c, fmt.Errorf("train: %w", err)
 	}
-	for _, n := range o.SelectFlows {
-		r, err := eval.ManyToOne(spec, n, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed})
-		if err != nil {
-			return c, fmt.Errorf("train: checkpoint after iteration %d: %w", ep, err)
-		}
-		if r.FR < c.WorstFR {
-			c.WorstFR, c.SU = r.FR, r.SU
-		}
+	r, err := eval.Fairest(spec, o.SelectFlows, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed})
+	if err != nil {
+		return c, fmt.Errorf("train: checkpoint after iteration %d: %w", ep, err)
 	}
+	c.WorstFR, c.SU = r.FR, r.SU
 	return c, nil
 }
 
@@ -342,7 +338,8 @@ func Episode(pol *rlcc.Policy, flows int, seed uint64, o Options) ([][]rlcc.Deci
 	cfg.WrapCC = func(id int32, a cca.Algorithm) cca.Algorithm {
 		ag := a.(*rlcc.Agent)
 		ag.SetHook(func(d *rlcc.Decision) { trajs[id] = append(trajs[id], *d) })
-		return &ackCounter{Agent: ag, bytes: &acked[id], start: start[id]}
+		ag.StartAt(start[id])
+		return &ackCounter{Agent: ag, bytes: &acked[id]}
 	}
 	res, err := replay.Run(cfg, sc.Trace, "")
 	if err != nil {
@@ -362,19 +359,10 @@ func Episode(pol *rlcc.Policy, flows int, seed uint64, o Options) ([][]rlcc.Deci
 	return trajs, row, nil
 }
 
-// ackCounter adds up a flow's newly acknowledged payload bytes and sets
-// its starting rate.
+// ackCounter adds up a flow's newly acknowledged payload bytes.
 type ackCounter struct {
 	*rlcc.Agent
 	bytes *float64
-	start float64 // starting rate, fraction of line rate
-}
-
-func (c *ackCounter) Start(now units.Time, f cca.FlowInfo) {
-	c.Agent.Start(now, f)
-	if c.start < 1 {
-		c.Agent.SetStartRate(c.start)
-	}
 }
 
 func (c *ackCounter) OnAck(now units.Time, a *cca.Ack) {
