@@ -11,6 +11,7 @@ package nic
 import (
 	"fmt"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -69,29 +70,64 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first impossible setting.
+// Validate reports the first impossible setting, in a lowercase one-line
+// error that names the run.yaml key (nic.*; the fields run.yaml does not
+// set are named in the same form) and the value. Sizes must be at most
+// units.MaxSize, times at most limits.MaxTime, rates at most
+// units.MaxRate. What depends on the switch or the topology (one data
+// packet must fit a switch buffer) is checked by replay.Config.Validate.
 func (c *Config) Validate() error {
+	for _, f := range []struct {
+		key string
+		v   units.Bytes
+		min units.Bytes
+	}{
+		{"nic.mtu_payload", c.MTUPayload, 1},
+		{"nic.header", c.HeaderBytes, 0},
+		{"nic.ack_bytes", c.AckBytes, 1},
+		{"nic.nack_bytes", c.NackBytes, 1},
+		{"nic.cnp_bytes", c.CNPBytes, 1},
+		{"nic.window", c.Window, 0},
+		{"nic.probe_bytes", c.ProbeBytes, 0},
+	} {
+		if !(f.v >= f.min && f.v <= units.MaxSize) {
+			return fmt.Errorf("%s must be in [%d, 10^18] bytes, got %d B", f.key, int64(f.min), int64(f.v))
+		}
+	}
+	for _, f := range []struct {
+		key string
+		v   units.Time
+		min units.Time
+	}{
+		{"nic.cnp_interval", c.CNPInterval, 0},
+		{"nic.rto", c.RTO, 1},
+		{"nic.probe_timeout", c.ProbeTimeout, 0},
+	} {
+		switch {
+		case f.v < f.min && f.min == 0:
+			return fmt.Errorf("%s must not be negative, got %v", f.key, f.v)
+		case f.v < f.min:
+			return fmt.Errorf("%s must be > 0, got %v", f.key, f.v)
+		case f.v > limits.MaxTime:
+			return limits.TimeError(f.key, f.v)
+		}
+	}
 	switch {
-	case c.MTUPayload <= 0:
-		return fmt.Errorf("mtu payload must be > 0 bytes, got %d", c.MTUPayload)
-	case c.HeaderBytes < 0:
-		return fmt.Errorf("header bytes must be >= 0, got %d", c.HeaderBytes)
-	case c.AckBytes <= 0 || c.NackBytes <= 0 || c.CNPBytes <= 0:
-		return fmt.Errorf("control packet sizes must be > 0 bytes")
 	case c.AckEvery < 1:
-		return fmt.Errorf("ack interval must be >= 1 packet, got %d", c.AckEvery)
-	case c.CNPInterval < 0:
-		return fmt.Errorf("cnp interval must be >= 0, got %v", c.CNPInterval)
-	case c.RTO <= 0:
-		return fmt.Errorf("retransmission timeout must be > 0, got %v", c.RTO)
-	case c.Window < 0:
-		return fmt.Errorf("window must be >= 0 bytes, got %d", c.Window)
+		return fmt.Errorf("nic.ack_every must be >= 1 packet, got %d", c.AckEvery)
 	case c.DataPrio < 1 || c.DataPrio > 7:
-		return fmt.Errorf("data priority must be in 1..7, got %d", c.DataPrio)
-	case c.MinRate <= 0:
-		return fmt.Errorf("minimum rate must be > 0, got %d", c.MinRate)
-	case c.ProbeBytes < 0 || c.ProbeTimeout < 0:
-		return fmt.Errorf("probe size and timeout must be >= 0, got %d bytes and %v", c.ProbeBytes, c.ProbeTimeout)
+		return fmt.Errorf("nic.data_prio must be in 1..7, got %d", c.DataPrio)
+	case !(c.MinRate > 0 && c.MinRate <= units.MaxRate):
+		return fmt.Errorf("nic.min_rate must be in (0, 1Pbps], got %d bps", int64(c.MinRate))
+	}
+	if pkt := c.MTUPayload + c.HeaderBytes; c.Window > 0 && !c.WindowBDP {
+		// The sender stops at Window bytes in flight and the receiver
+		// acknowledges every AckEvery packets (or a message's last): with
+		// fewer packets in the window than that, each window waits for
+		// the retransmission timeout before its ACK comes.
+		if fit := (c.Window + pkt - 1) / pkt; int64(c.AckEvery) > int64(fit) {
+			return fmt.Errorf("nic.ack_every %d is more packets than nic.window %dB lets out (%d of %d B): every window would wait for nic.rto before its ack", c.AckEvery, int64(c.Window), int64(fit), int64(pkt))
+		}
 	}
 	return nil
 }

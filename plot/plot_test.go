@@ -3,6 +3,7 @@ package plot
 import (
 	"bytes"
 	"errors"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"image/png"
 	"math"
 	"os"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/replay"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
 )
 
@@ -36,14 +36,14 @@ func (f fixture) write(t *testing.T, dir string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	m := replay.Manifest{SchemaVersion: v1.Version, CCA: f.cca, Seed: f.seed, Trace: f.trace, SimEndNs: f.endNs}
+	m := runfolder.Manifest{SchemaVersion: v1.Version, CCA: f.cca, Seed: f.seed, Trace: f.trace, SimEndNs: f.endNs}
 	m.Config.MTUPayloadBytes, m.Config.HeaderBytes = 1000, 48
-	must(t, output.WriteJSONAtomic(filepath.Join(dir, replay.SummaryFile), m))
-	must(t, output.WriteRows(filepath.Join(dir, replay.FlowsFile), f.flows))
-	must(t, output.WriteRows(filepath.Join(dir, replay.MessagesFile), f.messages))
-	must(t, output.WriteRows(filepath.Join(dir, replay.PortsFile), f.ports))
+	must(t, runfolder.Write(dir, &m))
+	must(t, output.WriteRows(filepath.Join(dir, runfolder.FlowsFile), f.flows))
+	must(t, output.WriteRows(filepath.Join(dir, runfolder.MessagesFile), f.messages))
+	must(t, output.WriteRows(filepath.Join(dir, runfolder.PortsFile), f.ports))
 	if f.packets != nil {
-		must(t, output.WriteRows(filepath.Join(dir, replay.PacketsFile), f.packets))
+		must(t, output.WriteRows(filepath.Join(dir, runfolder.PacketsFile), f.packets))
 	}
 	return dir
 }
@@ -418,9 +418,9 @@ func TestExpandRunDirs(t *testing.T) {
 		t.Errorf("runs %q, want %q (seed 2 before 10, duplicates once)", got, want)
 	}
 	for _, bad := range []struct{ arg, msg string }{
-		{filepath.Join(root, "nope"), "no such file"},
-		{t.TempDir(), "no summary.json and no cca=NAME/seed=N/"},
-		{filepath.Join(single, replay.SummaryFile), "not a folder"},
+		{filepath.Join(root, "nope"), "no such folder"},
+		{t.TempDir(), "not a run folder (no summary.json) and no run folder below it"},
+		{filepath.Join(single, runfolder.SummaryFile), "not a folder"},
 	} {
 		if _, err := ExpandRunDirs([]string{bad.arg}); err == nil || !strings.Contains(err.Error(), bad.msg) || !strings.Contains(err.Error(), bad.arg) {
 			t.Errorf("%s: err = %v, want %q and the path", bad.arg, err, bad.msg)
@@ -448,12 +448,18 @@ func TestLabels(t *testing.T) {
 
 func TestLoadRunErrors(t *testing.T) {
 	dir := t.TempDir()
-	must(t, os.WriteFile(filepath.Join(dir, replay.SummaryFile), []byte("{"), 0o644))
-	if _, err := LoadRuns([]string{dir}); err == nil || !strings.Contains(err.Error(), "summary.json: not a run summary") {
+	must(t, os.WriteFile(filepath.Join(dir, runfolder.SummaryFile), []byte("{"), 0o644))
+	if _, err := LoadRuns([]string{dir}); err == nil || !strings.Contains(err.Error(), "summary.json: not a run manifest") {
 		t.Errorf("err = %v", err)
 	}
+	// A folder whose summary.json does not say complete is refused.
+	dir3 := t.TempDir()
+	must(t, output.WriteJSONAtomic(filepath.Join(dir3, runfolder.SummaryFile), runfolder.Manifest{SchemaVersion: v1.Version, CCA: "x"}))
+	if _, err := LoadRuns([]string{dir3}); err == nil || !errors.Is(err, runfolder.ErrIncomplete) {
+		t.Errorf("incomplete folder: err = %v", err)
+	}
 	dir2 := fixture{cca: "x", seed: 1}.write(t, t.TempDir())
-	must(t, os.WriteFile(filepath.Join(dir2, replay.FlowsFile), []byte("not parquet"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir2, runfolder.FlowsFile), []byte("not parquet"), 0o644))
 	if _, err := LoadRuns([]string{dir2}); err == nil || !strings.Contains(err.Error(), "flows.parquet") {
 		t.Errorf("err = %v", err)
 	}

@@ -1,18 +1,13 @@
 package plot
 
 import (
-	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	"github.com/ccreplay/ccreplay/replay"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
 )
 
@@ -26,7 +21,7 @@ type Run struct {
 	// Dir is the folder.
 	Dir string
 	// Manifest is its summary.json.
-	Manifest replay.Manifest
+	Manifest runfolder.Manifest
 	// Label names the run in legends: the algorithm (summary.json cca),
 	// plus "seed=N" when the same algorithm appears with several seeds.
 	Label string
@@ -56,59 +51,28 @@ func (r *Run) EndNs() int64 {
 	return end
 }
 
-// ExpandRunDirs turns the command's arguments into run folders: a folder
-// holding summary.json is a run; otherwise its cca=NAME/seed=N/ sub-folders
-// (the layout of `ccreplay compare`) are, sorted by name and then by seed
-// as a number. Arguments keep their order; a folder listed twice is kept
-// once.
+// ExpandRunDirs turns the command's arguments into run folders with
+// runfolder.Find: a run folder is itself, any other folder stands for the
+// run folders below it (the hive trees of ccreplay compare and sweeps),
+// sorted by path with numeric partition values in numeric order.
+// Arguments keep their order; a folder listed twice is kept once. An
+// incomplete run folder is an error.
 func ExpandRunDirs(args []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
-	add := func(d string) {
-		if c := filepath.Clean(d); !seen[c] {
-			seen[c] = true
-			out = append(out, d)
-		}
-	}
 	for _, a := range args {
-		st, err := os.Stat(a)
+		found, err := runfolder.Find(a)
 		if err != nil {
-			return nil, fmt.Errorf("run folder %s: %w", a, unwrapPath(err))
+			return nil, fmt.Errorf("run folder %w", err)
 		}
-		if !st.IsDir() {
-			return nil, fmt.Errorf("run folder %s: not a folder", a)
-		}
-		if fileExists(filepath.Join(a, replay.SummaryFile)) {
-			add(a)
-			continue
-		}
-		subs, err := filepath.Glob(filepath.Join(a, "cca=*", "seed=*", replay.SummaryFile))
-		if err != nil {
-			return nil, fmt.Errorf("run folder %s: %w", a, err)
-		}
-		if len(subs) == 0 {
-			return nil, fmt.Errorf("run folder %s: no %s and no cca=NAME/seed=N/ run folders in it", a, replay.SummaryFile)
-		}
-		slices.SortFunc(subs, compareHive)
-		for _, s := range subs {
-			add(filepath.Dir(s))
+		for _, d := range found {
+			if c := filepath.Clean(d.Dir); !seen[c] {
+				seen[c] = true
+				out = append(out, d.Dir)
+			}
 		}
 	}
 	return out, nil
-}
-
-// compareHive orders .../cca=A/seed=N/summary.json paths by algorithm and
-// then by seed as a number.
-func compareHive(a, b string) int {
-	ca, sa := hiveParts(a)
-	cb, sb := hiveParts(b)
-	return cmp.Or(cmp.Compare(ca, cb), cmp.Compare(sa, sb), cmp.Compare(a, b))
-}
-
-func hiveParts(p string) (string, uint64) {
-	seedDir := filepath.Dir(p)
-	seed, _ := strconv.ParseUint(strings.TrimPrefix(filepath.Base(seedDir), "seed="), 10, 64)
-	return filepath.Base(filepath.Dir(seedDir)), seed
 }
 
 // LoadRuns reads each folder's summary.json, flows, messages and ports
@@ -132,30 +96,24 @@ func LoadRuns(dirs []string) ([]*Run, error) {
 
 func loadRun(dir string) (*Run, error) {
 	r := &Run{Dir: dir}
-	sp := filepath.Join(dir, replay.SummaryFile)
-	b, err := os.ReadFile(sp)
+	m, err := runfolder.ReadManifest(dir)
 	if err != nil {
-		return nil, fmt.Errorf("run %s: %w", dir, unwrapPath(err))
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &r.Manifest); err != nil {
-		return nil, fmt.Errorf("%s: not a run summary: %v", sp, err)
-	}
-	if r.Manifest.SchemaVersion != v1.Version {
-		return nil, fmt.Errorf("%s: schema_version %q, want %q", sp, r.Manifest.SchemaVersion, v1.Version)
-	}
+	r.Manifest = *m
 	if r.Manifest.CCA == "" {
-		return nil, fmt.Errorf("%s: no cca", sp)
+		return nil, fmt.Errorf("%s: no cca", filepath.Join(dir, runfolder.SummaryFile))
 	}
-	if r.Flows, err = arrowread.ReadFlows(filepath.Join(dir, replay.FlowsFile)); err != nil {
+	if r.Flows, err = arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile)); err != nil {
 		return nil, err
 	}
-	if r.Messages, err = arrowread.ReadMessages(filepath.Join(dir, replay.MessagesFile)); err != nil {
+	if r.Messages, err = arrowread.ReadMessages(filepath.Join(dir, runfolder.MessagesFile)); err != nil {
 		return nil, err
 	}
-	if r.Ports, err = arrowread.ReadPorts(filepath.Join(dir, replay.PortsFile)); err != nil {
+	if r.Ports, err = arrowread.ReadPorts(filepath.Join(dir, runfolder.PortsFile)); err != nil {
 		return nil, err
 	}
-	if p := filepath.Join(dir, replay.PacketsFile); fileExists(p) {
+	if p := filepath.Join(dir, runfolder.PacketsFile); fileExists(p) {
 		r.Packets = p
 	}
 	if p := filepath.Join(dir, DecisionsFile); fileExists(p) {

@@ -7,9 +7,13 @@ package replay
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
@@ -87,13 +91,21 @@ func (c *Config) ApplyCCHints() {
 	}
 }
 
-// Validate checks the configuration before a run.
+// Validate checks the configuration before a run: each part on its own
+// (topology, switch, NIC, packet level, times), then what no part can
+// check alone, so that a configuration that passes can forward packets
+// and finish. Errors are lowercase, one line, and name the run.yaml key or
+// the flag: `switch.buffer 1B is smaller than one data packet (1048 B:
+// nic.mtu_payload 1000 + nic.header 48)`.
 func (c *Config) Validate() error {
 	if c.Topology == nil {
 		return fmt.Errorf("no topology")
 	}
 	if c.CC.New == nil {
 		return fmt.Errorf("no congestion control")
+	}
+	if err := c.Topology.Validate(); err != nil {
+		return fmt.Errorf("topology: %w", err)
 	}
 	if err := c.Switch.Validate(); err != nil {
 		return err
@@ -104,8 +116,86 @@ func (c *Config) Validate() error {
 	if _, err := ParsePacketLevel(string(c.Packets)); err != nil {
 		return err
 	}
-	if c.MaxTime < 0 || c.CheckEvery < 0 || c.LocalRate < 0 {
-		return fmt.Errorf("max time, check period and local rate must be >= 0")
+	switch {
+	case c.MaxTime < 0:
+		return fmt.Errorf("max_time must not be negative, got %v", c.MaxTime)
+	case c.MaxTime > limits.MaxTime:
+		return limits.TimeError("max_time", c.MaxTime)
+	case c.CheckEvery < 0:
+		return fmt.Errorf("check period (--check) must not be negative, got %v", c.CheckEvery)
+	case c.CheckEvery > limits.MaxTime:
+		return limits.TimeError("check period (--check)", c.CheckEvery)
+	case !(c.LocalRate >= 0 && c.LocalRate <= units.MaxRate):
+		return fmt.Errorf("nic.local_rate must be 0 (instant) or a rate up to 1Pbps, got %d bps", int64(c.LocalRate))
+	}
+	return c.checkForwarding()
+}
+
+// checkForwarding rejects switch settings under which a switch of the
+// topology could never forward a data packet, or would need more buffer
+// than it has for what PFC sets aside. Such a run never finishes: every
+// packet is dropped and retransmitted forever.
+func (c *Config) checkForwarding() error {
+	sw, n := &c.Switch, &c.NIC
+	pkt := n.MTUPayload + n.HeaderBytes
+	if sw.BufferBytes < pkt {
+		return fmt.Errorf("switch.buffer %s is smaller than one data packet (%d B: nic.mtu_payload %d + nic.header %d)",
+			keyval.FormatSize(sw.BufferBytes), int64(pkt), int64(n.MTUPayload), int64(n.HeaderBytes))
+	}
+	t := c.Topology
+	for i := t.NumHosts; i < len(t.Nodes); i++ {
+		node := &t.Nodes[i]
+		for j, p := range node.Ports {
+			if sw.PFC.HeadroomBytes == 0 && bdpTooLarge(p.Rate, p.Delay) {
+				// switchmodel.New sizes the headroom from this product
+				// even when PFC is off.
+				return fmt.Errorf("topology: switch %q port %d: rate %v x delay %v is more than 10^18 bytes on the wire", node.Name, j, p.Rate, p.Delay)
+			}
+		}
+		if !sw.PFC.Enabled {
+			continue
+		}
+		switch sw.PFC.Mode {
+		case switchmodel.PFCStatic:
+			if err := c.checkStaticPFC(node); err != nil {
+				return err
+			}
+			// NB: dynamic PFC is not checked against the buffer: when the
+			// ports' reserves and headroom take the whole buffer, the dynamic
+			// threshold (paper 002 Section 3.3) is zero and every ingress
+			// pauses once it holds more than its reserve, which still
+			// forwards (slowly), as a real switch so configured would.
+		}
+	}
+	return nil
+}
+
+// bdpTooLarge reports whether rate x delay is beyond 10^18 bytes.
+func bdpTooLarge(rate units.BitsPerSec, delay units.Time) bool {
+	hi, lo := bits.Mul64(uint64(max(delay, 0)), uint64(max(rate, 0)))
+	if hi >= 8e12 {
+		return true
+	}
+	q, _ := bits.Div64(hi, lo, 8e12)
+	return q > uint64(limits.MaxTotalBytes)
+}
+
+// checkStaticPFC rejects static Xoff thresholds (xoff_per_gbps x port rate)
+// above the buffer: the switch would drop before it pauses anyone.
+func (c *Config) checkStaticPFC(node *topology.Node) error {
+	pfc, buf := &c.Switch.PFC, c.Switch.BufferBytes
+	for _, p := range node.Ports {
+		// xoff = xoff_per_gbps * rate / 1 Gb/s, as switchmodel.New
+		// computes it in int64: the product must fit too.
+		hi, lo := bits.Mul64(uint64(pfc.XoffPerGbps), uint64(p.Rate))
+		if hi != 0 || lo > math.MaxInt64 {
+			return fmt.Errorf("switch.pfc.xoff_per_gbps %s x port rate %v of switch %q is beyond int64 bytes",
+				keyval.FormatSize(pfc.XoffPerGbps), p.Rate, node.Name)
+		}
+		if xoff := units.Bytes(lo / uint64(units.Gbps)); xoff > buf {
+			return fmt.Errorf("switch.pfc.xoff_per_gbps %s gives xoff %s on the %v ports of switch %q, more than switch.buffer %s",
+				keyval.FormatSize(pfc.XoffPerGbps), keyval.FormatSize(xoff), p.Rate, node.Name, keyval.FormatSize(buf))
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,7 +20,8 @@ func runToDir(t *testing.T, seed uint64, dir string) *Result {
 	cfg.Seed = seed
 	cfg.Packets = PacketsAll
 	res := mustRun(t, cfg, tr, dir)
-	if err := WriteManifest(dir, NewManifest(&cfg, "incast", res)); err != nil {
+	man := NewManifest(&cfg, "incast", res)
+	if err := WriteManifest(dir, &man); err != nil {
 		t.Fatal(err)
 	}
 	return res
@@ -32,7 +34,7 @@ func TestSameSeedByteIdenticalOutputs(t *testing.T) {
 	runToDir(t, 1, a)
 	runToDir(t, 1, b)
 	runToDir(t, 2, c)
-	for _, f := range []string{PacketsFile, FlowsFile, MessagesFile, PortsFile, SummaryFile} {
+	for _, f := range []string{runfolder.PacketsFile, runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.SummaryFile} {
 		x, err := os.ReadFile(filepath.Join(a, f))
 		if err != nil {
 			t.Fatal(err)
@@ -42,14 +44,14 @@ func TestSameSeedByteIdenticalOutputs(t *testing.T) {
 			t.Errorf("%s differs between two runs with the same seed", f)
 		}
 	}
-	x, _ := os.ReadFile(filepath.Join(a, PacketsFile))
-	z, _ := os.ReadFile(filepath.Join(c, PacketsFile))
+	x, _ := os.ReadFile(filepath.Join(a, runfolder.PacketsFile))
+	z, _ := os.ReadFile(filepath.Join(c, runfolder.PacketsFile))
 	if bytes.Equal(x, z) {
 		t.Errorf("packets.parquet identical for seeds 1 and 2: the seed is not used")
 	}
 	entries, _ := os.ReadDir(a)
 	for _, e := range entries {
-		if filepath.Ext(e.Name()) != ".parquet" && e.Name() != SummaryFile {
+		if filepath.Ext(e.Name()) != ".parquet" && e.Name() != runfolder.SummaryFile {
 			t.Errorf("stray file %s left in the run folder", e.Name())
 		}
 	}
@@ -61,15 +63,15 @@ func TestSameSeedByteIdenticalOutputs(t *testing.T) {
 func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
 	dir := t.TempDir()
 	res := runToDir(t, 1, dir)
-	flows, err := arrowread.ReadFlows(filepath.Join(dir, FlowsFile))
+	flows, err := arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := arrowread.ReadMessages(filepath.Join(dir, MessagesFile))
+	msgs, err := arrowread.ReadMessages(filepath.Join(dir, runfolder.MessagesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ports, err := arrowread.ReadPorts(filepath.Join(dir, PortsFile))
+	ports, err := arrowread.ReadPorts(filepath.Join(dir, runfolder.PortsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +85,7 @@ func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
 	// packets.parquet: every data packet sent has a NIC dequeue row, every
 	// delivered one a deliver row, and control packets appear at level all.
 	var dataDeq, deliver, ctrl int64
-	err = arrowread.ScanPackets(filepath.Join(dir, PacketsFile), func(p *v1.PacketRow) error {
+	err = arrowread.ScanPackets(filepath.Join(dir, runfolder.PacketsFile), func(p *v1.PacketRow) error {
 		switch {
 		case p.Kind == v1.KindData && p.Event == v1.EventDequeue && p.Node == p.Src:
 			dataDeq++

@@ -111,7 +111,11 @@ func (r *run) messageRows() []v1.MessageRow {
 
 func (r *run) portRows(end units.Time) []v1.PortRow {
 	topo := r.cfg.Topology
-	var rows []v1.PortRow
+	n := 0
+	for i := range topo.Nodes {
+		n += len(topo.Nodes[i].Ports)
+	}
+	rows := make([]v1.PortRow, 0, n)
 	si := 0
 	for i := range topo.Nodes {
 		n := &topo.Nodes[i]

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,11 +10,13 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay/kernel"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
@@ -34,15 +38,6 @@ type Result struct {
 	// PacketRows is the number of rows written to packets.parquet.
 	PacketRows int64
 }
-
-// File names inside a run folder.
-const (
-	PacketsFile  = "packets.parquet"
-	FlowsFile    = "flows.parquet"
-	MessagesFile = "messages.parquet"
-	PortsFile    = "ports.parquet"
-	SummaryFile  = "summary.json"
-)
 
 // run is one run's mutable state.
 type run struct {
@@ -81,14 +76,59 @@ const (
 // Run replays tr under cfg. When outDir is not empty the run's files are
 // written there (each to a temporary name, renamed when complete).
 func Run(cfg Config, tr *trace.Trace, outDir string) (*Result, error) {
-	if err := cfg.Validate(); err != nil {
+	return RunContext(context.Background(), cfg, tr, outDir)
+}
+
+// eventSlice is how many events the run executes between two looks at its
+// context and its progress callback: about 10 ms of wall time.
+const eventSlice = 1 << 16
+
+// ErrBadInput marks the errors of a run that come from its inputs rather
+// than from the simulator: a flow with no route, a flow or a chain of
+// dependencies that cannot fit the simulator's clock (see package limits).
+// errors.Is(err, ErrBadInput) tells them apart.
+var ErrBadInput = errors.New("bad input")
+
+// badInput is an error of the inputs; errors.Is(err, ErrBadInput) holds.
+type badInput struct{ err error }
+
+func (b badInput) Error() string        { return b.err.Error() }
+func (b badInput) Unwrap() error        { return b.err }
+func (b badInput) Is(target error) bool { return target == ErrBadInput }
+
+// InterruptedError is what RunContext returns when its context ends the
+// run: the simulated time reached and the context's error.
+type InterruptedError struct {
+	At  units.Time
+	Err error
+}
+
+// Error says where the run stopped ("interrupted at simulated time 1.2ms").
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("interrupted at simulated time %v", e.At)
+}
+
+// Unwrap returns the context's error (context.Canceled, ...).
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// RunContext is Run that stops when ctx is done: it then returns an
+// *InterruptedError (wrapping ctx.Err()) that says at which simulated
+// time it stopped, and
+// leaves no file in outDir (the per-packet log's temporary file is
+// removed). The context is looked at every eventSlice events, so a run
+// stops within milliseconds of a cancel.
+func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string) (*Result, error) {
+	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, badInput{err}
 	}
 	if err := tr.Validate(); err != nil {
-		return nil, err
+		return nil, badInput{err}
 	}
 	if tr.Hosts > cfg.Topology.NumHosts {
-		return nil, fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)
+		return nil, badInput{fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)}
 	}
 	r := &run{cfg: &cfg, tr: tr, sim: kernel.NewSim(cfg.Seed)}
 	r.id = r.sim.Register(r)
@@ -98,15 +138,20 @@ func Run(cfg Config, tr *trace.Trace, outDir string) (*Result, error) {
 		}
 	}
 	if outDir != "" && cfg.Packets != PacketsNone && cfg.Packets != "" {
-		st, err := output.NewStream[v1.PacketRow](filepath.Join(outDir, PacketsFile), 8192)
+		st, err := output.NewStream[v1.PacketRow](filepath.Join(outDir, runfolder.PacketsFile), 8192)
 		if err != nil {
 			return nil, err
 		}
 		r.tap = &packetTap{out: st, all: cfg.Packets == PacketsAll}
 	}
-	r.build()
+	if err := r.build(); err != nil {
+		if r.tap != nil {
+			r.tap.out.Abort()
+		}
+		return nil, err
+	}
 	r.schedule()
-	res, err := r.execute()
+	res, err := r.execute(ctx)
 	if r.tap != nil {
 		if err != nil {
 			r.tap.out.Abort()
@@ -136,7 +181,10 @@ func splitmix64(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-func (r *run) build() {
+// build creates flows, NICs, switches and links. It fails when a flow has
+// no route or could not finish within the simulator's clock even alone at
+// its bottleneck rate.
+func (r *run) build() error {
 	topo, cfg := r.cfg.Topology, r.cfg
 	routes := topo.Routes()
 	var tap fabric.Tap
@@ -175,6 +223,9 @@ func (r *run) build() {
 			f := nic.NewFlow(fid, m.Src, m.Dst, h, mk)
 			f.Prio = uint8(m.Priority) // 0: the NIC's default class
 			path := routes.Path(m.Src, m.Dst, h)
+			if len(path) == 0 {
+				return badInput{fmt.Errorf("message %d: topology %s has no route from host %d to host %d", m.ID, topo.Name, m.Src, m.Dst)}
+			}
 			f.BaseRTT = topology.PathBaseRTT(path, cfg.NIC.MTUPayload+cfg.NIC.HeaderBytes, cfg.NIC.AckBytes)
 			f.Bottleneck = topology.PathBottleneck(path)
 			f.Hops = len(path)
@@ -186,6 +237,12 @@ func (r *run) build() {
 		}
 		r.msgF[i] = fid
 		r.flows[fid].SizeBytes += units.Bytes(m.Bytes)
+	}
+	for _, f := range r.flows {
+		if need := units.TxTime(f.SizeBytes, f.Bottleneck); need > limits.MaxTime {
+			return badInput{fmt.Errorf("flow %d (host %d -> %d, %d bytes) cannot finish within the simulator's clock: alone at its %v bottleneck it needs more than the limit of %s",
+				f.ID, f.Src, f.Dst, f.SizeBytes, f.Bottleneck, limits.Describe(limits.MaxTime))}
+		}
 	}
 	// Nodes.
 	r.nics = make([]*nic.NIC, topo.NumHosts)
@@ -223,6 +280,7 @@ func (r *run) build() {
 			sw.Port(j).Port.SetPeer(recv[p.Peer], p.PeerPort)
 		}
 	}
+	return nil
 }
 
 // schedule prepares message releases: independent messages in release
@@ -262,7 +320,7 @@ func (r *run) release(now units.Time, i int32) {
 		m := r.msgs[i]
 		m.Release, m.FirstTx = now, now
 		if d := r.localTime(m.Bytes); d > 0 {
-			r.sim.Schedule(now+d, r.id, evLocal, i)
+			r.sim.Schedule(limits.AddTime(now, d), r.id, evLocal, i)
 		} else {
 			r.localDone(now, m)
 		}
@@ -308,7 +366,7 @@ func (r *run) Handle(now units.Time, kind uint8, arg int32) {
 			return
 		}
 		if !r.done() {
-			r.sim.Schedule(now+r.cfg.CheckEvery, r.id, evCheck, 0)
+			r.sim.Schedule(limits.AddTime(now, r.cfg.CheckEvery), r.id, evCheck, 0)
 		}
 	}
 }
@@ -324,7 +382,7 @@ func (r *run) Delivered(now units.Time, f *nic.Flow, m *nic.Message) {
 		r.waiting[c]--
 		if r.waiting[c] == 0 {
 			tm := &r.tr.Messages[c]
-			at := now + tm.Gap
+			at := limits.AddTime(now, tm.Gap)
 			if at < tm.Release {
 				at = tm.Release
 			}
@@ -348,27 +406,29 @@ func (r *run) SenderDone(now units.Time, f *nic.Flow, m *nic.Message) {
 	}
 }
 
-func (r *run) execute() (*Result, error) {
+func (r *run) execute(ctx context.Context) (*Result, error) {
 	until := units.Never
 	if r.cfg.MaxTime > 0 {
 		until = r.cfg.MaxTime
 	}
-	var end units.Time
-	if r.cfg.Progress == nil {
-		end = r.sim.Run(until)
-	} else {
-		const step = 100 * units.Microsecond
-		for {
-			t := r.sim.Now() + step
-			if t > until || t < 0 {
-				t = until
-			}
-			end = r.sim.Run(t)
-			r.cfg.Progress(t, r.delivered, len(r.msgs))
-			if r.done() || r.checkErr != nil || r.sim.Pending() == 0 || t >= until {
-				break
-			}
+	// NB: the loop slices the run by event count, never by simulated
+	// time, so an idle gap of any length between two events costs nothing
+	// (stepping the clock by a fixed amount hung on long gaps).
+	for {
+		n := r.sim.RunBudget(until, eventSlice)
+		if r.cfg.Progress != nil {
+			r.cfg.Progress(r.sim.Now(), r.delivered, len(r.msgs))
 		}
+		if n < eventSlice || r.sim.Stopped() {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, &InterruptedError{At: r.sim.Now(), Err: err}
+		}
+	}
+	end := r.sim.Now()
+	if err := r.sim.Err(); err != nil {
+		return nil, badInput{err}
 	}
 	if r.checkErr != nil {
 		return nil, r.checkErr

@@ -6,9 +6,11 @@
 package switchmodel
 
 import (
-	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -51,15 +53,33 @@ func (c ECNConfig) ForRate(rate units.BitsPerSec) (kmin, kmax units.Bytes, pmax 
 }
 
 // Thresholds returns Kmin and Kmax for a port of the given rate from the
-// scalar settings (RefRate scaling), ignoring PerRate.
+// scalar settings (RefRate scaling), ignoring PerRate: each threshold times
+// rate/RefRate, rounded down, computed without overflow (a result beyond
+// int64 bytes saturates, which means "never reached"). For rates in whole
+// Mb/s, as every topology has, this is the HPCC simulator's scaling of its
+// KMIN_MAP/KMAX_MAP exactly.
 func (c ECNConfig) Thresholds(rate units.BitsPerSec) (kmin, kmax units.Bytes) {
 	if c.RefRate <= 0 {
 		return c.KminBytes, c.KmaxBytes
 	}
-	scale := func(b units.Bytes) units.Bytes {
-		return units.Bytes(int64(b) * int64(rate/units.Mbps) / int64(c.RefRate/units.Mbps))
+	return scaleBytes(c.KminBytes, rate, c.RefRate), scaleBytes(c.KmaxBytes, rate, c.RefRate)
+}
+
+// scaleBytes is b*num/den rounded down for b, num >= 0 and den > 0,
+// saturating at the largest units.Bytes.
+func scaleBytes(b units.Bytes, num, den units.BitsPerSec) units.Bytes {
+	if b <= 0 || num <= 0 {
+		return 0
 	}
-	return scale(c.KminBytes), scale(c.KmaxBytes)
+	hi, lo := bits.Mul64(uint64(b), uint64(num))
+	if hi >= uint64(den) {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(den))
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return units.Bytes(q)
 }
 
 // PFCMode selects how the Xoff/Xon thresholds are computed.
@@ -128,42 +148,99 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first impossible setting.
+// Validate reports the first impossible setting of the switch on its own,
+// in a lowercase one-line error that names the run.yaml key (switch.*) and
+// the value. Every float must be a finite number in its range (NaN and the
+// infinities fail every check, which is why the checks are written as
+// !(in range)), every size at most units.MaxSize. What depends on the NIC
+// or the topology (one data packet must fit; PFC thresholds, reserves and
+// headroom against the buffer) is checked by replay.Config.Validate.
 func (c *Config) Validate() error {
-	switch {
-	case c.BufferBytes <= 0:
-		return fmt.Errorf("switch buffer must be > 0 bytes, got %d", c.BufferBytes)
-	case c.ECN.Enabled && (c.ECN.KminBytes < 0 || c.ECN.KmaxBytes < c.ECN.KminBytes):
-		return fmt.Errorf("ecn thresholds need 0 <= kmin <= kmax, got kmin=%d kmax=%d", c.ECN.KminBytes, c.ECN.KmaxBytes)
-	case c.ECN.Enabled && (c.ECN.Pmax < 0 || c.ECN.Pmax > 1):
-		return fmt.Errorf("ecn pmax must be in [0,1], got %g", c.ECN.Pmax)
-	case c.ECN.RefRate < 0:
-		return errors.New("ecn reference rate must be >= 0")
+	if !(c.BufferBytes > 0 && c.BufferBytes <= units.MaxSize) {
+		return fmt.Errorf("switch.buffer must be in (0, 10^18] bytes, got %d B", int64(c.BufferBytes))
 	}
-	for _, r := range c.ECN.PerRate {
-		switch {
-		case r.Rate <= 0:
-			return fmt.Errorf("ecn per-rate entry needs a rate > 0, got %d", r.Rate)
-		case r.KminBytes < 0 || r.KmaxBytes < r.KminBytes:
-			return fmt.Errorf("ecn thresholds for %v need 0 <= kmin <= kmax, got kmin=%d kmax=%d", r.Rate, r.KminBytes, r.KmaxBytes)
-		case r.Pmax < 0 || r.Pmax > 1:
-			return fmt.Errorf("ecn pmax for %v must be in [0,1], got %g", r.Rate, r.Pmax)
+	if r := c.ECN.RefRate; !(r >= 0 && r <= units.MaxRate) {
+		return fmt.Errorf("switch.ecn.ref_rate (the reference rate) must be 0 for no scaling or a rate up to 1Pbps, got %d bps", int64(r))
+	}
+	if c.ECN.Enabled {
+		e := c.ECN
+		if err := checkECN("switch.ecn", e.KminBytes, e.KmaxBytes, e.Pmax); err != nil {
+			return err
+		}
+		for i, r := range e.PerRate {
+			key := fmt.Sprintf("switch.ecn.per_rate[%d]", i)
+			if !(r.Rate > 0 && r.Rate <= units.MaxRate) {
+				return fmt.Errorf("%s.rate must be in (0, 1Pbps], got %d bps", key, int64(r.Rate))
+			}
+			if err := checkECN(key, r.KminBytes, r.KmaxBytes, r.Pmax); err != nil {
+				return err
+			}
 		}
 	}
 	if c.PFC.Enabled {
 		p := c.PFC
 		switch {
 		case p.Mode != PFCStatic && p.Mode != PFCDynamic:
-			return fmt.Errorf("pfc mode must be static or dynamic, got %q", p.Mode)
-		case p.Mode == PFCStatic && (p.XonPerGbps <= 0 || p.XoffPerGbps < p.XonPerGbps):
-			return fmt.Errorf("pfc static thresholds need 0 < xon <= xoff, got xoff=%d xon=%d per Gbps", p.XoffPerGbps, p.XonPerGbps)
+			return fmt.Errorf("switch.pfc.mode must be static or dynamic, got %q", p.Mode)
+		case p.Mode == PFCStatic && !(p.XonPerGbps > 0 && p.XoffPerGbps <= units.MaxSize):
+			return fmt.Errorf("switch.pfc.xon_per_gbps and xoff_per_gbps need 0 < xon <= xoff <= 10^18 bytes, got xon %d B and xoff %d B", int64(p.XonPerGbps), int64(p.XoffPerGbps))
+		case p.Mode == PFCStatic && p.XonPerGbps > p.XoffPerGbps:
+			return fmt.Errorf("switch.pfc.xon_per_gbps %d B is above switch.pfc.xoff_per_gbps %d B: a paused port would never resume", int64(p.XonPerGbps), int64(p.XoffPerGbps))
 		case p.Mode == PFCDynamic && p.Divisor <= 0:
-			return fmt.Errorf("pfc divisor must be > 0, got %d", p.Divisor)
-		case p.ReserveBytes < 0 || p.HeadroomBytes < 0 || p.ResumeOffsetBytes < 0:
-			return errors.New("pfc reserve, headroom and resume offset must be >= 0")
-		case p.FrameBytes <= 0:
-			return fmt.Errorf("pfc frame size must be > 0, got %d", p.FrameBytes)
+			return fmt.Errorf("switch.pfc.divisor must be > 0, got %d", p.Divisor)
+		}
+		for _, f := range []struct {
+			key string
+			v   units.Bytes
+		}{
+			{"switch.pfc.reserve", p.ReserveBytes},
+			{"switch.pfc.headroom", p.HeadroomBytes},
+			{"switch.pfc.resume_offset (the resume offset)", p.ResumeOffsetBytes},
+		} {
+			if !(f.v >= 0 && f.v <= units.MaxSize) {
+				return fmt.Errorf("%s must be in [0, 10^18] bytes, got %d B", f.key, int64(f.v))
+			}
+		}
+		if !(p.FrameBytes > 0 && p.FrameBytes <= units.MaxSize) {
+			return fmt.Errorf("switch.pfc.frame (pause frame size) must be in (0, 10^18] bytes, got %d B", int64(p.FrameBytes))
 		}
 	}
 	return nil
+}
+
+// checkECN checks one set of RED settings named key (switch.ecn or an
+// entry of switch.ecn.per_rate).
+func checkECN(key string, kmin, kmax units.Bytes, pmax float64) error {
+	switch {
+	case !(kmin >= 0 && kmin <= units.MaxSize):
+		return fmt.Errorf("%s.kmin must be in [0, 10^18] bytes, got %d B", key, int64(kmin))
+	case !(kmax >= kmin && kmax <= units.MaxSize):
+		return fmt.Errorf("%s.kmax %d B is below %s.kmin %d B (want kmin <= kmax <= 10^18 bytes)", key, int64(kmax), key, int64(kmin))
+	case !(pmax >= 0 && pmax <= 1):
+		return fmt.Errorf("%s.pmax: %v is not a number in [0,1]", key, pmax)
+	}
+	return nil
+}
+
+// PortHeadroom is the PFC headroom of one ingress port of the given rate
+// and propagation delay, bytes: HeadroomBytes when set, else
+// 2 x (delay x rate) + 3 MTU of 1500 B, what is already on the wire when a
+// PAUSE leaves plus what is sent while it travels. It saturates at
+// limits.MaxTotalBytes (10^18) instead of overflowing.
+func (p PFCConfig) PortHeadroom(rate units.BitsPerSec, delay units.Time) units.Bytes {
+	if p.HeadroomBytes != 0 {
+		return p.HeadroomBytes
+	}
+	if rate <= 0 || delay <= 0 {
+		return 3 * 1500
+	}
+	hi, lo := bits.Mul64(uint64(delay), uint64(rate))
+	if hi >= 8e12 {
+		return units.Bytes(limits.MaxTotalBytes)
+	}
+	q, _ := bits.Div64(hi, lo, 8e12) // bytes on the wire in one delay
+	if q > uint64(limits.MaxTotalBytes-3*1500)/2 {
+		return units.Bytes(limits.MaxTotalBytes)
+	}
+	return units.Bytes(2*q + 3*1500)
 }

@@ -3,6 +3,7 @@ package topology
 import (
 	"fmt"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -45,7 +46,8 @@ func names(prefix string, n int) []string {
 }
 
 // argCheck keeps the first argument error of a builder: a count < 1, a rate
-// <= 0, a negative delay, fewer than 2 hosts or more than MaxNodes nodes.
+// <= 0, a negative delay, fewer than 2 or more than limits.MaxHosts hosts,
+// or more than MaxNodes nodes.
 type argCheck struct {
 	kind string
 	err  error
@@ -77,7 +79,9 @@ func (c *argCheck) size(hosts, switches int64) {
 	}
 	if hosts < 2 {
 		c.err = fmt.Errorf("%s: %d hosts, need at least 2", c.kind, hosts)
-	} else if hosts > MaxNodes || switches > MaxNodes {
+	} else if hosts > limits.MaxHosts {
+		c.err = hostLimitError(c.kind, hosts)
+	} else if switches > MaxNodes {
 		c.err = fmt.Errorf("%s: more than the limit of %d nodes", c.kind, MaxNodes)
 	} else if hosts+switches > MaxNodes {
 		c.err = fmt.Errorf("%s: %s and %s exceed the limit of %d nodes", c.kind,
@@ -115,18 +119,23 @@ func mustDelay(s string) units.Time {
 	return d
 }
 
-// mul multiplies non-negative counts, saturating at MaxNodes+1 so that the
-// size check fails instead of overflowing.
+// hugeCount is where mul saturates: far above every limit, and small
+// enough that a sum of a few saturated counts cannot overflow int64.
+const hugeCount = 1 << 50
+
+// mul multiplies non-negative counts exactly up to hugeCount and saturates
+// there, so that the size checks fail (and can quote the count) instead of
+// overflowing.
 func mul(v ...int) int64 {
 	p := int64(1)
 	for _, x := range v {
 		if x <= 0 {
 			return 0
 		}
-		p *= int64(x)
-		if p > MaxNodes {
-			return MaxNodes + 1
+		if p > hugeCount/int64(x) {
+			return hugeCount
 		}
+		p *= int64(x)
 	}
 	return p
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -231,7 +232,17 @@ func TestBuilderErrors(t *testing.T) {
 		{"star 0 hosts", second(Star(0, G, us)), "star: hosts must be >= 1, got 0"},
 		{"star rate", second(Star(4, 0, us)), "star: rate must be > 0, got 0 bps"},
 		{"star delay", second(Star(4, G, -1)), "star: delay must be >= 0, got -1ps"},
-		{"star huge", second(Star(MaxNodes, G, us)), "star: 1048576 hosts and 1 switch exceed the limit of 1048576 nodes"},
+		{"star past the host limit", second(Star(limits.MaxHosts+1, G, us)), "star: 1048577 hosts is more than the limit of 1048576"},
+		{"star 2M hosts", second(Star(2_000_000, G, us)), "star: 2000000 hosts is more than the limit of 1048576"},
+		{"dumbbell past the host limit", second(Dumbbell(600_000, G, G, us)), "dumbbell: 1200000 hosts is more than the limit of 1048576"},
+		{"leafspine past the host limit", second(LeafSpine(LeafSpineConfig{Leaves: 1024, HostsPerLeaf: 1025, Spines: 1, UplinksPerPair: 1, HostRate: G, FabricRate: G})),
+			"leafspine: 1049600 hosts is more than the limit of 1048576"},
+		{"leafspine too many switches", second(LeafSpine(LeafSpineConfig{Leaves: 1, HostsPerLeaf: 2, Spines: MaxNodes, UplinksPerPair: 1, HostRate: G, FabricRate: G})),
+			"leafspine: more than the limit of 2097152 nodes"},
+		{"leafspine too many nodes", second(LeafSpine(LeafSpineConfig{Leaves: 1, HostsPerLeaf: limits.MaxHosts, Spines: limits.MaxHosts, UplinksPerPair: 1, HostRate: G, FabricRate: G})),
+			"leafspine: 1048576 hosts and 1048577 switches exceed the limit of 2097152 nodes"},
+		{"fattree past the host limit", second(FatTree(with(good, func(c *FatTreeConfig) { c.Pods, c.ToRsPerPod, c.HostsPerToR = 64, 64, 257 }))),
+			"fattree: 1052672 hosts is more than the limit of 1048576"},
 		{"dumbbell n", second(Dumbbell(0, G, G, us)), "dumbbell: n must be >= 1, got 0"},
 		{"dumbbell bottleneck", second(Dumbbell(2, G, -5, us)), "dumbbell: bottleneck rate must be > 0, got -5 bps"},
 		{"leafspine spines", second(LeafSpine(LeafSpineConfig{Leaves: 2, HostsPerLeaf: 2, UplinksPerPair: 1, HostRate: G, FabricRate: G})),
@@ -241,11 +252,24 @@ func TestBuilderErrors(t *testing.T) {
 		{"fattree fabric", second(FatTree(with(good, func(c *FatTreeConfig) { c.FabricRate = 0 }))), "fattree: fabric rate must be > 0, got 0 bps"},
 		{"fattree cores", second(FatTree(with(good, func(c *FatTreeConfig) { c.CoresPerAgg = 0 }))), "fattree: cores per agg must be >= 1, got 0"},
 		{"fattree overflow", second(FatTree(with(good, func(c *FatTreeConfig) { c.Pods, c.ToRsPerPod, c.HostsPerToR = 1<<40, 1<<40, 1<<40 }))),
-			"fattree: more than the limit of 1048576 nodes"},
+			"fattree: over 1125899906842624 hosts is more than the limit of 1048576"},
 	} {
 		if tc.err == nil || tc.err.Error() != tc.want {
 			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)
 		}
+	}
+}
+
+// The host limit is inclusive: a star with exactly limits.MaxHosts hosts
+// (and so MaxHosts+1 nodes) builds, validates and routes.
+func TestStarAtHostLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 1,048,576-host star")
+	}
+	topo := mustValid(t)(Star(limits.MaxHosts, G, us))
+	r := topo.Routes()
+	if p := r.Path(0, limits.MaxHosts-1, 1); len(p) != 2 || p[1].Port != limits.MaxHosts-1 {
+		t.Fatalf("path h0 -> last host = %v", p)
 	}
 }
 

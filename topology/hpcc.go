@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -39,7 +40,9 @@ const maxHPCCLinks = 1 << 22
 // read and anything after them is ignored, as the HPCC simulator does (its
 // sample mix/topology.txt carries unused link lines and a comment block
 // there). A link with a non-zero error rate is rejected: ccreplay does not
-// model random loss.
+// model random loss. A file with more than MaxNodes nodes or more than
+// limits.MaxHosts hosts (nodes that are not switches) is rejected before
+// anything is allocated for them.
 func ReadHPCC(r io.Reader, name string) (*Topology, error) {
 	p := hpccParser{name: name, sc: bufio.NewScanner(r)}
 	p.sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
@@ -104,6 +107,9 @@ func (p *hpccParser) parse() (*Topology, error) {
 	links, err := p.int(f[2], "link count", 0, maxHPCCLinks)
 	if err != nil {
 		return nil, err
+	}
+	if hosts := nodes - switches; hosts > limits.MaxHosts {
+		return nil, hostLimitError(fmt.Sprintf("%s:%d", p.name, p.line), int64(hosts))
 	}
 
 	isSwitch := make([]bool, nodes)

@@ -99,7 +99,8 @@ func TestRoutesAllPairs(t *testing.T) {
 	}
 }
 
-// The routing table stores each distinct port set once.
+// The routing table stores each distinct port set once, in one column per
+// group of hosts that share a ToR rather than one per host.
 func TestRoutesCompact(t *testing.T) {
 	r := mustValid(t)(FatTree(DolceFatTree)).Routes()
 	// Sets are shared by all switches: the empty set; {0}..{7} (a ToR's
@@ -109,8 +110,10 @@ func TestRoutesCompact(t *testing.T) {
 	if got, want := r.NumPortSets(), 1+8+1+8; got != want {
 		t.Errorf("NumPortSets() = %d, want %d", got, want)
 	}
-	if got := len(r.setOf); got != 320*1024 {
-		t.Errorf("table has %d entries, want 320*1024", got)
+	// One table column per ToR (the hosts' attachment groups), one entry
+	// per switch in it.
+	if got := len(r.setOf); got != 128*320 {
+		t.Errorf("table has %d entries, want 128 groups x 320 switches", got)
 	}
 }
 
@@ -214,7 +217,7 @@ func TestECMPIndependentAcrossSwitches(t *testing.T) {
 func TestPickDeterministic(t *testing.T) {
 	a := mustValid(t)(FatTree(HPCCFatTree)).Routes()
 	b := mustValid(t)(FatTree(HPCCFatTree)).Routes()
-	if !reflect.DeepEqual(a.setOf, b.setOf) || !reflect.DeepEqual(a.off, b.off) || !reflect.DeepEqual(a.ports, b.ports) {
+	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two Routes() of the same topology differ")
 	}
 	for f := uint64(0); f < 2000; f++ {
@@ -295,19 +298,34 @@ func TestPathBaseRTTHand(t *testing.T) {
 	}
 }
 
-func BenchmarkRoutesHPCCFatTree(b *testing.B) {
-	topo := mustValid(b)(FatTree(HPCCFatTree))
-	b.ReportAllocs()
-	for b.Loop() {
-		topo.Routes()
+// BenchmarkRoutes builds the routing table of the 1024-host Dolce-RC
+// fat-tree, the HPCC fat-tree and a 100,000-host star.
+func BenchmarkRoutes(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		topo func() (*Topology, error)
+	}{
+		{"dolce-fattree-1024", func() (*Topology, error) { return FatTree(DolceFatTree) }},
+		{"hpcc-fattree-320", func() (*Topology, error) { return FatTree(HPCCFatTree) }},
+		{"star-100k", func() (*Topology, error) { return Star(100_000, 100*G, us) }},
+	} {
+		topo := mustValid(b)(tc.topo())
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				topo.Routes()
+			}
+		})
 	}
 }
 
-func BenchmarkRoutesDolceFatTree(b *testing.B) {
+// BenchmarkRoutesReference is the former algorithm (one BFS over all nodes
+// per destination host) on the 1024-host fat-tree, for comparison.
+func BenchmarkRoutesReference(b *testing.B) {
 	topo := mustValid(b)(FatTree(DolceFatTree))
 	b.ReportAllocs()
 	for b.Loop() {
-		topo.Routes()
+		referenceRoutes(topo)
 	}
 }
 

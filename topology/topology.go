@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -62,10 +63,13 @@ type Topology struct {
 	Nodes    []Node
 }
 
-// MaxNodes bounds the number of nodes (hosts + switches) a builder, Parse or
-// ReadHPCC accepts, so that a typo such as hosts=1e9 is an error rather than
-// an out-of-memory crash.
-const MaxNodes = 1 << 20
+// MaxNodes bounds the number of nodes (hosts + switches) a builder, Parse,
+// ReadHPCC or Validate accepts, so that a typo such as hosts=1e9 is an
+// error rather than an out-of-memory crash. It is twice limits.MaxHosts
+// (2^21 = 2,097,152), so that a network with the most hosts allowed still
+// has room for its switches; the host count is checked against
+// limits.MaxHosts on its own.
+const MaxNodes = 2 * limits.MaxHosts
 
 // NumSwitches returns the number of switches.
 func (t *Topology) NumSwitches() int { return len(t.Nodes) - t.NumHosts }
@@ -130,14 +134,19 @@ func (t *Topology) label(i int) string {
 }
 
 // Validate checks the invariants every other package relies on: at least
-// two hosts; node i has ID i; nodes 0..NumHosts-1 are hosts and the rest
-// switches; every host has exactly one port; every port names an existing
-// peer port that points back at it (full duplex) with the same rate and
-// delay; rates are > 0 and delays >= 0; no node links to itself; and every
-// host reaches every other host without passing through a third host.
+// two and at most limits.MaxHosts hosts and at most MaxNodes nodes; node i
+// has ID i; nodes 0..NumHosts-1 are hosts and the rest switches; every host
+// has exactly one port; every port names an existing peer port that points
+// back at it (full duplex) with the same rate and delay; rates are > 0 and
+// delays >= 0 (an error names the node and port); no node links to itself;
+// and every host reaches every other host without passing through a third
+// host.
 func (t *Topology) Validate() error {
 	if t.NumHosts < 2 {
 		return fmt.Errorf("topology has %d hosts, need at least 2", t.NumHosts)
+	}
+	if t.NumHosts > limits.MaxHosts {
+		return hostLimitError("topology", int64(t.NumHosts))
 	}
 	if t.NumHosts > len(t.Nodes) {
 		return fmt.Errorf("topology says %d hosts but has only %d nodes", t.NumHosts, len(t.Nodes))
@@ -178,38 +187,46 @@ func (t *Topology) Validate() error {
 	return t.checkConnected()
 }
 
+// portLabel names port j of node i in error messages: `node 3 "tor1" port
+// 2`. It is only called once an error is found: formatting it for every
+// port made Validate take seconds on a million-host star.
+func (t *Topology) portLabel(i, j int) string {
+	return fmt.Sprintf("%s port %d", t.label(i), j)
+}
+
 // checkPort checks what port j of node i says on its own.
 func (t *Topology) checkPort(i, j int, p Port) error {
-	where := fmt.Sprintf("%s port %d", t.label(i), j)
+	var problem string
 	switch {
 	case p.Rate <= 0:
-		return fmt.Errorf("%s: rate %d bps must be > 0", where, int64(p.Rate))
+		problem = fmt.Sprintf("rate %d bps must be > 0", int64(p.Rate))
 	case p.Delay < 0:
-		return fmt.Errorf("%s: delay %d ps must be >= 0", where, int64(p.Delay))
+		problem = fmt.Sprintf("delay %d ps must be >= 0", int64(p.Delay))
 	case p.Peer < 0 || int(p.Peer) >= len(t.Nodes):
-		return fmt.Errorf("%s: peer %d does not exist (%d nodes)", where, p.Peer, len(t.Nodes))
+		problem = fmt.Sprintf("peer %d does not exist (%d nodes)", p.Peer, len(t.Nodes))
 	case int(p.Peer) == i:
-		return fmt.Errorf("%s: links the node to itself", where)
+		problem = "links the node to itself"
+	default:
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%s: %s", t.portLabel(i, j), problem)
 }
 
 // checkDuplex checks that port j of node i and its peer port point at each
 // other and agree on rate and delay.
 func (t *Topology) checkDuplex(i, j int, p Port) error {
-	where := fmt.Sprintf("%s port %d", t.label(i), j)
 	peer := &t.Nodes[p.Peer]
 	if p.PeerPort < 0 || int(p.PeerPort) >= len(peer.Ports) {
-		return fmt.Errorf("%s: peer port %d does not exist on %s (%d ports)", where, p.PeerPort, t.label(int(p.Peer)), len(peer.Ports))
+		return fmt.Errorf("%s: peer port %d does not exist on %s (%d ports)", t.portLabel(i, j), p.PeerPort, t.label(int(p.Peer)), len(peer.Ports))
 	}
 	back := peer.Ports[p.PeerPort]
 	if int(back.Peer) != i || int(back.PeerPort) != j {
 		return fmt.Errorf("%s: link is not full duplex: it points at %s port %d, which points at node %d port %d",
-			where, t.label(int(p.Peer)), p.PeerPort, back.Peer, back.PeerPort)
+			t.portLabel(i, j), t.label(int(p.Peer)), p.PeerPort, back.Peer, back.PeerPort)
 	}
 	if back.Rate != p.Rate || back.Delay != p.Delay {
 		return fmt.Errorf("%s: link to %s port %d has %v/%v one way and %v/%v the other (rate/delay must match)",
-			where, t.label(int(p.Peer)), p.PeerPort, p.Rate, p.Delay, back.Rate, back.Delay)
+			t.portLabel(i, j), t.label(int(p.Peer)), p.PeerPort, p.Rate, p.Delay, back.Rate, back.Delay)
 	}
 	return nil
 }
@@ -241,4 +258,16 @@ func (t *Topology) checkConnected() error {
 		}
 	}
 	return nil
+}
+
+// hostLimitError says that what (a builder's kind, "topology" or a file
+// position) has more than limits.MaxHosts hosts, e.g. "star: 2000000 hosts
+// is more than the limit of 1048576". A count at or above hugeCount is
+// given as "over" that bound: it was saturated when it was computed.
+func hostLimitError(what string, hosts int64) error {
+	count := fmt.Sprintf("%d", hosts)
+	if hosts >= hugeCount {
+		count = fmt.Sprintf("over %d", int64(hugeCount))
+	}
+	return fmt.Errorf("%s: %s hosts is more than the limit of %d", what, count, limits.MaxHosts)
 }

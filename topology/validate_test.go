@@ -2,6 +2,8 @@ package topology
 
 import (
 	"testing"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // Validate must catch every broken invariant with a message that names the
@@ -26,6 +28,11 @@ func TestValidate(t *testing.T) {
 		{"host with no port", func(tp *Topology) { tp.Nodes[0].Ports = nil }, `host node 0 "h0" has 0 ports, want exactly 1`},
 		{"zero rate", func(tp *Topology) { tp.Nodes[3].Ports[1].Rate = 0 }, `node 3 "sw0" port 1: rate 0 bps must be > 0`},
 		{"negative delay", func(tp *Topology) { tp.Nodes[1].Ports[0].Delay = -5 }, `node 1 "h1" port 0: delay -5 ps must be >= 0`},
+		{"negative rate", func(tp *Topology) { tp.Nodes[2].Ports[0].Rate = -1 }, `node 2 "h2" port 0: rate -1 bps must be > 0`},
+		{"zero rate on a host", func(tp *Topology) { tp.Nodes[0].Ports[0].Rate = 0 }, `node 0 "h0" port 0: rate 0 bps must be > 0`},
+		{"negative delay on a switch", func(tp *Topology) { tp.Nodes[3].Ports[2].Delay = -1 }, `node 3 "sw0" port 2: delay -1 ps must be >= 0`},
+		{"both ends bad", func(tp *Topology) { tp.Nodes[3].Ports[0].Rate = 0; tp.Nodes[0].Ports[0].Rate = 0 }, `node 0 "h0" port 0: rate 0 bps must be > 0`},
+		{"too many hosts", func(tp *Topology) { tp.NumHosts = limits.MaxHosts + 1 }, "topology: 1048577 hosts is more than the limit of 1048576"},
 		{"peer out of range", func(tp *Topology) { tp.Nodes[3].Ports[2].Peer = 42 }, `node 3 "sw0" port 2: peer 42 does not exist (4 nodes)`},
 		{"self loop", func(tp *Topology) { tp.Nodes[3].Ports[2].Peer = 3 }, `node 3 "sw0" port 2: links the node to itself`},
 		{"peer port out of range", func(tp *Topology) { tp.Nodes[0].Ports[0].PeerPort = 3 },

@@ -9,6 +9,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/limits"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // CSVHeader is the header line of a CSV trace written now (schema
@@ -106,6 +109,9 @@ func ReadCSV(r io.Reader) (*Trace, error) {
 		if err != nil {
 			return nil, &ParseError{Line: line(), Err: err}
 		}
+		if len(t.Messages) >= limits.MaxMessages {
+			return nil, &ParseError{Line: line(), Err: errTooManyMessages}
+		}
 		t.Messages = append(t.Messages, m)
 		lines = append(lines, line())
 	}
@@ -197,11 +203,20 @@ func parseCSVRecord(rec []string, cols []string) (Message, error) {
 		v, err = f.parse(s)
 		return v
 	}
+	getTime := func(f field, s string) units.Time {
+		ns := get(f, s)
+		if err != nil {
+			return 0
+		}
+		var t units.Time
+		t, err = nsToTime(f, ns)
+		return t
+	}
 	m.ID = get(fieldID, rec[0])
 	m.Src = int32(get(fieldSrc, rec[1]))
 	m.Dst = int32(get(fieldDst, rec[2]))
 	m.Bytes = get(fieldBytes, rec[3])
-	m.Release = nsToTime(get(fieldRelease, rec[4]))
+	m.Release = getTime(fieldRelease, rec[4])
 	m.FlowID = get(fieldFlow, rec[5])
 	m.CollectiveID = get(fieldColl, rec[6])
 	if err == nil && rec[7] != "" {
@@ -212,7 +227,7 @@ func parseCSVRecord(rec []string, cols []string) (Message, error) {
 			m.Deps = append(m.Deps, get(fieldDep, s))
 		}
 	}
-	m.Gap = nsToTime(get(fieldGap, rec[8]))
+	m.Gap = getTime(fieldGap, rec[8])
 	m.Iteration, m.SrcRank, m.DstRank = NoIteration, NoRank, NoRank
 	if len(cols) > len(csvColumnsV1) {
 		m.Priority = int32(get(fieldPrio, rec[9]))

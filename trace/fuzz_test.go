@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/trace"
@@ -65,6 +66,8 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte(csvHead + "0,0,3,1,0,-1,-1,1,0\n1,0,3,1,0,-1,-1,0,0\n"))
 	f.Add([]byte("id,src,dst,bytes,release_ns,flow_id,collective_id,deps,gap_ns\n0,1,2,3,4,5,6,\"7;8\",9\n"))
 	f.Add([]byte("# hosts=\n\"a\nb\",\"\n"))
+	f.Add([]byte(csvHead + "0,0,3,1000000000000,1000000000000000,-1,-1,,0\n1,0,3,1,9223372036854775,-1,-1,0,1000000000000001\n"))
+	f.Add([]byte("# hosts=1048577\n# ppn=1\n# ranks=1048575\n" + trace.CSVHeaderV1 + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := trace.ReadCSV(bytes.NewReader(data))
 		if err != nil {
@@ -83,6 +86,7 @@ func FuzzReadJSONL(f *testing.F) {
 	f.Add([]byte(`{"hosts":0}` + "\n" + `{"id":0,"src":0,"dst":1,"bytes":1,"deps":[1]}` + "\n" + `{"id":1,"src":1,"dst":0,"bytes":1}`))
 	f.Add([]byte(`{"id":0,"src":0,"dst":1,"bytes":1e3,"deps":[null,"x"]}`))
 	f.Add([]byte(`{"hosts":2} {"id":1}` + "\n[]\nnull\n"))
+	f.Add([]byte(`{"hosts":1048576}` + "\n" + `{"id":0,"src":1048575,"dst":0,"bytes":1000000000000,"release_ns":1000000000000000,"gap_ns":9223372036854775}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := trace.ReadJSONL(bytes.NewReader(data))
 		if err != nil {
@@ -95,21 +99,56 @@ func FuzzReadJSONL(f *testing.F) {
 	})
 }
 
+// maxParquetAlloc bounds what reading a Parquet file of size bytes may
+// allocate: the reader's bounds (pqbounds.go) allow 64 rows a byte, each
+// taking well under 1 KB through reading and validation, and pages of up
+// to 8 MB or 1000 times their compressed size.
+func maxParquetAlloc(size int) uint64 { return 64<<20 + 64<<10*uint64(size) }
+
 // FuzzReadParquet runs the samples of both versions through every format
-// as part of go test.
+// as part of go test, with the files TestParquetBombs reads and others
+// other writers make (dictionary pages, optional columns, nulls) as seeds.
+// Besides what every reader promises (no panic, an error or a valid trace
+// that round-trips), reading must allocate at most maxParquetAlloc, and
+// parquet-go must not panic either (ReadParquet would recover).
 //
 // History: the fuzzer once found, within seconds, small files that made
 // parquet-go v0.32.0 allocate until the process died (its LZ4 decoder
 // doubles its buffer while a corrupt block fails to decode); ReadParquet now
 // walks the footer with bounded lengths and refuses LZ4 before decoding
-// (TestParquetHostileFiles), and `make fuzz` runs this target.
+// (TestParquetHostileFiles). Page headers and page data claiming more
+// values or bytes than the file holds did the same (TestParquetBombs) until
+// ReadParquet walked every page first; so did dictionary indices beyond
+// the dictionary, on which parquet-go panics (testdata/fuzz). `make fuzz`
+// runs this target.
 func FuzzReadParquet(f *testing.F) {
 	addSeeds(f, ".parquet")
+	f.Add(dictParquet(f))
+	zero := int64(0)
+	f.Add(arrowDepsFile(f, [][]*int64{nil, {&zero}, {&zero, nil}}))
+	rows := optionalRows()
+	rows[2].Bytes, rows[1].Iteration = nil, nil
+	f.Add(writeOptional(f, rows))
+	for _, b := range parquetBombs(f) {
+		if len(b.data) <= 64<<10 {
+			f.Add(b.data)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := trace.ReadParquet(bytes.NewReader(data), int64(len(data)))
+		var tr *trace.Trace
+		var err error
+		n := allocated(func() { tr, err = trace.ReadParquet(bytes.NewReader(data), int64(len(data))) })
+		if n > maxParquetAlloc(len(data)) {
+			t.Fatalf("reading a %d-byte file allocated %d MB, more than %d MB", len(data), n>>20, maxParquetAlloc(len(data))>>20)
+		}
 		if err != nil {
 			if tr != nil {
 				t.Fatal("ReadParquet returned both a trace and an error")
+			}
+			// NB: ReadParquet recovers from a panic in parquet-go with this
+			// error; the checks before decoding should leave none.
+			if msg := err.Error(); strings.HasPrefix(msg, "corrupt Parquet file:") {
+				t.Fatalf("parquet-go panicked: %s", msg)
 			}
 			return
 		}

@@ -10,6 +10,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/limits"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // jsonLine is one line of a JSON Lines trace: either the optional first
@@ -72,6 +75,9 @@ func ReadJSONL(r io.Reader) (*Trace, error) {
 					return nil, &ParseError{Line: lineNo, Err: err}
 				}
 				if isMsg {
+					if len(t.Messages) >= limits.MaxMessages {
+						return nil, &ParseError{Line: lineNo, Err: errTooManyMessages}
+					}
 					t.Messages = append(t.Messages, m)
 					lines = append(lines, lineNo)
 				}
@@ -119,18 +125,27 @@ func parseJSONLine(raw []byte, first bool, t *Trace) (m Message, isMsg bool, err
 		x, err = f.parse(n.String())
 		return x
 	}
+	getTime := func(f field, n *json.Number) units.Time {
+		ns := get(f, n, 0)
+		if err != nil {
+			return 0
+		}
+		var t units.Time
+		t, err = nsToTime(f, ns)
+		return t
+	}
 	const required = -1 << 62 // below every field's minimum
 	m.ID = get(fieldID, v.ID, required)
 	m.Src = int32(get(fieldSrc, v.Src, required))
 	m.Dst = int32(get(fieldDst, v.Dst, required))
 	m.Bytes = get(fieldBytes, v.Bytes, required)
-	m.Release = nsToTime(get(fieldRelease, v.ReleaseNs, 0))
+	m.Release = getTime(fieldRelease, v.ReleaseNs)
 	m.FlowID = get(fieldFlow, v.FlowID, NoFlow)
 	m.CollectiveID = get(fieldColl, v.CollectiveID, NoCollective)
 	for k := range v.Deps {
 		m.Deps = append(m.Deps, get(fieldDep, &v.Deps[k], required))
 	}
-	m.Gap = nsToTime(get(fieldGap, v.GapNs, 0))
+	m.Gap = getTime(fieldGap, v.GapNs)
 	m.Priority = int32(get(fieldPrio, v.Priority, 0))
 	m.Iteration = get(fieldIter, v.Iteration, NoIteration)
 	m.SrcRank = int32(get(fieldSrcRank, v.SrcRank, int64(NoRank)))

@@ -4,37 +4,26 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
-	pqformat "github.com/parquet-go/parquet-go/format"
 )
-
-// checkCodecs refuses column chunks compressed with a codec whose
-// parquet-go v0.32.0 decoder cannot bound its output on corrupt input: its
-// LZ4 decoder doubles its buffer for as long as the block fails to decode,
-// which on a corrupt page means until memory runs out (found by
-// FuzzReadParquet). Traces ccreplay writes use zstd.
-func checkCodecs(md *pqformat.FileMetaData) error {
-	for g, rg := range md.RowGroups {
-		for _, c := range rg.Columns {
-			switch codec := c.MetaData.Codec; codec {
-			case pqformat.Uncompressed, pqformat.Snappy, pqformat.Gzip, pqformat.Zstd:
-			default:
-				return fmt.Errorf("row group %d column %q: compression codec %s is not supported (use zstd, snappy, gzip or none)",
-					g, strings.Join(c.MetaData.PathInSchema, "."), codec)
-			}
-		}
-	}
-	return nil
-}
 
 // ReadParquet reads and validates a Parquet trace of size bytes (see
 // parquetRow in schema.go for the columns). A file whose MetadataKey names
 // SchemaVersion or SchemaVersionV1 is read with that version's columns;
 // another version is refused; a file without the key is read as version 2
-// when it has all of its columns, else as version 1. Errors are
-// *ParseError values with the 1-based row number where one applies.
+// when it has all of its columns, else as version 1. Other columns are
+// ignored (never decoded). The trace columns must be INT32 or INT64 (deps
+// a list of them); they may be declared optional, but a null is an error
+// except in the columns version 2 added (priority, iteration, src_rank,
+// dst_rank), where it reads as the default a version 1 file gets, and in
+// deps, where a null list is an empty one.
+//
+// Before decoding anything, ReadParquet checks every length and count the
+// file claims against what it can hold (pqbounds.go), so that reading any
+// file takes memory bounded by a multiple of its size plus a constant.
+// Errors are *ParseError values with the 1-based row number where one
+// applies.
 func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
 	defer func() {
 		// NB: parquet-go may panic on a corrupt file; a reader of
@@ -43,23 +32,26 @@ func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
 			t, err = nil, &ParseError{Err: fmt.Errorf("corrupt Parquet file: %v", p)}
 		}
 	}()
-	if err := checkParquetFooter(r, size); err != nil {
-		return nil, &ParseError{Err: fmt.Errorf("not a readable Parquet file: %w", err)}
+	unreadable := func(err error) error {
+		return &ParseError{Err: fmt.Errorf("not a readable Parquet file: %w", err)}
 	}
-	f, err := parquet.OpenFile(r, size)
+	md, footerLen, err := readParquetFooter(r, size)
 	if err != nil {
-		return nil, &ParseError{Err: fmt.Errorf("not a readable Parquet file: %w", err)}
+		return nil, unreadable(err)
 	}
-	if err := checkCodecs(f.Metadata()); err != nil {
-		return nil, &ParseError{Err: err}
+	schema, err := checkLayout(md, size)
+	if err != nil {
+		return nil, unreadable(err)
 	}
-	have := make(map[string]bool)
-	for _, c := range f.Schema().Fields() {
-		have[c.Name()] = true
+	// NB: the page index and bloom filters are not needed to read every
+	// row, and their lengths are more claims to check.
+	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, unreadable(err)
 	}
 	missing := func(cols []string) string {
 		for _, c := range cols {
-			if !have[c] {
+			if _, ok := schema.fields[c]; !ok {
 				return c
 			}
 		}
@@ -109,76 +101,28 @@ func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
 	if c := missing(cols); c != "" {
 		return nil, &ParseError{Err: fmt.Errorf("missing column %q (%s wants %s)", c, version, header)}
 	}
-
-	// NB: the row count comes from the file; trust it only so far.
-	t.Messages = make([]Message, 0, min(max(f.NumRows(), 0), 1<<20))
-	if version == SchemaVersionV1 {
-		err = readRows(f, t, func(r *parquetRowV1) (Message, error) { v2 := r.v2(); return rowToMessage(&v2) })
-	} else {
-		err = readRows(f, t, rowToMessage)
+	columns, err := findColumns(schema, version)
+	if err == nil {
+		err = checkColumnTypes(f, columns)
 	}
 	if err != nil {
+		return nil, &ParseError{Err: err}
+	}
+	if err := checkPages(r, size, footerLen, md, columns); err != nil {
+		return nil, unreadable(err)
+	}
+	var rows int64
+	for _, rg := range md.RowGroups {
+		rows += rg.NumRows // checkLayout bounded the sum
+	}
+	t.Messages = make([]Message, 0, rows)
+	if err := readColumns(f, columns, t); err != nil {
 		return nil, err
 	}
 	if len(t.Messages) == 0 {
 		t.Messages = nil // as the other readers leave it
 	}
 	return finish(t, locator{})
-}
-
-// readRows appends the messages of f's rows, read as R, to t.Messages.
-func readRows[R any](f *parquet.File, t *Trace, conv func(*R) (Message, error)) error {
-	rd := parquet.NewGenericReader[R](f)
-	defer rd.Close()
-	buf := make([]R, 1024)
-	for {
-		n, err := rd.Read(buf)
-		for k := range buf[:n] {
-			m, err := conv(&buf[k])
-			if err != nil {
-				return &ParseError{Row: len(t.Messages) + 1, Err: err}
-			}
-			t.Messages = append(t.Messages, m)
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return &ParseError{Row: len(t.Messages) + 1, Err: err}
-		}
-	}
-}
-
-// rowToMessage checks one row's values and converts it.
-func rowToMessage(r *parquetRow) (Message, error) {
-	for _, c := range []struct {
-		f field
-		v int64
-	}{
-		{fieldID, r.ID}, {fieldSrc, int64(r.Src)}, {fieldDst, int64(r.Dst)}, {fieldBytes, r.Bytes},
-		{fieldRelease, r.ReleaseNs}, {fieldFlow, r.FlowID}, {fieldColl, r.CollectiveID}, {fieldGap, r.GapNs},
-		{fieldPrio, int64(r.Priority)}, {fieldIter, r.Iteration}, {fieldSrcRank, int64(r.SrcRank)}, {fieldDstRank, int64(r.DstRank)},
-	} {
-		if err := c.f.check(c.v, strconv.FormatInt(c.v, 10)); err != nil {
-			return Message{}, err
-		}
-	}
-	var deps []int64
-	if len(r.Deps) > 0 {
-		// NB: copied, because the reader may reuse the slice.
-		deps = append(make([]int64, 0, len(r.Deps)), r.Deps...)
-	}
-	for _, d := range deps {
-		if err := fieldDep.check(d, strconv.FormatInt(d, 10)); err != nil {
-			return Message{}, err
-		}
-	}
-	return Message{
-		ID: r.ID, Src: r.Src, Dst: r.Dst, Bytes: r.Bytes,
-		Release: nsToTime(r.ReleaseNs), FlowID: r.FlowID, CollectiveID: r.CollectiveID,
-		Deps: deps, Gap: nsToTime(r.GapNs),
-		Priority: r.Priority, Iteration: r.Iteration, SrcRank: r.SrcRank, DstRank: r.DstRank,
-	}, nil
 }
 
 // WriteParquet validates t and writes it as a Parquet file with schema

@@ -18,10 +18,11 @@ const PPNKey = "ccreplay.trace.ppn"
 const RanksKey = "ccreplay.trace.ranks"
 
 // parquetRow is one message in a Parquet trace, schema SchemaVersion
-// (ccreplay.trace.v2): the version 1 columns, then priority, iteration,
-// src_rank and dst_rank. Readers outside Go see int64 columns (src, dst,
-// priority and the ranks are int32), deps as list<int64> and the version
-// under MetadataKey.
+// (ccreplay.trace.v2): the version 1 columns (id through gap_ns), then
+// priority, iteration, src_rank and dst_rank. Readers outside Go see int64
+// columns (src, dst, priority and the ranks are int32), deps as
+// list<int64> and the version under MetadataKey. WriteParquet writes rows
+// of it; ReadParquet reads the columns pqColumnsV1 or pqColumnsV2 name.
 //
 // NB: never rename or retype a column here; add a new SchemaVersion.
 type parquetRow struct {
@@ -38,32 +39,6 @@ type parquetRow struct {
 	Iteration    int64   `parquet:"iteration"`        // application iteration, -1 = none
 	SrcRank      int32   `parquet:"src_rank"`         // sending MPI rank, -1 = none
 	DstRank      int32   `parquet:"dst_rank"`         // receiving MPI rank, -1 = none
-}
-
-// parquetRowV1 is one message in a version 1 Parquet trace
-// (SchemaVersionV1), which ReadParquet still reads.
-//
-// NB: frozen; never change it.
-type parquetRowV1 struct {
-	ID           int64   `parquet:"id,delta"`
-	Src          int32   `parquet:"src"`
-	Dst          int32   `parquet:"dst"`
-	Bytes        int64   `parquet:"bytes"`
-	ReleaseNs    int64   `parquet:"release_ns,delta"`
-	FlowID       int64   `parquet:"flow_id"`
-	CollectiveID int64   `parquet:"collective_id"`
-	Deps         []int64 `parquet:"deps,list"`
-	GapNs        int64   `parquet:"gap_ns"`
-}
-
-// v2 returns r as a version 2 row with the version 1 defaults for the new
-// columns.
-func (r *parquetRowV1) v2() parquetRow {
-	return parquetRow{
-		ID: r.ID, Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, ReleaseNs: r.ReleaseNs,
-		FlowID: r.FlowID, CollectiveID: r.CollectiveID, Deps: r.Deps, GapNs: r.GapNs,
-		Priority: 0, Iteration: NoIteration, SrcRank: NoRank, DstRank: NoRank,
-	}
 }
 
 // rowsPerRowGroup bounds the rows parquet-go buffers before flushing a row

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -29,21 +30,28 @@ func (e *ValidationError) Error() string {
 }
 
 // Validate checks the trace and returns nil or a *ValidationError naming
-// the first problem found: a host count out of range; ranks on unknown
-// hosts, a PPN inconsistent with Ranks or a host running more than PPN
-// ranks; a host index outside 0..Hosts-1, a negative size, release time or
-// gap, a priority outside 0..MaxPriority, an iteration below -1, a rank
-// that is not in Ranks or does not run on the message's host; a duplicate
-// id, a flow shared by messages with different endpoints or priorities, a
-// dependency on an unknown id, on itself or listed twice, or a dependency
-// cycle (whose ids the error lists). Src == Dst is allowed (a same-host
-// transfer). Its cost is O(messages + deps + ranks).
+// the first problem found: more hosts than limits.MaxHosts or messages
+// than limits.MaxMessages; ranks on unknown hosts, a PPN inconsistent with
+// Ranks or a host running more than PPN ranks; a host index outside
+// 0..Hosts-1, a negative size, release time or gap, a size beyond
+// limits.MaxMessageBytes, a release time or gap beyond limits.MaxTime,
+// sizes adding up to more than limits.MaxTotalBytes, a priority outside
+// 0..MaxPriority, an iteration below -1, a rank that is not in Ranks or
+// does not run on the message's host; a duplicate id, a flow shared by
+// messages with different endpoints or priorities, a dependency on an
+// unknown id, on itself or listed twice, or a dependency cycle (whose ids
+// the error lists). Src == Dst is allowed (a same-host transfer). Its cost
+// is O(messages + deps + ranks).
 func (t *Trace) Validate() error {
 	if _, err := t.check(whereIndex); err != nil {
 		return err
 	}
 	return nil
 }
+
+// errTooManyMessages is what the line-based readers return at the first
+// message past limits.MaxMessages.
+var errTooManyMessages = fmt.Errorf("more than %d messages, the limit of one trace", limits.MaxMessages)
 
 // whereIndex names a message by its position, for traces not read from a
 // file.
@@ -52,8 +60,13 @@ func whereIndex(i int) string { return "message index " + strconv.Itoa(i) }
 // check is Validate and TopoOrder; where(i) names the place of message i in
 // errors that mention a second message ("line 12", "row 4", ...).
 func (t *Trace) check(where func(int) string) ([]int, *ValidationError) {
-	if t.Hosts < 0 || t.Hosts > math.MaxInt32 {
-		return nil, &ValidationError{Index: -1, Msg: fmt.Sprintf("hosts %d must be in 0..%d", t.Hosts, math.MaxInt32)}
+	switch {
+	case t.Hosts < 0:
+		return nil, &ValidationError{Index: -1, Msg: fmt.Sprintf("hosts %d must be in 0..%d", t.Hosts, limits.MaxHosts)}
+	case t.Hosts > limits.MaxHosts:
+		return nil, &ValidationError{Index: -1, Msg: fmt.Sprintf("hosts %d is beyond the limit of %d hosts", t.Hosts, limits.MaxHosts)}
+	case len(t.Messages) > limits.MaxMessages:
+		return nil, &ValidationError{Index: -1, Msg: fmt.Sprintf("%d messages is beyond the limit of %d messages in one trace", len(t.Messages), limits.MaxMessages)}
 	}
 	if t.Hosts == 0 && len(t.Messages) > 0 {
 		return nil, &ValidationError{Index: -1, Msg: "hosts is 0 but there are messages (set Trace.Hosts or call InferHosts)"}
@@ -66,10 +79,15 @@ func (t *Trace) check(where func(int) string) ([]int, *ValidationError) {
 	index := make(map[int64]int, n) // id -> message index
 	flowLast := make(map[int64]int) // flow id -> index of its latest message
 	flowPrev := make([]int, n)      // index of the previous message on the same flow, or -1
+	var total int64                 // bytes of msgs[:i+1]; checkFields bounds each, so it cannot overflow
 	for i := range msgs {
 		m := &msgs[i]
 		if err := t.checkFields(m); err != "" {
 			return nil, &ValidationError{Index: i, ID: m.ID, Msg: err}
+		}
+		if total += m.Bytes; total > limits.MaxTotalBytes {
+			return nil, &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf(
+				"the trace's bytes add up to %d by this message, beyond the limit of %d for a whole trace", total, limits.MaxTotalBytes)}
 		}
 		if j, dup := index[m.ID]; dup {
 			return nil, &ValidationError{Index: i, ID: m.ID, Msg: fmt.Sprintf("id %d is also used at %s", m.ID, where(j))}
@@ -135,10 +153,16 @@ func (t *Trace) checkFields(m *Message) string {
 		return hostErr("dst", m.Dst)
 	case m.Bytes < 0:
 		return fmt.Sprintf("bytes %d must be >= 0", m.Bytes)
+	case m.Bytes > limits.MaxMessageBytes:
+		return fieldBytes.check(m.Bytes, strconv.FormatInt(m.Bytes, 10)).Error()
 	case m.Release < 0:
 		return fmt.Sprintf("release %v must be >= 0", m.Release)
+	case m.Release > limits.MaxTime:
+		return limits.TimeError("release", m.Release).Error()
 	case m.Gap < 0:
 		return fmt.Sprintf("gap %v must be >= 0", m.Gap)
+	case m.Gap > limits.MaxTime:
+		return limits.TimeError("gap", m.Gap).Error()
 	case m.FlowID < NoFlow:
 		return fmt.Sprintf("flow_id %d must be >= -1 (-1 = a queue pair of its own)", m.FlowID)
 	case m.CollectiveID < NoCollective:

@@ -38,7 +38,7 @@ func TestValidate(t *testing.T) {
 		{"ok", 3, []trace.Message{msg(0, 0, 1), msg(1, 2, 1, 0), flowMsg(2, 0, 2, 9), flowMsg(3, 0, 2, 9, 1)}, "", 0},
 		{"empty", 0, nil, "", 0},
 		{"hosts 0", 0, []trace.Message{msg(0, 0, 1)}, "hosts is 0 but there are messages (set Trace.Hosts or call InferHosts)", -1},
-		{"hosts negative", -1, nil, "hosts -1 must be in 0..2147483647", -1},
+		{"hosts negative", -1, nil, "hosts -1 must be in 0..1048576", -1},
 		{"negative id", 2, []trace.Message{msg(-4, 0, 1)}, "message -4: id -4 must be >= 0", 0},
 		{"src too big", 2, []trace.Message{msg(0, 0, 1), msg(1, 2, 1)}, "message 1: src 2 is not a host (hosts are 0..1)", 1},
 		{"src negative", 2, []trace.Message{msg(1, -1, 1)}, "message 1: src -1 is not a host (hosts are 0..1)", 0},

@@ -7,6 +7,20 @@ import (
 	"strings"
 )
 
+// The documented ranges of the parsers. Every value a parser accepts lies
+// in its range, so that validators and the simulator can rely on them.
+const (
+	// MaxRate is the largest rate ParseRate accepts: 10^15 bit/s (1 Pb/s).
+	MaxRate BitsPerSec = 1_000_000_000_000_000
+	// MaxSize is the largest size ParseSize accepts: 10^18 bytes.
+	MaxSize Bytes = 1_000_000_000_000_000_000
+	// MaxDuration is the largest duration ParseDuration accepts: 10^6 s =
+	// 10^18 ps (about 11.6 days). It equals limits.MaxTime, the bound on
+	// every time an input may give; it is written out here because package
+	// limits imports units, and a test asserts that the two are equal.
+	MaxDuration Time = 1_000_000 * Second
+)
+
 // ParseRate parses a rate such as "100G", "100Gbps", "25Gb/s", "50Mb/s",
 // "400000000000" (bits per second when no unit is given).
 func ParseRate(s string) (BitsPerSec, error) {
@@ -31,14 +45,16 @@ func ParseRate(s string) (BitsPerSec, error) {
 		return 0, fmt.Errorf("invalid rate %q (want e.g. 100Gbps, 25G, 50Mb/s)", orig)
 	}
 	r := math.Round(v * mult)
-	if r < 1 || r > 1e15 {
+	if r < 1 || r > float64(MaxRate) {
 		return 0, fmt.Errorf("rate %q out of range (must be >= 1bps and <= 1Pbps)", orig)
 	}
 	return BitsPerSec(r), nil
 }
 
 // ParseDuration parses a time such as "1us", "0.001ms", "55us", "900ns",
-// "640ps", "2s". A bare number is rejected: the unit must be explicit.
+// "640ps", "2s". A bare number is rejected: the unit must be explicit. The
+// result is in [0, MaxDuration]: a negative time, NaN, an infinity or a
+// time beyond MaxDuration is an error.
 func ParseDuration(s string) (Time, error) {
 	orig := s
 	s = strings.TrimSpace(strings.ToLower(s))
@@ -52,18 +68,21 @@ func ParseDuration(s string) (Time, error) {
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				break
 			}
-			t := v * u.mult
-			if t < 0 || t > 9e18 {
-				return 0, fmt.Errorf("duration %q out of range", orig)
+			t := math.Round(v * u.mult)
+			switch {
+			case v < 0:
+				return 0, fmt.Errorf("duration %q out of range (must be >= 0)", orig)
+			case t > float64(MaxDuration):
+				return 0, fmt.Errorf("duration %q out of range (beyond the limit of %v)", orig, MaxDuration)
 			}
-			return Time(math.Round(t)), nil
+			return Time(t), nil
 		}
 	}
 	return 0, fmt.Errorf("invalid duration %q (want e.g. 1us, 0.5ms, 900ns)", orig)
 }
 
 // ParseSize parses a size such as "1MB" (10^6 bytes), "64KB", "1MiB",
-// "1000", "9.5KB". A bare number is bytes.
+// "1000", "9.5KB". A bare number is bytes. The result is in [0, MaxSize].
 func ParseSize(s string) (Bytes, error) {
 	orig := s
 	s = strings.TrimSpace(strings.ToLower(s))
@@ -81,9 +100,9 @@ func ParseSize(s string) (Bytes, error) {
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("invalid size %q (want e.g. 1MB, 64KB, 1MiB, 1000)", orig)
 	}
-	b := v * mult
-	if b < 0 || b > 1e18 {
-		return 0, fmt.Errorf("size %q out of range", orig)
+	b := math.Round(v * mult)
+	if v < 0 || b > float64(MaxSize) {
+		return 0, fmt.Errorf("size %q out of range (must be >= 0 and <= 10^18 bytes)", orig)
 	}
-	return Bytes(math.Round(b)), nil
+	return Bytes(b), nil
 }

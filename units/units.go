@@ -101,28 +101,48 @@ func (r BitsPerSec) String() string {
 }
 
 // TxTime is the serialization time of n bytes at rate r, rounded up to the
-// next picosecond so that a link never carries more than its rate.
-// It panics on a non-positive rate (a configuration bug caught earlier by
-// validation).
+// next picosecond so that a link never carries more than its rate. A time
+// that int64 picoseconds cannot hold saturates to Never; a negative n
+// counts as 0. It panics on a non-positive rate (a configuration bug
+// caught earlier by validation).
 func TxTime(n Bytes, r BitsPerSec) Time {
 	if r <= 0 {
 		panic("units.TxTime: non-positive rate")
 	}
+	if n <= 0 {
+		return 0
+	}
 	// n*8*1e12/r without overflow: 128-bit multiply then divide.
-	hi, lo := bits.Mul64(uint64(n)*8, uint64(1e12))
+	hi, lo := bits.Mul64(uint64(n), 8e12)
+	if hi >= uint64(r) {
+		return Never // the quotient needs more than 64 bits
+	}
 	q, rem := bits.Div64(hi, lo, uint64(r))
 	if rem != 0 {
 		q++
 	}
+	if q > uint64(Never) {
+		return Never
+	}
 	return Time(q)
 }
 
-// BytesIn is the number of whole bytes that rate r carries in duration d.
+// BytesIn is the number of whole bytes that rate r carries in duration d,
+// saturating at the largest Bytes (0 for d <= 0 or r <= 0).
 func BytesIn(d Time, r BitsPerSec) Bytes {
 	if d <= 0 {
 		return 0
 	}
+	if r <= 0 {
+		return 0
+	}
 	hi, lo := bits.Mul64(uint64(d), uint64(r))
+	if hi >= uint64(8e12) {
+		return math.MaxInt64 // beyond int64 bytes: saturate
+	}
 	q, _ := bits.Div64(hi, lo, uint64(8e12))
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
 	return Bytes(q)
 }

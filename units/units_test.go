@@ -1,6 +1,7 @@
 package units
 
 import (
+	"math"
 	"testing"
 )
 
@@ -88,4 +89,39 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("ParseSize(%q) = %d < 0", s, b)
 		}
 	})
+}
+
+// A serialization time beyond int64 picoseconds saturates to Never instead
+// of panicking in the 128-bit division (issue: 1e18-byte messages).
+func TestTxTimeSaturates(t *testing.T) {
+	cases := []struct {
+		n    Bytes
+		r    BitsPerSec
+		want Time
+	}{
+		{1e18, 100 * Gbps, Never},
+		{1 << 62, 1, Never},
+		{1e12, 1, Never},
+		{-5, Gbps, 0},
+		{1e12, 100 * Gbps, 80 * Second},
+	}
+	for _, c := range cases {
+		if got := TxTime(c.n, c.r); got != c.want {
+			t.Errorf("TxTime(%d, %v) = %v, want %v", c.n, c.r, got, c.want)
+		}
+	}
+}
+
+// BytesIn saturates instead of panicking in the 128-bit division when
+// rate x time is beyond int64 bytes.
+func TestBytesInSaturates(t *testing.T) {
+	if got := BytesIn(Never, 1000*Gbps*1000); got != math.MaxInt64 {
+		t.Errorf("BytesIn(never, 1Pbps) = %d, want MaxInt64", got)
+	}
+	if got := BytesIn(Second, 8); got != 1 {
+		t.Errorf("BytesIn(1s, 8bps) = %d, want 1", got)
+	}
+	if got := BytesIn(Second, -1); got != 0 {
+		t.Errorf("BytesIn with a negative rate = %d, want 0", got)
+	}
 }

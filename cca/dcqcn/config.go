@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -232,5 +233,20 @@ func (c *Config) validate() error {
 	case c.CNPInterval < 0:
 		return fmt.Errorf("cnp_interval must be positive, got %v", c.CNPInterval)
 	}
-	return nil
+	// Upper bounds: rates up to 1 Pb/s, sizes up to 10^18 bytes and times
+	// up to limits.MaxTime, the ranges the parsers accept, so that a
+	// configuration built in Go cannot hold what a parameter cannot.
+	return keyval.FirstError(
+		keyval.CheckRate("ai_rate", c.AIRate),
+		keyval.CheckRate("hai_rate", c.HAIRate),
+		keyval.CheckRate("min_rate", c.MinRate),
+		keyval.CheckDuration("alpha_timer", c.AlphaTimer),
+		keyval.CheckDuration("increase_timer", c.IncreaseTimer),
+		keyval.CheckSize("byte_counter", c.ByteCounter),
+		keyval.CheckDuration("decrease_interval", c.DecreaseInterval),
+		keyval.CheckSize("window", c.Window),
+		keyval.CheckSize("kmax", c.Kmax),
+		keyval.CheckRate("ecn_ref_rate", c.ECNRefRate),
+		keyval.CheckDuration("cnp_interval", c.CNPInterval),
+	)
 }

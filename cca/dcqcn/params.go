@@ -3,7 +3,6 @@ package dcqcn
 import (
 	"fmt"
 	"github.com/ccreplay/ccreplay/cca/keyval"
-	"math"
 	"strconv"
 	"strings"
 
@@ -177,17 +176,16 @@ func parseSize(v string, dst *units.Bytes) error {
 	return nil
 }
 
-// parseUnit parses a float in (0, 1], or in [0, 1] when zeroOK.
+// parseUnit parses a float in (0, 1], or in [0, 1] when zeroOK, with
+// keyval's parser (NaN and the infinities are rejected).
 func parseUnit(v string, dst *float64, zeroOK bool) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) {
-		return fmt.Errorf("want a number, got %q", v)
+	r := keyval.UnitNonZero
+	if zeroOK {
+		r = keyval.Unit
 	}
-	if f > 1 || f < 0 || (f == 0 && !zeroOK) {
-		if zeroOK {
-			return fmt.Errorf("must be in [0, 1], got %v", f)
-		}
-		return fmt.Errorf("must be in (0, 1], got %v", f)
+	f, err := keyval.ParseFloatIn(v, r)
+	if err != nil {
+		return err
 	}
 	*dst = f
 	return nil

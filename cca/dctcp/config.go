@@ -3,6 +3,7 @@ package dctcp
 import (
 	"fmt"
 
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -111,5 +112,11 @@ func (c *Config) validate() error {
 	case c.KRefRate < 0:
 		return fmt.Errorf("k_ref_rate must not be negative, got %d bps", c.KRefRate)
 	}
-	return nil
+	// Upper bounds: what the parsers accept (see keyval.CheckRate).
+	return keyval.FirstError(
+		keyval.CheckRate("ai_rate", c.AIRate),
+		keyval.CheckRate("min_rate", c.MinRate),
+		keyval.CheckSize("k", c.K),
+		keyval.CheckRate("k_ref_rate", c.KRefRate),
+	)
 }

@@ -3,8 +3,6 @@ package dctcp
 import (
 	"fmt"
 	"github.com/ccreplay/ccreplay/cca/keyval"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/units"
@@ -110,14 +108,12 @@ func (c *Config) set(key, value string) error { return params.Set(c, key, value)
 // them; feeding the map back to Build reproduces the configuration.
 func (c Config) Params() map[string]string { return params.Values(&c) }
 
-// parseUnit parses a float in (0, 1].
+// parseUnit parses a float in (0, 1] with keyval's parser (NaN and the
+// infinities are rejected).
 func parseUnit(v string, dst *float64) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) {
-		return fmt.Errorf("want a number, got %q", v)
-	}
-	if !(f > 0 && f <= 1) {
-		return fmt.Errorf("must be in (0, 1], got %v", f)
+	f, err := keyval.ParseFloatIn(v, keyval.UnitNonZero)
+	if err != nil {
+		return err
 	}
 	*dst = f
 	return nil

@@ -6,6 +6,8 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce/drucb"
+	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -130,8 +132,12 @@ func (c *Config) validate() error {
 	if c.Estimator != EstimatorIdeal && c.Estimator != EstimatorSlots {
 		return fmt.Errorf("estimator must be %q or %q, got %q", EstimatorIdeal, EstimatorSlots, c.Estimator)
 	}
-	if c.QualifyGap < 0 {
-		return fmt.Errorf("qualify_gap must not be negative, got %v", c.QualifyGap)
+	if err := keyval.CheckDuration("qualify_gap", c.QualifyGap); err != nil {
+		return err
+	}
+	if d := c.DCQCN; c.QualifyGap == 0 && d.IncreaseTimer > 0 && units.Time(d.FastRecovery) > limits.MaxTime/d.IncreaseTimer {
+		// The automatic gap, one fast recovery phase, must be a time too.
+		return fmt.Errorf("qualify_gap auto = fast_recovery %d x increase_timer %v is beyond the limit of %v", d.FastRecovery, d.IncreaseTimer, limits.MaxTime)
 	}
 	b := c.bandit()
 	if err := b.Validate(); err != nil {
@@ -206,6 +212,13 @@ func (c *PlusConfig) validate() error {
 		return fmt.Errorf("pmax must be in [0, 1], got %v", c.Pmax)
 	case c.ECNRefRate < 0 || c.CNPInterval < 0:
 		return fmt.Errorf("ecn_ref_rate and cnp_interval must not be negative")
+	}
+	if err := keyval.FirstError(
+		keyval.CheckSize("kmax", c.Kmax),
+		keyval.CheckRate("ecn_ref_rate", c.ECNRefRate),
+		keyval.CheckDuration("cnp_interval", c.CNPInterval),
+	); err != nil {
+		return err
 	}
 	b := c.bandit()
 	if err := b.Validate(); err != nil {

@@ -1,13 +1,14 @@
 package dolce
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -34,7 +35,7 @@ func banditParams[C any](g func(*C) (*float64, *float64, *float64, *bool)) map[s
 				if err != nil {
 					return err
 				}
-				if !(f > 0.5) || math.IsInf(f, 1) {
+				if !(f > 0.5) {
 					return fmt.Errorf("must be a number > 0.5, got %v", f)
 				}
 				*p = f
@@ -113,7 +114,7 @@ var rcParams = func() map[string]param[Config] {
 		func(c *Config) string { return fmtDuration(c.gap()) }}
 	for _, k := range inheritedDCQCN {
 		m[k] = param[Config]{
-			func(c *Config, v string) error { return c.DCQCN.Set(k, v) },
+			func(c *Config, v string) error { return unwrapParam(c.DCQCN.Set(k, v)) },
 			func(c *Config) string { return c.DCQCN.Params()[k] }}
 	}
 	return m
@@ -139,7 +140,7 @@ var plusParams = func() map[string]param[PlusConfig] {
 			func(c *PlusConfig, v string) error {
 				d := c.dcqcnView()
 				if err := d.Set(k, v); err != nil {
-					return err
+					return unwrapParam(err)
 				}
 				c.Kmin, c.Kmax, c.Pmax, c.ECNRefRate, c.CNPInterval = d.Kmin, d.Kmax, d.Pmax, d.ECNRefRate, d.CNPInterval
 				return nil
@@ -148,6 +149,15 @@ var plusParams = func() map[string]param[PlusConfig] {
 	}
 	return m
 }()
+
+// unwrapParam strips the "parameter KEY: " that DCQCN's Set puts on its
+// errors, which apply adds itself.
+func unwrapParam(err error) error {
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner
+	}
+	return err
+}
 
 // dcqcnView carries the ECN and CNP fields in a DCQCN configuration, to
 // reuse its parsing and printing.
@@ -219,7 +229,7 @@ func parseArms(v string) ([]Arm, error) {
 		if !(alpha >= 0 && alpha <= 1) {
 			return nil, fmt.Errorf("arm %d: alpha must be in [0, 1], got %v", i, alpha)
 		}
-		if !(beta > 0) || math.IsInf(beta, 1) {
+		if !(beta > 0) {
 			return nil, fmt.Errorf("arm %d: beta must be a positive number, got %v", i, beta)
 		}
 		arms = append(arms, Arm{alpha, beta})
@@ -236,22 +246,15 @@ func formatArms(arms []Arm) string {
 	return strings.Join(s, ",")
 }
 
-func parseFloat(v string) (float64, error) {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) {
-		return 0, fmt.Errorf("want a number, got %q", v)
-	}
-	return f, nil
-}
+// parseFloat parses a finite number with keyval's parser (NaN and the
+// infinities are rejected).
+func parseFloat(v string) (float64, error) { return keyval.ParseFloat(v) }
 
 // parseOpenUnit parses a number in (0, 1).
 func parseOpenUnit(v string, dst *float64) error {
-	f, err := parseFloat(v)
+	f, err := keyval.ParseFloatIn(v, keyval.OpenUnit)
 	if err != nil {
 		return err
-	}
-	if !(f > 0 && f < 1) {
-		return fmt.Errorf("must be in (0, 1), got %v", f)
 	}
 	*dst = f
 	return nil

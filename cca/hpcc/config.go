@@ -3,6 +3,7 @@ package hpcc
 import (
 	"fmt"
 
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -101,5 +102,11 @@ func (c *Config) validate() error {
 	case c.BaseRTT < 0:
 		return fmt.Errorf("base_rtt must not be negative, got %v", c.BaseRTT)
 	}
-	return nil
+	// Upper bounds: what the parsers accept (see keyval.CheckRate).
+	return keyval.FirstError(
+		keyval.CheckSize("w_ai", c.WAI),
+		keyval.CheckRate("ai_rate", c.AIRate),
+		keyval.CheckRate("min_rate", c.MinRate),
+		keyval.CheckDuration("base_rtt", c.BaseRTT),
+	)
 }

@@ -3,7 +3,6 @@ package hpcc
 import (
 	"fmt"
 	"github.com/ccreplay/ccreplay/cca/keyval"
-	"math"
 	"strconv"
 	"strings"
 
@@ -136,14 +135,12 @@ func isOff(v string) bool {
 	return false
 }
 
-// parseUnit parses a float in (0, 1].
+// parseUnit parses a float in (0, 1] with keyval's parser (NaN and the
+// infinities are rejected).
 func parseUnit(v string, dst *float64) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) {
-		return fmt.Errorf("want a number, got %q", v)
-	}
-	if !(f > 0 && f <= 1) {
-		return fmt.Errorf("must be in (0, 1], got %v", f)
+	f, err := keyval.ParseFloatIn(v, keyval.UnitNonZero)
+	if err != nil {
+		return err
 	}
 	*dst = f
 	return nil

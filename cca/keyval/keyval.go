@@ -2,7 +2,10 @@
 // `--cca-param key=value` overrides: a table of typed parameters that
 // parses values, rejects unknown keys with the list of known ones, and
 // writes every effective value back in a form that parses to the same
-// configuration; and the canonical text forms of rates, times and sizes.
+// configuration; the canonical text forms of rates, times and sizes; the
+// one float parser of every parameter (ParseFloat, ParseFloatIn: NaN and
+// the infinities are errors); and the validators' range checks
+// (CheckFloat, CheckDuration, CheckRate, CheckSize).
 package keyval
 
 import (

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -72,10 +73,14 @@ func (c *Config) validate() error {
 		return fmt.Errorf("min_rate must be positive, got %v", c.MinRate)
 	case c.AMin < 0 || c.AMax < 0 || math.IsNaN(c.AMin) || math.IsNaN(c.AMax) || math.IsInf(c.AMax, 0):
 		return fmt.Errorf("amin and amax must be finite and positive (0 = the policy's), got %v and %v", c.AMin, c.AMax)
-	case !(amin > 0 && amin < amax):
-		return fmt.Errorf("action range [%v, %v] needs 0 < amin < amax", amin, amax)
+	case !(amin > 0 && amin < amax) || math.IsInf(amax, 0):
+		return fmt.Errorf("action range [%v, %v] needs 0 < amin < amax, both finite", amin, amax)
 	}
-	return nil
+	// Upper bounds: what the parsers accept (see keyval.CheckRate).
+	return keyval.FirstError(
+		keyval.CheckDuration("latency", c.Latency),
+		keyval.CheckRate("min_rate", c.MinRate),
+	)
 }
 
 // AutoLatency is the latency "auto" stands for with the configured policy.

@@ -2,8 +2,6 @@ package rlcc
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca/keyval"
@@ -91,14 +89,12 @@ var params = keyval.Table[Config]{
 // Keys lists the parameter keys Build accepts, in sorted order.
 func Keys() []string { return params.Keys() }
 
-// parseMultiplier parses a finite rate multiplier > 0.
+// parseMultiplier parses a finite rate multiplier > 0 with keyval's parser
+// (NaN and the infinities are rejected).
 func parseMultiplier(v string, dst *float64) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return fmt.Errorf("want a number, got %q", v)
-	}
-	if f <= 0 {
-		return fmt.Errorf("must be positive, got %v", f)
+	f, err := keyval.ParseFloatIn(v, keyval.Positive)
+	if err != nil {
+		return err
 	}
 	*dst = f
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ccreplay/ccreplay/cca/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -52,6 +53,11 @@ type Config struct {
 	// choice).
 	RetxReset int
 }
+
+// CwndLimit is the largest window a window parameter (fs_min_cwnd,
+// fs_max_cwnd, min_cwnd, max_cwnd, init_cwnd) may give, 10^9 packets, so
+// that a window in bytes (packets x MTU) stays an int64 for any real MTU.
+const CwndLimit = 1e9
 
 // defaults is the kumar2020 preset (see presets.go).
 func defaults() Config {
@@ -121,8 +127,16 @@ func (c *Config) validate() error {
 		return fmt.Errorf("init_cwnd must be bdp or positive, got %v", c.InitCwnd)
 	case c.RetxReset < 0:
 		return fmt.Errorf("retx_reset must be at least 1, got %d", c.RetxReset)
+	case c.FSMaxCwnd > CwndLimit || c.MinCwnd > CwndLimit || c.MaxCwnd > CwndLimit || c.InitCwnd > CwndLimit:
+		return fmt.Errorf("fs_max_cwnd, min_cwnd, max_cwnd and init_cwnd must be at most %.0f packets, got %v, %v, %v and %v",
+			float64(CwndLimit), c.FSMaxCwnd, c.MinCwnd, c.MaxCwnd, c.InitCwnd)
 	}
-	return nil
+	// Upper bounds: times up to limits.MaxTime, as the parser accepts.
+	return keyval.FirstError(
+		keyval.CheckDuration("base_target", c.BaseTarget),
+		keyval.CheckDuration("hop_scale", c.HopScale),
+		keyval.CheckDuration("fs_range", c.FSRange),
+	)
 }
 
 // fsCoeffs returns section 3.5's alpha and beta of the flow-based scaling

@@ -3,7 +3,6 @@ package swift
 import (
 	"fmt"
 	"github.com/ccreplay/ccreplay/cca/keyval"
-	"math"
 	"strconv"
 	"strings"
 
@@ -25,10 +24,10 @@ var params = keyval.Table[Config]{
 		Set: func(c *Config, v string) error { return parseDuration(v, &c.FSRange, true) },
 		Get: func(c *Config) string { return keyval.FormatDuration(c.FSRange) }},
 	"fs_min_cwnd": {
-		Set: func(c *Config, v string) error { return parsePositive(v, &c.FSMinCwnd) },
+		Set: func(c *Config, v string) error { return parseCwnd(v, &c.FSMinCwnd) },
 		Get: func(c *Config) string { return keyval.FormatFloat(c.FSMinCwnd) }},
 	"fs_max_cwnd": {
-		Set: func(c *Config, v string) error { return parsePositive(v, &c.FSMaxCwnd) },
+		Set: func(c *Config, v string) error { return parseCwnd(v, &c.FSMaxCwnd) },
 		Get: func(c *Config) string { return keyval.FormatFloat(c.FSMaxCwnd) }},
 	"ai": {
 		Set: func(c *Config, v string) error { return parsePositive(v, &c.AI) },
@@ -38,17 +37,16 @@ var params = keyval.Table[Config]{
 		Get: func(c *Config) string { return keyval.FormatFloat(c.Beta) }},
 	"max_mdf": {
 		Set: func(c *Config, v string) error {
-			if err := parsePositive(v, &c.MaxMDF); err != nil {
+			f, err := keyval.ParseFloatIn(v, keyval.OpenUnit)
+			if err != nil {
 				return err
 			}
-			if c.MaxMDF >= 1 {
-				return fmt.Errorf("must be in (0, 1), got %v", c.MaxMDF)
-			}
+			c.MaxMDF = f
 			return nil
 		},
 		Get: func(c *Config) string { return keyval.FormatFloat(c.MaxMDF) }},
 	"min_cwnd": {
-		Set: func(c *Config, v string) error { return parsePositive(v, &c.MinCwnd) },
+		Set: func(c *Config, v string) error { return parseCwnd(v, &c.MinCwnd) },
 		Get: func(c *Config) string { return keyval.FormatFloat(c.MinCwnd) }},
 	"max_cwnd": {
 		Set: func(c *Config, v string) error {
@@ -56,7 +54,7 @@ var params = keyval.Table[Config]{
 				c.MaxCwnd = 0
 				return nil
 			}
-			return parsePositive(v, &c.MaxCwnd)
+			return parseCwnd(v, &c.MaxCwnd)
 		},
 		Get: func(c *Config) string {
 			if c.MaxCwnd == 0 {
@@ -70,7 +68,7 @@ var params = keyval.Table[Config]{
 				c.InitCwnd = 0
 				return nil
 			}
-			return parsePositive(v, &c.InitCwnd)
+			return parseCwnd(v, &c.InitCwnd)
 		},
 		Get: func(c *Config) string {
 			if c.InitCwnd == 0 {
@@ -113,14 +111,23 @@ func parseDuration(v string, dst *units.Time, zeroOK bool) error {
 	return nil
 }
 
-// parsePositive parses a finite float > 0.
+// parsePositive parses a finite float > 0 with keyval's parser (NaN and
+// the infinities are rejected).
 func parsePositive(v string, dst *float64) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return fmt.Errorf("want a number, got %q", v)
+	f, err := keyval.ParseFloatIn(v, keyval.Positive)
+	if err != nil {
+		return err
 	}
-	if f <= 0 {
-		return fmt.Errorf("must be positive, got %v", f)
+	*dst = f
+	return nil
+}
+
+// parseCwnd parses a window in packets: a finite float in
+// (0, CwndLimit].
+func parseCwnd(v string, dst *float64) error {
+	f, err := keyval.ParseFloatIn(v, keyval.Interval{Lo: 0, Hi: CwndLimit, OpenLo: true})
+	if err != nil {
+		return err
 	}
 	*dst = f
 	return nil

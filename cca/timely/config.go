@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -25,9 +27,14 @@ const (
 // Threshold is a time given either absolutely or as a multiple of the
 // flow's base RTT; exactly one of the fields is non-zero.
 type Threshold struct {
-	Abs      units.Time // picoseconds
-	BaseRTTs float64    // multiples of FlowInfo.BaseRTT
+	Abs      units.Time // picoseconds, at most limits.MaxTime
+	BaseRTTs float64    // multiples of FlowInfo.BaseRTT, at most MaxBaseRTTs
 }
+
+// MaxBaseRTTs is the largest multiple of the base RTT a threshold may be,
+// 10^6, so that the resolved threshold of any real path stays a time the
+// simulator's clock can hold (the presets use 2.5 and 25).
+const MaxBaseRTTs = 1e6
 
 // resolve returns the threshold for a flow of base RTT base, picoseconds.
 func (t Threshold) resolve(base units.Time) units.Time {
@@ -144,7 +151,7 @@ func (c *Config) validate() error {
 		c.MinRate = d.MinRate
 	}
 	okThreshold := func(t Threshold) bool {
-		return t.Abs >= 0 && t.BaseRTTs >= 0 && !math.IsInf(t.BaseRTTs, 0) && (t.Abs == 0) != (t.BaseRTTs == 0)
+		return t.Abs >= 0 && t.Abs <= limits.MaxTime && t.BaseRTTs >= 0 && t.BaseRTTs <= MaxBaseRTTs && (t.Abs == 0) != (t.BaseRTTs == 0)
 	}
 	switch {
 	case !(c.Alpha > 0 && c.Alpha <= 1):
@@ -152,9 +159,9 @@ func (c *Config) validate() error {
 	case !(c.Beta > 0 && c.Beta <= 1):
 		return fmt.Errorf("beta must be in (0, 1], got %v", c.Beta)
 	case !okThreshold(c.TLow):
-		return fmt.Errorf("t_low must be a positive time or multiple of the base RTT, got %s", formatThreshold(c.TLow))
+		return fmt.Errorf("t_low must be a positive time up to %v or multiple of the base RTT up to %.0fx, got %s", limits.MaxTime, MaxBaseRTTs, formatThreshold(c.TLow))
 	case !okThreshold(c.THigh):
-		return fmt.Errorf("t_high must be a positive time or multiple of the base RTT, got %s", formatThreshold(c.THigh))
+		return fmt.Errorf("t_high must be a positive time up to %v or multiple of the base RTT up to %.0fx, got %s", limits.MaxTime, MaxBaseRTTs, formatThreshold(c.THigh))
 	case c.TLow.BaseRTTs == 0 && c.THigh.BaseRTTs == 0 && c.TLow.Abs > c.THigh.Abs,
 		c.TLow.Abs == 0 && c.THigh.Abs == 0 && c.TLow.BaseRTTs > c.THigh.BaseRTTs:
 		return fmt.Errorf("t_low (%s) must not exceed t_high (%s)", formatThreshold(c.TLow), formatThreshold(c.THigh))
@@ -173,5 +180,11 @@ func (c *Config) validate() error {
 	case c.MinRate < 0:
 		return fmt.Errorf("min_rate must be positive, got %d bps", c.MinRate)
 	}
-	return nil
+	// Upper bounds: what the parsers accept (see keyval.CheckRate).
+	return keyval.FirstError(
+		keyval.CheckRate("delta", c.Delta.Abs),
+		keyval.CheckSize("segment", c.Segment),
+		keyval.CheckDuration("min_rtt", c.MinRTT),
+		keyval.CheckRate("min_rate", c.MinRate),
+	)
 }

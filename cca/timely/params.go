@@ -3,7 +3,6 @@ package timely
 import (
 	"fmt"
 	"github.com/ccreplay/ccreplay/cca/keyval"
-	"math"
 	"strconv"
 	"strings"
 
@@ -119,8 +118,8 @@ func parseMultiple(v string) (f float64, ok bool, err error) {
 	if !found {
 		return 0, false, nil
 	}
-	f, err = strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 {
+	f, err = keyval.ParseFloatIn(num, keyval.Positive)
+	if err != nil {
 		return 0, true, fmt.Errorf("want a positive multiple such as 2.5x, got %q", v)
 	}
 	return f, true, nil
@@ -132,6 +131,9 @@ func parseThreshold(v string, dst *Threshold) error {
 	if f, ok, err := parseMultiple(v); ok {
 		if err != nil {
 			return err
+		}
+		if f > MaxBaseRTTs {
+			return fmt.Errorf("a multiple of the base RTT must be at most %.0fx, got %q", MaxBaseRTTs, v)
 		}
 		*dst = Threshold{BaseRTTs: f}
 		return nil
@@ -182,14 +184,12 @@ func formatStep(s Step) string {
 	return keyval.FormatRate(s.Abs)
 }
 
-// parseUnit parses a float in (0, 1].
+// parseUnit parses a float in (0, 1] with keyval's parser (NaN and the
+// infinities are rejected).
 func parseUnit(v string, dst *float64) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) {
-		return fmt.Errorf("want a number, got %q", v)
-	}
-	if f <= 0 || f > 1 {
-		return fmt.Errorf("must be in (0, 1], got %v", f)
+	f, err := keyval.ParseFloatIn(v, keyval.UnitNonZero)
+	if err != nil {
+		return err
 	}
 	*dst = f
 	return nil

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/version"
 	"io"
 	"math"
 	"path/filepath"
@@ -56,7 +60,7 @@ more than one seed. Outputs are identical whatever --parallel is.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.set = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
-			return o.compare()
+			return o.compare(cmd.Context())
 		},
 	}
 	f := c.Flags()
@@ -72,6 +76,7 @@ more than one seed. Outputs are identical whatever --parallel is.`,
 	f.BoolVar(&o.JSON, "json", false, "print the comparison as JSON to stdout instead of the table")
 	f.StringVar(&o.MaxTime, "max-time", "", "stop each run at this simulated time (e.g. 10ms)")
 	f.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
+	addOutputFlags(f, &o.runOptions)
 	return c
 }
 
@@ -110,12 +115,13 @@ func partName(spec string) string { return strings.ReplaceAll(spec, ":", "-") }
 type compareRun struct {
 	spec cca.Spec
 	seed uint64
-	dir  string
+	rel  string // the run's folder inside the comparison
+	dir  string // where it is written (inside the staged folder)
 	res  *replay.Result
 	err  error
 }
 
-func (o *compareOptions) compare() error {
+func (o *compareOptions) compare(ctx context.Context) error {
 	names := strings.Split(o.CCAs, ",")
 	for i := range names {
 		names[i] = strings.TrimSpace(names[i])
@@ -144,8 +150,8 @@ func (o *compareOptions) compare() error {
 	var runs []*compareRun
 	for i, spec := range specs {
 		for _, seed := range seeds {
-			dir := filepath.Join(o.Out, "cca="+partName(names[i]), fmt.Sprintf("seed=%d", seed))
-			runs = append(runs, &compareRun{spec: spec, seed: seed, dir: dir})
+			rel := filepath.Join("cca="+partName(names[i]), fmt.Sprintf("seed=%d", seed))
+			runs = append(runs, &compareRun{spec: spec, seed: seed, rel: rel})
 		}
 	}
 	cfgs := make([]replay.Config, len(runs))
@@ -154,44 +160,33 @@ func (o *compareOptions) compare() error {
 			return err
 		}
 	}
-	// Independent deterministic runs: the order they finish in does not
-	// matter, results are gathered by index.
-	sem := make(chan struct{}, o.Parallel)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for i := range runs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			r := runs[i]
-			r.res, r.err = replay.Run(cfgs[i], st.tr, r.dir)
-			if r.err == nil {
-				man := replay.NewManifest(&cfgs[i], filepath.ToSlash(st.traceName), r.res)
-				r.err = replay.WriteManifest(r.dir, man)
-			}
-			if o.s.ErrIsTerminal {
-				mu.Lock()
-				done++
-				fmt.Fprintf(o.s.Err, "\rcompare: %d/%d runs done ", done, len(runs))
-				if done == len(runs) {
-					fmt.Fprintln(o.s.Err)
-				}
-				mu.Unlock()
-			}
-		}(i)
+	stage, err := o.stage()
+	if err != nil {
+		return err
 	}
-	wg.Wait()
+	defer stage.Abort()
 	for _, r := range runs {
-		if r.err != nil {
-			return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
-		}
+		r.dir = filepath.Join(stage.Dir, r.rel)
+	}
+	if err := o.runAll(ctx, st, stage, cfgs, runs); err != nil {
+		return err
 	}
 	rows := comparisonRows(runs)
-	if err := output.WriteRows(filepath.Join(o.Out, "comparison.parquet"), rows); err != nil {
+	if err := output.WriteRows(filepath.Join(stage.Dir, runfolder.ComparisonFile), rows); err != nil {
 		return err
+	}
+	coll := runfolder.Collection{Tool: "ccreplay " + version.Version, Trace: filepath.ToSlash(st.traceName), Topology: st.topo.Name}
+	for _, r := range runs {
+		coll.Runs = append(coll.Runs, filepath.ToSlash(r.rel))
+	}
+	if err := runfolder.WriteCollection(stage.Dir, &coll); err != nil {
+		return err
+	}
+	if err := stage.Commit(); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		r.dir = filepath.Join(o.Out, r.rel)
 	}
 	if o.JSON {
 		return writeCompareJSON(o.s.Out, runs)
@@ -212,6 +207,61 @@ func (o *compareOptions) compare() error {
 			}
 		}
 		writeOSUTable(o.s.Out, labels, pts)
+	}
+	return nil
+}
+
+// runAll runs every (algorithm, seed) pair, o.Parallel at a time, each
+// into its own folder. Independent deterministic runs: the order they
+// finish in does not matter, results are gathered by index. The first
+// failure (or an interrupt) cancels the runs still going.
+func (o *compareOptions) runAll(ctx context.Context, st *setup, stage *runfolder.Staged, cfgs []replay.Config, runs []*compareRun) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	prog := o.s.newProgressLine()
+	sem := make(chan struct{}, o.Parallel)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for i := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r := runs[i]
+			r.res, r.err = replay.RunContext(ctx, cfgs[i], st.tr, r.dir)
+			if r.err == nil {
+				man := replay.NewManifest(&cfgs[i], filepath.ToSlash(st.traceName), r.res)
+				man.Warnings = st.warnings
+				r.err = replay.WriteManifest(r.dir, &man)
+			}
+			mu.Lock()
+			if r.err == nil {
+				done++
+			} else {
+				cancel()
+			}
+			prog.set(fmt.Sprintf("compare: %d/%d runs done", done, len(runs)))
+			mu.Unlock()
+		}(i)
+	}
+	wg.Wait()
+	prog.clear()
+	for _, r := range runs {
+		if r.err != nil && !errors.Is(r.err, context.Canceled) {
+			return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
+		}
+	}
+	if done < len(runs) {
+		kept := "nothing written"
+		if stage.Replaces {
+			kept += ", " + o.Out + " still holds the previous comparison"
+		}
+		return interrupted("interrupted after %d of %d runs; %s", done, len(runs), kept)
 	}
 	return nil
 }

@@ -175,6 +175,9 @@ func (fc *fileConfig) applySwitch(path string, sw *switchmodel.Config) error {
 			return err
 		}
 		if e.Pmax != nil {
+			if err := checkProbability(path, "switch.ecn.pmax", *e.Pmax); err != nil {
+				return err
+			}
 			sw.ECN.Pmax = *e.Pmax
 		}
 		if e.RefRate == "0" {
@@ -194,6 +197,9 @@ func (fc *fileConfig) applySwitch(path string, sw *switchmodel.Config) error {
 			r, err := units.ParseRate(pr.Rate)
 			if err != nil {
 				return inputErrorf("%s: %s.rate: %v", path, key, err)
+			}
+			if err := checkProbability(path, key+".pmax", pr.Pmax); err != nil {
+				return err
 			}
 			ent := switchmodel.ECNRate{Rate: r, Pmax: pr.Pmax}
 			if err := parseSizeField(path, key+".kmin", pr.Kmin, &ent.KminBytes); err != nil {
@@ -231,7 +237,19 @@ func (fc *fileConfig) applySwitch(path string, sw *switchmodel.Config) error {
 		}
 	}
 	if err := sw.Validate(); err != nil {
-		return inputErrorf("%s: switch: %v", path, err)
+		// The switch's errors name their key (switch.ecn.pmax, ...).
+		return inputErrorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+// checkProbability rejects a probability that is not a finite number in
+// [0, 1], naming the key: "run.yaml: switch.ecn.pmax: NaN is not a number
+// in [0,1]". YAML reads .nan and .inf as floats, and a range check in the
+// form p < 0 || p > 1 lets NaN through, so the loader checks here.
+func checkProbability(path, key string, p float64) error {
+	if !(p >= 0 && p <= 1) {
+		return inputErrorf("%s: %s: %v is not a number in [0,1]", path, key, p)
 	}
 	return nil
 }
@@ -281,7 +299,8 @@ func (fc *fileConfig) applyNIC(path string, n *nic.Config) error {
 		n.DataPrio = uint8(*s.DataPrio)
 	}
 	if err := n.Validate(); err != nil {
-		return inputErrorf("%s: nic: %v", path, err)
+		// The NIC's errors name their key (nic.mtu_payload, ...).
+		return inputErrorf("%s: %v", path, err)
 	}
 	return nil
 }

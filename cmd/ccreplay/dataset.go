@@ -1,10 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,7 +36,7 @@ type datasetOptions struct {
 }
 
 // DatasetFile is the sidecar describing a dataset (dataset.json).
-const DatasetFile = "dataset.json"
+const DatasetFile = runfolder.DatasetFile
 
 // datasetInfo is dataset.json and the --json output: how the dataset was
 // made and what it holds.
@@ -96,7 +97,7 @@ The columns are documented in docs/DATASETS.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.run.set = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflagFlag) { o.run.set[f.Name] = true })
-			return o.runDataset()
+			return o.runDataset(cmd.Context())
 		},
 	}
 	f := c.Flags()
@@ -120,10 +121,11 @@ The columns are documented in docs/DATASETS.md.`,
 	f.Float64Var(&o.Target, "rlcc-target", 0.064, "RL-CC inflation target (paper 001: 0.064)")
 	f.Float64Var(&o.Beta, "rlcc-beta", 1.5, "RL-CC congestion tolerance beta, an RTT inflation (paper 001: 1.5)")
 	f.StringVar(&o.RunID, "run-id", "", "run_id column value (default: CCA, workload and seed)")
+	addOutputFlags(f, r)
 	return c
 }
 
-func (o *datasetOptions) runDataset() error {
+func (o *datasetOptions) runDataset(ctx context.Context) error {
 	rewards, err := dataset.ParseRewards(o.Rewards)
 	if err != nil {
 		return usageErrorf("--reward: %v", err)
@@ -155,9 +157,6 @@ func (o *datasetOptions) runDataset() error {
 	if rewards.FDCC {
 		cfg.Switch.INT = true // FDCC's reward reads INT (paper 002 Section 4.2)
 	}
-	if r.s.ErrIsTerminal {
-		cfg.Progress = newProgress(r.s.Err)
-	}
 	runID := o.RunID
 	if runID == "" {
 		runID = fmt.Sprintf("%s/%s/seed=%d", spec.Name, filepath.ToSlash(st.traceName), r.Seed)
@@ -166,22 +165,27 @@ func (o *datasetOptions) runDataset() error {
 	if o.IntervalNs >= 0 {
 		interval = units.Nanos(o.IntervalNs)
 	}
-	if err := os.MkdirAll(r.Out, 0o755); err != nil {
-		return inputErrorf("--out: %v", err)
+	stage, err := r.stage()
+	if err != nil {
+		return err
 	}
+	defer stage.Abort()
 	dcfg := dataset.Config{
 		RunID: runID, CCA: spec.Name, Flows: dataset.Flows(tr, st.topo), Interval: interval,
 		Rewards: rewards, Target: o.Target, Beta: o.Beta, Gamma: o.Gamma, NStep: o.NStep,
 	}
-	rec, err := dataset.New(r.Out, dcfg)
+	rec, err := dataset.New(stage.Dir, dcfg)
 	if err != nil {
 		return inputError{err}
 	}
 	cfg.WrapCC = rec.Wrap
-	res, err := replay.Run(cfg, tr, r.Out)
+	prog := r.s.newProgressLine()
+	cfg.Progress = prog.replayProgress()
+	res, err := replay.RunContext(ctx, cfg, tr, stage.Dir)
+	prog.clear()
 	if err != nil {
 		rec.Abort()
-		return err
+		return r.failed(err, stage)
 	}
 	stats, err := rec.Close()
 	if err != nil {
@@ -189,16 +193,21 @@ func (o *datasetOptions) runDataset() error {
 	}
 	man := replay.NewManifest(&cfg, filepath.ToSlash(st.traceName), res)
 	man.Files = append(man.Files, dataset.FileName, DatasetFile)
-	if err := replay.WriteManifest(r.Out, man); err != nil {
-		return err
-	}
+	man.Warnings = st.warnings
 	info := datasetInfo{
 		SchemaVersion: v1.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.traceName),
 		CCA: spec.Name, Seed: r.Seed, Rewards: rewards.Names(), RLCCTarget: o.Target, RLCCBeta: o.Beta,
 		Gamma: o.Gamma, NStep: o.NStep, IntervalNs: o.IntervalNs, INTForced: forced,
 		Rows: stats.Rows, Flows: stats.Flows, RewardMeans: stats.Rewards, SimEndNs: res.SimEnd.Nanoseconds(),
 	}
-	if err := output.WriteJSONAtomic(filepath.Join(r.Out, DatasetFile), jsonSafe(info)); err != nil {
+	if err := output.WriteJSONAtomic(filepath.Join(stage.Dir, DatasetFile), jsonSafe(info)); err != nil {
+		return err
+	}
+	// The manifest goes last: it is what marks the folder complete.
+	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
+		return err
+	}
+	if err := stage.Commit(); err != nil {
 		return err
 	}
 	if r.JSON {

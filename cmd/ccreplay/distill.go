@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,7 +81,7 @@ embedded default policy.`,
   ccreplay distill rlcc --teacher default --seed 3 --trees 6 --depth 3 -o student --eval-flows 64 --json
   ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=student/policy.json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
 	}
 	f := c.Flags()
 	f.StringVar(&o.Teacher, "teacher", "", `teacher policy file (any file --cca-param policy= loads), or "teacher" / "default" for the embedded MLP teacher / default trees`)
@@ -253,19 +255,20 @@ func (o *distillOptions) options() (distill.Options, []int, eval.Options, error)
 	return d, evalFlows, e, nil
 }
 
-func (o *distillOptions) run() error {
+func (o *distillOptions) run(ctx context.Context) error {
 	d, evalFlows, eo, err := o.options()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return inputErrorf("output folder: %v", err)
-	}
+	d.Context, eo.Context = ctx, ctx
 	start := time.Now()
 	if o.s.ErrIsTerminal {
 		fmt.Fprintf(o.s.Err, "collecting the teacher's decisions on %s flows and fitting %d trees of depth %d ...\n", o.Flows, o.Trees, o.Depth)
 	}
 	res, err := distill.Distill(d)
+	if errors.Is(err, context.Canceled) {
+		return interrupted("%v; nothing written to %s", err, o.Out)
+	}
 	if err != nil {
 		return err
 	}
@@ -290,9 +293,15 @@ func (o *distillOptions) run() error {
 			}
 		}
 		rep.TableIII, err = eval.Compare([]eval.Entry{{Label: "teacher", Spec: teacherSpec}, {Label: "student", Spec: studentSpec}}, evalFlows, eo, progress)
+		if errors.Is(err, context.Canceled) {
+			return interrupted("interrupted while evaluating the student; nothing written to %s", o.Out)
+		}
 		if err != nil {
 			return err
 		}
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return inputErrorf("output folder: %v", err)
 	}
 	if err := output.WriteJSONAtomic(rep.Policy, res.Student.File()); err != nil {
 		return err

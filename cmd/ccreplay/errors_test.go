@@ -148,12 +148,12 @@ func TestUnknownCommand(t *testing.T) {
 	checkOneErrorLine(t, runCLI(t, "version", "--bogus"), ExitUsage)
 }
 
-// TestRunOutputNotWritable: an out path that cannot be a folder fails the
-// run (exit 1) with one line.
+// TestRunOutputNotWritable: an out path that cannot be a folder is a
+// command-line mistake (exit 2) reported in one line before anything runs.
 func TestRunOutputNotWritable(t *testing.T) {
 	t.Parallel()
 	f := writeFile(t, t.TempDir(), "afile", "x")
-	msg := checkOneErrorLine(t, runCLI(t, "run", "--workload", smallWorkload, "--out", f), ExitFailure)
+	msg := checkOneErrorLine(t, runCLI(t, "run", "--workload", smallWorkload, "--out", f), ExitUsage)
 	if !strings.Contains(msg, "afile") {
 		t.Errorf("message %q does not name the path", msg)
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -48,7 +50,7 @@ Nothing is written; --json prints the rows.`,
   ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json
   ccreplay eval rlcc --lossy --duration 20ms`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
 	}
 	f := c.Flags()
 	f.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default" (the embedded trees) or "teacher" (the embedded MLP they were distilled from)`)
@@ -63,7 +65,7 @@ Nothing is written; --json prints the rows.`,
 	return c
 }
 
-func (o *evalOptions) run() error {
+func (o *evalOptions) run(ctx context.Context) error {
 	flows, err := parseFlowList("flows", o.Flows, false)
 	if err != nil {
 		return err
@@ -107,8 +109,11 @@ func (o *evalOptions) run() error {
 	if err != nil {
 		return err
 	}
-	eo := eval.Options{Duration: dur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf}
+	eo := eval.Options{Duration: dur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf, Context: ctx}
 	rows, err := eval.Compare(entries, flows, eo, progress)
+	if errors.Is(err, context.Canceled) {
+		return interrupted("%v; nothing printed", err)
+	}
 	if err != nil {
 		return err
 	}

@@ -2,14 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -96,18 +95,18 @@ are bit-identical); a difference fails with exit code 1.`,
 
 // metricsRun is one run folder and what was recomputed from it.
 type metricsRun struct {
-	dir  arrowread.RunDir
-	man  *replay.Manifest // summary.json, nil when absent
+	dir  runfolder.RunDir
+	man  *runfolder.Manifest // summary.json
 	rec  *arrowread.Recomputed
 	rows int64 // packet rows (scanned, or from the footer)
 }
 
 func (o *metricsOptions) run(args []string) error {
 	start := time.Now()
-	var dirs []arrowread.RunDir
+	var dirs []runfolder.RunDir
 	seen := map[string]bool{}
 	for _, a := range args {
-		found, err := arrowread.FindRuns(a)
+		found, err := runfolder.Find(a)
 		if err != nil {
 			return inputErrorf("metrics: %v", err)
 		}
@@ -152,7 +151,7 @@ func (o *metricsOptions) run(args []string) error {
 	if o.Stats {
 		wall := time.Since(start).Seconds()
 		fmt.Fprintf(o.s.Err, "stats: wall %.3f s, %d runs, %d packet rows, %.0f packet rows/s, peak RSS %s\n",
-			wall, len(runs), packetRows, float64(packetRows)/wall, mxPeakRSS())
+			wall, len(runs), packetRows, float64(packetRows)/wall, peakRSS())
 	}
 	if len(bad) > 0 {
 		for _, b := range bad {
@@ -163,33 +162,22 @@ func (o *metricsOptions) run(args []string) error {
 	return nil
 }
 
-// load reads one run folder: summary.json when present (its schema version
-// must be ours), then the Parquet files.
-func (o *metricsOptions) load(d arrowread.RunDir) (*metricsRun, error) {
+// load reads one run folder: summary.json (complete, of our schema
+// version), then the Parquet files.
+func (o *metricsOptions) load(d runfolder.RunDir) (*metricsRun, error) {
 	r := &metricsRun{dir: d}
-	b, err := os.ReadFile(filepath.Join(d.Dir, replay.SummaryFile))
-	switch {
-	case err == nil:
-		var m replay.Manifest
-		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, inputErrorf("metrics: %s: %v", filepath.Join(d.Dir, replay.SummaryFile), err)
-		}
-		if m.SchemaVersion != v1.Version {
-			return nil, inputErrorf("metrics: %s: schema_version %q, want %q", filepath.Join(d.Dir, replay.SummaryFile), m.SchemaVersion, v1.Version)
-		}
-		r.man = &m
-	case !errors.Is(err, os.ErrNotExist):
+	m, err := runfolder.ReadManifest(d.Dir)
+	if err != nil {
 		return nil, inputErrorf("metrics: %v", err)
-	case o.Verify:
-		return nil, inputErrorf("metrics: %s: no %s to verify against", d.Dir, replay.SummaryFile)
 	}
+	r.man = m
 	r.rec, err = arrowread.Recompute(d.Dir, arrowread.RecomputeOptions{Buckets: o.Buckets, SkipPackets: o.NoPackets})
 	if err != nil {
 		return nil, inputErrorf("metrics: %s", mxOneLine(err.Error()))
 	}
 	if r.rec.Packets != nil {
 		r.rows = r.rec.Packets.Rows
-	} else if p := filepath.Join(d.Dir, arrowread.PacketsFile); mxIsFile(p) {
+	} else if p := filepath.Join(d.Dir, runfolder.PacketsFile); mxIsFile(p) {
 		if r.rows, err = arrowread.NumRows(p); err != nil {
 			return nil, inputErrorf("metrics: %s", mxOneLine(err.Error()))
 		}
@@ -330,9 +318,9 @@ func mxWriteHeader(w io.Writer, r *metricsRun) {
 	}
 	rows := r.rec.Rows
 	fmt.Fprintf(w, "\nrecomputed from %s (%d rows), %s (%d rows), %s (%d rows)",
-		arrowread.FlowsFile, len(rows.Flows), arrowread.MessagesFile, len(rows.Messages), arrowread.PortsFile, len(rows.Ports))
+		runfolder.FlowsFile, len(rows.Flows), runfolder.MessagesFile, len(rows.Messages), runfolder.PortsFile, len(rows.Ports))
 	if r.rec.Packets != nil {
-		fmt.Fprintf(w, ", %s (%d rows, streamed)", arrowread.PacketsFile, r.rec.Packets.Rows)
+		fmt.Fprintf(w, ", %s (%d rows, streamed)", runfolder.PacketsFile, r.rec.Packets.Rows)
 	}
 	fmt.Fprint(w, "\n\n")
 }
@@ -343,7 +331,7 @@ func mxWriteHeader(w io.Writer, r *metricsRun) {
 func mxWriteTables(w io.Writer, r *metricsRun) error {
 	metrics.WriteTable(w, r.rec.Summary)
 	if p := r.rec.Packets; p != nil {
-		fmt.Fprintf(w, "\nfrom %s\n", arrowread.PacketsFile)
+		fmt.Fprintf(w, "\nfrom %s\n", runfolder.PacketsFile)
 		metrics.WritePacketTable(w, *p)
 	}
 	if r.man != nil && isOSU(r.man.Trace) {
@@ -358,7 +346,7 @@ func mxWriteTables(w io.Writer, r *metricsRun) error {
 
 // mxPartitionKeys lists the partition keys of the runs in order of first
 // appearance.
-func mxPartitionKeys(dirs []arrowread.RunDir) []string {
+func mxPartitionKeys(dirs []runfolder.RunDir) []string {
 	var keys []string
 	for _, d := range dirs {
 		for _, kv := range d.Partition {
@@ -536,12 +524,3 @@ func mxIsFile(p string) bool {
 
 // mxOneLine joins a multi-line message (some Parquet errors wrap lines).
 func mxOneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// mxPeakRSS is the process's peak resident memory as text.
-func mxPeakRSS() string {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return "unknown"
-	}
-	return fmt.Sprintf("%.1f MiB", float64(ru.Maxrss)/1024) // Linux reports KiB
-}

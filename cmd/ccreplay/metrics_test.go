@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -30,13 +31,13 @@ type metricsOut struct {
 	Packets       *metrics.PacketStats `json:"packets"`
 }
 
-func readManifest(t *testing.T, dir string) replay.Manifest {
+func readManifest(t *testing.T, dir string) runfolder.Manifest {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m replay.Manifest
+	var m runfolder.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}

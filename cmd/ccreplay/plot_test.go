@@ -244,8 +244,8 @@ func TestPlotErrors(t *testing.T) {
 		{[]string{"plot", run, "--format", "gif"}, ExitUsage, `--format "gif"`},
 		{[]string{"plot", run, "--views", "fct,pie"}, ExitUsage, `--views "pie"`},
 		{[]string{"plot", run, "--bins", "0"}, ExitUsage, "--bins must be between 1 and 100000"},
-		{[]string{"plot", filepath.Join(run, "missing")}, ExitBadInput, "missing: no such file or directory"},
-		{[]string{"plot", t.TempDir()}, ExitBadInput, "no summary.json and no cca=NAME/seed=N/"},
+		{[]string{"plot", filepath.Join(run, "missing")}, ExitBadInput, "missing: no such folder"},
+		{[]string{"plot", t.TempDir()}, ExitBadInput, "not a run folder (no summary.json) and no run folder below it"},
 		{[]string{"plot", run, "--views", "alltoall", "-o", t.TempDir()}, ExitBadInput, "nothing to plot"},
 	} {
 		r := runCLI(t, c.args...)

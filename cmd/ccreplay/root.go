@@ -1,23 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/cca/dcqcn"
-	"github.com/ccreplay/ccreplay/cca/dctcp"
-	"github.com/ccreplay/ccreplay/cca/dolce"
-	"github.com/ccreplay/ccreplay/cca/hpcc"
-	"github.com/ccreplay/ccreplay/cca/linerate"
-	"github.com/ccreplay/ccreplay/cca/rlcc"
-	"github.com/ccreplay/ccreplay/cca/swift"
-	"github.com/ccreplay/ccreplay/cca/timely"
+	"github.com/ccreplay/ccreplay/cca/all"
+	"github.com/ccreplay/ccreplay/replay"
 )
 
 // Exit codes (documented in README.md).
@@ -26,6 +23,9 @@ const (
 	ExitFailure  = 1 // the run failed (an invariant broke, an output could not be written)
 	ExitUsage    = 2 // bad command line: unknown flag, missing or conflicting arguments
 	ExitBadInput = 3 // bad input: trace, topology, workload, config file or parameter
+	// ExitInterrupted: SIGINT (Ctrl-C) or SIGTERM stopped the command; it
+	// removed its temporary files and left its output folder as it was.
+	ExitInterrupted = 130
 )
 
 // usageError marks command-line mistakes (exit 2).
@@ -40,6 +40,15 @@ type inputError struct{ err error }
 func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
 
+// interruptedError is a command stopped by SIGINT or SIGTERM (exit 130);
+// its message says what was kept.
+type interruptedError struct{ msg string }
+
+func (e interruptedError) Error() string { return e.msg }
+func (e interruptedError) Unwrap() error { return context.Canceled }
+
+func interrupted(format string, a ...any) error { return interruptedError{fmt.Sprintf(format, a...)} }
+
 func usageErrorf(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 func inputErrorf(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
 
@@ -49,21 +58,12 @@ type streams struct {
 	Out, Err io.Writer
 	// ErrIsTerminal enables progress lines on Err.
 	ErrIsTerminal bool
+	// progress is the status line being shown on Err, if any.
+	progress *progressLine
 }
 
 // registry is every congestion control algorithm the CLI knows.
-func registry() *cca.Registry {
-	r := cca.NewRegistry()
-	dcqcn.Register(r)
-	dctcp.Register(r)
-	dolce.Register(r)
-	hpcc.Register(r)
-	linerate.Register(r)
-	rlcc.Register(r)
-	swift.Register(r)
-	timely.Register(r)
-	return r
-}
+func registry() *cca.Registry { return all.Registry() }
 
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{
@@ -96,17 +96,44 @@ var extraCommands []func(*streams) *cobra.Command
 // registerCommand adds a subcommand constructor to the root command.
 func registerCommand(mk func(*streams) *cobra.Command) { extraCommands = append(extraCommands, mk) }
 
-// Main runs the CLI with args and returns the process exit code.
+// Main runs the CLI with args and returns the process exit code. SIGINT
+// and SIGTERM cancel the command's context: a command stops within about a
+// second, removes its temporaries, says in one line what was kept and
+// exits ExitInterrupted. A second signal exits at once.
 func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	s := &streams{In: in, Out: out, Err: errw}
 	if f, ok := errw.(*os.File); ok {
 		s.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-finished:
+			return
+		}
+		select {
+		case <-sigs:
+			fmt.Fprintln(errw, "\nccreplay: second interrupt: exiting now (a hidden .NAME.tmp-* folder may be left beside the output)")
+			os.Exit(ExitInterrupted)
+		case <-finished:
+		}
+	}()
 	root := newRootCmd(s)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
+	}
+	if s.progress != nil {
+		s.progress.clear()
 	}
 	fmt.Fprintln(errw, "ccreplay: "+err.Error())
 	return exitCode(err)
@@ -116,9 +143,11 @@ func exitCode(err error) int {
 	var ue usageError
 	var ie inputError
 	switch {
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
 	case errors.As(err, &ue):
 		return ExitUsage
-	case errors.As(err, &ie):
+	case errors.As(err, &ie), errors.Is(err, replay.ErrBadInput):
 		return ExitBadInput
 	default:
 		// cobra's own argument errors ("unknown command", "unknown flag")

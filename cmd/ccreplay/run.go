@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/hpccfmt"
@@ -16,6 +20,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
@@ -43,6 +48,8 @@ type runOptions struct {
 	HPCC      string
 	FCTTxt    string
 	PPN       int
+	Force     bool
+	Strict    bool
 
 	set      map[string]bool // flags given on the command line
 	fromFile map[string]bool // values taken from the --config file
@@ -85,7 +92,7 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.set = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
-			return o.run()
+			return o.run(cmd.Context())
 		},
 	}
 	f := c.Flags()
@@ -105,7 +112,14 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 	f.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
 	f.IntVar(&o.PPN, "ppn", 1, "DUMPI traces: MPI processes per node (ranks placed in blocks of ppn per host)")
 	f.StringVar(&o.FCTTxt, "fct-txt", "", "also write flow completions in the HPCC simulator's fct.txt layout to this file")
+	addOutputFlags(f, o)
 	return c
+}
+
+// addOutputFlags adds the flags every command writing a run folder has.
+func addOutputFlags(f *pflag.FlagSet, o *runOptions) {
+	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
+	f.BoolVar(&o.Strict, "strict", false, "refuse to run on a damaged input (a truncated capture, unmatched MPI sends) instead of warning")
 }
 
 // merge fills unset flags from the config file.
@@ -133,6 +147,49 @@ func (o *runOptions) merge(fc *fileConfig) {
 	}
 }
 
+// stage checks --out and creates the hidden folder the run is written
+// into; Commit moves it to --out as the last step.
+func (o *runOptions) stage() (*runfolder.Staged, error) {
+	st, err := runfolder.Stage(o.Out, runfolder.StageOptions{Force: o.Force, Flag: "--out"})
+	if errors.Is(err, runfolder.ErrRefused) {
+		return nil, usageError{err}
+	}
+	return st, err
+}
+
+// stagedPath maps a path inside --out (e.g. --fct-txt out/fct.txt) to the
+// same place in the staged folder, so that it arrives with the run; other
+// paths are returned as they are.
+func (o *runOptions) stagedPath(stage *runfolder.Staged, p string) string {
+	out, err1 := filepath.Abs(o.Out)
+	abs, err2 := filepath.Abs(p)
+	if err1 != nil || err2 != nil {
+		return p
+	}
+	rel, err := filepath.Rel(out, abs)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	dst := filepath.Join(stage.Dir, rel)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return p
+	}
+	return dst
+}
+
+// failed explains a run that did not finish. An interrupted run says
+// what was kept: nothing new, and --out as it was.
+func (o *runOptions) failed(err error, stage *runfolder.Staged) error {
+	if !errors.Is(err, context.Canceled) {
+		return err
+	}
+	kept := "nothing written"
+	if stage.Replaces {
+		kept += ", " + o.Out + " still holds the previous run"
+	}
+	return interrupted("%v; %s", err, kept)
+}
+
 // badValue reports a bad value of flag: a usage error when it came from
 // the command line, a bad-input error naming the config file otherwise.
 func (o *runOptions) badValue(flag, key string, err error) error {
@@ -157,43 +214,44 @@ func parseParams(kvs []string, fromFile map[string]string) (map[string]string, e
 	return p, nil
 }
 
-// loadWorkload reads the trace or runs the generator.
-func (o *runOptions) loadWorkload() (*trace.Trace, string, error) {
+// loadWorkload reads the trace or runs the generator. Its warnings are
+// what the reader found damaged or left out of the input.
+func (o *runOptions) loadWorkload() (*trace.Trace, string, []string, error) {
 	switch {
 	case o.Trace != "" && o.Workload != "" && o.fromFile["trace"]:
-		return nil, "", inputErrorf("%s: give either trace or workload, not both", o.Config)
+		return nil, "", nil, inputErrorf("%s: give either trace or workload, not both", o.Config)
 	case o.Trace != "" && o.Workload != "":
-		return nil, "", usageErrorf("give either --trace or --workload, not both")
+		return nil, "", nil, usageErrorf("give either --trace or --workload, not both")
 	case o.Trace == "" && o.Workload == "":
-		return nil, "", usageErrorf("give a workload: --trace FILE or --workload SPEC (e.g. incast:n=16,size=1MB)")
+		return nil, "", nil, usageErrorf("give a workload: --trace FILE or --workload SPEC (e.g. incast:n=16,size=1MB)")
 	case isDUMPI(o.Trace):
 		// An SST DUMPI MPI trace: point-to-point and collective messages
 		// with the application's dependencies and compute gaps.
-		tr, _, err := dumpi.Load(o.Trace, dumpi.Options{PPN: o.PPN})
+		tr, rep, err := dumpi.Load(o.Trace, dumpi.Options{PPN: o.PPN})
 		if err != nil {
-			return nil, "", inputError{err}
+			return nil, "", nil, inputError{err}
 		}
-		return tr, o.Trace, nil
+		return tr, o.Trace, rep.Warnings(), nil
 	case ingest.IsCapture(o.Trace):
 		// A packet capture: RoCEv2 messages (or TCP/UDP flows) become the
 		// trace, released at their captured times.
-		tr, _, err := ingest.Load(o.Trace, ingest.Options{})
+		tr, rep, err := ingest.Load(o.Trace, ingest.Options{})
 		if err != nil {
-			return nil, "", inputError{err}
+			return nil, "", nil, inputError{err}
 		}
-		return tr, o.Trace, nil
+		return tr, o.Trace, rep.Warnings, nil
 	case o.Trace != "":
 		tr, err := trace.ReadFile(o.Trace)
 		if err != nil {
-			return nil, "", inputError{err}
+			return nil, "", nil, inputError{err}
 		}
-		return tr, o.Trace, nil
+		return tr, o.Trace, nil, nil
 	default:
 		tr, err := gen.Parse(o.Workload, int64(o.Seed))
 		if err != nil {
-			return nil, "", inputErrorf("workload: %v", err)
+			return nil, "", nil, inputErrorf("workload: %v", err)
 		}
-		return tr, o.Workload, nil
+		return tr, o.Workload, nil, nil
 	}
 }
 
@@ -209,6 +267,8 @@ type setup struct {
 	maxTime   units.Time
 	check     units.Time
 	hpcc      *hpccScenario // run --hpcc-config
+	// warnings are what the input's reader found damaged or left out.
+	warnings []string
 }
 
 // resolve reads the config file, resolves each algorithm spec that ccas
@@ -271,7 +331,7 @@ func (o *runOptions) resolve(ccas func() []string) (*setup, []cca.Spec, error) {
 			return nil, nil, err
 		}
 	} else {
-		if st.tr, st.traceName, err = o.loadWorkload(); err != nil {
+		if st.tr, st.traceName, st.warnings, err = o.loadWorkload(); err != nil {
 			return nil, nil, err
 		}
 		if st.topo, err = topology.Parse(o.Topology, st.tr.Hosts); err != nil {
@@ -287,6 +347,16 @@ func (o *runOptions) resolve(ccas func() []string) (*setup, []cca.Spec, error) {
 		if st.check, err = units.ParseDuration(o.Check); err != nil {
 			return nil, nil, usageErrorf("--check: %v", err)
 		}
+	}
+	if len(st.warnings) > 0 && o.Strict {
+		more := ""
+		if n := len(st.warnings) - 1; n > 0 {
+			more = fmt.Sprintf("%d more warning(s); ", n)
+		}
+		return nil, nil, inputErrorf("%s: %s (%s--strict refuses damaged inputs)", st.traceName, st.warnings[0], more)
+	}
+	for _, w := range st.warnings {
+		fmt.Fprintf(o.s.Err, "warning: %s: %s\n", st.traceName, w)
 	}
 	return st, specs, nil
 }
@@ -318,7 +388,7 @@ func (o *runOptions) config(st *setup, spec cca.Spec, seed uint64) (replay.Confi
 	return cfg, nil
 }
 
-func (o *runOptions) run() error {
+func (o *runOptions) run(ctx context.Context) error {
 	st, specs, err := o.resolve(func() []string { return []string{o.CCA} })
 	if err != nil {
 		return err
@@ -328,13 +398,18 @@ func (o *runOptions) run() error {
 	if err != nil {
 		return err
 	}
-	if o.s.ErrIsTerminal {
-		cfg.Progress = newProgress(o.s.Err)
-	}
-	start := time.Now()
-	res, err := replay.Run(cfg, tr, o.Out)
+	stage, err := o.stage()
 	if err != nil {
 		return err
+	}
+	defer stage.Abort()
+	prog := o.s.newProgressLine()
+	cfg.Progress = prog.replayProgress()
+	start := time.Now()
+	res, err := replay.RunContext(ctx, cfg, tr, stage.Dir)
+	prog.clear()
+	if err != nil {
+		return o.failed(err, stage)
 	}
 	if o.Stats {
 		printStats(o.s.Err, time.Since(start), res)
@@ -349,12 +424,16 @@ func (o *runOptions) run() error {
 		if st.hpcc != nil {
 			ff = st.hpcc.ff
 		}
-		if err := writeFCT(o.FCTTxt, topo, tr, ff, res); err != nil {
+		if err := writeFCT(o.stagedPath(stage, o.FCTTxt), topo, tr, ff, res); err != nil {
 			return err
 		}
 	}
 	man := replay.NewManifest(&cfg, filepath.ToSlash(traceName), res)
-	if err := replay.WriteManifest(o.Out, man); err != nil {
+	man.Warnings = st.warnings
+	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
+		return err
+	}
+	if err := stage.Commit(); err != nil {
 		return err
 	}
 	if o.JSON {

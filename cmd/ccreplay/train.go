@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -64,7 +65,7 @@ per iteration). The same flags and seed give byte-identical files.`,
   ccreplay train rlcc --episodes 60 --seed 7 -o rlcc-policy --json
   ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=policy/policy.json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
 	}
 	f := c.Flags()
 	f.IntVar(&o.Episodes, "episodes", 1400, "training iterations (one episode and one gradient step each)")
@@ -172,27 +173,29 @@ func (o *trainOptions) options() (train.Options, error) {
 	return t, nil
 }
 
-func (o *trainOptions) run() error {
+func (o *trainOptions) run(ctx context.Context) error {
 	t, err := o.options()
+	if err != nil {
+		return err
+	}
+	t.Context = ctx
+	prog := o.s.newProgressLine()
+	if prog != nil {
+		t.Progress = func(r v1.LearningRow) {
+			prog.set(fmt.Sprintf("episode %d/%d  %-16s reward %9.4f  utilization %.3f  rtt inflation %6.3f",
+				r.Episode+1, t.Episodes, r.Scenario, r.MeanReward, r.Utilization, r.MeanRTTInflation))
+		}
+	}
+	res, err := train.Train(t)
+	prog.clear()
+	if errors.Is(err, context.Canceled) {
+		return interrupted("%v; nothing written to %s", err, o.Out)
+	}
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return inputErrorf("output folder: %v", err)
-	}
-	start := time.Now()
-	if o.s.ErrIsTerminal {
-		t.Progress = func(r v1.LearningRow) {
-			fmt.Fprintf(o.s.Err, "\repisode %d/%d  %-16s reward %9.4f  utilization %.3f  rtt inflation %6.3f  %v ",
-				r.Episode+1, t.Episodes, r.Scenario, r.MeanReward, r.Utilization, r.MeanRTTInflation, time.Since(start).Round(time.Second))
-			if int(r.Episode)+1 == t.Episodes {
-				fmt.Fprintln(o.s.Err)
-			}
-		}
-	}
-	res, err := train.Train(t)
-	if err != nil {
-		return err
 	}
 	if err := train.WriteOutputs(o.Out, res); err != nil {
 		return err

@@ -114,3 +114,26 @@ func (r *Report) WriteText(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// Warnings lists, one sentence each, what of the application the trace
+// does not carry: sends no receive matched, calls the tracer counted but
+// did not record, calls left out or modelled only in part. A replay of
+// the trace reports them (and refuses to run with --strict).
+func (r *Report) Warnings() []string {
+	var out []string
+	if r.UnmatchedSends > 0 {
+		out = append(out, fmt.Sprintf("%d point-to-point sends matched no receive (they are replayed all the same)", r.UnmatchedSends))
+	}
+	names := make([]string, 0, len(r.NotRecorded))
+	for k := range r.NotRecorded {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		out = append(out, fmt.Sprintf("%d %s calls were counted but not recorded by the tracer: they are missing from the replay", r.NotRecorded[k], k))
+	}
+	for _, s := range r.Skipped {
+		out = append(out, fmt.Sprintf("%d %s calls skipped: %s", s.Count, s.Call, s.Reason))
+	}
+	return out
+}

@@ -3,19 +3,12 @@ package arrowread
 import (
 	"errors"
 	"fmt"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
 
 	"github.com/ccreplay/ccreplay/metrics"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
-)
-
-// The files of a run folder, as replay writes them.
-const (
-	PacketsFile  = "packets.parquet"
-	FlowsFile    = "flows.parquet"
-	MessagesFile = "messages.parquet"
-	PortsFile    = "ports.parquet"
 )
 
 // Run is the per-flow, per-message and per-port rows of one run folder,
@@ -33,13 +26,13 @@ type Run struct {
 func ReadRun(dir string) (*Run, error) {
 	r := &Run{Dir: dir}
 	var err error
-	if r.Flows, err = ReadFlows(filepath.Join(dir, FlowsFile)); err != nil {
+	if r.Flows, err = ReadFlows(filepath.Join(dir, runfolder.FlowsFile)); err != nil {
 		return nil, err
 	}
-	if r.Messages, err = ReadMessages(filepath.Join(dir, MessagesFile)); err != nil {
+	if r.Messages, err = ReadMessages(filepath.Join(dir, runfolder.MessagesFile)); err != nil {
 		return nil, err
 	}
-	if r.Ports, err = ReadPorts(filepath.Join(dir, PortsFile)); err != nil {
+	if r.Ports, err = ReadPorts(filepath.Join(dir, runfolder.PortsFile)); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -103,7 +96,7 @@ func Recompute(dir string, opt RecomputeOptions) (*Recomputed, error) {
 	if opt.SkipPackets {
 		return out, nil
 	}
-	path := filepath.Join(dir, PacketsFile)
+	path := filepath.Join(dir, runfolder.PacketsFile)
 	switch _, err := os.Stat(path); {
 	case errors.Is(err, os.ErrNotExist):
 		return out, nil

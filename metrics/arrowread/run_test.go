@@ -2,6 +2,7 @@ package arrowread
 
 import (
 	"bytes"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -57,7 +58,7 @@ func writeSimPackets(tb testing.TB, path string, n int64) {
 // file"): 300k rows would hold 33 MiB as structs.
 func TestScanPacketStats(t *testing.T) {
 	const n = 300_000
-	path := filepath.Join(t.TempDir(), PacketsFile)
+	path := filepath.Join(t.TempDir(), runfolder.PacketsFile)
 	writeSimPackets(t, path, n)
 
 	want := metrics.NewPacketAccumulator()
@@ -110,7 +111,7 @@ func TestScanPacketStats(t *testing.T) {
 // A damaged page whose file footer is intact makes arrow v16 panic inside
 // its Snappy decoder; the reader returns an error naming the file instead.
 func TestCorruptPageIsAnError(t *testing.T) {
-	path := filepath.Join(t.TempDir(), PacketsFile)
+	path := filepath.Join(t.TempDir(), runfolder.PacketsFile)
 	writeSimPackets(t, path, 100_000)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -132,89 +133,6 @@ func TestCorruptPageIsAnError(t *testing.T) {
 	}
 }
 
-// mkRun creates a folder with a (placeholder) flows.parquet, which is what
-// makes a folder a run folder.
-func mkRun(t *testing.T, dir string) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, FlowsFile), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestFindRuns(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "sweep")
-	for _, p := range []string{
-		"cca=dcqcn/seed=10", "cca=dcqcn/seed=2", "cca=dcqcn-hpcc/seed=1", "cca=dcqcn/seed=1",
-		"load=0.5/cca=hpcc/seed=3", "plain",
-	} {
-		mkRun(t, filepath.Join(root, filepath.FromSlash(p)))
-	}
-	// Not runs: an empty folder, and a folder below a run folder.
-	os.MkdirAll(filepath.Join(root, "empty"), 0o755)
-	mkRun(t, filepath.Join(root, "plain", "nested=1"))
-
-	runs, err := FindRuns(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range runs {
-		rel, _ := filepath.Rel(root, r.Dir)
-		var parts []string
-		for _, kv := range r.Partition {
-			parts = append(parts, kv.Key+":"+kv.Value)
-		}
-		got = append(got, filepath.ToSlash(rel)+" "+strings.Join(parts, ","))
-	}
-	want := []string{
-		"cca=dcqcn/seed=1 cca:dcqcn,seed:1",
-		"cca=dcqcn/seed=2 cca:dcqcn,seed:2",
-		"cca=dcqcn/seed=10 cca:dcqcn,seed:10", // numerically after 2
-		"cca=dcqcn-hpcc/seed=1 cca:dcqcn-hpcc,seed:1",
-		"load=0.5/cca=hpcc/seed=3 load:0.5,cca:hpcc,seed:3",
-		"plain ",
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("runs:\n got %q\nwant %q", got, want)
-	}
-	if v, ok := runs[4].Get("load"); !ok || v != "0.5" {
-		t.Errorf("Get(load) = %q, %v", v, ok)
-	}
-	if _, ok := runs[0].Get("load"); ok {
-		t.Errorf("Get of an absent key succeeded")
-	}
-
-	// A run folder itself, with the partition of its own path.
-	one, err := FindRuns(filepath.Join(root, "cca=dcqcn", "seed=2"))
-	if err != nil || len(one) != 1 || len(one[0].Partition) != 2 {
-		t.Errorf("run folder: %+v, %v", one, err)
-	}
-
-	for _, c := range []struct{ path, want string }{
-		{filepath.Join(root, "nope"), "no such folder"},
-		{filepath.Join(root, "plain", FlowsFile), "not a folder"},
-		{filepath.Join(root, "empty"), "not a run folder (no flows.parquet) and no run folder below it"},
-	} {
-		if _, err := FindRuns(c.path); err == nil || !strings.HasPrefix(err.Error(), c.path+": "+c.want) {
-			t.Errorf("%s: %v", c.path, err)
-		}
-	}
-}
-
-func TestPartitionPart(t *testing.T) {
-	for part, ok := range map[string]bool{
-		"cca=dcqcn": true, "seed=1": true, "load=0.5": true, "a_b.c-d=": true, "k=v=w": true,
-		"=x": false, "1x=y": false, "a b=c": false, "plain": false, "x/y=z": false,
-	} {
-		if _, got := partitionPart(part); got != ok {
-			t.Errorf("partitionPart(%q) = %v, want %v", part, got, ok)
-		}
-	}
-}
-
 // Recompute on a folder written with output.WriteRows equals
 // metrics.Compute over the rows, and a missing packets.parquet is fine.
 func TestRecompute(t *testing.T) {
@@ -223,9 +141,9 @@ func TestRecompute(t *testing.T) {
 	msgs := randomRows[v1.MessageRow](700, 22)
 	ports := randomRows[v1.PortRow](40, 23)
 	for _, err := range []error{
-		output.WriteRows(filepath.Join(dir, FlowsFile), flows),
-		output.WriteRows(filepath.Join(dir, MessagesFile), msgs),
-		output.WriteRows(filepath.Join(dir, PortsFile), ports),
+		output.WriteRows(filepath.Join(dir, runfolder.FlowsFile), flows),
+		output.WriteRows(filepath.Join(dir, runfolder.MessagesFile), msgs),
+		output.WriteRows(filepath.Join(dir, runfolder.PortsFile), ports),
 	} {
 		if err != nil {
 			t.Fatal(err)
@@ -239,15 +157,15 @@ func TestRecompute(t *testing.T) {
 	if !reflect.DeepEqual(rec.Summary, want) || rec.Packets != nil || len(rec.Rows.Flows) != 500 {
 		t.Errorf("recomputed %+v", rec)
 	}
-	writeSimPackets(t, filepath.Join(dir, PacketsFile), 1000)
+	writeSimPackets(t, filepath.Join(dir, runfolder.PacketsFile), 1000)
 	if rec, err = Recompute(dir, RecomputeOptions{}); err != nil || rec.Packets == nil || rec.Packets.Rows != 1000 {
 		t.Errorf("with packets: %+v, %v", rec, err)
 	}
 	if rec, err = Recompute(dir, RecomputeOptions{SkipPackets: true}); err != nil || rec.Packets != nil {
 		t.Errorf("skip packets: %+v, %v", rec, err)
 	}
-	os.Remove(filepath.Join(dir, PortsFile))
-	if _, err := Recompute(dir, RecomputeOptions{}); err == nil || !strings.Contains(err.Error(), PortsFile) {
+	os.Remove(filepath.Join(dir, runfolder.PortsFile))
+	if _, err := Recompute(dir, RecomputeOptions{}); err == nil || !strings.Contains(err.Error(), runfolder.PortsFile) {
 		t.Errorf("missing ports.parquet: %v", err)
 	}
 }

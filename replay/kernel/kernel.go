@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -43,6 +44,7 @@ type Sim struct {
 	heap     []event
 	handlers []Handler
 	stopped  bool
+	err      error
 	// Rand is the run's only source of randomness, seeded by NewSim.
 	Rand *rand.Rand
 	// Events counts the events executed so far.
@@ -71,25 +73,71 @@ func (s *Sim) Register(h Handler) HandlerID {
 }
 
 // Schedule arranges for the handler's Handle(at, kind, arg) to run at time
-// at. Scheduling in the past is a bug in the caller and panics.
+// at. Scheduling in the past is a bug in the caller and panics. An event
+// later than limits.ClockLimit is not scheduled: the run stops and Err
+// says why (inputs can chain compute gaps and timeouts past what int64
+// picoseconds hold; that is the input's limit, not a bug).
 func (s *Sim) Schedule(at units.Time, h HandlerID, kind uint8, arg int32) {
-	if at < s.now {
-		panic(fmt.Sprintf("kernel.Schedule: event at %v is before now %v (kind %d)", at, s.now, kind))
+	// One unsigned comparison checks now <= at <= ClockLimit (at - now
+	// wraps to a huge value when at < now).
+	if uint64(at-s.now) > uint64(limits.ClockLimit-s.now) {
+		s.badTime(at, kind)
+		return
 	}
 	s.seq++
 	s.heap = append(s.heap, event{at: at, seqKind: s.seq<<8 | uint64(kind), h: h, arg: arg})
 	s.up(len(s.heap) - 1)
 }
 
+// badTime handles a Schedule call outside [now, limits.ClockLimit].
+func (s *Sim) badTime(at units.Time, kind uint8) {
+	if at < s.now {
+		panic(fmt.Sprintf("kernel.Schedule: event at %v is before now %v (kind %d)", at, s.now, kind))
+	}
+	if s.err == nil {
+		s.err = fmt.Errorf("at simulated time %s an event fell beyond the clock limit of %s (a chain of compute gaps or timers too long for int64 picoseconds; see docs/LIMITS.md)", limits.Describe(s.now), limits.Describe(limits.ClockLimit))
+	}
+	s.stopped = true
+}
+
+// Err is the error that stopped the run early (an event beyond
+// limits.ClockLimit), or nil.
+func (s *Sim) Err() error { return s.err }
+
 // Stop makes Run return after the current event.
 func (s *Sim) Stop() { s.stopped = true }
+
+// Stopped reports whether the last Run or RunBudget ended by Stop (or by
+// an event beyond the clock limit).
+func (s *Sim) Stopped() bool { return s.stopped }
 
 // Run executes events in order until none is left, Stop is called, or the
 // next event is later than until (which is then left pending). It returns
 // the time of the last event run.
 func (s *Sim) Run(until units.Time) units.Time {
+	s.RunBudget(until, ^uint64(0))
+	return s.now
+}
+
+// RunBudget is Run that also returns after max events, so that a caller
+// can look at the wall clock, a context or a progress display between
+// slices of a long run without moving simulated time in fixed steps. It
+// returns the number of events run; fewer than max means Run's own
+// conditions ended it (no event left, Stop, or the next event later than
+// until).
+func (s *Sim) RunBudget(until units.Time, max uint64) uint64 {
+	if s.err != nil {
+		return 0
+	}
 	s.stopped = false
-	for len(s.heap) > 0 && !s.stopped {
+	start := s.Events
+	end := start + max
+	if end < start {
+		end = ^uint64(0) // saturate: no budget
+	}
+	// NB: the loop counts with s.Events alone, so that slicing a run
+	// costs one comparison per event and no extra counter.
+	for s.Events < end && len(s.heap) > 0 && !s.stopped {
 		if s.heap[0].at > until {
 			break
 		}
@@ -98,7 +146,7 @@ func (s *Sim) Run(until units.Time) units.Time {
 		s.Events++
 		s.handlers[e.h].Handle(e.at, uint8(e.seqKind), e.arg)
 	}
-	return s.now
+	return s.Events - start
 }
 
 // NextAt is the time of the earliest pending event, or units.Never.

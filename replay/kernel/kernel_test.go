@@ -3,9 +3,12 @@ package kernel
 import (
 	"container/heap"
 	"math/rand/v2"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -164,5 +167,53 @@ func BenchmarkContainerHeap(b *testing.B) {
 		e := heap.Pop(q).(event)
 		seq++
 		heap.Push(q, event{at: e.at + units.Time(rng.IntN(1_000_000)), seqKind: seq << 8})
+	}
+}
+
+// An event beyond limits.ClockLimit is not scheduled: the run stops and
+// Err names the limit (a chain of compute gaps in a trace can add up past
+// int64 picoseconds; that is the input's limit, not a panic).
+func TestScheduleBeyondClockLimitStopsRun(t *testing.T) {
+	s := NewSim(1)
+	c := newChain(s, 10)
+	s.Schedule(0, c.id, 0, 100)
+	s.Schedule(limits.ClockLimit, c.id, 0, 0) // the last representable time is fine
+	s.Schedule(limits.ClockLimit+1, c.id, 0, 0)
+	if s.Err() == nil || !strings.Contains(s.Err().Error(), "clock limit") {
+		t.Fatalf("Err() = %v, want the clock limit", s.Err())
+	}
+	if n := s.RunBudget(units.Never, 100); n != 0 || s.Events != 0 {
+		t.Fatalf("a run with an error ran %d events", n)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("scheduling in the past did not panic")
+		}
+	}()
+	s2 := NewSim(1)
+	c2 := newChain(s2, 1)
+	s2.Schedule(10, c2.id, 0, 0)
+	s2.Run(units.Never)
+	s2.Schedule(5, c2.id, 0, 0)
+}
+
+// RunBudget runs at most max events and says how many it ran; slicing a
+// run this way gives the same events in the same order as one Run.
+func TestRunBudgetSlices(t *testing.T) {
+	run := func(slice uint64) []units.Time {
+		s := NewSim(1)
+		c := newChain(s, 1000)
+		s.Schedule(0, c.id, 0, 7)
+		for {
+			n := s.RunBudget(units.Never, slice)
+			if n < slice || s.Stopped() {
+				break
+			}
+		}
+		return c.got
+	}
+	whole, sliced := run(^uint64(0)), run(3)
+	if len(whole) != 1001 || !slices.Equal(whole, sliced) {
+		t.Fatalf("sliced run differs: %d vs %d events", len(sliced), len(whole))
 	}
 }

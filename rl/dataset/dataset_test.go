@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"math"
 	"os"
 	"path/filepath"
@@ -354,7 +355,7 @@ func TestRecorderDoesNotChangeTheRun(t *testing.T) {
 		t.Run(c.cca, func(t *testing.T) {
 			plain := runCase(t, c.workload, c.cca, false, Config{})
 			with := runCase(t, c.workload, c.cca, true, all)
-			for _, name := range []string{replay.FlowsFile, replay.MessagesFile, replay.PortsFile} {
+			for _, name := range []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile} {
 				a, _ := os.ReadFile(filepath.Join(plain, name))
 				b, _ := os.ReadFile(filepath.Join(with, name))
 				if len(a) == 0 || !bytes.Equal(a, b) {

@@ -20,6 +20,7 @@
 package distill
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -98,6 +99,18 @@ type Options struct {
 	Seed uint64
 	// ProducedBy is recorded in the student's policy file.
 	ProducedBy string
+	// Context, when set, stops the work when it is done: the call returns
+	// an error wrapping its error within milliseconds. Nil means
+	// context.Background().
+	Context context.Context
+}
+
+// ctx returns o.Context or context.Background().
+func (o *Options) ctx() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
 }
 
 // Defaults returns o with every zero field filled.
@@ -210,7 +223,7 @@ func Collect(control, teacher *rlcc.Policy, flows int, seed uint64, o Options) (
 		ag.StartAt(start[id])
 		return a
 	}
-	if _, err := replay.Run(cfg, sc.Trace, ""); err != nil {
+	if _, err := replay.RunContext(o.ctx(), cfg, sc.Trace, ""); err != nil {
 		return Pairs{}, fmt.Errorf("distill: %s: %w", sc.Name, err)
 	}
 	keep := len(all)
@@ -241,7 +254,7 @@ func worstFR(student *rlcc.Policy, o Options) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("distill: %w", err)
 	}
-	r, err := eval.Fairest(spec, o.SelectFlows, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed})
+	r, err := eval.Fairest(spec, o.SelectFlows, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed, Context: o.Context})
 	if err != nil {
 		return 0, fmt.Errorf("distill: selection: %w", err)
 	}

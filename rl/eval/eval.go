@@ -18,6 +18,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -52,6 +53,18 @@ type Options struct {
 	BufferBytes units.Bytes
 	// Seed seeds the run (ECN draws, start jitter).
 	Seed uint64
+	// Context, when set, stops the work when it is done: the call returns
+	// an error wrapping its error within milliseconds. Nil means
+	// context.Background().
+	Context context.Context
+}
+
+// ctx returns o.Context or context.Background().
+func (o *Options) ctx() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
 }
 
 func (o *Options) defaults() error {
@@ -135,7 +148,7 @@ func ManyToOne(spec cca.Spec, flows int, o Options) (Result, error) {
 	m := newMeter(sc, o.Warmup)
 	cfg := sc.Config(spec, o.Seed)
 	cfg.Observer = m
-	if _, err := replay.Run(cfg, sc.Trace, ""); err != nil {
+	if _, err := replay.RunContext(o.ctx(), cfg, sc.Trace, ""); err != nil {
 		return Result{}, fmt.Errorf("eval: %s on %s: %w", spec.Name, sc.Name, err)
 	}
 	return m.result(spec.Name, sc, o.Duration), nil

@@ -11,6 +11,8 @@
 package train
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -101,6 +103,18 @@ type Options struct {
 	ProducedBy string
 	// Progress, when set, is called after every iteration.
 	Progress func(row v1.LearningRow)
+	// Context, when set, stops training when it is done: Train then
+	// returns an error wrapping its error, within one episode's replay
+	// slice (milliseconds). Nil means context.Background().
+	Context context.Context
+}
+
+// ctx returns o.Context or context.Background().
+func (o *Options) ctx() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
 }
 
 // Defaults returns o with every zero field filled.
@@ -256,12 +270,18 @@ func Train(o Options) (*Result, error) {
 	res := &Result{Policy: pol}
 	var best *nn.MLP
 	for ep := range o.Episodes {
+		if err := o.ctx().Err(); err != nil {
+			return nil, fmt.Errorf("train: interrupted after %d of %d episodes: %w", ep, o.Episodes, err)
+		}
 		flows := o.Flows[ep%len(o.Flows)]
 		seed := episodeSeed(o.Seed, ep)
 		eo := o
 		eo.around = o.StartAround > 0 && (ep/len(o.Flows))%2 == 1
 		trajs, row, err := Episode(pol, flows, seed, eo)
 		if err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return nil, fmt.Errorf("train: interrupted in episode %d of %d: %w", ep, o.Episodes, err)
+			}
 			return nil, fmt.Errorf("train: episode %d: %w", ep, err)
 		}
 		steps := make([][]Step, len(trajs))
@@ -306,7 +326,7 @@ func check(pol *rlcc.Policy, ep int, o Options) (Checkpoint, error) {
 	if err != nil {
 		return c, fmt.Errorf("train: %w", err)
 	}
-	r, err := eval.Fairest(spec, o.SelectFlows, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed})
+	r, err := eval.Fairest(spec, o.SelectFlows, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed, Context: o.Context})
 	if err != nil {
 		return c, fmt.Errorf("train: checkpoint after iteration %d: %w", ep, err)
 	}
@@ -341,7 +361,7 @@ func Episode(pol *rlcc.Policy, flows int, seed uint64, o Options) ([][]rlcc.Deci
 		ag.StartAt(start[id])
 		return &ackCounter{Agent: ag, bytes: &acked[id]}
 	}
-	res, err := replay.Run(cfg, sc.Trace, "")
+	res, err := replay.RunContext(o.ctx(), cfg, sc.Trace, "")
 	if err != nil {
 		return nil, row, err
 	}

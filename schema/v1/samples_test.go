@@ -33,6 +33,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -213,7 +214,7 @@ func writeSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	packets, err := scanPackets(filepath.Join(dir, replay.PacketsFile))
+	packets, err := scanPackets(filepath.Join(dir, runfolder.PacketsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

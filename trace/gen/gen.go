@@ -31,7 +31,7 @@ package gen
 
 import (
 	"fmt"
-	"math"
+	"github.com/ccreplay/ccreplay/limits"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -315,10 +315,10 @@ func (p *params) tooMany(n float64) bool {
 	return p.err != nil
 }
 
-// checkEnd fails when the last release, from + steps*step, would not fit
-// in a Time.
+// checkEnd fails when the last release, from + steps*step, would be
+// beyond limits.MaxTime, the latest release a trace may hold.
 func (p *params) checkEnd(key string, from units.Time, steps int64, step units.Time) {
-	if step > 0 && steps > 0 && int64(step) > (math.MaxInt64-int64(from))/steps {
-		p.fail(key, p.raw(key), "the last release time would overflow")
+	if from > limits.MaxTime || (step > 0 && steps > 0 && int64(step) > (int64(limits.MaxTime)-int64(from))/steps) {
+		p.fail(key, p.raw(key), "the last release time would be beyond the limit of "+limits.Describe(limits.MaxTime))
 	}
 }

@@ -1,4 +1,4 @@
-package arrowread
+package runfolder
 
 import (
 	"cmp"
@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// RunDir is a run folder found by FindRuns and its hive partition: the
+// RunDir is a run folder found by Find and its hive partition: the
 // key=value parts of its path, outermost first (cca=dcqcn/seed=3 gives
 // cca "dcqcn" and seed "3"), as `ccreplay compare` and sweeps lay runs out
 // and as DuckDB's hive_partitioning reads them.
@@ -36,18 +36,26 @@ func (r RunDir) Get(key string) (string, bool) {
 	return "", false
 }
 
-// IsRun reports whether dir is a run folder: it holds flows.parquet.
-func IsRun(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, FlowsFile))
-	return err == nil && st.Mode().IsRegular()
+// looksLikeRun reports whether dir holds a manifest or any of a run's
+// Parquet files: a run folder, complete or not.
+func looksLikeRun(dir string) bool {
+	for _, f := range []string{SummaryFile, FlowsFile, MessagesFile, PortsFile, PacketsFile} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }
 
-// FindRuns returns root itself when it is a run folder, else every run
-// folder below it (not below a run folder). Runs come sorted by path, part
-// by part, comparing key=value parts of one key by their values as
-// integers when both are (seed=2 before seed=10). A root that does not
-// exist, is not a folder or has no run folder is an error naming it.
-func FindRuns(root string) ([]RunDir, error) {
+// Find returns root itself when it is a run folder, else every run folder
+// below it (not below a run folder; hidden folders, such as the staging
+// folders of commands still writing, are skipped). Runs come sorted by
+// path, part by part, comparing key=value parts of one key by their values
+// as integers when both are (seed=2 before seed=10). A root that does not
+// exist, is not a folder or has no run folder is an error naming it, and
+// so is a run folder that is not complete (see ReadManifest): readers
+// never see half a run.
+func Find(root string) ([]RunDir, error) {
 	st, err := os.Stat(root)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -57,7 +65,10 @@ func FindRuns(root string) ([]RunDir, error) {
 	case !st.IsDir():
 		return nil, fmt.Errorf("%s: not a folder (give a run folder or a folder of run folders)", root)
 	}
-	if IsRun(root) {
+	if looksLikeRun(root) {
+		if _, err := ReadManifest(root); err != nil {
+			return nil, err
+		}
 		return []RunDir{newRunDir(root)}, nil
 	}
 	var runs []RunDir
@@ -68,7 +79,13 @@ func FindRuns(root string) ([]RunDir, error) {
 		if !d.IsDir() || p == root {
 			return nil
 		}
-		if IsRun(p) {
+		if strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if looksLikeRun(p) {
+			if _, err := ReadManifest(p); err != nil {
+				return err
+			}
 			runs = append(runs, newRunDir(p))
 			return filepath.SkipDir
 		}
@@ -78,7 +95,7 @@ func FindRuns(root string) ([]RunDir, error) {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("%s: not a run folder (no %s) and no run folder below it", root, FlowsFile)
+		return nil, fmt.Errorf("%s: not a run folder (no %s) and no run folder below it", root, SummaryFile)
 	}
 	slices.SortStableFunc(runs, func(a, b RunDir) int { return comparePaths(a.Dir, b.Dir) })
 	return runs, nil

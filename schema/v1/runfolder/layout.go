@@ -1,0 +1,47 @@
+// Package runfolder is the contract of the folders ccreplay writes: the
+// file names of a run folder, its manifest (summary.json) with the
+// completeness marker readers check, how a folder is written (staged in a
+// hidden sibling and renamed into place as the last step, so a killed
+// command never leaves a folder that looks finished), and how readers find
+// run folders in a tree (Find, Open).
+//
+// A run folder holds:
+//
+//	summary.json      Manifest: inputs, versions, every metric; "complete": true
+//	flows.parquet     one row per flow (schema/v1 FlowRow)
+//	messages.parquet  one row per message
+//	ports.parquet     one row per egress port
+//	packets.parquet   one row per packet event (absent with --packets none)
+//	decisions.parquet, dataset.json   ccreplay dataset only
+//
+// A collection (ccreplay compare) holds run folders in a hive-partitioned
+// tree (cca=NAME/seed=N/) beside comparison.parquet and its own manifest,
+// comparison.json.
+package runfolder
+
+import (
+	v1 "github.com/ccreplay/ccreplay/schema/v1"
+)
+
+// File names inside a run folder and a collection.
+const (
+	PacketsFile    = "packets.parquet"
+	FlowsFile      = "flows.parquet"
+	MessagesFile   = "messages.parquet"
+	PortsFile      = "ports.parquet"
+	SummaryFile    = "summary.json"
+	DecisionsFile  = "decisions.parquet"
+	DatasetFile    = "dataset.json"
+	ComparisonFile = "comparison.parquet"
+	// CollectionFile is a collection's manifest (see Collection).
+	CollectionFile = "comparison.json"
+)
+
+// Folder kinds, the "kind" of a manifest.
+const (
+	KindRun        = "run"
+	KindComparison = "comparison"
+)
+
+// Version is the schema version every manifest carries.
+const Version = v1.Version

@@ -1,0 +1,125 @@
+package runfolder
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/output"
+)
+
+// Manifest is summary.json: the run's inputs, versions and every metric.
+// It holds no wall-clock value, so identical runs give identical files.
+// Complete is written true as the last step of a run; readers refuse a
+// folder whose manifest does not say so.
+type Manifest struct {
+	SchemaVersion string            `json:"schema_version"`
+	Kind          string            `json:"kind"`
+	Complete      bool              `json:"complete"`
+	Tool          string            `json:"tool"`
+	Trace         string            `json:"trace"`
+	Seed          uint64            `json:"seed"`
+	CCA           string            `json:"cca"`
+	CCAParams     map[string]string `json:"cca_params"`
+	Topology      string            `json:"topology"`
+	Packets       string            `json:"packets"`
+	Config        ConfigEcho        `json:"config"`
+	SimEndNs      int64             `json:"sim_end_ns"`
+	Events        uint64            `json:"events"`
+	DataPackets   int64             `json:"data_packets"`
+	PacketRows    int64             `json:"packet_rows"`
+	Files         []string          `json:"files"`
+	// Warnings are what the input readers reported and the user should
+	// know (a truncated capture, a damaged record), one sentence each.
+	Warnings []string        `json:"warnings,omitempty"`
+	Metrics  metrics.Summary `json:"metrics"`
+}
+
+// ConfigEcho repeats the network settings with units in the names.
+type ConfigEcho struct {
+	BufferBytes     int64         `json:"switch_buffer_bytes"`
+	ECN             bool          `json:"ecn"`
+	KminBytes       int64         `json:"ecn_kmin_bytes"`
+	KmaxBytes       int64         `json:"ecn_kmax_bytes"`
+	Pmax            float64       `json:"ecn_pmax"`
+	ECNRefRateBps   int64         `json:"ecn_ref_rate_bps"`
+	ECNPerRate      []ECNRateEcho `json:"ecn_per_rate,omitempty"`
+	PFC             bool          `json:"pfc"`
+	PFCMode         string        `json:"pfc_mode"`
+	INT             bool          `json:"int"`
+	MTUPayloadBytes int64         `json:"mtu_payload_bytes"`
+	HeaderBytes     int64         `json:"header_bytes"`
+	AckEvery        int           `json:"ack_every_pkts"`
+	CNPIntervalNs   int64         `json:"cnp_interval_ns"`
+	RTONs           int64         `json:"rto_ns"`
+	WindowBytes     int64         `json:"window_bytes"`
+	WindowBDP       bool          `json:"window_bdp"`
+	MaxTimeNs       int64         `json:"max_time_ns"`
+	LocalRateBps    int64         `json:"local_rate_bps"`
+}
+
+// ECNRateEcho is one per-rate ECN entry of ConfigEcho.
+type ECNRateEcho struct {
+	RateBps   int64   `json:"rate_bps"`
+	KminBytes int64   `json:"kmin_bytes"`
+	KmaxBytes int64   `json:"kmax_bytes"`
+	Pmax      float64 `json:"pmax"`
+}
+
+// ErrIncomplete marks a folder that a reader must not use: no manifest,
+// or a manifest that does not say complete (an interrupted or older run).
+var ErrIncomplete = errors.New("incomplete run folder")
+
+// ReadManifest reads dir's summary.json and checks that it is a complete
+// run of this schema version. Errors name the file.
+func ReadManifest(dir string) (*Manifest, error) {
+	p := filepath.Join(dir, SummaryFile)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w: no %s (the run was interrupted, is still being written, or this is not a run folder)", dir, ErrIncomplete, SummaryFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a run manifest: %v", p, err)
+	}
+	if m.SchemaVersion != Version {
+		return nil, fmt.Errorf("%s: schema_version %q, want %q", p, m.SchemaVersion, Version)
+	}
+	if m.Kind != KindRun || !m.Complete {
+		return nil, fmt.Errorf("%s: %w: it does not say \"kind\": %q and \"complete\": true (written by an older ccreplay or never finished): run it again", p, ErrIncomplete, KindRun)
+	}
+	return &m, nil
+}
+
+// Write sets m's version, kind and completeness marker and writes it into
+// dir as summary.json, atomically: call it last, when every other file of
+// the run is in place.
+func Write(dir string, m *Manifest) error {
+	m.SchemaVersion, m.Kind, m.Complete = Version, KindRun, true
+	return output.WriteJSONAtomic(filepath.Join(dir, SummaryFile), m)
+}
+
+// Collection is comparison.json, the manifest of a folder of runs.
+type Collection struct {
+	SchemaVersion string `json:"schema_version"`
+	Kind          string `json:"kind"`
+	Complete      bool   `json:"complete"`
+	Tool          string `json:"tool"`
+	Trace         string `json:"trace"`
+	Topology      string `json:"topology"`
+	// Runs are the run folders, relative to the collection, slash-separated.
+	Runs []string `json:"runs"`
+}
+
+// WriteCollection writes c into dir as comparison.json, atomically, with
+// Kind and Complete set.
+func WriteCollection(dir string, c *Collection) error {
+	c.SchemaVersion, c.Kind, c.Complete = Version, KindComparison, true
+	return output.WriteJSONAtomic(filepath.Join(dir, CollectionFile), c)
+}
