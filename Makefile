@@ -5,8 +5,10 @@ GO ?= go
 
 all: build
 
+# The commit is recorded by the toolchain (-buildvcs) and, where that is
+# off, by the linker flag below; `ccreplay version` prints it.
 build:
-	$(GO) build -o ccreplay ./cmd/ccreplay
+	$(GO) build -ldflags "-X github.com/ccreplay/ccreplay/version.commit=$$(git rev-parse HEAD 2>/dev/null)" -o ccreplay ./cmd/ccreplay
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -52,7 +54,7 @@ fuzz:
 
 # Hot-path micro-benchmarks (event heap, packet log, whole runs, packet-log scan, tree and MLP decisions).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./replay/... ./output/ ./topology/ ./metrics/... ./rl/gbt/ ./cca/rlcc/
+	$(GO) test -run '^$$' -bench . -benchmem ./kernel/ ./replay/... ./output/ ./topology/ ./metrics/... ./rl/gbt/... ./cca/rlcc/
 
 # End-to-end: packets per second and peak memory of whole runs (one core).
 bench-e2e: build

@@ -8,6 +8,7 @@
 package cca
 
 import (
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -23,18 +24,6 @@ type FlowInfo struct {
 	Hops int
 }
 
-// IntHop is the in-band network telemetry one switch egress port stamps on a
-// data packet at dequeue (HPCC, FDCC).
-type IntHop struct {
-	QLen     units.Bytes      // egress queue length after dequeue, bytes
-	TxBytes  units.Bytes      // cumulative bytes sent by that port, bytes
-	TS       units.Time       // dequeue time, picoseconds
-	LinkRate units.BitsPerSec // port rate, bits per second
-}
-
-// MaxIntHops is the number of INT hops a packet carries at most.
-const MaxIntHops = 5
-
 // Ack is what the sender learns from one acknowledgement.
 type Ack struct {
 	// AckedBytes is the number of newly acknowledged payload bytes.
@@ -46,8 +35,9 @@ type Ack struct {
 	ECE bool
 	// NumHops is how many entries of Hops are valid (0 without INT).
 	NumHops int
-	// Hops is the INT stack echoed from the data packet.
-	Hops [MaxIntHops]IntHop
+	// Hops is the INT stack echoed from the data packet, one record per
+	// switch egress crossed (telemetry.Hop).
+	Hops [telemetry.MaxHops]telemetry.Hop
 	// MessageDone is true when this ACK completes a message; the Msg*
 	// fields below then describe that message.
 	MessageDone bool

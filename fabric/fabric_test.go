@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/fabric"
-	"github.com/ccreplay/ccreplay/replay/kernel"
+	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/units"
 )
 

@@ -10,7 +10,7 @@ package fabric
 import (
 	"fmt"
 
-	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -117,7 +117,7 @@ func (p *Packet) String() string {
 // stay small (two cache lines) when INT is off.
 type Telemetry struct {
 	N    uint8
-	Hops [cca.MaxIntHops]cca.IntHop
+	Hops [telemetry.MaxHops]telemetry.Hop
 }
 
 // Pool recycles packets and telemetry stacks. It is not safe for

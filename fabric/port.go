@@ -1,7 +1,7 @@
 package fabric
 
 import (
-	"github.com/ccreplay/ccreplay/replay/kernel"
+	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/units"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/ingest/examplegen"
+	"github.com/ccreplay/ccreplay/ingest/internal/examplegen"
 )
 
 // benchCapture is a generated capture of about 2 million packets, written

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/ingest/examplegen"
+	"github.com/ccreplay/ccreplay/ingest/internal/examplegen"
 )
 
 // smallCapture is a 3-host write all-to-all: 6 messages.

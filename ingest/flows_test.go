@@ -14,7 +14,7 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 
-	"github.com/ccreplay/ccreplay/ingest/examplegen"
+	"github.com/ccreplay/ccreplay/ingest/internal/examplegen"
 	"github.com/ccreplay/ccreplay/units"
 )
 

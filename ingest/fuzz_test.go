@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccreplay/ccreplay/ingest/examplegen"
+	"github.com/ccreplay/ccreplay/ingest/internal/examplegen"
 )
 
 // FuzzLoadPcap feeds arbitrary bytes to the capture reader and the whole

@@ -16,7 +16,7 @@ import (
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 
-	"github.com/ccreplay/ccreplay/ingest/examplegen"
+	"github.com/ccreplay/ccreplay/ingest/internal/examplegen"
 	"github.com/ccreplay/ccreplay/ingest/roce"
 	"github.com/ccreplay/ccreplay/trace"
 )

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccreplay/ccreplay/ingest/examplegen"
+	"github.com/ccreplay/ccreplay/ingest/internal/examplegen"
 	"github.com/ccreplay/ccreplay/ingest/roce"
 	"github.com/ccreplay/ccreplay/units"
 )

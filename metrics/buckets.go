@@ -10,6 +10,9 @@ import (
 // buckets cuts the flows, sorted by (size_bytes, flow_id), into n groups of
 // equal count; when the count does not divide, the first groups have one
 // flow more than the last ones. Fewer than n flows give one bucket each.
+// Consecutive groups that hold one and the same size only (all flows of a
+// workload 1 MB: ten "1000000-1000000" groups) are merged into one bucket,
+// so no two buckets have the same size range.
 func buckets(flows []v1.FlowRow, n int) []Bucket {
 	order := make([]int, len(flows))
 	for i := range order {
@@ -24,13 +27,28 @@ func buckets(flows []v1.FlowRow, n int) []Bucket {
 	})
 	n = min(n, len(flows))
 	out := make([]Bucket, 0, n)
-	for b, lo := 0, 0; b < n; b++ {
+	start, lo := 0, 0 // the merged run of groups starts at order[start]
+	for b := 0; b < n; b++ {
 		size := len(flows) / n
 		if b < len(flows)%n {
 			size++
 		}
-		out = append(out, bucket(flows, order[lo:lo+size]))
-		lo += size
+		hi := lo + size
+		// Merge group b into the next when both hold one size only, the
+		// same one.
+		if b+1 < n {
+			next := hi + len(flows)/n
+			if b+1 < len(flows)%n {
+				next++
+			}
+			s := flows[order[lo]].SizeBytes
+			if s == flows[order[hi-1]].SizeBytes && s == flows[order[hi]].SizeBytes && s == flows[order[next-1]].SizeBytes {
+				lo = hi
+				continue
+			}
+		}
+		out = append(out, bucket(flows, order[start:hi]))
+		start, lo = hi, hi
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package metrics
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -263,6 +264,45 @@ func TestFairness(t *testing.T) {
 	}
 }
 
+// Groups holding one and the same size are merged: a workload of equal
+// flows has one bucket (the table once printed ten identical rows), two
+// sizes give two, and a group spanning two sizes stays apart.
+func TestBucketsMergeIdenticalSizes(t *testing.T) {
+	mk := func(sizes ...int64) []v1.FlowRow {
+		var fl []v1.FlowRow
+		for i, s := range sizes {
+			fl = append(fl, v1.FlowRow{FlowID: int64(i), SizeBytes: s, FinishNs: 10, FCTNs: 10, Slowdown: 1})
+		}
+		return fl
+	}
+	ranges := func(bs []Bucket) []string {
+		var out []string
+		for _, b := range bs {
+			out = append(out, fmt.Sprintf("%d-%d:%d", b.SizeMinBytes, b.SizeMaxBytes, b.Flows))
+		}
+		return out
+	}
+	same := make([]int64, 20)
+	for i := range same {
+		same[i] = 1_000_000
+	}
+	two := append(slices.Repeat([]int64{100}, 10), slices.Repeat([]int64{200}, 10)...)
+	mixed := append(slices.Repeat([]int64{100}, 15), slices.Repeat([]int64{200}, 5)...)
+	for _, tc := range []struct {
+		sizes []int64
+		want  []string
+	}{
+		{same, []string{"1000000-1000000:20"}},
+		{two, []string{"100-100:10", "200-200:10"}},
+		// Groups of 2: 100x7 groups, then {100,200} spans both, then 200x2.
+		{mixed, []string{"100-100:14", "100-200:2", "200-200:4"}},
+	} {
+		if got := ranges(Compute(mk(tc.sizes...), nil, nil, Options{}).Buckets); !slices.Equal(got, tc.want) {
+			t.Errorf("sizes %v: buckets %v, want %v", tc.sizes, got, tc.want)
+		}
+	}
+}
+
 func TestBucketsSplit(t *testing.T) {
 	// 10 flows into 3 buckets: 4, 3, 3 (the last ones have one fewer).
 	// Sizes tie, so flow_id decides the order: ids are given shuffled.
@@ -292,7 +332,8 @@ func TestBucketsSplit(t *testing.T) {
 	}
 
 	// Fewer flows than buckets: one bucket per flow. Default count is 10.
-	if b := Compute(flows[:3], nil, nil, Options{}).Buckets; len(b) != 3 {
+	three := []v1.FlowRow{{FlowID: 0, SizeBytes: 1}, {FlowID: 1, SizeBytes: 2}, {FlowID: 2, SizeBytes: 3}}
+	if b := Compute(three, nil, nil, Options{}).Buckets; len(b) != 3 {
 		t.Errorf("3 flows, 10 buckets: got %d buckets", len(b))
 	}
 	many := make([]v1.FlowRow, 25)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/nic"
-	"github.com/ccreplay/ccreplay/replay/kernel"
 	"github.com/ccreplay/ccreplay/units"
 )
 

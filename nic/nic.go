@@ -1,9 +1,11 @@
 package nic
 
 import (
+	"slices"
+
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
-	"github.com/ccreplay/ccreplay/replay/kernel"
+	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -36,7 +38,15 @@ type NIC struct {
 	// Port is the NIC's transmitter and link to its switch.
 	Port *fabric.Port
 
+	// ctrl holds the packets that go before data, in the order they were
+	// queued: ACK, NACK, CNP and RTT responses (class 0, never paused) and
+	// RTT requests (their flow's data class). A request whose class is
+	// paused when it reaches the head moves to held, so that it neither
+	// leaves during the pause nor blocks the class-0 packets behind it.
 	ctrl fabric.Ring[*fabric.Packet]
+	// held are RTT requests taken out of ctrl while their class was
+	// paused, oldest first; they leave ahead of ctrl once it resumes.
+	held []*fabric.Packet
 	// The data scheduler: flows that may send now wait in ready, in
 	// round-robin order; flows held back by pacing wait in pacing until
 	// their next send time; flows blocked by their window or a PFC pause
@@ -71,8 +81,12 @@ func (n *NIC) SetPort(p *fabric.Port) { n.Port = p }
 // Host is the NIC's host index.
 func (n *NIC) Host() int32 { return n.host }
 
-// QueuedControl calls fn for every control packet waiting to be sent.
+// QueuedControl calls fn for every control packet waiting to be sent,
+// RTT requests held by a PAUSE of their class included.
 func (n *NIC) QueuedControl(fn func(*fabric.Packet)) {
+	for _, p := range n.held {
+		fn(p)
+	}
 	for i := 0; i < n.ctrl.Len(); i++ {
 		fn(*n.ctrl.At(i))
 	}
@@ -169,11 +183,11 @@ func (n *NIC) windowOpen(f *Flow) bool {
 	return inflight < w
 }
 
-// Dequeue implements fabric.Source: control packets first, then one data
-// packet from the next eligible flow in round-robin order.
+// Dequeue implements fabric.Source: control packets first (RTT requests
+// only while their class is not paused), then one data packet from the
+// next eligible flow in round-robin order.
 func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
-	if n.ctrl.Len() > 0 {
-		p := n.ctrl.Pop()
+	if p := n.nextCtrl(); p != nil {
 		if p.Kind == fabric.RTTReq {
 			p.SentAt = now // stamped as it leaves, behind its data packet
 		}
@@ -208,12 +222,44 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 	return nil, n.nextHint()
 }
 
+// nextCtrl removes and returns the control packet to send now, or nil:
+// the oldest held RTT request whose class has resumed, else the head of
+// ctrl, moving RTT requests of a paused class to held on the way.
+func (n *NIC) nextCtrl() *fabric.Packet {
+	for i, p := range n.held {
+		if n.paused&(1<<p.Prio) == 0 {
+			n.held = slices.Delete(n.held, i, i+1)
+			return p
+		}
+	}
+	for n.ctrl.Len() > 0 {
+		p := n.ctrl.Pop()
+		if p.Kind == fabric.RTTReq && n.paused&(1<<p.Prio) != 0 {
+			n.held = append(n.held, p)
+			continue
+		}
+		return p
+	}
+	return nil
+}
+
+// heldSendable reports whether a held RTT request's class has resumed.
+func (n *NIC) heldSendable() bool {
+	for _, p := range n.held {
+		if n.paused&(1<<p.Prio) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // nextHint is the earliest time the NIC may have another packet without a
-// Kick: now for a queued control packet or a ready flow, else the earliest
-// pacing time. Blocked flows, releases, ACKs, NACKs, timeouts and RESUME
-// all Kick the port.
+// Kick: now for a queued control packet, a held RTT request whose class
+// has resumed or a ready flow, else the earliest pacing time. Blocked
+// flows and held RTT requests wait for a Kick: releases, ACKs, NACKs,
+// timeouts and RESUME all Kick the port.
 func (n *NIC) nextHint() units.Time {
-	if n.ctrl.Len() > 0 || n.ready.Len() > 0 {
+	if n.ctrl.Len() > 0 || n.ready.Len() > 0 || n.heldSendable() {
 		return 0
 	}
 	if n.pacing.len() > 0 {
@@ -281,7 +327,8 @@ func (n *NIC) probeBytes() units.Bytes {
 }
 
 // sendProbe queues an RTT request of f right behind the data packet just
-// sent (the end of its burst), in f's data class.
+// sent (the end of its burst), in f's data class: like data, it waits
+// while a PAUSE holds that class (see held).
 func (n *NIC) sendProbe(now units.Time, f *Flow) {
 	p := n.pool.Get()
 	p.Kind, p.Prio = fabric.RTTReq, f.Prio

@@ -79,3 +79,63 @@ func TestRTTProbeTimeout(t *testing.T) {
 		t.Fatal("a negative probe timeout passed validation")
 	}
 }
+
+// TestRTTProbeObeysPause: an RTT request travels in its flow's data class
+// (paper 004 Fig. 2: it sits behind the burst's last data packet), so a
+// PFC PAUSE of that class holds it like data: it does not leave while the
+// class is paused, ACK, CNP and RTT responses (class 0) are not stuck
+// behind it, QueuedControl lists it while it waits, and it is the first
+// packet out at RESUME, ahead of the flow's remaining data.
+func TestRTTProbeObeysPause(t *testing.T) {
+	us := units.Microsecond
+	alg := &fixed{probe: true}
+	p := newPair(t, nic.DefaultConfig(), false, alg)
+	p.release(0, 0, 3000) // 3 packets at line rate; a request follows the first
+	// The first data packet leaves at 0 and takes 83.84 ns to serialize;
+	// the PAUSE arrives while it is on the wire, with the request queued.
+	at(p.sim, 10*units.Nanosecond, func(now units.Time) { p.pfc(p.a, now, true) })
+	// While paused, host 0 receives a CE-marked data packet (it answers
+	// with a CNP and an ACK) and an RTT request (it answers at once).
+	at(p.sim, us, func(now units.Time) {
+		p.a.Receive(now, p.data(0, 0, 1000, true, false), 0)
+		req := p.pool.Get()
+		req.Kind, req.Prio, req.Flow, req.Src, req.Dst, req.Size, req.SentAt = fabric.RTTReq, p.cfg.DataPrio, 0, 1, 0, 60, now
+		p.a.Receive(now, req, 0)
+	})
+	var queued []fabric.Kind
+	at(p.sim, 3*us, func(units.Time) {
+		p.a.QueuedControl(func(pk *fabric.Packet) { queued = append(queued, pk.Kind) })
+	})
+	at(p.sim, 5*us, func(now units.Time) { p.pfc(p.a, now, false) })
+	p.run(20 * us)
+
+	if len(queued) != 1 || queued[0] != fabric.RTTReq {
+		t.Errorf("QueuedControl while paused = %v, want the held RTT request", queued)
+	}
+	var ctrlWhilePaused, afterResume []sent
+	for _, s := range p.ab.log {
+		switch d := departed(s); {
+		case d < 5*us && s.p.Kind != fabric.Data:
+			ctrlWhilePaused = append(ctrlWhilePaused, s)
+		case d >= 5*us:
+			afterResume = append(afterResume, s)
+		}
+	}
+	for _, s := range ctrlWhilePaused {
+		if s.p.Kind == fabric.RTTReq || departed(s) < us {
+			t.Errorf("%v left at %v while its class was paused", &s.p, departed(s))
+		}
+	}
+	if got := short(ctrlWhilePaused); got != "CNP, ACK 1 ece, RTT_RESP" || departed(ctrlWhilePaused[0]) != us {
+		t.Errorf("control sent while paused: %s, want CNP, ACK 1 ece, RTT_RESP from 1us on", got)
+	}
+	if len(afterResume) < 3 || afterResume[0].p.Kind != fabric.RTTReq || departed(afterResume[0]) != 5*us {
+		t.Fatalf("after RESUME: %s, want the RTT request at 5us, then data", short(afterResume))
+	}
+	if got := short(afterResume[1:]); got != "f0:1, f0:2" {
+		t.Errorf("data after the request: %s, want f0:1, f0:2", got)
+	}
+	if reqs := p.ab.kind(fabric.RTTReq); len(reqs) != 1 || reqs[0].p.SentAt != 5*us {
+		t.Errorf("requests %s, want one stamped as it left at 5us", short(reqs))
+	}
+}

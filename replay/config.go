@@ -11,8 +11,8 @@ import (
 	"math/bits"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/cca/keyval"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -128,7 +128,25 @@ func (c *Config) Validate() error {
 	case !(c.LocalRate >= 0 && c.LocalRate <= units.MaxRate):
 		return fmt.Errorf("nic.local_rate must be 0 (instant) or a rate up to 1Pbps, got %d bps", int64(c.LocalRate))
 	}
+	if err := c.checkSignals(); err != nil {
+		return err
+	}
 	return c.checkForwarding()
+}
+
+// checkSignals refuses a network that withholds the congestion signal the
+// algorithm reacts to: INT for HPCC-style algorithms, ECN marking for
+// DCQCN, DCTCP and Dolce-RC. Such a run completes but measures nothing
+// the algorithm is for (HPCC without INT sees no queue: 94.5 % of its
+// packets marked where it keeps 5.2 %), so it is an error naming both.
+func (c *Config) checkSignals() error {
+	switch {
+	case c.CC.NeedsINT && !c.Switch.INT:
+		return fmt.Errorf("%s needs INT telemetry from the switches, but switch.int is false: remove switch.int or set it true", c.CC.Name)
+	case c.CC.ECN != nil && !c.Switch.ECN.Enabled:
+		return fmt.Errorf("%s reacts to ECN marks, but switch.ecn.enabled is false: remove it or set it true (or pick an algorithm that does not use ECN)", c.CC.Name)
+	}
+	return nil
 }
 
 // checkForwarding rejects switch settings under which a switch of the

@@ -169,3 +169,40 @@ func TestRunWithBufferBelowOnePacketFailsFast(t *testing.T) {
 		t.Fatal("run with a 1 B buffer did not return within 20 s (it never ends)")
 	}
 }
+
+// A network that withholds the algorithm's congestion signal is refused,
+// naming both (the README's YAML template once set int: false, which
+// silently blinded HPCC: 94.5 % ECN ratio against 5.2 %).
+func TestValidateRefusesMissingCongestionSignal(t *testing.T) {
+	build := func(name string) cca.Spec {
+		s, err := all.Registry().Build(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	hpcc := validConfig(t)
+	hpcc.CC = build("hpcc")
+	hpcc.ApplyCCHints()
+	if err := hpcc.Validate(); err != nil {
+		t.Fatalf("hpcc with its hints: %v", err)
+	}
+	hpcc.Switch.INT = false
+	if err := hpcc.Validate(); err == nil || !strings.Contains(err.Error(), "needs INT telemetry from the switches, but switch.int is false") {
+		t.Errorf("hpcc without INT: %v", err)
+	}
+	for _, name := range []string{"dcqcn", "dctcp", "dolce"} {
+		c := validConfig(t)
+		c.CC = build(name)
+		c.ApplyCCHints()
+		c.Switch.ECN.Enabled = false
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "reacts to ECN marks, but switch.ecn.enabled is false") {
+			t.Errorf("%s without ECN: %v", name, err)
+		}
+	}
+	lr := validConfig(t)
+	lr.Switch.ECN.Enabled, lr.Switch.INT = false, false
+	if err := lr.Validate(); err != nil {
+		t.Errorf("linerate needs no signal: %v", err)
+	}
+}

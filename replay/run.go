@@ -10,11 +10,11 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/replay/kernel"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/switchmodel"

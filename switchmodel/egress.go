@@ -3,8 +3,8 @@ package switchmodel
 import (
 	"math/bits"
 
-	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -92,8 +92,8 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		if p.Tel == nil {
 			p.Tel = sw.pool.GetTel()
 		}
-		if t := p.Tel; int(t.N) < cca.MaxIntHops {
-			t.Hops[t.N] = cca.IntHop{QLen: e.bytes, TxBytes: units.Bytes(e.Port.TxBytes) + p.Size, TS: now, LinkRate: e.Port.Rate}
+		if t := p.Tel; int(t.N) < telemetry.MaxHops {
+			t.Hops[t.N] = telemetry.Hop{QLen: e.bytes, TxBytes: units.Bytes(e.Port.TxBytes) + p.Size, TS: now, LinkRate: e.Port.Rate}
 			t.N++
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/fabric"
-	"github.com/ccreplay/ccreplay/replay/kernel"
+	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/units"
 )

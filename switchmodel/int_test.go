@@ -3,10 +3,10 @@ package switchmodel_test
 import (
 	"testing"
 
-	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
-	"github.com/ccreplay/ccreplay/replay/kernel"
+	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -68,7 +68,7 @@ func TestINTStampsEveryHopAtDequeue(t *testing.T) {
 	// Packets 1..3 have all reached B (by d0 + 2*txA) when packet 1 leaves
 	// it at d0 + txB.
 	const a, b = 100 * units.Gbps, 25 * units.Gbps
-	want := [4][2]cca.IntHop{
+	want := [4][2]telemetry.Hop{
 		{{QLen: 0, TxBytes: 1000, TS: 0, LinkRate: a}, {QLen: 0, TxBytes: 1000, TS: d0, LinkRate: b}},
 		{{QLen: 2000, TxBytes: 2000, TS: txA, LinkRate: a}, {QLen: 2000, TxBytes: 2000, TS: d0 + txB, LinkRate: b}},
 		{{QLen: 1000, TxBytes: 3000, TS: 2 * txA, LinkRate: a}, {QLen: 1000, TxBytes: 3000, TS: d0 + 2*txB, LinkRate: b}},
@@ -108,16 +108,16 @@ func TestINTOffStampsNothing(t *testing.T) {
 	}
 }
 
-// The stack holds at most cca.MaxIntHops entries: further switches leave
+// The stack holds at most telemetry.MaxHops entries: further switches leave
 // it alone.
 func TestINTStackIsBounded(t *testing.T) {
 	r := newRig(t, switchmodel.Config{BufferBytes: units.MB, INT: true}, ports(2, 100*units.Gbps, 0)...)
 	p := r.data(0, 1, 0, 1000)
 	p.Tel = r.pool.GetTel()
-	p.Tel.N = cca.MaxIntHops
+	p.Tel.N = telemetry.MaxHops
 	r.sw.Receive(0, p, 0)
 	r.sim.Run(units.Never)
-	if f := r.peers[1].got[0]; f.tel == nil || f.tel.N != cca.MaxIntHops {
+	if f := r.peers[1].got[0]; f.tel == nil || f.tel.N != telemetry.MaxHops {
 		t.Fatalf("full stack became %+v", f.tel)
 	}
 }

@@ -2,7 +2,7 @@ package switchmodel
 
 import (
 	"github.com/ccreplay/ccreplay/fabric"
-	"github.com/ccreplay/ccreplay/replay/kernel"
+	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/units"
 )
 

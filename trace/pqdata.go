@@ -121,6 +121,7 @@ func checkValues(c *pqColumn, values []byte, enc pqformat.Encoding, entries, non
 				return fmt.Errorf("%d PLAIN values need %d bytes, the page holds %d", nonNull, need, len(values))
 			}
 		}
+	//lint:ignore SA1019 PLAIN_DICTIONARY is deprecated for writers only; files from older writers (v1 data pages) still use it, and readers must accept it.
 	case pqformat.PlainDictionary, pqformat.RLEDictionary:
 		if dict < 0 {
 			return errors.New("dictionary-encoded page in a column chunk without a dictionary page")

@@ -154,6 +154,7 @@ func (p *pageChecker) page(rg *pqformat.RowGroup, c *pqColumn, codec pqformat.Co
 	}
 	switch h.typ {
 	case pqformat.DictionaryPage:
+		//lint:ignore SA1019 PLAIN_DICTIONARY is deprecated for writers only; older writers still use it for dictionary pages, and readers must accept it.
 		if h.encoding != pqformat.Plain && h.encoding != pqformat.PlainDictionary {
 			return fmt.Errorf("dictionary page encoding %s is not supported", h.encoding)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
-	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 

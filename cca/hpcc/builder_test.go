@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -181,15 +182,15 @@ func TestMeasureInflightTwoHops(t *testing.T) {
 	h.Start(0, cca.FlowInfo{LineRate: 100 * units.Gbps, BaseRTT: T})
 	a := &cca.Ack{NumHops: 2, RTT: T}
 	// Previous stamps (first ACK: recorded only).
-	a.Hops[0] = cca.IntHop{QLen: 0, TxBytes: 1_000_000, TS: 100 * units.Microsecond, LinkRate: 100 * units.Gbps}
-	a.Hops[1] = cca.IntHop{QLen: 40_000, TxBytes: 5_000_000, TS: 101 * units.Microsecond, LinkRate: 25 * units.Gbps}
+	a.Hops[0] = telemetry.Hop{QLen: 0, TxBytes: 1_000_000, TS: 100 * units.Microsecond, LinkRate: 100 * units.Gbps}
+	a.Hops[1] = telemetry.Hop{QLen: 40_000, TxBytes: 5_000_000, TS: 101 * units.Microsecond, LinkRate: 25 * units.Gbps}
 	h.OnAck(108*units.Microsecond, a)
 	if h.U() != 0 {
 		t.Fatalf("first ACK changed U to %v", h.U())
 	}
 	// 4 us later on hop 0, 2 us later on hop 1.
-	a.Hops[0] = cca.IntHop{QLen: 1000, TxBytes: 1_030_000, TS: 104 * units.Microsecond, LinkRate: 100 * units.Gbps}
-	a.Hops[1] = cca.IntHop{QLen: 50_000, TxBytes: 5_006_250, TS: 103 * units.Microsecond, LinkRate: 25 * units.Gbps}
+	a.Hops[0] = telemetry.Hop{QLen: 1000, TxBytes: 1_030_000, TS: 104 * units.Microsecond, LinkRate: 100 * units.Gbps}
+	a.Hops[1] = telemetry.Hop{QLen: 50_000, TxBytes: 5_006_250, TS: 103 * units.Microsecond, LinkRate: 25 * units.Gbps}
 	h.OnAck(112*units.Microsecond, a)
 	// Line 4: hop 0 txRate = 30000 B/4us = 7.5e9 B/s of B = 12.5e9 B/s;
 	//         hop 1 txRate = 6250 B/2us = 3.125e9 B/s of B = 3.125e9 B/s.

@@ -3,7 +3,7 @@ package hpcc
 import (
 	"fmt"
 
-	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 

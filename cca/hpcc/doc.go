@@ -3,7 +3,7 @@
 // behind cca.Algorithm.
 //
 // Every data packet collects, at each switch egress it leaves, the INT
-// record L[i] = (qlen, txBytes, ts, B) (cca.IntHop); the receiver echoes
+// record L[i] = (qlen, txBytes, ts, B) (telemetry.Hop); the receiver echoes
 // the stack in its ACK. The sender runs Algorithm 1 of the paper ("Alg. 1
 // line N" in the code and tests refers to this listing of it):
 //

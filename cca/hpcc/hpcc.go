@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -24,9 +25,9 @@ type HPCC struct {
 	u        float64 // U, the EWMA of the path's utilization
 	incStage int
 
-	l      [cca.MaxIntHops]cca.IntHop // L: the INT of the previous ACK
-	nl     int                        // valid entries of l; 0 before the first INT
-	lastWc units.Time                 // when Wc last moved (lastUpdateSeq = snd_nxt)
+	l      [telemetry.MaxHops]telemetry.Hop // L: the INT of the previous ACK
+	nl     int                              // valid entries of l; 0 before the first INT
+	lastWc units.Time                       // when Wc last moved (lastUpdateSeq = snd_nxt)
 
 	rttUpdates int64 // per-RTT (updateWc) updates so far
 	started    bool
@@ -97,7 +98,7 @@ func (h *HPCC) OnSend(now units.Time, bytes units.Bytes) { h.mustStart("OnSend")
 // at or after lastWc (see the package comment).
 func (h *HPCC) OnAck(now units.Time, a *cca.Ack) {
 	h.mustStart("OnAck")
-	n := min(a.NumHops, cca.MaxIntHops)
+	n := min(a.NumHops, telemetry.MaxHops)
 	if n == 0 {
 		return // no INT, nothing to measure
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -39,7 +40,7 @@ func TestDataDriven(t *testing.T) {
 		var line units.BitsPerSec
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			args := map[string]string{}
-			var hops []cca.IntHop
+			var hops []telemetry.Hop
 			for _, a := range td.CmdArgs {
 				if a.Key == "hop" {
 					hops = append(hops, parseHop(t, td, a.Vals))
@@ -103,7 +104,7 @@ func TestDataDriven(t *testing.T) {
 						synTx += units.Bytes(math.Round(u * float64(line) / 8 * (now - synTS).Seconds()))
 					}
 					synTS = now
-					hops = []cca.IntHop{{QLen: q, TxBytes: synTx, TS: now, LinkRate: line}}
+					hops = []telemetry.Hop{{QLen: q, TxBytes: synTx, TS: now, LinkRate: line}}
 				}
 				a.NumHops = copy(a.Hops[:], hops)
 				h.OnAck(now, a)
@@ -135,7 +136,7 @@ func TestDataDriven(t *testing.T) {
 }
 
 // parseHop reads hop=(qlen,txBytes,ts,rate).
-func parseHop(t *testing.T, td *datadriven.TestData, v []string) cca.IntHop {
+func parseHop(t *testing.T, td *datadriven.TestData, v []string) telemetry.Hop {
 	if len(v) != 4 {
 		td.Fatalf(t, "hop wants (qlen,txBytes,ts,rate), got %v", v)
 	}
@@ -148,5 +149,5 @@ func parseHop(t *testing.T, td *datadriven.TestData, v []string) cca.IntHop {
 			td.Fatalf(t, "hop %v: %v", v, err)
 		}
 	}
-	return cca.IntHop{QLen: q, TxBytes: tx, TS: ts, LinkRate: r}
+	return telemetry.Hop{QLen: q, TxBytes: tx, TS: ts, LinkRate: r}
 }

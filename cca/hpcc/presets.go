@@ -2,7 +2,7 @@ package hpcc
 
 import (
 	"fmt"
-	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"

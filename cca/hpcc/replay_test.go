@@ -1,7 +1,7 @@
 package hpcc_test
 
 import (
-	"github.com/ccreplay/ccreplay/replay/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"math"
 	"testing"
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 

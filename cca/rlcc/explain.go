@@ -1,9 +1,14 @@
 package rlcc
 
-import (
-	"math"
+import "math"
 
-	"github.com/ccreplay/ccreplay/rl/reward"
+// The operating point of paper 001's reward (Eq. 1 and 2) that Conditions
+// describes: package rl/reward's defaults RLCCTarget and RLCCBeta, repeated
+// here so that the runtime does not import the training side's reward
+// package (a test checks they agree).
+const (
+	condTarget = 0.064 // the inflation control parameter "target", dimensionless
+	condBeta   = 1.5   // the congestion tolerance beta, an RTT inflation
 )
 
 // Condition is a system condition of paper 001 Table VI, as the values of
@@ -29,11 +34,11 @@ type Condition struct {
 // with target and beta the defaults of package reward (0.064 and 1.5).
 func Conditions(n int) [3]Condition {
 	fair := 1 / float64(max(n, 1))
-	onTarget := reward.RLCCBeta + reward.RLCCTarget*math.Sqrt(float64(max(n, 1)))
+	onTarget := condBeta + condTarget*math.Sqrt(float64(max(n, 1)))
 	return [3]Condition{
 		{Name: "under-utilized", RateFrac: 0.4 * fair, RTTInflation: 1},
 		{Name: "on target", RateFrac: fair, RTTInflation: onTarget},
-		{Name: "congested", RateFrac: min(1.6*fair, 1), RTTInflation: 2*reward.RLCCBeta + 1, CNPs: 1},
+		{Name: "congested", RateFrac: min(1.6*fair, 1), RTTInflation: 2*condBeta + 1, CNPs: 1},
 	}
 }
 

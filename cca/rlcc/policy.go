@@ -136,15 +136,16 @@ func (p *Policy) Action(x, work []float64) float64 {
 	if p.Kind == KindMLP {
 		z := work[:NumFeatures]
 		Transform(x, z)
-		a = p.fromTanh(p.MLP.Forward(z, work[NumFeatures:]))
+		a = p.FromTanh(p.MLP.Forward(z, work[NumFeatures:]))
 	} else {
 		a = p.Trees.Predict(x)
 	}
 	return p.clamp(a)
 }
 
-// fromTanh maps y in (-1, 1) onto the action range.
-func (p *Policy) fromTanh(y float64) float64 {
+// FromTanh maps an MLP's output y in (-1, 1) onto the action range:
+// (AMin + AMax)/2 + y (AMax - AMin)/2 (see File).
+func (p *Policy) FromTanh(y float64) float64 {
 	return (p.AMin+p.AMax)/2 + y*(p.AMax-p.AMin)/2
 }
 
@@ -153,21 +154,6 @@ func (p *Policy) clamp(a float64) float64 {
 		return 1
 	}
 	return min(max(a, p.AMin), p.AMax)
-}
-
-// ActionGrad adds scale x d a / d theta (the gradient of an MLP policy's
-// action at observation x with respect to the network's parameters, in the
-// layout of MLP.Params) to grad and returns the action. It is the
-// nabla_theta pi_theta(s) of paper 004 Eq. 3: with a = mid + half x tanh(.)
-// the factor half = (AMax - AMin)/2 multiplies the network's gradient.
-func (p *Policy) ActionGrad(x []float64, scale float64, grad, work []float64) float64 {
-	if p.Kind != KindMLP {
-		panic("rlcc: ActionGrad needs an mlp policy")
-	}
-	z := work[:NumFeatures]
-	Transform(x, z)
-	y := p.MLP.Backward(z, scale*(p.AMax-p.AMin)/2, grad, work[NumFeatures:])
-	return p.fromTanh(y)
 }
 
 // Describe is a one-line summary: kind, shape and range.

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 )
 
 // DefaultPreset is the preset used when none is named.

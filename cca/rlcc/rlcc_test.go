@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/rl/nn"
+	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -17,7 +18,7 @@ import (
 // a = 1 + 0.5 tanh(b) with b = atanh((a - 1)/0.5) for the range [0.5, 1.5].
 func constPolicy(t *testing.T, a float64) *Policy {
 	t.Helper()
-	m, err := nn.New([]int{NumFeatures, 1}, 1, 0)
+	m, err := nn.NewZero([]int{NumFeatures, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,36 +268,6 @@ func TestPolicyFile(t *testing.T) {
 	}
 }
 
-// TestActionGrad: ActionGrad is the gradient of Action (paper 004 Eq. 3's
-// nabla_theta pi_theta(s)), checked by central differences.
-func TestActionGrad(t *testing.T) {
-	p, err := Teacher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := p.MLP.Clone()
-	p, _ = NewMLPPolicy(m, AMin, AMax, "")
-	x := []float64{0.3, 1.6, 1, 0, 1.05, 0.28, 1.55}
-	w := make([]float64, p.WorkSize())
-	g := make([]float64, m.NumParams())
-	a := p.ActionGrad(x, 1, g, w)
-	if a != p.Action(x, w) {
-		t.Fatalf("ActionGrad returned %v, Action %v", a, p.Action(x, w))
-	}
-	const h = 1e-6
-	for i := range m.Params {
-		v := m.Params[i]
-		m.Params[i] = v + h
-		up := p.Action(x, w)
-		m.Params[i] = v - h
-		down := p.Action(x, w)
-		m.Params[i] = v
-		if fd := (up - down) / (2 * h); math.Abs(fd-g[i]) > 1e-6 {
-			t.Errorf("param %d: gradient %v, finite difference %v", i, g[i], fd)
-		}
-	}
-}
-
 // TestActionAllocFree: the agent evaluates the policy once per RTT.
 func TestActionAllocFree(t *testing.T) {
 	def, _ := Default()
@@ -455,5 +426,13 @@ func TestAckRTTMode(t *testing.T) {
 	}
 	if _, err := Build("", map[string]string{"rtt": "ping"}); err == nil {
 		t.Fatal("rtt=ping accepted")
+	}
+}
+
+// TestConditionsUseRewardDefaults: the operating point of Conditions is
+// package reward's paper 001 defaults.
+func TestConditionsUseRewardDefaults(t *testing.T) {
+	if condTarget != reward.RLCCTarget || condBeta != reward.RLCCBeta {
+		t.Fatalf("Conditions use target %v beta %v, package reward %v and %v", condTarget, condBeta, reward.RLCCTarget, reward.RLCCBeta)
 	}
 }

@@ -1,7 +1,7 @@
 package swift
 
 import (
-	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"

@@ -1,7 +1,7 @@
 package swift
 
 import (
-	"github.com/ccreplay/ccreplay/replay/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"math"
 	"testing"
 

@@ -2,7 +2,7 @@ package timely
 
 import (
 	"fmt"
-	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"strconv"
 	"strings"
 

@@ -1,7 +1,7 @@
 package timely
 
 import (
-	"github.com/ccreplay/ccreplay/cca/keyval"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"

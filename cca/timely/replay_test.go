@@ -1,7 +1,7 @@
 package timely
 
 import (
-	"github.com/ccreplay/ccreplay/replay/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"math"
 	"testing"
 

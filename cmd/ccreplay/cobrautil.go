@@ -10,15 +10,15 @@ import (
 
 type pflagFlag = pflag.Flag
 
-// isCobraUsage recognises cobra's own command-line errors.
-func isCobraUsage(err error) bool {
-	m := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires ", "invalid argument", "flag needs an argument"} {
-		if strings.Contains(m, p) {
-			return true
+// usageArgs wraps a cobra argument validator so that its errors are
+// usage errors (exit 2) by type, not recognised by their text.
+func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := v(cmd, args); err != nil {
+			return usageError{err}
 		}
+		return nil
 	}
-	return false
 }
 
 // learnerGroupCmd is a verb whose only argument is the learned algorithm it
@@ -28,7 +28,7 @@ func learnerGroupCmd(use, short, verb string, children ...*cobra.Command) *cobra
 	c := &cobra.Command{
 		Use:   use,
 		Short: short,
-		Args:  cobra.NoArgs,
+		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			names := make([]string, len(children))
 			for i, ch := range children {
@@ -39,4 +39,12 @@ func learnerGroupCmd(use, short, verb string, children ...*cobra.Command) *cobra
 	}
 	c.AddCommand(children...)
 	return c
+}
+
+// oldOutputFlag keeps --output, the name some commands used before every
+// command took --out/-o, working as a hidden alias that says it is
+// deprecated.
+func oldOutputFlag(f *pflag.FlagSet, dst *string) {
+	f.StringVar(dst, "output", "", "")
+	f.MarkDeprecated("output", "use --out (or -o)")
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ccreplay/ccreplay/internal/pool"
+	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/version"
 	"io"
@@ -13,7 +15,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -34,11 +35,11 @@ type compareOptions struct {
 	Parallel int
 }
 
-const compareExamples = `  # four algorithms, five seeds each, on a 16-to-1 incast
+const compareExamples = `  # three algorithms, five seeds each, on a 16-to-1 incast
   ccreplay compare --workload incast:n=16,size=1MB --cca dcqcn,dcqcn:hpcc,linerate --seeds 1..5 --out cmp
 
   # the shipped MPI all-to-all on the Dolce-RC testbed, JSON for scripts
-  ccreplay compare --trace examples/alltoall8.csv --topology dolce-testbed --cca dcqcn,dcqcn:dolce --json
+  ccreplay compare --trace examples/alltoall8.csv --topology dolce-testbed --cca dcqcn,dcqcn:dolce --out cmp-a2a --json
 
   # read every run as one table (hive partitions cca=/seed=)
   duckdb -c "select cca, seed, quantile_disc(fct_ns, 0.99) as fct_p99_ns from read_parquet('cmp/*/*/flows.parquet', hive_partitioning=true) group by all order by all"`
@@ -56,7 +57,7 @@ across cores, and writes
 then prints a side-by-side table: the mean over seeds, with [min, max] when there is
 more than one seed. Outputs are identical whatever --parallel is.`,
 		Example: compareExamples,
-		Args:    cobra.NoArgs,
+		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.set = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
@@ -66,11 +67,11 @@ more than one seed. Outputs are identical whatever --parallel is.`,
 	f := c.Flags()
 	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl)")
 	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
-	f.StringVar(&o.CCAs, "cca", "", "comma-separated algorithms NAME[:PRESET] (required)")
+	f.StringVar(&o.CCAs, "cca", "", "comma-separated algorithms NAME[:PRESET] (required): "+algorithmNames())
 	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "parameter override KEY=VALUE for every algorithm (repeatable)")
 	f.StringVar(&o.Topology, "topology", "", "topology spec; default: a star sized to the workload")
 	f.StringVar(&o.Seeds, "seeds", "1", "seeds: N, A..B or a comma list")
-	f.StringVar(&o.Out, "out", "compare", "output folder")
+	f.StringVarP(&o.Out, "out", "o", "compare", "output folder")
 	f.StringVar(&o.Packets, "packets", "none", "per-packet log detail of each run: none, data or all")
 	f.StringVar(&o.Config, "config", "", "YAML run configuration (network sections apply to every run)")
 	f.BoolVar(&o.JSON, "json", false, "print the comparison as JSON to stdout instead of the table")
@@ -114,6 +115,7 @@ func partName(spec string) string { return strings.ReplaceAll(spec, ":", "-") }
 
 type compareRun struct {
 	spec cca.Spec
+	part string // the algorithm as its folder names it: cca=PART
 	seed uint64
 	rel  string // the run's folder inside the comparison
 	dir  string // where it is written (inside the staged folder)
@@ -122,20 +124,6 @@ type compareRun struct {
 }
 
 func (o *compareOptions) compare(ctx context.Context) error {
-	names := strings.Split(o.CCAs, ",")
-	for i := range names {
-		names[i] = strings.TrimSpace(names[i])
-	}
-	if o.CCAs == "" || len(names) == 0 {
-		return usageErrorf("give the algorithms to compare: --cca A,B,...")
-	}
-	seen := map[string]bool{}
-	for _, n := range names {
-		if n == "" || seen[n] {
-			return usageErrorf("--cca %q: empty or repeated algorithm", o.CCAs)
-		}
-		seen[n] = true
-	}
 	seeds, err := parseSeeds(o.Seeds)
 	if err != nil {
 		return usageErrorf("--seeds: %v", err)
@@ -143,20 +131,22 @@ func (o *compareOptions) compare(ctx context.Context) error {
 	if o.Parallel < 1 {
 		return usageErrorf("--parallel must be >= 1, got %d", o.Parallel)
 	}
-	st, specs, err := o.resolve(func() []string { return names })
+	o.CCA = o.CCAs
+	st, err := o.resolve(true)
 	if err != nil {
 		return err
 	}
+	names, specs := st.Names, st.Specs
 	var runs []*compareRun
 	for i, spec := range specs {
 		for _, seed := range seeds {
 			rel := filepath.Join("cca="+partName(names[i]), fmt.Sprintf("seed=%d", seed))
-			runs = append(runs, &compareRun{spec: spec, seed: seed, rel: rel})
+			runs = append(runs, &compareRun{spec: spec, part: partName(names[i]), seed: seed, rel: rel})
 		}
 	}
 	cfgs := make([]replay.Config, len(runs))
 	for i, r := range runs {
-		if cfgs[i], err = o.config(st, r.spec, r.seed); err != nil {
+		if cfgs[i], err = st.Config(r.spec, r.seed); err != nil {
 			return err
 		}
 	}
@@ -175,7 +165,7 @@ func (o *compareOptions) compare(ctx context.Context) error {
 	if err := output.WriteRows(filepath.Join(stage.Dir, runfolder.ComparisonFile), rows); err != nil {
 		return err
 	}
-	coll := runfolder.Collection{Tool: "ccreplay " + version.Version, Trace: filepath.ToSlash(st.traceName), Topology: st.topo.Name}
+	coll := runfolder.Collection{Tool: "ccreplay " + version.Version, Trace: filepath.ToSlash(st.TraceName), Topology: st.Topology.Name}
 	for _, r := range runs {
 		coll.Runs = append(coll.Runs, filepath.ToSlash(r.rel))
 	}
@@ -191,7 +181,7 @@ func (o *compareOptions) compare(ctx context.Context) error {
 	if o.JSON {
 		return writeCompareJSON(o.s.Out, runs)
 	}
-	fmt.Fprintf(o.s.Out, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.traceName, st.topo.Describe(), len(specs), len(seeds), o.Out)
+	fmt.Fprintf(o.s.Out, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.TraceName, st.Topology.Describe(), len(specs), len(seeds), o.Out)
 	writeCompareTable(o.s.Out, specs, seeds, runs)
 	if isOSU(o.Workload) {
 		pts := make([][][]gen.OSUPoint, len(specs))
@@ -215,55 +205,34 @@ func (o *compareOptions) compare(ctx context.Context) error {
 // into its own folder. Independent deterministic runs: the order they
 // finish in does not matter, results are gathered by index. The first
 // failure (or an interrupt) cancels the runs still going.
-func (o *compareOptions) runAll(ctx context.Context, st *setup, stage *runfolder.Staged, cfgs []replay.Config, runs []*compareRun) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage *runfolder.Staged, cfgs []replay.Config, runs []*compareRun) error {
 	prog := o.s.newProgressLine()
-	sem := make(chan struct{}, o.Parallel)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for i := range runs {
-		if ctx.Err() != nil {
-			break
+	finished := 0
+	err := pool.Run(ctx, len(runs), o.Parallel, func(ctx context.Context, i int) error {
+		r := runs[i]
+		r.res, r.err = replay.RunContext(ctx, cfgs[i], st.Trace, r.dir)
+		if r.err == nil {
+			man := replay.NewManifest(&cfgs[i], filepath.ToSlash(st.TraceName), r.res)
+			man.Warnings = st.Warnings
+			r.err = replay.WriteManifest(r.dir, &man)
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			r := runs[i]
-			r.res, r.err = replay.RunContext(ctx, cfgs[i], st.tr, r.dir)
-			if r.err == nil {
-				man := replay.NewManifest(&cfgs[i], filepath.ToSlash(st.traceName), r.res)
-				man.Warnings = st.warnings
-				r.err = replay.WriteManifest(r.dir, &man)
-			}
-			mu.Lock()
-			if r.err == nil {
-				done++
-			} else {
-				cancel()
-			}
-			prog.set(fmt.Sprintf("compare: %d/%d runs done", done, len(runs)))
-			mu.Unlock()
-		}(i)
-	}
-	wg.Wait()
-	prog.clear()
-	for _, r := range runs {
 		if r.err != nil && !errors.Is(r.err, context.Canceled) {
 			return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
 		}
-	}
-	if done < len(runs) {
+		return r.err
+	}, func(done, failed, total int) {
+		finished = done
+		prog.set(fmt.Sprintf("compare: %d/%d runs done", done, total))
+	})
+	prog.clear()
+	if errors.Is(err, context.Canceled) {
 		kept := "nothing written"
 		if stage.Replaces {
 			kept += ", " + o.Out + " still holds the previous comparison"
 		}
-		return interrupted("interrupted after %d of %d runs; %s", done, len(runs), kept)
+		return interrupted("interrupted after %d of %d runs; %s", finished, len(runs), kept)
 	}
-	return nil
+	return err
 }
 
 func comparisonRows(runs []*compareRun) []v1.ComparisonRow {
@@ -271,7 +240,7 @@ func comparisonRows(runs []*compareRun) []v1.ComparisonRow {
 	for _, r := range runs {
 		s := r.res.Summary
 		base := v1.ComparisonRow{
-			CCA: r.spec.Name, Seed: int64(r.seed), Bucket: -1, Flows: s.Flows, FlowsFinished: s.FlowsFinished,
+			CCA: r.part, Seed: int64(r.seed), Bucket: -1, Flows: s.Flows, FlowsFinished: s.FlowsFinished,
 			FCTP50Ns: s.FCTP50Ns, FCTP95Ns: s.FCTP95Ns, FCTP99Ns: s.FCTP99Ns,
 			SlowdownP50: s.SlowdownP50, SlowdownP95: s.SlowdownP95, SlowdownP99: s.SlowdownP99,
 			MCTP50Ns: s.MCTP50Ns, MCTP99Ns: s.MCTP99Ns, CCTMeanNs: s.CCTMeanNs,
@@ -296,7 +265,10 @@ func comparisonRows(runs []*compareRun) []v1.ComparisonRow {
 }
 
 type compareJSONRun struct {
+	// CCA is the algorithm as the run's folder (cca=...) and
+	// comparison.parquet name it; Spec as resolved (with its preset).
 	CCA     string          `json:"cca"`
+	Spec    string          `json:"spec"`
 	Seed    uint64          `json:"seed"`
 	Dir     string          `json:"dir"`
 	Metrics metrics.Summary `json:"metrics"`
@@ -308,7 +280,7 @@ func writeCompareJSON(w io.Writer, runs []*compareRun) error {
 		Runs          []compareJSONRun `json:"runs"`
 	}{SchemaVersion: v1.Version}
 	for _, r := range runs {
-		out.Runs = append(out.Runs, compareJSONRun{CCA: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.res.Summary})
+		out.Runs = append(out.Runs, compareJSONRun{CCA: r.part, Spec: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.res.Summary})
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -316,65 +288,6 @@ func writeCompareJSON(w io.Writer, runs []*compareRun) error {
 	}
 	_, err = fmt.Fprintln(w, string(b))
 	return err
-}
-
-// metricRow is one line of the side-by-side table.
-type metricRow struct {
-	label string
-	get   func(*metrics.Summary) float64
-	unit  string // "ns", "ratio", "pct", "bps", "bytes", "x", "count"
-}
-
-var compareMetrics = []metricRow{
-	{"FCT p50", func(s *metrics.Summary) float64 { return float64(s.FCTP50Ns) }, "ns"},
-	{"FCT p95", func(s *metrics.Summary) float64 { return float64(s.FCTP95Ns) }, "ns"},
-	{"FCT p99", func(s *metrics.Summary) float64 { return float64(s.FCTP99Ns) }, "ns"},
-	{"slowdown p50", func(s *metrics.Summary) float64 { return s.SlowdownP50 }, "x"},
-	{"slowdown p95", func(s *metrics.Summary) float64 { return s.SlowdownP95 }, "x"},
-	{"slowdown p99", func(s *metrics.Summary) float64 { return s.SlowdownP99 }, "x"},
-	{"MCT p50", func(s *metrics.Summary) float64 { return float64(s.MCTP50Ns) }, "ns"},
-	{"MCT p99", func(s *metrics.Summary) float64 { return float64(s.MCTP99Ns) }, "ns"},
-	{"collective mean", func(s *metrics.Summary) float64 {
-		if s.Collectives == 0 {
-			return math.NaN()
-		}
-		return s.CCTMeanNs
-	}, "ns"},
-	{"ECN ratio", func(s *metrics.Summary) float64 { return s.ECNRatio }, "pct"},
-	{"unfair ratio", func(s *metrics.Summary) float64 { return s.UnfairRatio }, "ratio"},
-	{"goodput", func(s *metrics.Summary) float64 { return s.GoodputBps }, "bps"},
-	{"max queue", func(s *metrics.Summary) float64 { return float64(s.QLenMaxBytes) }, "bytes"},
-	{"PFC paused", func(s *metrics.Summary) float64 { return s.PFCPauseFraction }, "pct"},
-	{"drops", func(s *metrics.Summary) float64 { return float64(s.DropsPkts) }, "count"},
-}
-
-func fmtValue(v float64, unit string) string {
-	if math.IsNaN(v) {
-		return "n/a"
-	}
-	switch unit {
-	case "ns":
-		switch {
-		case v >= 1e6:
-			return fmt.Sprintf("%.3f ms", v/1e6)
-		case v >= 1e3:
-			return fmt.Sprintf("%.3f us", v/1e3)
-		default:
-			return fmt.Sprintf("%.0f ns", v)
-		}
-	case "x":
-		return fmt.Sprintf("%.2fx", v)
-	case "pct":
-		return fmt.Sprintf("%.2f %%", 100*v)
-	case "bps":
-		return fmt.Sprintf("%.2f Gb/s", v/1e9)
-	case "bytes":
-		return fmt.Sprintf("%.1f KB", v/1e3)
-	case "count":
-		return fmt.Sprintf("%.0f", v)
-	default:
-		return fmt.Sprintf("%.4f", v)
-	}
 }
 
 // writeCompareTable prints one column per algorithm: the mean over seeds
@@ -387,18 +300,18 @@ func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*co
 	}
 	fmt.Fprintln(tw)
 	n := len(seeds)
-	for _, m := range compareMetrics {
-		fmt.Fprint(tw, m.label)
+	for _, m := range metrics.Compared {
+		fmt.Fprint(tw, m.Label)
 		for i := range specs {
 			sum, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
 			for j := 0; j < n; j++ {
-				v := m.get(&runs[i*n+j].res.Summary)
+				v := m.Get(&runs[i*n+j].res.Summary)
 				sum += v
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
-			cell := fmtValue(sum/float64(n), m.unit)
+			cell := metrics.Format(sum/float64(n), m.Unit)
 			if n > 1 && !math.IsNaN(sum) {
-				cell += " [" + fmtValue(lo, m.unit) + ", " + fmtValue(hi, m.unit) + "]"
+				cell += " [" + metrics.Format(lo, m.Unit) + ", " + metrics.Format(hi, m.Unit) + "]"
 			}
 			fmt.Fprintf(tw, "\t%s", cell)
 		}
@@ -427,7 +340,7 @@ func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*co
 					sum += bs[b].SlowdownP99
 				}
 			}
-			fmt.Fprintf(tw, "\t%.2fx", sum/float64(n))
+			fmt.Fprintf(tw, "\t%s", metrics.Format(sum/float64(n), metrics.UnitX))
 		}
 		fmt.Fprintln(tw)
 	}

@@ -51,14 +51,15 @@ func TestCompareIdenticalAcrossParallelism(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, stdouts[1])
 		}
 	}
-	// Read back with Arrow: 3 algorithms x 2 seeds x (1 overall + 4 buckets of 1 flow) rows.
+	// Read back with Arrow: 3 algorithms x 2 seeds x (1 overall + 1 bucket:
+	// the flows are all one size, so the ten equal-count groups merge) rows.
 	rdr, err := file.OpenParquetFile(filepath.Join(outs[1], "comparison.parquet"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rdr.Close()
-	if n := rdr.NumRows(); n != 3*2*(1+4) {
-		t.Errorf("comparison.parquet has %d rows, want 30", n)
+	if n := rdr.NumRows(); n != 3*2*(1+1) {
+		t.Errorf("comparison.parquet has %d rows, want 12", n)
 	}
 	for _, col := range []string{"cca", "seed", "bucket", "fct_p99_ns", "slowdown_p99", "ecn_ratio", "unfair_ratio", "pfc_pause_fraction"} {
 		if rdr.MetaData().Schema.ColumnIndexByName(col) < 0 {
@@ -76,6 +77,7 @@ func TestCompareJSONAndErrors(t *testing.T) {
 	var got struct {
 		Runs []struct {
 			CCA     string
+			Spec    string
 			Seed    uint64
 			Metrics struct{ Flows int64 }
 		}
@@ -83,7 +85,8 @@ func TestCompareJSONAndErrors(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Runs) != 4 || got.Runs[0].CCA != "dcqcn:zhu2015" || got.Runs[1].Seed != 5 || got.Runs[3].Metrics.Flows != 2 {
+	// cca is the folder's partition value, spec the resolved algorithm.
+	if len(got.Runs) != 4 || got.Runs[0].CCA != "dcqcn" || got.Runs[0].Spec != "dcqcn:zhu2015" || got.Runs[1].Seed != 5 || got.Runs[3].Metrics.Flows != 2 {
 		t.Fatalf("unexpected JSON runs: %+v", got.Runs)
 	}
 	for _, c := range []struct {

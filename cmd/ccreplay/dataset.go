@@ -93,7 +93,7 @@ turns on switch INT stamping (it changes no packet and no timing).
 DIR also gets flows/messages/ports.parquet, summary.json and dataset.json.
 The columns are documented in docs/DATASETS.md.`,
 		Example: datasetExamples,
-		Args:    cobra.NoArgs,
+		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.run.set = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflagFlag) { o.run.set[f.Name] = true })
@@ -104,7 +104,7 @@ The columns are documented in docs/DATASETS.md.`,
 	r := &o.run
 	f.StringVar(&r.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture or SST DUMPI trace")
 	f.StringVar(&r.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
-	f.StringVar(&r.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]")
+	f.StringVar(&r.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
 	f.StringArrayVar(&r.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
 	f.StringVar(&r.Topology, "topology", "", "topology spec (as for 'ccreplay run'); default: a star sized to the workload")
 	f.Uint64Var(&r.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators)")
@@ -144,12 +144,12 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 		return usageErrorf("--rlcc-beta: want a number >= 0, got %v", o.Beta)
 	}
 	r := &o.run
-	st, specs, err := r.resolve(func() []string { return []string{r.CCA} })
+	st, err := r.resolve(false)
 	if err != nil {
 		return err
 	}
-	spec, tr := specs[0], st.tr
-	cfg, err := r.config(st, spec, r.Seed)
+	spec, tr := st.Specs[0], st.Trace
+	cfg, err := st.Config(spec, r.Seed)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	}
 	runID := o.RunID
 	if runID == "" {
-		runID = fmt.Sprintf("%s/%s/seed=%d", spec.Name, filepath.ToSlash(st.traceName), r.Seed)
+		runID = fmt.Sprintf("%s/%s/seed=%d", spec.Name, filepath.ToSlash(st.TraceName), r.Seed)
 	}
 	interval := dataset.IntervalBaseRTT
 	if o.IntervalNs >= 0 {
@@ -171,7 +171,7 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	}
 	defer stage.Abort()
 	dcfg := dataset.Config{
-		RunID: runID, CCA: spec.Name, Flows: dataset.Flows(tr, st.topo), Interval: interval,
+		RunID: runID, CCA: spec.Name, Flows: dataset.Flows(tr, st.Topology), Interval: interval,
 		Rewards: rewards, Target: o.Target, Beta: o.Beta, Gamma: o.Gamma, NStep: o.NStep,
 	}
 	rec, err := dataset.New(stage.Dir, dcfg)
@@ -191,11 +191,11 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	man := replay.NewManifest(&cfg, filepath.ToSlash(st.traceName), res)
+	man := replay.NewManifest(&cfg, filepath.ToSlash(st.TraceName), res)
 	man.Files = append(man.Files, dataset.FileName, DatasetFile)
-	man.Warnings = st.warnings
+	man.Warnings = st.Warnings
 	info := datasetInfo{
-		SchemaVersion: v1.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.traceName),
+		SchemaVersion: v1.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.TraceName),
 		CCA: spec.Name, Seed: r.Seed, Rewards: rewards.Names(), RLCCTarget: o.Target, RLCCBeta: o.Beta,
 		Gamma: o.Gamma, NStep: o.NStep, IntervalNs: o.IntervalNs, INTForced: forced,
 		Rows: stats.Rows, Flows: stats.Flows, RewardMeans: stats.Rewards, SimEndNs: res.SimEnd.Nanoseconds(),

@@ -77,16 +77,20 @@ Writes DIR/policy.json (a "trees" policy: load it with --cca rlcc --cca-param
 policy=DIR/policy.json) and DIR/distill.json (fit and comparison figures). The
 same flags and seed give byte-identical files. --teacher default distils the
 embedded default policy.`,
-		Example: `  ccreplay distill rlcc --teacher policy/policy.json -o student/
-  ccreplay distill rlcc --teacher default --seed 3 --trees 6 --depth 3 -o student --eval-flows 64 --json
-  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=student/policy.json`,
-		Args: cobra.NoArgs,
+		Example: `  # a quick distillation of the embedded MLP teacher (under a second), then a replay
+  ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
+  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=student/policy.json --out runs/student
+
+  # the shipped trees' recipe, with the teacher/student comparison of paper 001 Table III
+  ccreplay distill rlcc --teacher teacher --seed 3 --trees 6 --depth 3 -o student-full --eval-flows 64 --json`,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
 	}
 	f := c.Flags()
 	f.StringVar(&o.Teacher, "teacher", "", `teacher policy file (any file --cca-param policy= loads), or "teacher" / "default" for the embedded MLP teacher / default trees`)
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the collection runs (ECN draws, start jitter)")
-	f.StringVarP(&o.Out, "output", "o", "", "output folder for policy.json and distill.json")
+	f.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and distill.json")
+	oldOutputFlag(f, &o.Out)
 	f.IntVar(&o.Trees, "trees", distill.MaxTrees, "boosting rounds (trees), at most 10")
 	f.IntVar(&o.Depth, "depth", distill.MaxDepth, "maximum tree depth, at most 4")
 	f.Float64Var(&o.LR, "learning-rate", distill.DefaultParams().LearningRate, "shrinkage of each tree, in (0, 1]")

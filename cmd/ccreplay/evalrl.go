@@ -46,10 +46,16 @@ SU switch utilization [%], FR fairness min rate x 100 / max rate, QL queue
 latency [us], DR drop rate [Gbit/s], and each flow's goodput in units of the
 fair share line rate / N (paper 004 Proposition 1's fixed point is 1.00-1.00).
 Nothing is written; --json prints the rows.`,
-		Example: `  ccreplay eval rlcc --policy student/policy.json
-  ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json
-  ccreplay eval rlcc --lossy --duration 20ms`,
-		Args: cobra.NoArgs,
+		Example: `  # the shipped policy against DCQCN and HPCC (paper 004 Table 1)
+  ccreplay eval rlcc --flows 16 --duration 5ms
+
+  # a policy of your own (here a quick distillation), lossy fabric
+  ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
+  ccreplay eval rlcc --policy student/policy.json --flows 16 --lossy --duration 5ms
+
+  # the paper's scales, JSON for scripts (minutes)
+  ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json`,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
 	}
 	f := c.Flags()

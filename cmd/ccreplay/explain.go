@@ -37,9 +37,10 @@ inflation beta + target sqrt(N) = paper 001 Eq. 2, no CNP) and congested (rate
 analysis), with the previous action 1 and no NACK. Prints each action next to
 the paper's.`,
 		Example: `  ccreplay explain rlcc
-  ccreplay explain rlcc --cca-param policy=policy/policy.json --flows 8
-  ccreplay explain rlcc --json`,
-		Args: cobra.NoArgs,
+  ccreplay explain rlcc --json
+  ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
+  ccreplay explain rlcc --cca-param policy=student/policy.json --flows 8`,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
 	}
 	f := c.Flags()
@@ -71,9 +72,13 @@ func (o *explainOptions) run() error {
 	if o.Flows < 1 || o.Flows > 1<<20 {
 		return usageErrorf("--flows: want a flow count >= 1, got %d", o.Flows)
 	}
-	params, err := parseParams(o.Params, nil)
-	if err != nil {
-		return err
+	params := map[string]string{}
+	for _, kv := range o.Params {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usageErrorf("--cca-param %q: want KEY=VALUE", kv)
+		}
+		params[k] = v
 	}
 	spec, err := rlcc.Build("", params)
 	if err != nil {

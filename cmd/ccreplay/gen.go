@@ -30,9 +30,9 @@ func newGenCmd(s *streams) *cobra.Command {
 			"with `ccreplay run --workload`. Generators and their keys:\n\n" + gen.Usage(),
 		Example: `  ccreplay gen osu-alltoall:nodes=8,ppn=16,sizes=1..1MiB -o osu16.parquet
   ccreplay gen cdf:dist=websearch,hosts=320,load=0.3,duration=20ms -o ws.parquet
-  ccreplay gen cdf:dist=my_sizes.txt,conv=step,hosts=16,load=0.5,flows=10000 -o mine.csv
+  ccreplay gen cdf:dist=examples/sizes_cdf.txt,conv=step,hosts=16,load=0.5,flows=10000 -o mine.csv
   ccreplay gen incast:n=32,size=20MB,jitter=1ms,dist=gaussian -o incast.jsonl --json`,
-		Args: cobra.ExactArgs(1),
+		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch strings.ToLower(filepath.Ext(o.Out)) {
 			case ".parquet", ".csv", ".jsonl":
@@ -44,7 +44,8 @@ func newGenCmd(s *streams) *cobra.Command {
 			return o.run(args[0])
 		},
 	}
-	c.Flags().StringVarP(&o.Out, "output", "o", "", "output trace file (.parquet, .csv or .jsonl)")
+	c.Flags().StringVarP(&o.Out, "out", "o", "", "output trace file (.parquet, .csv or .jsonl)")
+	oldOutputFlag(c.Flags(), &o.Out)
 	c.Flags().Uint64Var(&o.Seed, "seed", 1, "random seed")
 	c.Flags().BoolVar(&o.JSON, "json", false, "print what was generated as JSON")
 	return c

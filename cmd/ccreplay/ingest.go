@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ccreplay/ccreplay/runconfig"
 	"path/filepath"
 	"strings"
 
@@ -32,10 +33,10 @@ const ingestExamples = `  # what is in a capture: packets by kind, QPs, messages
   ccreplay ingest examples/alltoall_roce.pcap
 
   # write the trace, each QP's messages chained (replay under another algorithm)
-  ccreplay ingest app.pcapng -o app.parquet --timing closed
+  ccreplay ingest examples/alltoall_roce.pcap -o app.parquet --timing closed
 
   # choose the hosts: one "address host" pair per line
-  ccreplay ingest app.pcap --hosts hosts.txt -o app.csv --json`
+  ccreplay ingest examples/alltoall_roce.pcap --hosts examples/hosts.txt -o app.csv --json`
 
 func newIngestCmd(s *streams) *cobra.Command {
 	o := &ingestOptions{s: s}
@@ -59,7 +60,7 @@ capture taken under one congestion control replays fairly under another.
 
 A capture cut short is read up to the damaged packet, with a warning.`,
 		Example: ingestExamples,
-		Args:    cobra.ExactArgs(1),
+		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
 			if err := o.validate(); err != nil {
@@ -94,7 +95,7 @@ func (o *ingestOptions) validate() error {
 }
 
 func (o *ingestOptions) run() error {
-	if isDUMPI(o.File) {
+	if runconfig.IsDUMPI(o.File) {
 		return o.runDUMPI()
 	}
 	// The ICRC check costs little and tells whether the capture is sound.
@@ -163,13 +164,4 @@ func (o *ingestOptions) runDUMPI() error {
 		fmt.Fprintf(o.s.Out, "wrote %d messages on %d hosts to %s\n", len(tr.Messages), tr.Hosts, o.Out)
 	}
 	return nil
-}
-
-// isDUMPI tells an SST DUMPI trace (.meta, or a rank's .bin) by its name.
-func isDUMPI(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".meta", ".bin":
-		return true
-	}
-	return false
 }

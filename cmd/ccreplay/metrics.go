@@ -38,7 +38,11 @@ type metricsOptions struct {
 // bySizeBucket is the --by value of the flow-size bucket view.
 const bySizeBucket = "size-bucket"
 
-const metricsExamples = `  # recompute a run's metrics from its Parquet files (the table ccreplay run prints)
+const metricsExamples = `  # a run and a comparison to look at
+  ccreplay run --workload incast:n=16,size=1MB --out runs/incast
+  ccreplay compare --workload incast:n=16,size=1MB --cca dcqcn,hpcc --seeds 1..3 --out cmp
+
+  # recompute a run's metrics from its Parquet files (the table ccreplay run prints)
   ccreplay metrics runs/incast
 
   # the same as JSON, checked against the run's own summary.json
@@ -75,7 +79,7 @@ equal count).
 and integers exactly, floating point within a relative 1e-12 (in practice they
 are bit-identical); a difference fails with exit code 1.`,
 		Example: metricsExamples,
-		Args:    cobra.MinimumNArgs(1),
+		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("buckets") && o.Buckets < 1 {
 				return usageErrorf("--buckets must be >= 1, got %d", o.Buckets)
@@ -388,14 +392,14 @@ func (r *metricsRun) labels(keys []string) []string {
 func mxWriteRunRows(w io.Writer, runs []*metricsRun, keys []string) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	head := mxLabelColumns(keys)
-	for _, m := range compareMetrics {
-		head = append(head, m.label)
+	for _, m := range metrics.Compared {
+		head = append(head, m.Label)
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, r := range runs {
 		cells := r.labels(keys)
-		for _, m := range compareMetrics {
-			cells = append(cells, fmtValue(m.get(&r.rec.Summary), m.unit))
+		for _, m := range metrics.Compared {
+			cells = append(cells, metrics.Format(m.Get(&r.rec.Summary), m.Unit))
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
@@ -412,8 +416,8 @@ func mxWriteBucketRows(w io.Writer, runs []*metricsRun, keys []string) {
 		for i, b := range r.rec.Summary.Buckets {
 			cells := append(r.labels(keys), fmt.Sprint(i), fmt.Sprintf("%d-%d", b.SizeMinBytes, b.SizeMaxBytes),
 				fmt.Sprint(b.Flows), fmt.Sprint(b.FlowsFinished),
-				fmtValue(b.SlowdownP50, "x"), fmtValue(b.SlowdownP95, "x"), fmtValue(b.SlowdownP99, "x"),
-				fmtValue(float64(b.FCTP99Ns), "ns"))
+				metrics.Format(b.SlowdownP50, metrics.UnitX), metrics.Format(b.SlowdownP95, metrics.UnitX), metrics.Format(b.SlowdownP99, metrics.UnitX),
+				metrics.Format(float64(b.FCTP99Ns), metrics.UnitNs))
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
 	}
@@ -456,19 +460,19 @@ func mxWriteGroupTable(w io.Writer, groups []mxGroup) {
 		fmt.Fprintf(tw, "\t%s=%s (%d)", g.key, g.value, len(g.runs))
 	}
 	fmt.Fprintln(tw)
-	for _, m := range compareMetrics {
-		fmt.Fprint(tw, m.label)
+	for _, m := range metrics.Compared {
+		fmt.Fprint(tw, m.Label)
 		for _, g := range groups {
 			sum, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
 			for _, r := range g.runs {
-				v := m.get(&r.rec.Summary)
+				v := m.Get(&r.rec.Summary)
 				sum += v
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 			n := float64(len(g.runs))
-			cell := fmtValue(sum/n, m.unit)
+			cell := metrics.Format(sum/n, m.Unit)
 			if n > 1 && !math.IsNaN(sum) {
-				cell += " [" + fmtValue(lo, m.unit) + ", " + fmtValue(hi, m.unit) + "]"
+				cell += " [" + metrics.Format(lo, m.Unit) + ", " + metrics.Format(hi, m.Unit) + "]"
 			}
 			fmt.Fprintf(tw, "\t%s", cell)
 		}

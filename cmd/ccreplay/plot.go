@@ -39,10 +39,12 @@ const plotExamples = `  # two algorithms on an incast with the per-packet log, t
 
   # MPI_Alltoall latency per message size (log-log), SVG only
   ccreplay compare --workload 'osu-alltoall:nodes=4,ppn=2,sizes=1..64KiB' --cca dcqcn,hpcc --out osu
-  ccreplay plot osu -o figs --views alltoall --format svg
+  ccreplay plot osu -o figs-osu --views alltoall --format svg
 
   # single runs side by side, list the files as JSON
-  ccreplay plot runA runB -o figs --json`
+  ccreplay run --workload incast:n=8,size=1MB --cca dcqcn --packets data --out runA
+  ccreplay run --workload incast:n=8,size=1MB --cca hpcc --packets data --out runB
+  ccreplay plot runA runB -o figs-ab --json`
 
 func newPlotCmd(s *streams) *cobra.Command {
 	o := &plotOptions{s: s}
@@ -62,7 +64,7 @@ into DIR:
 A view that does not apply (no packets.parquet, no all-to-all) is skipped with a
 note; that is not an error. See docs/PLOTS.md.`,
 		Example: plotExamples,
-		Args:    cobra.ArbitraryArgs,
+		Args:    usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("give at least one run folder: ccreplay plot RUN_DIR... -o DIR")

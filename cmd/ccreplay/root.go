@@ -15,6 +15,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runconfig"
 )
 
 // Exit codes (documented in README.md).
@@ -101,11 +102,17 @@ func registerCommand(mk func(*streams) *cobra.Command) { extraCommands = append(
 // second, removes its temporaries, says in one line what was kept and
 // exits ExitInterrupted. A second signal exits at once.
 func Main(args []string, in io.Reader, out, errw io.Writer) int {
+	return mainContext(context.Background(), args, in, out, errw)
+}
+
+// mainContext is Main under a parent context (tests end examples that
+// run long with a deadline).
+func mainContext(parent context.Context, args []string, in io.Reader, out, errw io.Writer) int {
 	s := &streams{In: in, Out: out, Err: errw}
 	if f, ok := errw.(*os.File); ok {
 		s.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -129,6 +136,10 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if _, _, ferr := root.Find(args); ferr != nil {
+		// An unknown command: cobra's Find says so; a usage error.
+		err = usageError{ferr}
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -142,19 +153,16 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 func exitCode(err error) int {
 	var ue usageError
 	var ie inputError
+	var fe *runconfig.FlagError
+	var rie *runconfig.InputError
 	switch {
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &fe):
 		return ExitUsage
-	case errors.As(err, &ie), errors.Is(err, replay.ErrBadInput):
+	case errors.As(err, &ie), errors.As(err, &rie), errors.Is(err, replay.ErrBadInput):
 		return ExitBadInput
 	default:
-		// cobra's own argument errors ("unknown command", "unknown flag")
-		// arrive as plain errors: treat them as usage errors.
-		if isCobraUsage(err) {
-			return ExitUsage
-		}
 		return ExitFailure
 	}
 }

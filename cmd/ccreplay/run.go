@@ -13,19 +13,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/hpccfmt"
-	"github.com/ccreplay/ccreplay/ingest"
-	"github.com/ccreplay/ccreplay/ingest/dumpi"
 	"github.com/ccreplay/ccreplay/metrics"
-	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
-	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
-	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/trace/gen"
-	"github.com/ccreplay/ccreplay/units"
 )
 
 // runOptions are the flags of `ccreplay run`.
@@ -51,22 +44,50 @@ type runOptions struct {
 	Force     bool
 	Strict    bool
 
-	set      map[string]bool // flags given on the command line
-	fromFile map[string]bool // values taken from the --config file
+	set map[string]bool // flags given on the command line
 }
 
-const runExamples = `  # 16-to-1 incast of 1 MB flows under DCQCN (zhu2015 preset) on a star
+// request turns the flags into what runconfig resolves; list says that
+// --cca is a comma-separated list (compare).
+func (o *runOptions) request(list bool) runconfig.Request {
+	return runconfig.Request{
+		Config: o.Config, Trace: o.Trace, Workload: o.Workload, HPCCConfig: o.HPCC,
+		CCA: o.CCA, CCAList: list, CCAParams: o.CCAParams, Topology: o.Topology, Seed: o.Seed,
+		Out: o.Out, Packets: o.Packets, MaxTime: o.MaxTime, Check: o.Check, PPN: o.PPN,
+		Strict: o.Strict, Set: o.set,
+	}
+}
+
+// resolve resolves the flags and the configuration file into a Setup
+// (workload, topology, algorithms), prints the input's warnings on
+// stderr, and takes the merged --out (the file may give it).
+func (o *runOptions) resolve(list bool) (*runconfig.Setup, error) {
+	st, err := runconfig.Resolve(o.request(list), registry())
+	if err != nil {
+		return nil, err
+	}
+	o.Out, o.Seed = st.Req.Out, st.Req.Seed
+	for _, w := range st.Warnings {
+		fmt.Fprintf(o.s.Err, "warning: %s: %s\n", st.TraceName, w)
+	}
+	return st, nil
+}
+
+const runExamples = `  # 16-to-1 incast of 1 MB flows under DCQCN on a star sized to the workload
   ccreplay run --workload incast:n=16,size=1MB --cca dcqcn --out runs/incast
 
-  # a trace file on the Dolce-RC testbed topology, DCQCN with the HPCC simulator's parameters
-  ccreplay run --trace examples/alltoall.csv --cca dcqcn:hpcc --topology dolce-testbed
+  # the shipped RoCEv2 capture (an 8-host all-to-all) on the Dolce-RC testbed under Dolce-RC
+  ccreplay run --trace examples/alltoall_roce.pcap --cca dolce --topology dolce-testbed --out runs/roce
+
+  # a trace file under DCQCN with the HPCC simulator's parameters, replacing that run
+  ccreplay run --trace examples/alltoall8.csv --cca dcqcn:hpcc --topology dolce-testbed --out runs/roce --force
 
   # override parameters, log every packet (data and control), JSON summary on stdout
   ccreplay run --workload longflows:n=4,size=50MB --cca dcqcn --cca-param ai_rate=40Mbps \
-      --packets all --json
+      --packets all --out runs/long --json
 
   # everything from a YAML file (flags given explicitly still win)
-  ccreplay run --config run.yaml`
+  ccreplay run --config examples/run.yaml`
 
 func newRunCmd(s *streams) *cobra.Command {
 	o := &runOptions{s: s}
@@ -79,16 +100,13 @@ func newRunCmd(s *streams) *cobra.Command {
   messages.parquet  one row per message: MCT, ideal, slowdown, collective id
   ports.parquet     one row per egress port: bytes, queue length stats, marks, drops, PFC pause time
   summary.json      configuration, versions and every metric (names carry units)
-Every file is written to a temporary name and renamed when complete.
+The folder is written whole or not at all: into a hidden sibling renamed
+as the last step. A folder holding a previous run is replaced only with
+--force; Ctrl-C stops the run and leaves --out as it was (exit 130).
 
-Workloads (--workload): incast:n=16,size=1MB[,jitter=100us,dist=uniform|gaussian,start=0,dst=N]
-                        longflows:n=4,size=100MB[,stagger=1ms,mode=incast|pairs]
-Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=100G,bottleneck=100G
-  | leafspine:leaves=2,hosts=4,spines=1,uplinks=4,rate=100G,fabric=100G | fattree:pods=5,tors=4,hosts=16,
-  aggs=4,cores=4,rate=100G,fabric=400G | dolce-testbed | hpcc-fattree | dolce-fattree | hpcc:topology.txt
-  (default: a 100G star with 1 us links sized to the workload)`,
+` + workloadHelp() + "\n" + algorithmHelp() + "\n" + topologyHelp(),
 		Example: runExamples,
-		Args:    cobra.NoArgs,
+		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.set = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
@@ -98,11 +116,11 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 	f := c.Flags()
 	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture (.pcap, .pcapng, .cap, optionally .gz) or SST DUMPI MPI trace (.meta or a rank's .bin)")
 	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
-	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET] (dcqcn, dcqcn:hpcc, dcqcn:dolce, linerate)")
+	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
 	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
 	f.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
 	f.Uint64Var(&o.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators)")
-	f.StringVar(&o.Out, "out", "out", "output folder")
+	f.StringVarP(&o.Out, "out", "o", "out", "output folder")
 	f.StringVar(&o.Packets, "packets", "data", "per-packet log detail: none, data or all")
 	f.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
 	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
@@ -120,31 +138,6 @@ Topologies (--topology): star:hosts=16,rate=100G,delay=1us | dumbbell:n=4,rate=1
 func addOutputFlags(f *pflag.FlagSet, o *runOptions) {
 	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
 	f.BoolVar(&o.Strict, "strict", false, "refuse to run on a damaged input (a truncated capture, unmatched MPI sends) instead of warning")
-}
-
-// merge fills unset flags from the config file.
-func (o *runOptions) merge(fc *fileConfig) {
-	o.fromFile = map[string]bool{}
-	str := func(flag string, dst *string, v string) {
-		if !o.set[flag] && v != "" {
-			*dst = v
-			o.fromFile[flag] = true
-		}
-	}
-	// A workload given on the command line replaces the file's, whichever
-	// kind (trace or generator) either names.
-	if !o.set["trace"] && !o.set["workload"] {
-		str("trace", &o.Trace, fc.Trace)
-		str("workload", &o.Workload, fc.Workload)
-	}
-	str("cca", &o.CCA, fc.CCA)
-	str("topology", &o.Topology, fc.Topology)
-	str("out", &o.Out, fc.Out)
-	str("packets", &o.Packets, fc.Packets)
-	str("max-time", &o.MaxTime, fc.MaxTime)
-	if !o.set["seed"] && fc.Seed != nil {
-		o.Seed = *fc.Seed
-	}
 }
 
 // stage checks --out and creates the hidden folder the run is written
@@ -190,211 +183,13 @@ func (o *runOptions) failed(err error, stage *runfolder.Staged) error {
 	return interrupted("%v; %s", err, kept)
 }
 
-// badValue reports a bad value of flag: a usage error when it came from
-// the command line, a bad-input error naming the config file otherwise.
-func (o *runOptions) badValue(flag, key string, err error) error {
-	if o.fromFile[flag] {
-		return inputErrorf("%s: %s: %v", o.Config, key, err)
-	}
-	return usageErrorf("--%s: %v", flag, err)
-}
-
-func parseParams(kvs []string, fromFile map[string]string) (map[string]string, error) {
-	p := map[string]string{}
-	for k, v := range fromFile {
-		p[k] = v
-	}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, usageErrorf("--cca-param %q: want KEY=VALUE", kv)
-		}
-		p[k] = v
-	}
-	return p, nil
-}
-
-// loadWorkload reads the trace or runs the generator. Its warnings are
-// what the reader found damaged or left out of the input.
-func (o *runOptions) loadWorkload() (*trace.Trace, string, []string, error) {
-	switch {
-	case o.Trace != "" && o.Workload != "" && o.fromFile["trace"]:
-		return nil, "", nil, inputErrorf("%s: give either trace or workload, not both", o.Config)
-	case o.Trace != "" && o.Workload != "":
-		return nil, "", nil, usageErrorf("give either --trace or --workload, not both")
-	case o.Trace == "" && o.Workload == "":
-		return nil, "", nil, usageErrorf("give a workload: --trace FILE or --workload SPEC (e.g. incast:n=16,size=1MB)")
-	case isDUMPI(o.Trace):
-		// An SST DUMPI MPI trace: point-to-point and collective messages
-		// with the application's dependencies and compute gaps.
-		tr, rep, err := dumpi.Load(o.Trace, dumpi.Options{PPN: o.PPN})
-		if err != nil {
-			return nil, "", nil, inputError{err}
-		}
-		return tr, o.Trace, rep.Warnings(), nil
-	case ingest.IsCapture(o.Trace):
-		// A packet capture: RoCEv2 messages (or TCP/UDP flows) become the
-		// trace, released at their captured times.
-		tr, rep, err := ingest.Load(o.Trace, ingest.Options{})
-		if err != nil {
-			return nil, "", nil, inputError{err}
-		}
-		return tr, o.Trace, rep.Warnings, nil
-	case o.Trace != "":
-		tr, err := trace.ReadFile(o.Trace)
-		if err != nil {
-			return nil, "", nil, inputError{err}
-		}
-		return tr, o.Trace, nil, nil
-	default:
-		tr, err := gen.Parse(o.Workload, int64(o.Seed))
-		if err != nil {
-			return nil, "", nil, inputErrorf("workload: %v", err)
-		}
-		return tr, o.Workload, nil, nil
-	}
-}
-
-// setup is a run's inputs resolved from the flags and the config file,
-// everything but the algorithm and the seed.
-type setup struct {
-	fc        fileConfig
-	level     replay.PacketLevel
-	params    map[string]string
-	tr        *trace.Trace
-	traceName string
-	topo      *topology.Topology
-	maxTime   units.Time
-	check     units.Time
-	hpcc      *hpccScenario // run --hpcc-config
-	// warnings are what the input's reader found damaged or left out.
-	warnings []string
-}
-
-// resolve reads the config file, resolves each algorithm spec that ccas
-// returns (called after the file is merged) and loads the workload and
-// topology. Errors come in a fixed order: config
-// file, packet level, parameters, algorithms, workload, topology.
-func (o *runOptions) resolve(ccas func() []string) (*setup, []cca.Spec, error) {
-	st := &setup{}
-	if o.Config != "" {
-		p, err := loadConfig(o.Config)
-		if err != nil {
-			return nil, nil, err
-		}
-		st.fc = *p
-		o.merge(&st.fc)
-	}
-	var err error
-	if st.level, err = replay.ParsePacketLevel(o.Packets); err != nil {
-		return nil, nil, o.badValue("packets", "packets", err)
-	}
-	if st.params, err = parseParams(o.CCAParams, st.fc.CCAParams); err != nil {
-		return nil, nil, err
-	}
-	if o.HPCC != "" {
-		if st.hpcc, err = loadHPCCConfig(o.HPCC); err != nil {
-			return nil, nil, err
-		}
-		if !o.set["cca"] && !o.fromFile["cca"] {
-			name, params := st.hpcc.cfg.CCParams()
-			o.CCA = name
-			for k, v := range params {
-				if _, given := st.params[k]; !given {
-					st.params[k] = v
-				}
-			}
-		}
-		if o.Topology == "" {
-			p, err := st.hpcc.file("TOPOLOGY_FILE", st.hpcc.cfg.TopologyFile)
-			if err != nil {
-				return nil, nil, err
-			}
-			o.Topology = "hpcc:" + p
-		}
-	}
-	reg := registry()
-	var specs []cca.Spec
-	for _, name := range ccas() {
-		spec, err := reg.Build(name, st.params)
-		if err != nil {
-			return nil, nil, inputError{err}
-		}
-		specs = append(specs, spec)
-	}
-	if st.hpcc != nil && o.Trace == "" && o.Workload == "" {
-		// The scenario's own flows: the topology first, to map node ids.
-		if st.topo, err = topology.Parse(o.Topology, 0); err != nil {
-			return nil, nil, inputErrorf("topology: %v", err)
-		}
-		if st.tr, st.traceName, err = st.hpcc.loadFlows(st.topo); err != nil {
-			return nil, nil, err
-		}
-	} else {
-		if st.tr, st.traceName, st.warnings, err = o.loadWorkload(); err != nil {
-			return nil, nil, err
-		}
-		if st.topo, err = topology.Parse(o.Topology, st.tr.Hosts); err != nil {
-			return nil, nil, inputErrorf("topology: %v", err)
-		}
-	}
-	if o.MaxTime != "" {
-		if st.maxTime, err = units.ParseDuration(o.MaxTime); err != nil {
-			return nil, nil, o.badValue("max-time", "max_time", err)
-		}
-	}
-	if o.Check != "" {
-		if st.check, err = units.ParseDuration(o.Check); err != nil {
-			return nil, nil, usageErrorf("--check: %v", err)
-		}
-	}
-	if len(st.warnings) > 0 && o.Strict {
-		more := ""
-		if n := len(st.warnings) - 1; n > 0 {
-			more = fmt.Sprintf("%d more warning(s); ", n)
-		}
-		return nil, nil, inputErrorf("%s: %s (%s--strict refuses damaged inputs)", st.traceName, st.warnings[0], more)
-	}
-	for _, w := range st.warnings {
-		fmt.Fprintf(o.s.Err, "warning: %s: %s\n", st.traceName, w)
-	}
-	return st, specs, nil
-}
-
-// config builds one run's configuration: defaults, then the algorithm's
-// network hints, then the config file's switch and NIC sections.
-func (o *runOptions) config(st *setup, spec cca.Spec, seed uint64) (replay.Config, error) {
-	cfg := replay.Config{
-		Topology: st.topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
-		Seed: seed, Packets: st.level, MaxTime: st.maxTime, CheckEvery: st.check,
-	}
-	cfg.ApplyCCHints()
-	if st.hpcc != nil {
-		st.hpcc.apply(&cfg, st.params)
-	}
-	if err := st.fc.applySwitch(o.Config, &cfg.Switch); err != nil {
-		return cfg, err
-	}
-	if err := st.fc.applyNIC(o.Config, &cfg.NIC); err != nil {
-		return cfg, err
-	}
-	var err error
-	if cfg.LocalRate, err = st.fc.localRate(o.Config); err != nil {
-		return cfg, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, inputError{err}
-	}
-	return cfg, nil
-}
-
 func (o *runOptions) run(ctx context.Context) error {
-	st, specs, err := o.resolve(func() []string { return []string{o.CCA} })
+	st, err := o.resolve(false)
 	if err != nil {
 		return err
 	}
-	spec, tr, traceName, topo := specs[0], st.tr, st.traceName, st.topo
-	cfg, err := o.config(st, spec, o.Seed)
+	spec, tr, traceName, topo := st.Specs[0], st.Trace, st.TraceName, st.Topology
+	cfg, err := st.Config(spec, o.Seed)
 	if err != nil {
 		return err
 	}
@@ -414,22 +209,22 @@ func (o *runOptions) run(ctx context.Context) error {
 	if o.Stats {
 		printStats(o.s.Err, time.Since(start), res)
 	}
-	if st.hpcc != nil {
-		if note := st.hpcc.ignoredNote(); note != "" && o.s.ErrIsTerminal {
+	if st.HPCC != nil {
+		if note := st.HPCC.IgnoredNote(); note != "" && o.s.ErrIsTerminal {
 			fmt.Fprintln(o.s.Err, note)
 		}
 	}
 	if o.FCTTxt != "" {
 		var ff *hpccfmt.FlowFile
-		if st.hpcc != nil {
-			ff = st.hpcc.ff
+		if st.HPCC != nil {
+			ff = st.HPCC.Flows
 		}
-		if err := writeFCT(o.stagedPath(stage, o.FCTTxt), topo, tr, ff, res); err != nil {
+		if err := runconfig.WriteFCT(o.stagedPath(stage, o.FCTTxt), topo, tr, ff, res); err != nil {
 			return err
 		}
 	}
 	man := replay.NewManifest(&cfg, filepath.ToSlash(traceName), res)
-	man.Warnings = st.warnings
+	man.Warnings = st.Warnings
 	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
 		return err
 	}

@@ -409,7 +409,7 @@ func TestHelp(t *testing.T) {
 	r := runCLI(t, "run", "--help")
 	r.mustSucceed(t)
 	for _, want := range []string{
-		"Examples:", "ccreplay run --workload incast:n=16,size=1MB", "ccreplay run --config run.yaml",
+		"Examples:", "ccreplay run --workload incast:n=16,size=1MB", "ccreplay run --config examples/run.yaml",
 		"--cca-param", "--packets", "packets.parquet", "summary.json", "Topologies (--topology)",
 	} {
 		if !strings.Contains(r.stdout, want) {

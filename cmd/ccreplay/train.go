@@ -61,16 +61,20 @@ then takes one Adam ascent step. Paper 004 trains on 2, 4 and 8 flows
 flows here (docs/RLCC.md). Writes DIR/policy.json (load it with
 --cca rlcc --cca-param policy=DIR/policy.json) and DIR/learning.parquet (one row
 per iteration). The same flags and seed give byte-identical files.`,
-		Example: `  ccreplay train rlcc -o policy/
-  ccreplay train rlcc --episodes 60 --seed 7 -o rlcc-policy --json
-  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=policy/policy.json`,
-		Args: cobra.NoArgs,
+		Example: `  # a short training run (seconds), then a replay under the policy it wrote
+  ccreplay train rlcc --episodes 60 --seed 7 -o policy --json
+  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=policy/policy.json --out runs/rlcc
+
+  # the recipe of the shipped policy (all defaults; about an hour on two cores)
+  ccreplay train rlcc -o policy-full`,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
 	}
 	f := c.Flags()
 	f.IntVar(&o.Episodes, "episodes", 1400, "training iterations (one episode and one gradient step each)")
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the network's initialisation and of every episode")
-	f.StringVarP(&o.Out, "output", "o", "", "output folder for policy.json and learning.parquet")
+	f.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and learning.parquet")
+	oldOutputFlag(f, &o.Out)
 	f.StringVar(&o.Flows, "flows", "2,4,8,16,32,64,128", "many-to-one flow counts, cycled episode by episode (comma-separated; paper 004 trains on 2,4,8)")
 	f.StringVar(&o.Duration, "duration", "5ms", "simulated time of one episode")
 	f.StringVar(&o.Latency, "latency", "2us", "decision latency during training (paper 001 Table III: 2 us)")

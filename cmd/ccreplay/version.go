@@ -18,18 +18,22 @@ func newVersionCmd(s *streams) *cobra.Command {
 		Use:     "version",
 		Short:   "Print ccreplay's version and the schema versions it writes",
 		Example: "  ccreplay version\n  ccreplay version --json",
-		Args:    cobra.NoArgs,
+		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := map[string]string{
-				"version": version.Version, "output_schema": v1.Version,
-				"trace_schema": trace.SchemaVersion, "go": runtime.Version(),
-			}
+			b := version.Info()
+			v := struct {
+				Version      string `json:"version"`
+				OutputSchema string `json:"output_schema"`
+				TraceSchema  string `json:"trace_schema"`
+				Go           string `json:"go"`
+				version.Build
+			}{version.Version, v1.Version, trace.SchemaVersion, runtime.Version(), b}
 			if asJSON {
-				b, _ := json.MarshalIndent(v, "", "  ")
-				fmt.Fprintln(s.Out, string(b))
+				out, _ := json.MarshalIndent(v, "", "  ")
+				fmt.Fprintln(s.Out, string(out))
 				return nil
 			}
-			fmt.Fprintf(s.Out, "ccreplay %s (outputs %s, traces %s, %s)\n", v["version"], v["output_schema"], v["trace_schema"], v["go"])
+			fmt.Fprintf(s.Out, "ccreplay %s (outputs %s, traces %s, %s)\n", version.String(), v.OutputSchema, v.TraceSchema, v.Go)
 			return nil
 		},
 	}

@@ -26,12 +26,11 @@ func sharedData(t testing.TB, name string) string {
 
 // asciiCall is one call as dumpi2ascii prints it.
 type asciiCall struct {
-	line             int
-	name             string
-	wall, cpu        [2]int64 // entering, returning; ns
-	thread           int
-	args             []asciiArg
-	enterTh, leaveTh int
+	line      int
+	name      string
+	wall, cpu [2]int64 // entering, returning; ns
+	thread    int
+	args      []asciiArg
 }
 
 // asciiArg is one "type name=value" line.

@@ -22,7 +22,6 @@ type fixture struct {
 
 var (
 	stack4     = []gopacket.LayerType{layers.LayerTypeEthernet, layers.LayerTypeIPv4, layers.LayerTypeUDP, LayerTypeBTH, gopacket.LayerTypePayload}
-	stackVLAN4 = []gopacket.LayerType{layers.LayerTypeEthernet, layers.LayerTypeDot1Q, layers.LayerTypeIPv4, layers.LayerTypeUDP, LayerTypeBTH, gopacket.LayerTypePayload}
 	stack6     = []gopacket.LayerType{layers.LayerTypeEthernet, layers.LayerTypeIPv6, layers.LayerTypeUDP, LayerTypeBTH, gopacket.LayerTypePayload}
 	stackNoPay = []gopacket.LayerType{layers.LayerTypeEthernet, layers.LayerTypeIPv4, layers.LayerTypeUDP, LayerTypeBTH}
 	stackVLAN  = []gopacket.LayerType{layers.LayerTypeEthernet, layers.LayerTypeDot1Q, layers.LayerTypeIPv4, layers.LayerTypeUDP, LayerTypeBTH}

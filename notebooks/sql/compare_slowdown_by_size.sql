@@ -6,12 +6,22 @@
 -- Buckets as run_slowdown_by_size.sql, within each run: 10 groups of equal
 -- count in (size_bytes, flow_id) order; every run of one workload has the
 -- same boundaries. Percentiles are nearest rank over finished flows.
-with f as (
+-- Consecutive groups that hold one and the same size only are merged.
+with g as (
     select *,
-           ntile(10) over (partition by cca, seed order by size_bytes, flow_id) - 1 as bucket,
+           ntile(10) over (partition by cca, seed order by size_bytes, flow_id) - 1 as nt,
            finish_ns >= 0 as done
     from read_parquet(getvariable('cmp') || '/*/*/flows.parquet', hive_partitioning = true)
-)
+),
+groups as (
+    select cca, seed, nt, case when min(size_bytes) = max(size_bytes) then -1 - min(size_bytes) else nt end as k
+    from g group by cca, seed, nt
+),
+merged as (
+    select cca, seed, nt, dense_rank() over (partition by cca, seed order by first_nt) - 1 as bucket
+    from (select cca, seed, nt, min(nt) over (partition by cca, seed, k) as first_nt from groups)
+),
+f as (select g.*, merged.bucket from g join merged using (cca, seed, nt))
 select
     cca::varchar                                                      as cca,
     seed::bigint                                                      as seed,

@@ -3,8 +3,9 @@
 -- headline metrics, as `ccreplay compare` prints them side by side.
 -- params: cmp (a compare folder)
 --
--- cca here is the algorithm spec as resolved (e.g. dcqcn:zhu2015), not the
--- partition folder name.
+-- cca is the algorithm as the runs' folders name it (cca=dcqcn-hpcc for
+-- --cca dcqcn:hpcc: ':' becomes '-'), the value DuckDB's hive partitioning
+-- reads; each run's summary.json has the spec as resolved (dcqcn:hpcc).
 select
     cca,
     count(*)                 as runs,

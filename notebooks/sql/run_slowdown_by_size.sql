@@ -7,12 +7,25 @@
 -- more; fewer than 10 flows give one bucket each). Boundaries use every flow,
 -- finished or not, so two algorithms on one trace get the same buckets; the
 -- percentiles (nearest rank) are over the bucket's finished flows.
-with f as (
+-- Consecutive groups that hold one and the same size only are merged (a
+-- workload of equal flows has one bucket, not ten identical ones).
+with g as (
     select *,
-           ntile(10) over (order by size_bytes, flow_id) - 1 as bucket,
+           ntile(10) over (order by size_bytes, flow_id) - 1 as nt,
            finish_ns >= 0 as done
     from read_parquet(getvariable('run') || '/flows.parquet')
-)
+),
+groups as (
+    -- a group holding one size only is keyed by that size (negative, so it
+    -- never equals a group number); others by their group number
+    select nt, case when min(size_bytes) = max(size_bytes) then -1 - min(size_bytes) else nt end as k
+    from g group by nt
+),
+merged as (
+    select nt, dense_rank() over (order by first_nt) - 1 as bucket
+    from (select nt, min(nt) over (partition by k) as first_nt from groups)
+),
+f as (select g.*, merged.bucket from g join merged using (nt))
 select
     bucket::integer                                                   as bucket,
     min(size_bytes)                                                   as size_min_bytes,

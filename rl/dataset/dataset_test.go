@@ -21,6 +21,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/reward"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
 	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/trace/gen"
@@ -109,8 +110,8 @@ func TestRecorderAggregatesAnInterval(t *testing.T) {
 	fc := &fakeCC{rate: 100e9}
 	a := rec.Wrap(0, fc)
 	a.Start(0, cca.FlowInfo{LineRate: 100e9, BaseRTT: 10 * us, MTU: 1048, Hops: 2})
-	hop := func(q units.Bytes, tx units.Bytes, ts units.Time) cca.IntHop {
-		return cca.IntHop{QLen: q, TxBytes: tx, TS: ts, LinkRate: 100e9}
+	hop := func(q units.Bytes, tx units.Bytes, ts units.Time) telemetry.Hop {
+		return telemetry.Hop{QLen: q, TxBytes: tx, TS: ts, LinkRate: 100e9}
 	}
 	ack := &cca.Ack{AckedBytes: 1000, RTT: 12 * us, ECE: true, NumHops: 1}
 	ack.Hops[0] = hop(2000, 0, 4*us)
@@ -533,7 +534,7 @@ func TestManyBlocks(t *testing.T) {
 		}
 		algs[i].rate = units.BitsPerSec(10e9 + (k%2)*1e9)
 		ack := &cca.Ack{AckedBytes: 1000, RTT: units.Time(10+k%5) * us, ECE: k%3 == 0, NumHops: 1}
-		ack.Hops[0] = cca.IntHop{QLen: units.Bytes(k % 50000), TxBytes: units.Bytes(k) * 1000, TS: units.Time(k) * us, LinkRate: 100e9}
+		ack.Hops[0] = telemetry.Hop{QLen: units.Bytes(k % 50000), TxBytes: units.Bytes(k) * 1000, TS: units.Time(k) * us, LinkRate: 100e9}
 		wr[i].OnAck(units.Time(k)*us, ack)
 	}
 	if _, err := rec.Close(); err != nil {

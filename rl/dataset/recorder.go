@@ -12,6 +12,7 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -119,7 +120,7 @@ type flowRec struct {
 	// Carried across rows.
 	lastRTT    units.Time // latest sample, 0 before any
 	totalAcked int64
-	hops       [cca.MaxIntHops]cca.IntHop // previous INT sample, per hop index
+	hops       [telemetry.MaxHops]telemetry.Hop // previous INT sample, per hop index
 	nHops      int
 	qFrac      float64 // FDCC QLEN of the most congested hop (NaN before INT)
 	txFrac     float64 // FDCC SWITCHRATE of that hop (NaN before INT)

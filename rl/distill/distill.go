@@ -30,6 +30,7 @@ import (
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/eval"
 	"github.com/ccreplay/ccreplay/rl/gbt"
+	"github.com/ccreplay/ccreplay/rl/gbt/fit"
 	"github.com/ccreplay/ccreplay/rl/scenario"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -364,7 +365,7 @@ func Distill(o Options) (*Result, error) {
 			return nil, fmt.Errorf("distill: the teacher took no decisions in %d runs", len(o.Flows)*o.Runs)
 		}
 		var err error
-		if e, err = gbt.Fit(train.X, train.Y, rlcc.FeatureNames, o.Params); err != nil {
+		if e, err = fit.Fit(train.X, train.Y, rlcc.FeatureNames, o.Params); err != nil {
 			return nil, fmt.Errorf("distill: %w", err)
 		}
 		if err := e.CheckLimits(MaxTrees, MaxDepth); err != nil {

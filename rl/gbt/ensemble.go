@@ -1,8 +1,11 @@
-// Package gbt is ccreplay's gradient-boosted regression trees: an exact
-// squared-error booster (Fit), an allocation-free evaluator (Predict) over a
-// flat node array, ccreplay's own versioned JSON form (WriteJSON/ReadJSON),
-// and readers for ensembles trained elsewhere: XGBoost's JSON model
-// (ReadXGBoostJSON) and LightGBM's text model (ReadLightGBM).
+// Package gbt is ccreplay's gradient-boosted regression trees as a policy
+// runtime needs them: an allocation-free evaluator (Predict) over a flat
+// node array, ccreplay's own versioned JSON form (WriteJSON/ReadJSON),
+// readers for ensembles trained elsewhere: XGBoost's JSON model
+// (ReadXGBoostJSON) and LightGBM's text model (ReadLightGBM), and a
+// Builder through which a trainer hands over its trees. The booster itself
+// (an exact squared-error fit) is package rl/gbt/fit; its hyperparameters,
+// Params, are declared here.
 //
 // It exists to distil the RL-CC policy into trees small enough for a NIC
 // (paper 001 Section V-C: at most 10 trees of depth at most 4), but the

@@ -146,10 +146,10 @@ func readLightGBM(r io.Reader) (*Ensemble, error) {
 	for t, kv := range trees {
 		raw, err := lgbTree(kv)
 		if err != nil {
-			return nil, fmt.Errorf("Tree=%d (line %d): %w", t, treeLines[t], err)
+			return nil, fmt.Errorf("tree %d (Tree=%d at line %d): %w", t, t, treeLines[t], err)
 		}
 		if err := bld.addTree(raw, 0); err != nil {
-			return nil, fmt.Errorf("Tree=%d (line %d): %w", t, treeLines[t], err)
+			return nil, fmt.Errorf("tree %d (Tree=%d at line %d): %w", t, t, treeLines[t], err)
 		}
 	}
 	return bld.done()

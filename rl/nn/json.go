@@ -34,7 +34,7 @@ func (m *MLP) MarshalJSON() ([]byte, error) {
 	out := mlpJSON{Sizes: m.Sizes, Hidden: HiddenActivation, Output: OutputActivation}
 	for l := 1; l < len(m.Sizes); l++ {
 		in, n := m.Sizes[l-1], m.Sizes[l]
-		w, b := m.weights(l)
+		w, b := m.Split(m.Params, l)
 		lj := layerJSON{W: make([][]float64, n), B: append([]float64(nil), b...)}
 		for j := range n {
 			lj.W[j] = append([]float64(nil), w[j*in:(j+1)*in]...)
@@ -68,7 +68,7 @@ func (m *MLP) UnmarshalJSON(b []byte) error {
 		if len(lj.W) != outs || len(lj.B) != outs {
 			return fmt.Errorf("nn: layer %d: want %d weight rows and %d biases, got %d and %d", l, outs, outs, len(lj.W), len(lj.B))
 		}
-		w, bias := n.weights(l)
+		w, bias := n.Split(n.Params, l)
 		for j, row := range lj.W {
 			if len(row) != ins {
 				return fmt.Errorf("nn: layer %d row %d: want %d weights, got %d", l, j, ins, len(row))

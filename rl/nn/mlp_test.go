@@ -8,173 +8,53 @@ import (
 	"testing"
 )
 
-// tiny is the 2 -> 2 -> 1 network of the hand computations below:
-// W1 = [[1, -1], [0.5, 2]], b1 = [0, -1], W2 = [[1, -2]], b2 = [b2].
-func tiny(t *testing.T, b2 float64) *MLP {
+// filled is a network of the given sizes whose parameters are distinct
+// non-zero values, sin(i+1) for parameter i.
+func filled(t *testing.T, sizes []int) *MLP {
 	t.Helper()
-	m, err := New([]int{2, 2, 1}, 1, 1)
+	m, err := NewZero(sizes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	copy(m.Params, []float64{1, -1, 0.5, 2, 0, -1, 1, -2, b2})
+	for i := range m.Params {
+		m.Params[i] = math.Sin(float64(i + 1))
+	}
 	return m
 }
 
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*(1+math.Abs(b)) }
-
-// TestBackwardByHand checks Forward and Backward against gradients worked
-// out on paper. At x = (1, 0.5): z1 = (1 - 0.5, 0.5 + 1 - 1) = (0.5, 0.5),
-// both ReLUs pass; z2 = 0.5 - 1 + b2.
-//   - b2 = 0.5: z2 = 0, y = 0, dy/dz2 = 1; dW2 = h1 = (0.5, 0.5), db2 = 1;
-//     delta1 = W2 = (1, -2); dW1 = delta1 x^T = [[1, 0.5], [-2, -1]];
-//     db1 = (1, -2).
-//   - b2 = 1 and scale 2: z2 = 0.5, y = tanh 0.5 = 0.46211715726,
-//     dy/dz2 = 1 - y^2 = 0.78644773297: every gradient above times
-//     2 x 0.78644773297.
-//   - at x = (0, 1) with b2 = 0.5: z1 = (-1, 1), the first ReLU is off, so
-//     its row of dW1 and its bias get 0; z2 = -2 + 0.5 = -1.5.
-func TestBackwardByHand(t *testing.T) {
-	base := []float64{1, 0.5, -2, -1, 1, -2, 0.5, 0.5, 1}
-	for _, tc := range []struct {
-		name   string
-		b2     float64
-		x      []float64
-		scale  float64
-		y      float64
-		factor float64
-		want   []float64
-	}{
-		{"linear region", 0.5, []float64{1, 0.5}, 1, 0, 1, base},
-		{"tanh slope and scale", 1, []float64{1, 0.5}, 2, 0.46211715726000974, 2 * 0.7864477329659274, base},
-		{"relu off", 0.5, []float64{0, 1}, 1, math.Tanh(-1.5), 1 - math.Pow(math.Tanh(-1.5), 2),
-			// dW1 = [[0, 0], [-2*0, -2*1]], db1 = (0, -2), dW2 = h1 = (0, 1), db2 = 1
-			[]float64{0, 0, 0, -2, 0, -2, 0, 1, 1}},
-	} {
-		m := tiny(t, tc.b2)
-		work := make([]float64, m.WorkSize())
-		if y := m.Forward(tc.x, work); !near(y, tc.y, 1e-12) {
-			t.Errorf("%s: Forward = %v, want %v", tc.name, y, tc.y)
-		}
-		g := make([]float64, m.NumParams())
-		y := m.Backward(tc.x, tc.scale, g, work)
-		if !near(y, tc.y, 1e-12) {
-			t.Errorf("%s: Backward returned %v, want %v", tc.name, y, tc.y)
-		}
-		for i := range g {
-			if want := tc.want[i] * tc.factor; !near(g[i], want, 1e-12) {
-				t.Errorf("%s: grad[%d] = %v, want %v", tc.name, i, g[i], want)
-			}
-		}
-		// Backward accumulates: a second call doubles the gradient.
-		m.Backward(tc.x, tc.scale, g, work)
-		for i := range g {
-			if want := 2 * tc.want[i] * tc.factor; !near(g[i], want, 1e-12) {
-				t.Errorf("%s: accumulated grad[%d] = %v, want %v", tc.name, i, g[i], want)
-			}
-		}
-	}
-}
-
-// TestFiniteDifference compares Backward with central differences on the
-// RL-CC shape 7 -> 12 -> 12 -> 1 (paper 001 Appendix A's widths) at random
-// inputs.
-func TestFiniteDifference(t *testing.T) {
-	m, err := New([]int{7, 12, 12, 1}, 42, 1)
+// TestNewZeroLayout: every parameter starts at 0, Split finds each layer
+// where Params says (weights out x in, then biases, layer after layer), and
+// bad sizes are refused.
+func TestNewZeroLayout(t *testing.T) {
+	m, err := NewZero([]int{3, 4, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	work := make([]float64, m.WorkSize())
-	xs := [][]float64{
-		{0.3, 0.2, 1, 0, 0.1, 0.4, 0.5},
-		{-1, 2, 0.5, 0.7, -0.3, 0.9, -0.2},
+	if m.NumParams() != 3*4+4+4+1 || m.Inputs() != 3 {
+		t.Fatalf("NumParams %d Inputs %d", m.NumParams(), m.Inputs())
 	}
-	const h = 1e-6
-	for _, x := range xs {
-		g := make([]float64, m.NumParams())
-		m.Backward(x, 1, g, work)
-		checked := 0
-		for i := range m.Params {
-			p := m.Params[i]
-			m.Params[i] = p + h
-			up := m.Forward(x, work)
-			m.Params[i] = p - h
-			down := m.Forward(x, work)
-			m.Params[i] = p
-			fd := (up - down) / (2 * h)
-			if math.Abs(fd-g[i]) > 1e-6 {
-				t.Errorf("x=%v param %d: backprop %v, finite difference %v", x, i, g[i], fd)
-			}
-			if g[i] != 0 {
-				checked++
-			}
+	for i, p := range m.Params {
+		if p != 0 {
+			t.Fatalf("param %d = %v", i, p)
 		}
-		if checked < m.NumParams()/3 {
-			t.Fatalf("only %d of %d gradients are non-zero: the check is too weak", checked, m.NumParams())
+		m.Params[i] = float64(i)
+	}
+	w1, b1 := m.Split(m.Params, 1)
+	w2, b2 := m.Split(m.Params, 2)
+	if len(w1) != 12 || w1[0] != 0 || len(b1) != 4 || b1[0] != 12 || len(w2) != 4 || w2[0] != 16 || len(b2) != 1 || b2[0] != 20 {
+		t.Fatalf("layout: w1 %v b1 %v w2 %v b2 %v", w1, b1, w2, b2)
+	}
+	for _, bad := range [][]int{{3}, {3, 2}, {0, 1}} {
+		if _, err := NewZero(bad); err == nil {
+			t.Errorf("NewZero(%v) accepted", bad)
 		}
-	}
-}
-
-// TestAdamByHand: one parameter p = 1, lr 0.1. Step 1 with g = 0.5:
-// m = 0.05, v = 0.00025, m^ = 0.5, v^ = 0.25, p = 1 + 0.1 x 0.5/(0.5 +
-// 1e-8) = 1.099999998. Step 2 with g = -0.5: m = -0.005, v = 0.00049975,
-// m^ = -0.005/0.19 = -0.0263157895, v^ = 0.00049975/0.001999 = 0.25,
-// p = 1.099999998 - 0.1 x 0.0263157895/(0.5 + 1e-8) = 1.0947368402.
-func TestAdamByHand(t *testing.T) {
-	a, err := NewAdam(1, 0.1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := []float64{1}
-	a.Ascend(p, []float64{0.5})
-	if !near(p[0], 1.099999998, 1e-12) {
-		t.Fatalf("after step 1: %v", p[0])
-	}
-	a.Ascend(p, []float64{-0.5})
-	if !near(p[0], 1.0947368402105262, 1e-12) {
-		t.Fatalf("after step 2: %v", p[0])
-	}
-	d, _ := NewAdam(1, 0.1)
-	q := []float64{1}
-	d.Descend(q, []float64{0.5})
-	if !near(q[0], 0.900000002, 1e-12) {
-		t.Fatalf("descend: %v", q[0])
-	}
-	if _, err := NewAdam(1, 0); err == nil {
-		t.Fatal("NewAdam accepted learning rate 0")
-	}
-}
-
-// TestInitDeterministic: the same seed gives the same parameters, another
-// seed others; the output layer's scale bounds its weights.
-func TestInitDeterministic(t *testing.T) {
-	a, _ := New([]int{7, 12, 12, 1}, 5, 0.1)
-	b, _ := New([]int{7, 12, 12, 1}, 5, 0.1)
-	c, _ := New([]int{7, 12, 12, 1}, 6, 0.1)
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	jc, _ := json.Marshal(c)
-	if !bytes.Equal(ja, jb) || bytes.Equal(ja, jc) {
-		t.Fatal("initialisation is not a function of the seed")
-	}
-	if a.NumParams() != 7*12+12+12*12+12+12+1 {
-		t.Fatalf("NumParams = %d", a.NumParams())
-	}
-	w, b2 := a.weights(3)
-	lim := 0.1 * math.Sqrt(6.0/12)
-	for _, v := range w {
-		if math.Abs(v) > lim {
-			t.Fatalf("output weight %v beyond %v", v, lim)
-		}
-	}
-	if b2[0] != 0 {
-		t.Fatalf("output bias %v, want 0", b2[0])
 	}
 }
 
 // TestJSONRoundTrip: marshal, unmarshal, marshal gives identical bytes and
 // identical outputs; malformed documents give one-line errors.
 func TestJSONRoundTrip(t *testing.T) {
-	m, _ := New([]int{3, 4, 1}, 9, 1)
+	m := filled(t, []int{3, 4, 1})
 	b1, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +92,7 @@ func TestJSONRoundTrip(t *testing.T) {
 // TestForwardAllocFree: agents call Forward once per RTT, so it must not
 // allocate.
 func TestForwardAllocFree(t *testing.T) {
-	m, _ := New([]int{7, 12, 12, 1}, 1, 1)
+	m := filled(t, []int{7, 12, 12, 1})
 	x := make([]float64, 7)
 	w := make([]float64, m.WorkSize())
 	if n := testing.AllocsPerRun(100, func() { m.Forward(x, w) }); n != 0 {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/nn/learn"
 	"github.com/ccreplay/ccreplay/rl/reward"
 )
 
@@ -119,8 +120,24 @@ func (o Objective) Gradient(p *rlcc.Policy, flows [][]Step, grad, work []float64
 		for i := range steps {
 			s := &steps[i]
 			d := o.Delta(s.Infl, s.RateFrac) - 2*o.Penalty*(s.Action-1)
-			p.ActionGrad(s.X[:], w*d, grad, work)
+			actionGrad(p, s.X[:], w*d, grad, work)
 		}
 	}
 	return used
+}
+
+// actionGrad adds scale x d a / d theta (the gradient of an MLP policy's
+// action at observation x with respect to the network's parameters, in the
+// layout of MLP.Params) to grad and returns the action. It is the
+// nabla_theta pi_theta(s) of paper 004 Eq. 3: with a = mid + half x tanh(.)
+// the factor half = (AMax - AMin)/2 multiplies the network's gradient.
+// work holds the policy's WorkSize floats.
+func actionGrad(p *rlcc.Policy, x []float64, scale float64, grad, work []float64) float64 {
+	if p.Kind != rlcc.KindMLP {
+		panic("train: actionGrad needs an mlp policy")
+	}
+	z := work[:rlcc.NumFeatures]
+	rlcc.Transform(x, z)
+	y := learn.Backward(p.MLP, z, scale*(p.AMax-p.AMin)/2, grad, work[rlcc.NumFeatures:])
+	return p.FromTanh(y)
 }

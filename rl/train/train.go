@@ -24,6 +24,7 @@ import (
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/eval"
 	"github.com/ccreplay/ccreplay/rl/nn"
+	"github.com/ccreplay/ccreplay/rl/nn/learn"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/scenario"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
@@ -251,7 +252,7 @@ func Train(o Options) (*Result, error) {
 	if net == nil {
 		sizes := append(append([]int{rlcc.NumFeatures}, o.Hidden...), 1)
 		var err error
-		if net, err = nn.New(sizes, o.Seed, 0.1); err != nil {
+		if net, err = learn.Init(sizes, o.Seed, 0.1); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 	} else {
@@ -261,7 +262,7 @@ func Train(o Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	opt, err := nn.NewAdam(net.NumParams(), o.LR)
+	opt, err := learn.NewAdam(net.NumParams(), o.LR)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

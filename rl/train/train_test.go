@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/rl/nn"
+	"github.com/ccreplay/ccreplay/rl/nn/learn"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -48,7 +49,7 @@ func TestDeltaByHand(t *testing.T) {
 // tanh(w.z + b) = 1, da/db = 0.5 (1 - tanh^2 0) = 0.5, da/dw_i = 0.5 z_i.
 func linearPolicy(t *testing.T) *rlcc.Policy {
 	t.Helper()
-	m, err := nn.New([]int{rlcc.NumFeatures, 1}, 1, 0)
+	m, err := nn.NewZero([]int{rlcc.NumFeatures, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestGradientByHand(t *testing.T) {
 			t.Errorf("grad[%d] = %v, want %v", i, grad[i], want[i])
 		}
 	}
-	opt, _ := nn.NewAdam(n, 0.01)
+	opt, _ := learn.NewAdam(n, 0.01)
 	opt.Ascend(p.MLP.Params, grad)
 	if math.Abs(p.MLP.Params[0]+0.01) > 1e-8 || math.Abs(p.MLP.Params[n-1]+0.01) > 1e-8 || p.MLP.Params[1] != 0 {
 		t.Fatalf("after one step: %v", p.MLP.Params)
@@ -310,5 +311,35 @@ func TestStartSpreads(t *testing.T) {
 	}
 	if again := first(Options{Duration: units.Millisecond, StartMin: 0.01}); !reflect.DeepEqual(again, spread) {
 		t.Fatal("the same episode seed gave other start rates")
+	}
+}
+
+// TestActionGrad: actionGrad is the gradient of Action (paper 004 Eq. 3's
+// nabla_theta pi_theta(s)), checked by central differences.
+func TestActionGrad(t *testing.T) {
+	p, err := rlcc.Teacher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.MLP.Clone()
+	p, _ = rlcc.NewMLPPolicy(m, rlcc.AMin, rlcc.AMax, "")
+	x := []float64{0.3, 1.6, 1, 0, 1.05, 0.28, 1.55}
+	w := make([]float64, p.WorkSize())
+	g := make([]float64, m.NumParams())
+	a := actionGrad(p, x, 1, g, w)
+	if a != p.Action(x, w) {
+		t.Fatalf("actionGrad returned %v, Action %v", a, p.Action(x, w))
+	}
+	const h = 1e-6
+	for i := range m.Params {
+		v := m.Params[i]
+		m.Params[i] = v + h
+		up := p.Action(x, w)
+		m.Params[i] = v - h
+		down := p.Action(x, w)
+		m.Params[i] = v
+		if fd := (up - down) / (2 * h); math.Abs(fd-g[i]) > 1e-6 {
+			t.Errorf("param %d: gradient %v, finite difference %v", i, g[i], fd)
+		}
 	}
 }

@@ -44,6 +44,20 @@
 // table size. This package does the same, for files with that base name
 // (under the step convention only).
 //
+// # Built-in distributions
+//
+// The named families (Families) are built into the binary (folder
+// builtin/, embedded): Resolve with dataDir "" reads them, so `ccreplay gen
+// cdf:dist=websearch,...` works from any directory. Only sources whose
+// licence allows redistribution are built in: Opera's CDFs (BSD-3-Clause),
+// Homa's workloads as the RAMCloud repository ships them (ISC) and the
+// DCTCP web search list of Alizadeh's empirical-traffic-gen (Apache-2.0);
+// each file starts with a comment block giving its source, citation,
+// units, convention and mean, and each source folder has its LICENSE and
+// NOTICE (Notices returns them). fb_hadoop and alistorage exist only in
+// the HPCC simulator's unlicensed files and are not built in: they need
+// data=DIR (or data=FILE), the user's own copy. See builtin/README.md.
+//
 // # Generator
 //
 // Generate draws flows between distinct uniformly random hosts, each host

@@ -1,54 +1,99 @@
 package cdf
 
 import (
+	"bytes"
+	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
 
-// Family is a named distribution shipped in the shared CDF folder.
+// builtinFS holds the distributions built into ccreplay, each with a
+// comment block naming its source, the workload, its units, the sampling
+// convention and its mean, and each source folder with the LICENSE and
+// NOTICE its licence asks for (see builtin/README.md).
+//
+//go:embed builtin
+var builtinFS embed.FS
+
+// builtinRoot is the folder of builtinFS that holds the distributions.
+const builtinRoot = "builtin"
+
+// Family is a named distribution.
 type Family struct {
 	// Name is what users write, e.g. "websearch".
 	Name string
-	// File is the path under the CDF data folder, e.g.
-	// "hpcc/WebSearch_distribution.txt".
+	// File is the path of the family's file under a user's CDF data
+	// folder (data=DIR, laid out as ../shared/data/cdf beside a ccreplay
+	// checkout), e.g. "hpcc/WebSearch_distribution.txt".
 	File string
-	// Convention is how the file's source samples it.
+	// Builtin is the path of the copy built into ccreplay under
+	// builtin/, e.g. "etg/websearch.txt"; "" when the family is not
+	// built in (see NotBuiltin).
+	Builtin string
+	// Convention is how the family's source samples it.
 	Convention Convention
 	// Source says where the distribution comes from.
 	Source string
+	// NotBuiltin says why a family is not built in ("" when it is).
+	NotBuiltin string
 }
 
 // families are the named distributions, the six the workload issue names
-// first. Each takes its file's own convention.
+// first. Each takes its source's own convention. A built-in copy may come
+// from a different (redistributable) source than File when both hold the
+// same points: websearch (the HPCC file in percent, the built-in one in
+// fractions) and googlerpc (the HPCC file rounded to 6 digits, the
+// built-in one Homa's W3 at full precision, both starting at (0, 0)).
 var families = []Family{
-	{"websearch", "hpcc/WebSearch_distribution.txt", Linear, "web search (DCTCP, Alizadeh et al. 2010) as the HPCC simulator's traffic_gen ships it"},
-	{"fb_hadoop", "hpcc/FbHdp_distribution.txt", Linear, "Facebook Hadoop (Roy et al. 2015) as the HPCC simulator ships it"},
-	{"cachefollower", "homa/Facebook_CacheFollowerDist_IntraCluster.txt", Step, "Facebook cache follower, intra-cluster (Roy et al. 2015) from HomaSimulation"},
-	{"datamining", "opera/datamining.csv", Step, "data mining (VL2, Greenberg et al. 2009) from Opera"},
-	{"alistorage", "hpcc/AliStorage2019.txt", Linear, "Alibaba storage 2019 as the HPCC simulator ships it"},
-	{"googlerpc", "hpcc/GoogleRPC2008.txt", Linear, "Google RPC 2008 as the HPCC simulator ships it"},
-	{"websearch_opera", "opera/websearch.csv", Step, "web search (pFabric's version) from Opera"},
-	{"fb_hadoop_opera", "opera/FB_Hadoop_Inter_Rack_FlowCDF.csv", Step, "Facebook Hadoop inter-rack from Opera"},
-	{"webserver", "homa/Facebook_WebServerDist_IntraCluster.txt", Step, "Facebook web server, intra-cluster, from HomaSimulation"},
-	{"hadoop_all", "homa/Facebook_HadoopDist_All.txt", Step, "Facebook Hadoop, all traffic, from HomaSimulation"},
-	{"google_allrpc", "homa/Google_AllRPC.txt", Step, "Google all RPCs from HomaSimulation"},
-	{"google_searchrpc", "homa/Google_SearchRPC.txt", Step, "Google search RPCs from HomaSimulation"},
-	{"dctcp", "homa/DCTCP_MsgSizeDist.txt", Step, "DCTCP web search in packets, from HomaSimulation (sizes x packet size)"},
-	{"keyvalue", "homa/FacebookKeyValueMsgSizeDist.txt", Step, "Facebook key-value (Atikoglu et al. 2012): table to 15 B, generalized Pareto above, from HomaSimulation"},
+	{"websearch", "hpcc/WebSearch_distribution.txt", "etg/websearch.txt", Linear,
+		"web search (DCTCP, Alizadeh et al. 2010): the DCTCP authors' point list (empirical-traffic-gen, Apache-2.0), the points HPCC's traffic_gen ships", ""},
+	{"fb_hadoop", "hpcc/FbHdp_distribution.txt", "", Linear,
+		"Facebook Hadoop (Roy et al. 2015) as the HPCC simulator ships it",
+		"its only source, the HPCC simulator's traffic_gen/FbHdp_distribution.txt, carries no licence, and the paper (Roy et al., SIGCOMM 2015) gives the distribution only as a figure; built-in Facebook Hadoop alternatives: fb_hadoop_opera (inter-rack), hadoop_all"},
+	{"cachefollower", "homa/Facebook_CacheFollowerDist_IntraCluster.txt", "homa/Facebook_CacheFollowerDist_IntraCluster.txt", Step,
+		"Facebook cache follower, intra-cluster (Roy et al. 2015): Homa's digitization (W7, RAMCloud, ISC)", ""},
+	{"datamining", "opera/datamining.csv", "opera/datamining.csv", Step,
+		"data mining (VL2, Greenberg et al. 2009) from Opera (BSD-3-Clause)", ""},
+	{"alistorage", "hpcc/AliStorage2019.txt", "", Linear,
+		"Alibaba storage 2019 as the HPCC simulator ships it",
+		"its only source, the HPCC simulator's traffic_gen/AliStorage2019.txt, carries no licence and no paper publishes the distribution"},
+	{"googlerpc", "hpcc/GoogleRPC2008.txt", "homa/GoogleRPC2008.txt", Linear,
+		"Google RPC sizes (Homa's W3, RAMCloud, ISC) from size 0 and read linearly, as the HPCC simulator reads its copy GoogleRPC2008.txt", ""},
+	{"websearch_opera", "opera/websearch.csv", "opera/websearch.csv", Step,
+		"web search (pFabric's version) from Opera (BSD-3-Clause)", ""},
+	{"fb_hadoop_opera", "opera/FB_Hadoop_Inter_Rack_FlowCDF.csv", "opera/FB_Hadoop_Inter_Rack_FlowCDF.csv", Step,
+		"Facebook Hadoop inter-rack (Roy et al. 2015) from Opera (BSD-3-Clause)", ""},
+	{"webserver", "homa/Facebook_WebServerDist_IntraCluster.txt", "homa/Facebook_WebServerDist_IntraCluster.txt", Step,
+		"Facebook web server, intra-cluster (Roy et al. 2015): Homa's digitization (W8, RAMCloud, ISC)", ""},
+	{"hadoop_all", "homa/Facebook_HadoopDist_All.txt", "homa/Facebook_HadoopDist_All.txt", Step,
+		"Facebook Hadoop, all traffic (Roy et al. 2015): Homa's W4 (RAMCloud, ISC)", ""},
+	{"google_allrpc", "homa/Google_AllRPC.txt", "homa/Google_AllRPC.txt", Step,
+		"Google all RPCs: Homa's W3 (RAMCloud, ISC)", ""},
+	{"google_searchrpc", "homa/Google_SearchRPC.txt", "homa/Google_SearchRPC.txt", Step,
+		"Google search RPCs: Homa's W2 (RAMCloud, ISC)", ""},
+	{"dctcp", "homa/DCTCP_MsgSizeDist.txt", "homa/DCTCP_MsgSizeDist.txt", Step,
+		"DCTCP web search in packets: Homa's W5 (RAMCloud, ISC; sizes x packet size)", ""},
+	{"keyvalue", "homa/FacebookKeyValueMsgSizeDist.txt", "homa/FacebookKeyValueMsgSizeDist.txt", Step,
+		"Facebook key-value (Atikoglu et al. 2012): Homa's W1 table to 15 B (RAMCloud, ISC), generalized Pareto above", ""},
 }
 
 // Families returns the named distributions.
 func Families() []Family { return append([]Family(nil), families...) }
 
-// familyNames lists the family names for messages.
+// familyNames lists the family names for messages, marking with '*' those
+// that are not built in (they need data=DIR).
 func familyNames() string {
 	names := make([]string, len(families))
 	for i, f := range families {
 		names[i] = f.Name
+		if f.Builtin == "" {
+			names[i] += "*"
+		}
 	}
 	return strings.Join(names, ", ")
 }
@@ -77,15 +122,89 @@ func FamilyPath(f Family, dataDir string) string {
 	return p
 }
 
+// BuiltinFS returns the built-in distributions as a file system: one
+// folder per source (etg/, homa/, opera/), each with its LICENSE and
+// NOTICE, and README.md.
+func BuiltinFS() fs.FS {
+	sub, err := fs.Sub(builtinFS, builtinRoot)
+	if err != nil {
+		panic(err) // the folder is embedded: cannot happen
+	}
+	return sub
+}
+
+// Notices returns the attribution and licence texts of the built-in
+// distributions (every NOTICE, then every LICENSE), for a program that
+// ships them to show.
+func Notices() string {
+	var b strings.Builder
+	for _, name := range []string{"NOTICE", "LICENSE"} {
+		dirs, _ := fs.ReadDir(builtinFS, builtinRoot)
+		for _, d := range dirs {
+			if !d.IsDir() {
+				continue
+			}
+			p := path.Join(builtinRoot, d.Name(), name)
+			data, err := fs.ReadFile(builtinFS, p)
+			if err != nil {
+				continue
+			}
+			fmt.Fprintf(&b, "==> %s <==\n%s\n", strings.TrimPrefix(p, builtinRoot+"/"), bytes.TrimRight(data, "\n"))
+		}
+	}
+	return b.String()
+}
+
+// LoadBuiltin reads family f's built-in copy with o (o.Convention Auto
+// takes f's convention). It fails for a family that is not built in.
+func LoadBuiltin(f Family, o Options) (*Dist, error) {
+	if f.Builtin == "" {
+		return nil, notBuiltinError(f)
+	}
+	if o.Convention == Auto {
+		o.Convention = f.Convention
+	}
+	name := path.Join(builtinRoot, f.Builtin)
+	data, err := builtinFS.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("built-in distribution %s: %w", f.Name, err)
+	}
+	d, err := Read(bytes.NewReader(data), name, o)
+	if err != nil {
+		return nil, err
+	}
+	d.Family = f.Name
+	return d, nil
+}
+
+// notBuiltinError says that f is not built in, why, and how to use it.
+func notBuiltinError(f Family) error {
+	return fmt.Errorf("distribution %s is not built into ccreplay (%s); to use it, give data=DIR, a folder holding your own copy as DIR/%s (../shared/data/cdf beside a ccreplay checkout has one), or data=FILE, the file itself",
+		f.Name, f.NotBuiltin, f.File)
+}
+
 // Resolve loads dist, a family name or a CDF file path. A family is read
-// from under dataDir (see FamilyPath) with its own convention unless
-// o.Convention says otherwise; a path is read as Read describes.
+// with its own convention unless o.Convention says otherwise: from the
+// copy built into ccreplay when dataDir is "", else from the user's files:
+// dataDir may be a folder (see FamilyPath) or the family's file itself. A
+// path is read as Read describes (dataDir does not apply).
 func Resolve(dist, dataDir string, o Options) (*Dist, error) {
 	if f, ok := LookupFamily(dist); ok {
+		if dataDir == "" {
+			d, err := LoadBuiltin(f, o)
+			if err != nil && f.Builtin != "" {
+				err = fmt.Errorf("distribution %s: %w", f.Name, err)
+			}
+			return d, err
+		}
 		if o.Convention == Auto {
 			o.Convention = f.Convention
 		}
-		d, err := LoadOptions(FamilyPath(f, dataDir), o)
+		p := dataDir
+		if st, err := os.Stat(dataDir); err != nil || st.IsDir() {
+			p = FamilyPath(f, dataDir)
+		}
+		d, err := LoadOptions(p, o)
 		if err != nil {
 			return nil, fmt.Errorf("distribution %s: %w", f.Name, err)
 		}
@@ -94,7 +213,7 @@ func Resolve(dist, dataDir string, o Options) (*Dist, error) {
 	}
 	d, err := LoadOptions(dist, o)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("distribution %q is neither a family (%s) nor an existing file", dist, familyNames())
+		return nil, fmt.Errorf("distribution %q is neither a family (%s; * needs data=DIR) nor an existing file", dist, familyNames())
 	}
 	return d, err
 }

@@ -142,3 +142,50 @@ func TestGenerateWebSearchSharedData(t *testing.T) {
 	}
 	checkLoad(t, Config{Dist: d, Hosts: 32, Bandwidth: 100e9, Load: 0.3, Duration: 4e12}, 11)
 }
+
+// Each built-in family against its file in ../shared/data/cdf, read with
+// the family's convention: the same points (sizes in bytes equal, CDF
+// values within cdfTol) and so the same mean (within meanTol, relative).
+// The tolerances are 0 except where the shared file rounds the same
+// distribution: HPCC's GoogleRPC2008.txt prints the CDF in percent to 6
+// significant digits (at most 5e-5 %, i.e. 5e-7 as a fraction), which
+// moves its linear mean by 0.05 % (2891.6 B against 2890.2 B).
+func TestBuiltinMatchesSharedData(t *testing.T) {
+	dir := cdfDir(t)
+	tol := map[string]struct{ cdfTol, meanTol float64 }{
+		"websearch": {1e-15, 1e-15}, // percent / 100 vs fractions: float rounding only
+		"googlerpc": {5e-7, 1e-3},
+	}
+	for _, f := range Families() {
+		if f.Builtin == "" {
+			continue
+		}
+		t.Run(f.Name, func(t *testing.T) {
+			b, err := Resolve(f.Name, "", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Resolve(f.Name, dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bs, bc := b.Points()
+			ss, sc := s.Points()
+			if len(bs) != len(ss) {
+				t.Fatalf("built in %s has %d points, shared %s %d", b.Name, len(bs), s.Name, len(ss))
+			}
+			tl := tol[f.Name]
+			for i := range bs {
+				if bs[i] != ss[i] || math.Abs(bc[i]-sc[i]) > tl.cdfTol {
+					t.Fatalf("point %d: built in (%v, %v), shared (%v, %v)", i+1, bs[i], bc[i], ss[i], sc[i])
+				}
+			}
+			if math.Abs(b.Mean()/s.Mean()-1) > tl.meanTol || b.Convention != s.Convention {
+				t.Errorf("built in %v, shared %v: means differ by more than %g relative", b, s, tl.meanTol)
+			}
+			if b.HeaderMean != 0 && math.Abs(b.HeaderMean-s.HeaderMean) > max(0.1, 1e-4*s.HeaderMean) {
+				t.Errorf("stated means: built in %v, shared %v", b.HeaderMean, s.HeaderMean)
+			}
+		})
+	}
+}

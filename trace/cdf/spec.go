@@ -19,7 +19,7 @@ type SpecKey struct {
 }
 
 var specKeys = []SpecKey{
-	{"dist", "", "flow-size distribution: a family name (" + familyNames() + ") or a CDF file path (required)"},
+	{"dist", "", "flow-size distribution: a family name (" + familyNames() + "; built into ccreplay except those marked *, which need data=DIR) or a CDF file path (required)"},
 	{"conv", "auto", "how to read the CDF: auto (the file's own), linear or step"},
 	{"hosts", "", "number of hosts, >= 2 (required)"},
 	{"bw", "100G", "each host's link rate, e.g. 100G, 25Gbps"},
@@ -47,8 +47,9 @@ func specError(key, val, want string) error {
 }
 
 // FromSpec builds a Config from key=value settings (see SpecKeys), loads
-// the distribution (a family from under dataDir, see FamilyPath, or a file
-// path) and calls Generate with seed. Unknown keys and bad values are
+// the distribution (a family, built in when dataDir is "" and otherwise
+// read from the user's dataDir, see Resolve; or a file path) and calls
+// Generate with seed. Unknown keys and bad values are
 // errors naming the key and its value.
 func FromSpec(keys map[string]string, seed int64, dataDir string) (*trace.Trace, Stats, error) {
 	names := make([]string, 0, len(keys))
@@ -138,7 +139,7 @@ func FromSpec(keys map[string]string, seed int64, dataDir string) (*trace.Trace,
 
 	dist, given := get("dist")
 	if !given || dist == "" {
-		return nil, Stats{}, fmt.Errorf("cdf: dist is required (a family: %s; or a CDF file path)", familyNames())
+		return nil, Stats{}, fmt.Errorf("cdf: dist is required (a family: %s, * needs data=DIR; or a CDF file path)", familyNames())
 	}
 	if c.Dist, err = Resolve(dist, dataDir, o); err != nil {
 		return nil, Stats{}, specError("dist", dist, err.Error())

@@ -8,10 +8,10 @@ import (
 	"github.com/ccreplay/ccreplay/trace/cdf"
 )
 
-// DefaultCDFDataDir is where `cdf` looks up named flow-size families
-// (websearch, cachefollower, ...) unless the spec's data= key says
-// otherwise: the third-party distributions beside a ccreplay checkout.
-const DefaultCDFDataDir = "../shared/data/cdf"
+// SharedCDFDataDir is the folder of third-party CDF files beside a ccreplay
+// checkout (hpcc/, opera/, homa/), which data= can name. Without data=,
+// `cdf` uses the distributions built into ccreplay (trace/cdf/builtin).
+const SharedCDFDataDir = "../shared/data/cdf"
 
 // cdfKindDoc documents the cdf generator, which trace/cdf implements.
 func cdfKindDoc() Kind {
@@ -23,7 +23,7 @@ func cdfKindDoc() Kind {
 		}
 		k.Keys = append(k.Keys, Key{Name: sk.Name, Default: def, Doc: sk.Doc})
 	}
-	k.Keys = append(k.Keys, Key{Name: "data", Default: DefaultCDFDataDir, Doc: "folder holding the named CDF families (hpcc/, opera/, homa/)"})
+	k.Keys = append(k.Keys, Key{Name: "data", Default: "built-in", Doc: "your own copy of a named family: a folder laid out as hpcc/, opera/, homa/ (e.g. " + SharedCDFDataDir + " beside a checkout) or the family's file; without it the distributions built into ccreplay are used"})
 	return k
 }
 
@@ -45,9 +45,11 @@ func parseCDF(args string, seed int64) (*trace.Trace, cdf.Stats, error) {
 		}
 		keys[k] = v
 	}
-	dir := DefaultCDFDataDir
+	dir := "" // the built-in distributions
 	if d, ok := keys["data"]; ok {
-		dir = d
+		if dir = strings.TrimSpace(d); dir == "" {
+			return nil, cdf.Stats{}, fmt.Errorf("cdf: data=%q: want a folder or a file (leave data out for the built-in distributions)", d)
+		}
 		delete(keys, "data")
 	}
 	return cdf.FromSpec(keys, seed, dir)

@@ -40,14 +40,47 @@ func TestCDFKindThroughParse(t *testing.T) {
 }
 
 func TestCDFFamilySharedData(t *testing.T) {
-	if _, err := os.Stat("../../" + DefaultCDFDataDir); err != nil {
-		t.Skip("../shared/data is absent: skipping the WebSearch family")
+	if _, err := os.Stat("../../" + SharedCDFDataDir); err != nil {
+		t.Skip("../shared/data is absent: skipping the WebSearch family read from it")
 	}
-	_, st, err := ParseWithStats("cdf:dist=websearch,hosts=16,load=0.3,duration=5ms,data=../../"+DefaultCDFDataDir, 1)
+	_, st, err := ParseWithStats("cdf:dist=websearch,hosts=16,load=0.3,duration=5ms,data=../../"+SharedCDFDataDir, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if math.Abs(st.MeanSize-1_711_250) > 1 {
 		t.Fatalf("WebSearch mean %v, want 1711250 (linear interpolation, HPCC)", st.MeanSize)
+	}
+	// data= may also name the family's file itself.
+	_, st, err = ParseWithStats("cdf:dist=websearch,hosts=16,load=0.3,flows=10,data=../../"+SharedCDFDataDir+"/hpcc/WebSearch_distribution.txt", 1)
+	if err != nil || math.Abs(st.MeanSize-1_711_250) > 1 {
+		t.Fatalf("data=FILE: mean %v, %v", st.MeanSize, err)
+	}
+}
+
+// Without data= the families come from the copies built into the binary,
+// wherever the working directory is; a family that is not built in says
+// how to supply it.
+func TestCDFFamilyBuiltin(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, st, err := ParseWithStats("cdf:dist=websearch,hosts=16,load=0.3,duration=5ms", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(st.MeanSize-1_711_250) > 1e-6 {
+		t.Fatalf("built-in WebSearch mean %v, want 1711250 (linear interpolation, HPCC)", st.MeanSize)
+	}
+	_, st, err = ParseWithStats("cdf:dist=cachefollower,hosts=16,load=0.3,flows=100", 1)
+	if err != nil || math.Abs(st.MeanSize-692_975.6) > 0.1 {
+		t.Fatalf("built-in cache follower: mean %v, %v", st.MeanSize, err)
+	}
+	_, _, err = ParseWithStats("cdf:dist=fb_hadoop,hosts=16,load=0.3,flows=100", 1)
+	if err == nil || !strings.Contains(err.Error(), "not built into ccreplay") || !strings.Contains(err.Error(), "data=DIR") {
+		t.Fatalf("fb_hadoop without data=: %v", err)
+	}
+	if _, err := Parse("cdf:dist=websearch,hosts=16,flows=10,data=", 1); err == nil || !strings.Contains(err.Error(), "data=") {
+		t.Fatalf("empty data=: %v", err)
+	}
+	if !strings.Contains(Usage(), "built-in") {
+		t.Fatal("the data key's help does not mention the built-in distributions")
 	}
 }

@@ -1,0 +1,394 @@
+package archtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A rule constrains the non-test code of the packages matching pkgs (and
+// not except). With allow set (even empty), those packages may depend on
+// no package of this module but the ones allow matches; every package
+// matching deny is forbidden to them. Dependencies are transitive unless
+// direct is set, in which case only the packages' own imports count.
+//
+// Patterns name packages relative to the module ("kernel", "cca/dcqcn"),
+// or by full path outside it (anything whose first element has a dot,
+// "github.com/spf13/cobra"). "x/..." matches x and every package below it,
+// "x/*" only the packages below x, "..." every package of the module.
+type rule struct {
+	pkgs, except []string
+	allow        []string
+	deny         []string
+	direct       bool
+	why          string
+}
+
+// none is an allow list that admits nothing of this module.
+var none = []string{}
+
+var rules = []rule{
+	// The bottom layers.
+	{pkgs: []string{"units", "version"}, allow: none,
+		why: "units (time, bytes, rates) and version are the leaves every layer may use: they depend on nothing of ours"},
+	{pkgs: []string{"limits"}, allow: []string{"units"},
+		why: "limits are the documented bounds on inputs; they are stated in units and nothing else"},
+	{pkgs: []string{"telemetry"}, allow: []string{"units"},
+		why: "the INT hop record sits below both the packet (fabric) and the algorithm boundary (cca), so neither imports the other"},
+	{pkgs: []string{"kernel"}, allow: []string{"units", "limits"},
+		why: "the event kernel schedules events in time; it knows nothing of what it simulates"},
+
+	// The simulated network.
+	{pkgs: []string{"fabric"}, allow: []string{"kernel", "units", "limits", "telemetry"},
+		why: "packets and ports are what NICs and switches share; they must not know algorithms, NICs, switches or the replay"},
+	{pkgs: []string{"switchmodel"}, allow: []string{"fabric", "kernel", "units", "limits", "telemetry"},
+		why: "a switch queues, marks, pauses and stamps INT; congestion control (cca) and the replay wiring are not its business"},
+	{pkgs: []string{"nic"}, allow: []string{"cca", "fabric", "kernel", "units", "limits", "telemetry"},
+		why: "the NIC drives an algorithm only through the cca.Algorithm interface, never a concrete algorithm, and never the replay"},
+
+	// Congestion control.
+	{pkgs: []string{"cca"}, allow: []string{"units", "telemetry"},
+		why: "the algorithm boundary is a pure interface plus the registry"},
+	{pkgs: []string{"cca/..."}, allow: []string{"cca/...", "internal/keyval", "units", "limits", "telemetry", "rl/nn", "rl/gbt"},
+		why: "algorithms are pure state machines: no event queue, clock, packets, NIC, switch, replay or training code"},
+	{pkgs: []string{"cca/..."}, deny: []string{"rl/nn/learn", "rl/gbt/fit", "rl/reward", "rl/train", "rl/distill", "rl/dataset", "rl/eval", "rl/scenario"},
+		why: "the RL-CC runtime evaluates a policy (forward pass, tree prediction, model readers); training stays out of every run"},
+
+	// Workloads, topologies and their importers.
+	{pkgs: []string{"trace/..."}, allow: []string{"trace/...", "units", "limits"},
+		why: "a workload is data: traces and generators never depend on the simulator (replay, nic, switchmodel, fabric, kernel) or on algorithms"},
+	{pkgs: []string{"topology"}, allow: []string{"units", "limits"},
+		why: "a topology is data: it never depends on the simulator that runs on it"},
+	{pkgs: []string{"ingest/...", "hpccfmt"}, allow: []string{"ingest/...", "trace", "units", "limits"},
+		why: "importers turn captures and other simulators' files into a trace; they never run the replay"},
+	{pkgs: []string{"..."}, except: []string{"ingest/..."}, deny: []string{"github.com/google/gopacket/..."}, direct: true,
+		why: "every gopacket import lives under ingest"},
+
+	// Outputs and metrics.
+	{pkgs: []string{"schema/v1"}, allow: none,
+		why: "the output row types are the contract with readers (Arrow, DuckDB, notebooks); they depend on nothing"},
+	{pkgs: []string{"metrics/..."}, deny: []string{"replay/...", "nic", "switchmodel", "fabric", "kernel", "cca/...", "rl/..."},
+		why: "metrics are a pure function of the output rows: they read runs, they never simulate one"},
+
+	// The engine and what sits on top of it.
+	{pkgs: []string{"replay/..."}, deny: []string{"cca/*", "rl/...", "plot", "ingest/...", "hpccfmt"},
+		why: "the replay runs whatever cca.Spec it is given: it knows no concrete algorithm, no training, plotting or importer"},
+	{pkgs: []string{"rl/nn", "rl/gbt", "rl/reward"}, allow: none,
+		why: "models and rewards are plain math that both the runtime and the trainers build on"},
+
+	// The command line.
+	{pkgs: []string{"..."}, except: []string{"cmd/..."}, deny: []string{"cmd/..."},
+		why: "the CLI is the top of the graph: nothing imports it"},
+	{pkgs: []string{"..."}, except: []string{"cmd/..."}, deny: []string{"github.com/spf13/cobra/...", "github.com/spf13/pflag/..."},
+		why: "cobra and pflag are the CLI's choice: library packages take options as Go values"},
+}
+
+// pkg is what go list reports about one package.
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+	Standard   bool
+	Module     *struct{ Path string }
+}
+
+// graph is the module's packages and everything they depend on.
+type graph struct {
+	module string
+	pkgs   map[string]*pkg
+	ours   []string // this module's packages, sorted
+}
+
+func load(t *testing.T) *graph {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := readSources(root); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goTool, "list", "-e", "-deps", "-json=ImportPath,Imports,Deps,Standard,Module", "./...")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.Bytes())
+	}
+	mod, err := exec.Command(goTool, "list", "-m").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	g := &graph{module: strings.TrimSpace(string(mod)), pkgs: map[string]*pkg{}}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("decoding go list output: %v", err)
+		}
+		g.pkgs[p.ImportPath] = &p
+		if p.Module != nil && p.Module.Path == g.module {
+			g.ours = append(g.ours, p.ImportPath)
+		}
+	}
+	slices.Sort(g.ours)
+	if len(g.ours) < 20 {
+		t.Fatalf("go list found %d packages of %s, want the whole module", len(g.ours), g.module)
+	}
+	return g
+}
+
+// moduleRoot is the directory of the go.mod above the test's directory.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", errors.New("no go.mod above the test directory")
+		}
+		dir = up
+	}
+}
+
+// readSources reads every directory of the module and every non-test Go
+// file in it. The test learns the imports from a go list subprocess, whose
+// reads go test's result cache does not see; reading the sources here
+// makes any edit of an import (or a new package) invalidate a cached pass.
+func readSources(root string) error {
+	return filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
+				return filepath.SkipDir // another module (tests/duckdb)
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") || name == "go.mod" {
+			_, err := os.ReadFile(path)
+			return err
+		}
+		return nil
+	})
+}
+
+// full turns a pattern into a full import path pattern.
+func (g *graph) full(pattern string) string {
+	first, _, _ := strings.Cut(pattern, "/")
+	switch {
+	case pattern == "...":
+		return g.module + "/..."
+	case strings.Contains(first, "."):
+		return pattern
+	default:
+		return g.module + "/" + pattern
+	}
+}
+
+// match reports whether import path p matches the pattern.
+func (g *graph) match(pattern, p string) bool {
+	pat := g.full(pattern)
+	if base, ok := strings.CutSuffix(pat, "/..."); ok {
+		return p == base || strings.HasPrefix(p, base+"/")
+	}
+	if base, ok := strings.CutSuffix(pat, "/*"); ok {
+		return strings.HasPrefix(p, base+"/")
+	}
+	return p == pat
+}
+
+func (g *graph) matchAny(patterns []string, p string) bool {
+	for _, pat := range patterns {
+		if g.match(pat, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *graph) ourPkg(p string) bool {
+	q := g.pkgs[p]
+	return q != nil && q.Module != nil && q.Module.Path == g.module
+}
+
+// short strips the module path for messages.
+func (g *graph) short(p string) string {
+	if s, ok := strings.CutPrefix(p, g.module+"/"); ok {
+		return s
+	}
+	return p
+}
+
+// chain is the shortest import chain from one package to another, for
+// the message of a transitive violation: "a -> b -> c".
+func (g *graph) chain(from, to string) string {
+	prev := map[string]string{from: ""}
+	queue := []string{from}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if p == to {
+			var path []string
+			for q := to; q != ""; q = prev[q] {
+				path = append(path, g.short(q))
+			}
+			slices.Reverse(path)
+			return strings.Join(path, " -> ")
+		}
+		if q := g.pkgs[p]; q != nil {
+			for _, im := range q.Imports {
+				if _, seen := prev[im]; !seen {
+					prev[im] = p
+					queue = append(queue, im)
+				}
+			}
+		}
+	}
+	return g.short(from) + " -> ... -> " + g.short(to)
+}
+
+// check returns one message per violation of r.
+func (g *graph) check(r rule) []string {
+	var msgs []string
+	for _, p := range g.ours {
+		if !g.matchAny(r.pkgs, p) || g.matchAny(r.except, p) {
+			continue
+		}
+		deps := g.pkgs[p].Deps
+		if r.direct {
+			deps = g.pkgs[p].Imports
+		}
+		for _, d := range deps {
+			var bad bool
+			switch {
+			case g.matchAny(r.deny, d):
+				bad = true
+			case r.allow != nil && g.ourPkg(d) && !g.matchAny(r.allow, d):
+				bad = true
+			}
+			if !bad {
+				continue
+			}
+			verb := "imports"
+			how := ""
+			if !slices.Contains(g.pkgs[p].Imports, d) {
+				verb = "depends on"
+				how = " (" + g.chain(p, d) + ")"
+			}
+			msgs = append(msgs, fmt.Sprintf("%s %s %s%s", g.short(p), verb, g.short(d), how))
+		}
+	}
+	return msgs
+}
+
+// TestImportDirections checks every rule of the table.
+func TestImportDirections(t *testing.T) {
+	g := load(t)
+	for i, r := range rules {
+		for _, m := range g.check(r) {
+			t.Errorf("rule %d (%s): %s\n\twhy the rule exists: %s", i+1, strings.Join(r.pkgs, ", "), m, r.why)
+		}
+	}
+}
+
+// TestRulesNameRealPackages: every pattern of this module in the table
+// matches a package, so a move or rename cannot leave a rule checking
+// nothing.
+func TestRulesNameRealPackages(t *testing.T) {
+	g := load(t)
+	for i, r := range rules {
+		for _, list := range [][]string{r.pkgs, r.except, r.allow, r.deny} {
+			for _, pat := range list {
+				if !strings.HasPrefix(g.full(pat), g.module) {
+					continue // a third-party package: the module may not use it at all
+				}
+				if !slices.ContainsFunc(g.ours, func(p string) bool { return g.match(pat, p) }) {
+					t.Errorf("rule %d (%s): pattern %q matches no package of %s", i+1, r.why, pat, g.module)
+				}
+			}
+		}
+	}
+}
+
+// TestRuleCheckerCatchesViolations runs the checker on a made-up graph, so
+// that a bug in it cannot make TestImportDirections pass vacuously.
+func TestRuleCheckerCatchesViolations(t *testing.T) {
+	const m = "example.com/mod"
+	ours := &struct{ Path string }{m}
+	g := &graph{module: m, pkgs: map[string]*pkg{}}
+	add := func(path string, imports ...string) {
+		p := &pkg{ImportPath: path, Module: ours}
+		if !strings.HasPrefix(path, m) {
+			p.Module = nil
+		}
+		p.Imports = imports
+		g.pkgs[path] = p
+		if p.Module != nil {
+			g.ours = append(g.ours, path)
+		}
+	}
+	add(m + "/units")
+	add(m+"/kernel", m+"/units")
+	add(m+"/fabric", m+"/kernel", m+"/cca")
+	add(m+"/cca", m+"/units", "github.com/spf13/cobra")
+	add("github.com/spf13/cobra")
+	// Deps: the transitive closure.
+	for _, p := range g.pkgs {
+		seen := map[string]bool{}
+		var walk func(string)
+		walk = func(q string) {
+			for _, im := range g.pkgs[q].Imports {
+				if !seen[im] {
+					seen[im] = true
+					walk(im)
+				}
+			}
+		}
+		walk(p.ImportPath)
+		for d := range seen {
+			p.Deps = append(p.Deps, d)
+		}
+		slices.Sort(p.Deps)
+	}
+	got := g.check(rule{pkgs: []string{"fabric"}, allow: []string{"kernel", "units"}})
+	if !slices.Equal(got, []string{"fabric imports cca"}) {
+		t.Errorf("allow list: %q", got)
+	}
+	got = g.check(rule{pkgs: []string{"..."}, except: []string{"cca"}, deny: []string{"github.com/spf13/cobra/..."}})
+	if !slices.Equal(got, []string{"fabric depends on github.com/spf13/cobra (fabric -> cca -> github.com/spf13/cobra)"}) {
+		t.Errorf("deny, transitive: %q", got)
+	}
+	got = g.check(rule{pkgs: []string{"..."}, except: []string{"cca"}, deny: []string{"github.com/spf13/cobra/..."}, direct: true})
+	if len(got) != 0 {
+		t.Errorf("deny, direct: %q", got)
+	}
+	if !g.match("cca/*", m+"/cca/x/y") || g.match("cca/*", m+"/cca") || !g.match("cca/...", m+"/cca") || g.match("cca/...", m+"/ccax") {
+		t.Error("pattern matching")
+	}
+}

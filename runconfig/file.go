@@ -1,0 +1,214 @@
+package runconfig
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// File is a YAML run configuration (run.yaml). Every value with a unit is a string carrying it
+// ("32MB", "50us", "25Gbps"); unknown keys are rejected.
+type File struct {
+	Trace     string            `yaml:"trace"`
+	Workload  string            `yaml:"workload"`
+	CCA       string            `yaml:"cca"`
+	CCAParams map[string]string `yaml:"cca_params"`
+	Topology  string            `yaml:"topology"`
+	Seed      *uint64           `yaml:"seed"`
+	Packets   string            `yaml:"packets"`
+	Out       string            `yaml:"out"`
+	MaxTime   string            `yaml:"max_time"` // simulated time limit, e.g. 10ms
+	Switch    *SwitchSection    `yaml:"switch"`
+	NIC       *NICSection       `yaml:"nic"`
+}
+
+type SwitchSection struct {
+	Buffer string      `yaml:"buffer"` // shared buffer per switch, e.g. 32MB
+	ECN    *ECNSection `yaml:"ecn"`
+	PFC    *PFCSection `yaml:"pfc"`
+	INT    *bool       `yaml:"int"`
+}
+
+// ECNSection is switch.ecn.
+type ECNSection struct {
+	Enabled *bool    `yaml:"enabled"`
+	Kmin    string   `yaml:"kmin"`     // bytes, e.g. 5KB
+	Kmax    string   `yaml:"kmax"`     // bytes, e.g. 200KB
+	Pmax    *float64 `yaml:"pmax"`     // probability at kmax, 0..1
+	RefRate string   `yaml:"ref_rate"` // link rate kmin/kmax are given for, e.g. 25Gbps; "0" = no scaling
+	// PerRate are explicit settings per port rate (HPCC KMIN_MAP/KMAX_MAP/PMAX_MAP).
+	PerRate []ECNRateSection `yaml:"per_rate"`
+}
+
+// ECNRateSection is one entry of switch.ecn.per_rate.
+type ECNRateSection struct {
+	Rate string  `yaml:"rate"` // port rate, e.g. 100Gbps
+	Kmin string  `yaml:"kmin"` // bytes
+	Kmax string  `yaml:"kmax"` // bytes
+	Pmax float64 `yaml:"pmax"` // 0..1
+}
+
+// PFCSection is switch.pfc.
+type PFCSection struct {
+	Enabled      *bool  `yaml:"enabled"`
+	Mode         string `yaml:"mode"`          // static | dynamic
+	XoffPerGbps  string `yaml:"xoff_per_gbps"` // bytes per port per Gb/s (static)
+	XonPerGbps   string `yaml:"xon_per_gbps"`  // bytes per port per Gb/s (static)
+	Reserve      string `yaml:"reserve"`       // private ingress buffer per port, bytes
+	Headroom     string `yaml:"headroom"`      // per port, bytes; 0 = sized from the link
+	Divisor      *int64 `yaml:"divisor"`       // dynamic threshold denominator
+	ResumeOffset string `yaml:"resume_offset"` // bytes below the dynamic threshold to resume
+}
+
+type NICSection struct {
+	MTUPayload  string `yaml:"mtu_payload"`  // bytes of payload per full packet
+	Header      string `yaml:"header"`       // header bytes per packet
+	AckEvery    *int   `yaml:"ack_every"`    // packets per ACK
+	CNPInterval string `yaml:"cnp_interval"` // min gap between CNPs per QP, e.g. 50us
+	RTO         string `yaml:"rto"`          // retransmission timeout, e.g. 4ms
+	Window      string `yaml:"window"`       // bytes in flight per QP, or "bdp"
+	DataPrio    *int   `yaml:"data_prio"`    // priority class of data, 1..7
+	LocalRate   string `yaml:"local_rate"`   // same-host (shared-memory) copy rate, e.g. 200Gbps; "0" = instant
+}
+
+// Load reads a YAML run configuration. An unknown key is an error naming
+// the file, the line, the key and its section as a user writes it
+// (`run.yaml:3: unknown key "bogus" in section switch.ecn`); keys are
+// checked against the yaml tags of File by walking the document, not by
+// reading the YAML library's messages.
+func Load(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, inputErrorf("config: %v", err)
+	}
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &File{}, nil
+		}
+		return nil, inputErrorf("%s: %s", path, yamlMessage(err))
+	}
+	if err := checkKeys(path, &doc, reflect.TypeOf(File{}), ""); err != nil {
+		return nil, err
+	}
+	var fc File
+	if err := doc.Decode(&fc); err != nil {
+		return nil, inputErrorf("%s: %s", path, yamlMessage(err))
+	}
+	return &fc, nil
+}
+
+// yamlMessage is the YAML library's error on one line, without its
+// "yaml: " prefix.
+func yamlMessage(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		return strings.Join(te.Errors, "; ")
+	}
+	return strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; "), "yaml: ")
+}
+
+// checkKeys walks node against the Go type t it will decode into and
+// reports the first mapping key t has no yaml field for. section is the
+// dotted path of node ("" at the top level).
+func checkKeys(path string, node *yaml.Node, t reflect.Type, section string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	key := section
+	if key == "" {
+		key = "the top level"
+	}
+	switch node.Kind {
+	case yaml.DocumentNode:
+		for _, c := range node.Content {
+			if err := checkKeys(path, c, t, section); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		if t.Kind() != reflect.Slice {
+			return inputErrorf("%s:%d: %s: a list is not %s", path, node.Line, key, kindName(t))
+		}
+		for i, c := range node.Content {
+			if err := checkKeys(path, c, t.Elem(), fmt.Sprintf("%s[%d]", section, i)); err != nil {
+				return err
+			}
+		}
+	case yaml.MappingNode:
+		if t.Kind() == reflect.Map {
+			// A map (cca_params) takes any key; its values are scalars.
+			for i := 0; i+1 < len(node.Content); i += 2 {
+				if err := checkKeys(path, node.Content[i+1], t.Elem(), section+"."+node.Content[i].Value); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if t.Kind() != reflect.Struct {
+			return inputErrorf("%s:%d: %s: a section is not %s", path, node.Line, key, kindName(t))
+		}
+		for i := 0; i+1 < len(node.Content); i += 2 {
+			k, v := node.Content[i], node.Content[i+1]
+			f, ok := yamlField(t, k.Value)
+			if !ok {
+				where := "the top level"
+				if section != "" {
+					where = "section " + section
+				}
+				return inputErrorf("%s:%d: unknown key %q in %s", path, k.Line, k.Value, where)
+			}
+			sub := k.Value
+			if section != "" {
+				sub = section + "." + k.Value
+			}
+			if err := checkKeys(path, v, f.Type, sub); err != nil {
+				return err
+			}
+		}
+	case yaml.ScalarNode:
+		// Decode the one value alone, so that a type error names its
+		// line and key in our words, not the YAML library's.
+		if err := node.Decode(reflect.New(t).Interface()); err != nil {
+			return inputErrorf("%s:%d: %s: %q is not %s", path, node.Line, key, node.Value, kindName(t))
+		}
+	}
+	return nil
+}
+
+// kindName says what a value of t looks like in YAML, for errors.
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a non-negative integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Map, reflect.Struct:
+		return "a section (key: value lines)"
+	case reflect.Slice:
+		return "a list"
+	default:
+		return "a text value"
+	}
+}
+
+// yamlField finds the field of struct t whose yaml tag names key.
+func yamlField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name == key {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
