@@ -1,7 +1,7 @@
 # ccreplay: build, test, benchmark. `make test` is the command CI runs.
 GO ?= go
 
-.PHONY: all build test test-duckdb vet fmt-check fuzz cross bench bench-e2e clean
+.PHONY: all build test test-duckdb vet fmt-check fuzz cross staticcheck bench bench-e2e clean
 
 all: build
 
@@ -38,6 +38,12 @@ test-duckdb:
 	if [ $$status -ne 0 ]; then grep -v -e '^=== ' -e '^--- PASS' "$$log"; else \
 	grep -E 'NOT EXECUTED|NOT VALIDATED|KNOWN ISSUE|has no .* subcommand|real data absent' "$$log" | sed 's/^ *[a-z_]*\.go:[0-9]*: /tests\/duckdb: /'; \
 	grep -E '^(ok|FAIL)' "$$log"; fi; rm -f "$$log"; exit $$status
+
+# staticcheck (pinned; `go run` fetches it through the module proxy
+# without adding it to go.mod). CI runs it.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+staticcheck:
+	$(STATICCHECK) ./...
 
 # The CLI and every package build for Windows and macOS too (CI runs it).
 cross:

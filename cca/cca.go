@@ -1,7 +1,7 @@
 // Package cca defines the boundary between the NIC and a congestion control
 // algorithm, and a registry of algorithms by name.
 //
-// An Algorithm is a pure state machine (see ../shared/STYLE.md section 1):
+// An Algorithm is a pure state machine (docs/ARCHITECTURE.md, "Packages"):
 // the NIC calls its event methods with the current simulated time and reads
 // back the rate, the optional window and the next timer deadline. An
 // algorithm never sees the event queue, a wall clock or a global RNG.
@@ -57,7 +57,7 @@ type MessageInfo struct {
 }
 
 // MessageObserver is implemented by algorithms that decide per message
-// (Dolce-RC+, paper 000 Algorithm 3): the NIC calls OnMessageStart just
+// (Dolce-RC+, Dolce-RC (Ye 2023), Algorithm 3): the NIC calls OnMessageStart just
 // before a message's first packet is sent, then paces that packet at the
 // Rate() read afterwards.
 type MessageObserver interface {
@@ -104,7 +104,7 @@ type TimeoutObserver interface {
 }
 
 // RTTProber is implemented by algorithms that measure RTT with probe
-// packets instead of data ACKs (paper 004 Section 2 and Fig. 2: the sender
+// packets instead of data ACKs (RL-CC, Tessler 2022, Section 2 and Fig. 2: the sender
 // ends each burst with an RTT packet and the receiver answers it at once,
 // so samples keep coming while data is lost and not acknowledged). When
 // ProbesRTT reports true at Start, the NIC sends an RTT request after a

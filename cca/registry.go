@@ -2,10 +2,11 @@ package cca
 
 import (
 	"fmt"
-
-	"github.com/ccreplay/ccreplay/units"
 	"sort"
 	"strings"
+	"text/tabwriter"
+
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // Factory makes one Algorithm per flow from validated parameters.
@@ -46,45 +47,187 @@ type Spec struct {
 // error naming them.
 type Builder func(preset string, params map[string]string) (Spec, error)
 
+// Param describes one `--cca-param key=value` parameter of an algorithm as
+// its table declares it (see internal/keyval): what help texts and
+// docs/PARAMETERS.md show.
+type Param struct {
+	// Key is the parameter's key.
+	Key string
+	// Unit is the kind of value: rate, time, size, number, integer, bool,
+	// enum, or a description of a value with its own grammar.
+	Unit string
+	// Bounds are the values accepted, e.g. "(0, 1]", ">= 1", "> 0, or
+	// path", "zhu, mlx".
+	Bounds string
+	// Doc is a one-line description.
+	Doc string
+	// Values is the effective value in each preset, keyed by the preset's
+	// canonical name ("" for an algorithm without presets), as Spec.Params
+	// shows it.
+	Values map[string]string
+}
+
+// Preset describes one named set of parameter values.
+type Preset struct {
+	// Name is the canonical name, the one Spec.Name carries.
+	Name string
+	// Aliases are other names Build accepts for it.
+	Aliases []string
+	// Doc is a one-line description with its source.
+	Doc string
+}
+
+// Schema is what an algorithm declares about its parameters.
+type Schema struct {
+	// Doc is the algorithm's one-line description, as registered
+	// (Registry.Schema sets it).
+	Doc string
+	// Default is the preset used when none is named; "" when there are
+	// no presets.
+	Default string
+	// Presets are the named presets, in declaration order.
+	Presets []Preset
+	// Params are the parameters, sorted by key.
+	Params []Param
+	// Refused are keys the algorithm rejects on purpose, with the reason
+	// (a key its base algorithm takes that does not apply).
+	Refused map[string]string
+}
+
+// PresetNames lists the canonical preset names, sorted.
+func (s Schema) PresetNames() []string {
+	out := make([]string, len(s.Presets))
+	for i, p := range s.Presets {
+		out[i] = p.Name
+	}
+	sort.Strings(out)
+	return out
+}
+
+// entry is one registered algorithm.
+type entry struct {
+	doc    string
+	build  Builder
+	schema func() Schema
+}
+
 // Registry maps algorithm names to builders. It is a value, not package
 // state: the CLI builds one with every algorithm registered.
 type Registry struct {
-	builders map[string]Builder
-	docs     map[string]string
+	entries map[string]entry
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{builders: map[string]Builder{}, docs: map[string]string{}}
+	return &Registry{entries: map[string]entry{}}
 }
 
-// Register adds an algorithm; doc is a one-line description for help output.
-func (r *Registry) Register(name, doc string, b Builder) {
-	r.builders[name] = b
-	r.docs[name] = doc
+// Register adds an algorithm: doc is a one-line description for help
+// output, schema (which may be nil) describes its presets and parameters.
+// Doc appends the preset names from the schema.
+func (r *Registry) Register(name, doc string, b Builder, schema func() Schema) {
+	r.entries[name] = entry{doc, b, schema}
 }
 
 // Names lists the registered algorithms in sorted order.
 func (r *Registry) Names() []string {
-	out := make([]string, 0, len(r.builders))
-	for n := range r.builders {
+	out := make([]string, 0, len(r.entries))
+	for n := range r.entries {
 		out = append(out, n)
 	}
 	sort.Strings(out)
 	return out
 }
 
-// Doc is the one-line description of name.
-func (r *Registry) Doc(name string) string { return r.docs[name] }
+// Doc is the one-line description of name, with its presets: "DCQCN (Zhu
+// et al. 2015), presets dolce, hpcc, zhu2015".
+func (r *Registry) Doc(name string) string {
+	e, ok := r.entries[name]
+	if !ok || e.schema == nil {
+		return e.doc
+	}
+	switch names := e.schema().PresetNames(); len(names) {
+	case 0:
+		return e.doc
+	case 1:
+		return e.doc + ", preset " + names[0]
+	default:
+		return e.doc + ", presets " + strings.Join(names, ", ")
+	}
+}
+
+// Schema describes the presets and parameters of name; false for an
+// unknown algorithm or one registered without a schema.
+func (r *Registry) Schema(name string) (Schema, bool) {
+	e, ok := r.entries[name]
+	if !ok || e.schema == nil {
+		return Schema{}, false
+	}
+	s := e.schema()
+	s.Doc = e.doc
+	return s, true
+}
+
+// ParamHelp is the help text of name's presets and parameters, generated
+// from its table: one line per preset, then one line per parameter with
+// its unit, default value, accepted values, description and the values
+// presets give it where they differ. It is "" for an unknown algorithm.
+func (r *Registry) ParamHelp(name string) string {
+	s, ok := r.Schema(name)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", name, s.Doc)
+	if len(s.Presets) > 0 {
+		fmt.Fprintf(&b, "Presets (--cca %s:PRESET):\n", name)
+		w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, p := range s.Presets {
+			n := p.Name
+			if p.Name == s.Default {
+				n += " (default)"
+			}
+			if len(p.Aliases) > 0 {
+				n += " = " + strings.Join(p.Aliases, " = ")
+			}
+			fmt.Fprintf(w, "  %s\t%s\n", n, p.Doc)
+		}
+		w.Flush()
+	}
+	fmt.Fprintf(&b, "Parameters (--cca-param KEY=VALUE):\n")
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, "  KEY\tUNIT\tDEFAULT\tACCEPTS\tDESCRIPTION\n")
+	for _, p := range s.Params {
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s%s\n", p.Key, p.Unit, p.Values[s.Default], p.Bounds, p.Doc, s.Others(p))
+	}
+	w.Flush()
+	return b.String()
+}
+
+// Others lists the values presets other than the default give p where
+// they differ from the default's, in declaration order: " (hpcc: 50Mbps;
+// dolce: 7KB)", or "" when they agree.
+func (s Schema) Others(p Param) string {
+	var o []string
+	for _, q := range s.Presets {
+		if v := p.Values[q.Name]; q.Name != s.Default && v != p.Values[s.Default] {
+			o = append(o, q.Name+": "+v)
+		}
+	}
+	if len(o) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(o, "; ") + ")"
+}
 
 // Build resolves a spec "name" or "name:preset" with parameter overrides.
 func (r *Registry) Build(spec string, params map[string]string) (Spec, error) {
 	name, preset, _ := strings.Cut(spec, ":")
-	b, ok := r.builders[name]
+	e, ok := r.entries[name]
 	if !ok {
 		return Spec{}, fmt.Errorf("unknown congestion control %q (known: %s)", name, strings.Join(r.Names(), ", "))
 	}
-	s, err := b(preset, params)
+	s, err := e.build(preset, params)
 	if err != nil {
 		return Spec{}, fmt.Errorf("%s: %w", name, err)
 	}

@@ -108,7 +108,8 @@ func TestPoolRecycles(t *testing.T) {
 	}
 }
 
-// One text form per packet (../shared/STYLE.md section 4).
+// One text form per packet, the same in logs, test expectations and error
+// messages.
 func TestPacketString(t *testing.T) {
 	for _, tc := range []struct {
 		p    fabric.Packet

@@ -3,8 +3,8 @@
 // link and delivers them to the peer after the propagation delay.
 //
 // A port keeps at most one live pending event for its transmitter and one
-// for its link (../shared/STYLE.md section 2, after htsim): packets in
-// flight wait in a FIFO ring, not as one event each.
+// for its link (docs/ARCHITECTURE.md, "The event loop"; after htsim):
+// packets in flight wait in a FIFO ring, not as one event each.
 package fabric
 
 import (
@@ -27,8 +27,8 @@ const (
 	Resume
 	// RTTReq is an RTT request the sender sends after a data packet, in
 	// the flow's data class so it waits in the same queues as the data;
-	// RTTResp is the receiver's immediate answer, echoing SentAt (paper 004
-	// Fig. 2: "at the end transmits an RTT packet").
+	// RTTResp is the receiver's immediate answer, echoing SentAt
+	// (RL-CC, Tessler 2022, Fig. 2: "at the end transmits an RTT packet").
 	RTTReq
 	RTTResp
 )

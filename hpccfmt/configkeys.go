@@ -120,8 +120,8 @@ func parseInt(lo, hi int) func(string) (int, error) {
 
 func parseFloat(lo, hi float64) func(string) (float64, error) {
 	return func(s string) (float64, error) {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(f) || f < lo || f > hi {
+		f, err := units.ParseFloat(s)
+		if err != nil || f < lo || f > hi {
 			return 0, fmt.Errorf("%q: want a number in [%g, %g]", s, lo, hi)
 		}
 		return f, nil

@@ -23,7 +23,8 @@ func (r *recorder) Handle(now units.Time, kind uint8, arg int32) {
 }
 
 // Events run in (time, insertion) order: equal times keep insertion order,
-// which is what makes a run repeatable (../shared/STYLE.md section 2).
+// which is what makes a run repeatable (docs/ARCHITECTURE.md,
+// "Determinism").
 func TestOrderByTimeThenSequence(t *testing.T) {
 	s := NewSim(1)
 	r := &recorder{}
@@ -137,8 +138,9 @@ func BenchmarkHeap(b *testing.B) {
 	}
 }
 
-// stdEvents is the same workload on container/heap, for the ratio quoted
-// in ../shared/STYLE.md section 2.
+// stdEvents is the same workload on container/heap, to compare
+// BenchmarkHeap with (the typed 4-ary heap was chosen for measuring
+// 1.7-3x faster, with no allocation).
 type stdEvents []event
 
 func (q stdEvents) Len() int           { return len(q) }

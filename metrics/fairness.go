@@ -5,7 +5,7 @@ package metrics
 // given order.
 
 // unfairRatio is the FDCC thesis' "bandwidth allocation deviation"
-// (../shared/papers/002, Sec. 5.4 "Test Metrics" and Table 6.2):
+// (FDCC, Zhang 2023, Sec. 5.4, "Test Metrics", and Table 6.2):
 //
 //	unfair = (BW_max - BW_avg) / BW_avg
 //
@@ -37,8 +37,9 @@ func jainIndex(x []float64) float64 {
 	return ratio(sum*sum, float64(len(x))*sq)
 }
 
-// minMaxRatio is PCC-RL's fairness (../shared/papers/004, Sec. 3.2 "Objective" item 4
-// and Table 1, "FR = minrate*100/maxrate", here without the 100):
+// minMaxRatio is PCC-RL's fairness (RL-CC, Tessler 2022, Sec. 3.2,
+// "Objective", item 4, and Table 1, "FR = minrate*100/maxrate", here
+// without the 100):
 //
 //	F = min_i x_i / max_i x_i
 //

@@ -12,8 +12,8 @@ import (
 )
 
 // TestHistExactBelow2048 checks that the histogram's percentiles equal the
-// nearest-rank percentiles of the sorted values (DESIGN.md "Percentiles";
-// package doc: index = ceil(p*n) - 1) whenever the values are below
+// nearest-rank percentiles of the sorted values (docs/OUTPUTS.md,
+// "summary.json"; package doc: index = ceil(p*n) - 1) whenever the values are below
 // 2*HistSub, where every value has a bin of its own.
 func TestHistExactBelow2048(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

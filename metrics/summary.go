@@ -1,7 +1,7 @@
 // Package metrics computes a run's summary from its output rows: flow and
 // message completion times, slowdowns, per-size buckets, ECN, fairness,
-// goodput, switch utilization, queues and PFC (../shared/DESIGN.md, "Metric
-// definitions").
+// goodput, switch utilization, queues and PFC (docs/OUTPUTS.md,
+// "summary.json", lists them).
 //
 // Compute is a pure function of the rows of flows.parquet,
 // messages.parquet and ports.parquet, used both at the end of a run and
@@ -10,8 +10,7 @@
 // floating-point sums run in row order, percentiles pick one of the values,
 // and no map iteration decides an order.
 //
-// Definitions (DESIGN.md "Metric definitions"; the Summary fields repeat
-// them with their inputs):
+// Definitions (the Summary fields repeat them with their inputs):
 //
 //	FCT          = last byte delivered at the receiver - first release at the sender
 //	ideal FCT    = base RTT + (size + packets*header bytes)*8 / bottleneck rate
@@ -98,8 +97,8 @@ type Summary struct {
 
 	// CCT (collective completion time) of finished collectives, ns: the
 	// last finish_ns of its messages minus their first release_ns
-	// (DESIGN.md: "for a collective the completion is when its last
-	// message completes, measured from the collective's start").
+	// (a collective completes when its last message completes, measured
+	// from the collective's start).
 	CCTMeanNs float64 `json:"cct_mean_ns"`
 	CCTP50Ns  int64   `json:"cct_p50_ns"`
 	CCTP90Ns  int64   `json:"cct_p90_ns"`

@@ -9,11 +9,11 @@ import (
 )
 
 // TestRTTProbes: an algorithm that is a cca.RTTProber gets an RTT request
-// sent right behind a data packet (paper 004 Fig. 2), in the data class,
-// one outstanding at a time; the receiver answers at once in the control
-// class and the sender reports the round trip: 2 x (1 us + 60 B at
-// 100 Gb/s = 4.8 ns) = 2.0096 us on the wired pair. An algorithm that
-// does not probe gets no probe.
+// sent right behind a data packet (RL-CC, Tessler 2022, Fig. 2), in the data
+// class, one outstanding at a time; the receiver answers at once in the
+// control class and the sender reports the round trip: 2 x (1 us + 60 B at
+// 100 Gb/s = 4.8 ns) = 2.0096 us on the wired pair. An algorithm that does
+// not probe gets no probe.
 func TestRTTProbes(t *testing.T) {
 	alg := &fixed{probe: true, rate: 10 * units.Gbps}
 	p := newPair(t, nic.DefaultConfig(), true, alg)
@@ -81,11 +81,11 @@ func TestRTTProbeTimeout(t *testing.T) {
 }
 
 // TestRTTProbeObeysPause: an RTT request travels in its flow's data class
-// (paper 004 Fig. 2: it sits behind the burst's last data packet), so a
-// PFC PAUSE of that class holds it like data: it does not leave while the
-// class is paused, ACK, CNP and RTT responses (class 0) are not stuck
-// behind it, QueuedControl lists it while it waits, and it is the first
-// packet out at RESUME, ahead of the flow's remaining data.
+// (RL-CC, Tessler 2022, Fig. 2: it sits behind the burst's last data
+// packet), so a PFC PAUSE of that class holds it like data: it does not
+// leave while the class is paused, ACK, CNP and RTT responses (class 0) are
+// not stuck behind it, QueuedControl lists it while it waits, and it is the
+// first packet out at RESUME, ahead of the flow's remaining data.
 func TestRTTProbeObeysPause(t *testing.T) {
 	us := units.Microsecond
 	alg := &fixed{probe: true}

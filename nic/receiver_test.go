@@ -39,12 +39,12 @@ func TestAckEveryN(t *testing.T) {
 	}
 }
 
-// DCQCN's notification point (paper 003 Section V; nic.Config.CNPInterval):
-// a CE-marked packet makes the receiver send a CNP toward the sender, at
-// most one per CNPInterval per flow. With a 50 us interval, CE packets at
-// 0, 10, 49.99, 50, 99 and 120 us give CNPs at 0, 50 and 120 us; another
-// flow has its own interval. The CNP leaves ahead of the ACK of the same
-// packet.
+// DCQCN's notification point (CC-NetCalc, Lehal 2024, Section V;
+// nic.Config.CNPInterval): a CE-marked packet makes the receiver send a CNP
+// toward the sender, at most one per CNPInterval per flow. With a 50 us
+// interval, CE packets at 0, 10, 49.99, 50, 99 and 120 us give CNPs at 0, 50
+// and 120 us; another flow has its own interval. The CNP leaves ahead of the
+// ACK of the same packet.
 func TestCNPAtMostOnePerIntervalPerFlow(t *testing.T) {
 	p := newPair(t, nic.DefaultConfig(), false, &fixed{}, &fixed{})
 	p.release(0, 0, 10000)

@@ -1,11 +1,11 @@
 // Package output writes ccreplay's result files atomically: every file is
 // written under a temporary name in its final directory, synced, and renamed
 // into place only when complete, so a killed run never leaves a file that
-// looks finished (../shared/DESIGN.md, "Output files").
+// looks finished (docs/OUTPUTS.md, "The run-folder contract").
 //
 // Parquet files are written with parquet-go from the row types of
 // schema/v1; each carries the key/value metadata v1.MetadataKey = v1.Version
-// (../shared/STYLE.md section 7). Writing the same rows twice gives
+// (docs/OUTPUTS.md, "Versioning"). Writing the same rows twice gives
 // byte-identical files.
 package output
 

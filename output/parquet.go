@@ -11,7 +11,7 @@ import (
 
 // MaxRowsPerRowGroup bounds the rows of one Parquet row group. parquet-go
 // keeps a whole row group in memory until it is flushed (its default is
-// unbounded, STYLE.md section 7), and readers stream one row group's column
+// unbounded), and readers stream one row group's column
 // chunks at a time, so this bounds the memory of both sides.
 const MaxRowsPerRowGroup = 64 << 10
 

@@ -18,7 +18,7 @@ const AlltoallName = "alltoall_latency"
 const osuKind = "osu-alltoall"
 
 // AlltoallLatency is MPI_Alltoall latency versus message size, log-log, as
-// paper 000's Fig. 5 draws it: one curve per run, one point per message
+// Dolce-RC (Ye 2023) Fig. 5 draws it: one curve per run, one point per message
 // size, x = message size (bytes per rank pair), y = mean latency of the
 // timed iterations in us. The latency is the one `ccreplay run` and
 // `ccreplay compare` print: gen.OSULatency over gen.CollectiveSpans of the

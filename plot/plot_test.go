@@ -3,8 +3,10 @@ package plot
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"image/png"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -123,7 +125,7 @@ func TestFCTCDF(t *testing.T) {
 // Slowdown buckets: equal counts (first buckets one flow more), nearest
 // rank percentiles as metrics.Compute (DESIGN.md "Percentiles ... per
 // flow-size bucket (HPCC style: flows sorted by size into buckets of
-// equal count)"; paper 002 Fig. 6.4 plots slowdown per size).
+// equal count)"; FDCC (Zhang 2023), Fig. 6.4 plots slowdown per size).
 func TestSlowdownBuckets(t *testing.T) {
 	var flows []v1.FlowRow
 	for i := range int64(23) {
@@ -340,7 +342,7 @@ func alltoallMessages(colls []int64, sizes []int64, rel, fin []int64) []v1.Messa
 	return ms
 }
 
-// MPI_Alltoall latency (paper 000 Fig. 5): one point per message size,
+// MPI_Alltoall latency (Dolce-RC, Ye 2023, Fig. 5): one point per message size,
 // the mean over timed iterations of last finish - first release;
 // osu-alltoall specs leave warm-ups out (gen.OSUPlan).
 func TestAlltoallFromSpec(t *testing.T) {
@@ -578,5 +580,38 @@ func TestTicks(t *testing.T) {
 	}
 	if want := []string{"10", "100", "1000", "10k"}; !slices.Equal(labels, want) {
 		t.Errorf("log labels %q, want %q", labels, want)
+	}
+}
+
+// Colours follow the algorithm, not the order the folders were given in,
+// so two figures of the same algorithms look alike; and PoolSeeds draws
+// one curve per algorithm from all its runs' flows.
+func TestStableColoursAndPooledSeeds(t *testing.T) {
+	root := t.TempDir()
+	var dirs []string
+	for _, c := range []struct {
+		cca  string
+		seed uint64
+	}{{"hpcc:paper", 1}, {"dcqcn:zhu2015", 1}, {"dcqcn:zhu2015", 2}, {"dcqcn:zhu2015", 3}} {
+		dirs = append(dirs, fixture{cca: c.cca, seed: c.seed}.write(t, filepath.Join(root, fmt.Sprintf("%s-%d", strings.ReplaceAll(c.cca, ":", "-"), c.seed))))
+	}
+	colour := func(order []string) map[string]int {
+		m := map[string]int{}
+		for _, r := range load(t, order...) {
+			m[r.Manifest.CCA] = r.Group
+		}
+		return m
+	}
+	a, b := colour(dirs), colour([]string{dirs[3], dirs[2], dirs[1], dirs[0]})
+	if !maps.Equal(a, b) || a["dcqcn:zhu2015"] != 0 || a["hpcc:paper"] != 1 {
+		t.Errorf("colours %v and %v, want dcqcn first and the same in both orders", a, b)
+	}
+	runs := load(t, dirs...)
+	pooled, firsts := PoolSeeds(runs)
+	if len(pooled) != 2 || len(firsts) != 2 || pooled[0].Label != "dcqcn:zhu2015 (3 runs)" || len(pooled[0].Flows) != 3*len(runs[1].Flows) {
+		t.Fatalf("pooled %d runs (%q, %d flows), firsts %d", len(pooled), pooled[0].Label, len(pooled[0].Flows), len(firsts))
+	}
+	if pooled[1] != runs[0] || firsts[0] != runs[1] {
+		t.Error("a lone run should pass through and the first run of each algorithm be kept")
 	}
 }

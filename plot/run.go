@@ -1,11 +1,14 @@
 package plot
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
@@ -26,7 +29,7 @@ type Run struct {
 	// plus "seed=N" when the same algorithm appears with several seeds.
 	Label string
 	// Group is the index of the run's algorithm among the distinct
-	// algorithms, in order of first appearance: its colour.
+	// algorithms in colour order (see labelRuns): its colour.
 	Group int
 	// Variant counts the earlier runs of the same algorithm: its dash.
 	Variant int
@@ -122,20 +125,46 @@ func loadRun(dir string) (*Run, error) {
 	return r, nil
 }
 
-// labelRuns names the runs: the algorithm, with the seed when that
-// algorithm has several runs, with the folder when even that repeats.
+// algorithmOrder fixes the colour of each algorithm family across
+// figures and invocations: a family's runs take the first free colour at
+// or after its place here (others follow in name order).
+var algorithmOrder = []string{"dcqcn", "hpcc", "dolce", "dctcp", "timely", "swift", "rlcc", "dolceplus", "linerate", "fdcc"}
+
+// algorithmRank is name's place in algorithmOrder, or len for others.
+func algorithmRank(spec string) int {
+	base, _, _ := strings.Cut(spec, ":")
+	if i := slices.Index(algorithmOrder, base); i >= 0 {
+		return i
+	}
+	return len(algorithmOrder)
+}
+
+// labelRuns names the runs and gives each algorithm a colour (Group) and
+// each run of an algorithm a dash (Variant). Colours come from the
+// algorithms present sorted by (algorithmOrder, name), so a figure of the
+// same algorithms has the same colours whatever order the folders were
+// given in.
 func labelRuns(runs []*Run) {
-	group := map[string]int{}
+	var names []string
 	count := map[string]int{}
 	for _, r := range runs {
-		g, ok := group[r.Manifest.CCA]
-		if !ok {
-			g = len(group)
-			group[r.Manifest.CCA] = g
+		if count[r.Manifest.CCA] == 0 {
+			names = append(names, r.Manifest.CCA)
 		}
-		r.Group = g
-		r.Variant = count[r.Manifest.CCA]
 		count[r.Manifest.CCA]++
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(algorithmRank(a), algorithmRank(b)), strings.Compare(a, b))
+	})
+	group := map[string]int{}
+	for i, n := range names {
+		group[n] = i
+	}
+	variant := map[string]int{}
+	for _, r := range runs {
+		r.Group = group[r.Manifest.CCA]
+		r.Variant = variant[r.Manifest.CCA]
+		variant[r.Manifest.CCA]++
 	}
 	seen := map[string]int{}
 	for _, r := range runs {
@@ -150,6 +179,42 @@ func labelRuns(runs []*Run) {
 			r.Label += " (" + filepath.ToSlash(r.Dir) + ")"
 		}
 	}
+}
+
+// PoolSeeds groups the runs by algorithm: each algorithm with several runs
+// (seeds) becomes one run whose flows and messages are all of theirs,
+// labelled "NAME (N runs)", so that distribution views (FCT CDF,
+// slowdown per bucket) draw one curve per algorithm; the first run of
+// each algorithm is kept for the views that draw one run's time series.
+// Runs of one algorithm alone are returned as they are. Order: the
+// algorithms' colour order.
+func PoolSeeds(runs []*Run) (pooled, firsts []*Run) {
+	by := map[string][]*Run{}
+	var names []string
+	for _, r := range runs {
+		if by[r.Manifest.CCA] == nil {
+			names = append(names, r.Manifest.CCA)
+		}
+		by[r.Manifest.CCA] = append(by[r.Manifest.CCA], r)
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(by[a][0].Group, by[b][0].Group) })
+	for _, n := range names {
+		rs := by[n]
+		firsts = append(firsts, rs[0])
+		if len(rs) == 1 {
+			pooled = append(pooled, rs[0])
+			continue
+		}
+		p := &Run{Dir: rs[0].Dir, Manifest: rs[0].Manifest, Group: rs[0].Group,
+			Label: fmt.Sprintf("%s (%d runs)", n, len(rs))}
+		for _, r := range rs {
+			p.Flows = append(p.Flows, r.Flows...)
+			p.Messages = append(p.Messages, r.Messages...)
+			p.Ports = append(p.Ports, r.Ports...)
+		}
+		pooled = append(pooled, p)
+	}
+	return pooled, firsts
 }
 
 func fileExists(p string) bool {

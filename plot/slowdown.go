@@ -13,7 +13,7 @@ const SlowdownName = "slowdown_buckets"
 var percentileDash = [3]int{0, 1, 2}
 
 // Slowdown is the slowdown (FCT / ideal FCT) per flow-size bucket, HPCC
-// style (paper 002's FCT-slowdown figures): each run's flows sorted by
+// style (FDCC, Zhang 2023, FCT-slowdown figures): each run's flows sorted by
 // size into nBuckets buckets of equal count (metrics.Compute's buckets:
 // when the count does not divide, the first buckets have one flow more),
 // and in each bucket the p50, p95 and p99 of the finished flows' slowdown

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
-	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -62,7 +61,8 @@ type Config struct {
 	// second; such a message never touches the network and completes
 	// Bytes*8/LocalRate after its release; 0 means instantly.
 	LocalRate units.BitsPerSec
-	// Progress, when set, is called every 100 us of simulated time with the
+	// Progress, when set, is called between slices of events (about 65,536)
+	// and at the end with the simulated time and the
 	// messages delivered so far (for a status line; not part of the output).
 	Progress func(now units.Time, delivered, total int) `json:"-"`
 	// Observer, when set, sees every packet event (tests, samplers); it is
@@ -158,7 +158,7 @@ func (c *Config) checkForwarding() error {
 	pkt := n.MTUPayload + n.HeaderBytes
 	if sw.BufferBytes < pkt {
 		return fmt.Errorf("switch.buffer %s is smaller than one data packet (%d B: nic.mtu_payload %d + nic.header %d)",
-			keyval.FormatSize(sw.BufferBytes), int64(pkt), int64(n.MTUPayload), int64(n.HeaderBytes))
+			units.FormatSize(sw.BufferBytes), int64(pkt), int64(n.MTUPayload), int64(n.HeaderBytes))
 	}
 	t := c.Topology
 	for i := t.NumHosts; i < len(t.Nodes); i++ {
@@ -179,10 +179,11 @@ func (c *Config) checkForwarding() error {
 				return err
 			}
 			// NB: dynamic PFC is not checked against the buffer: when the
-			// ports' reserves and headroom take the whole buffer, the dynamic
-			// threshold (paper 002 Section 3.3) is zero and every ingress
-			// pauses once it holds more than its reserve, which still
-			// forwards (slowly), as a real switch so configured would.
+			// ports' reserves and headroom take the whole buffer, the
+			// dynamic threshold (FDCC, Zhang 2023, Section 3.3) is zero and
+			// every ingress pauses once it holds more than its reserve,
+			// which still forwards (slowly), as a real switch so configured
+			// would.
 		}
 	}
 	return nil
@@ -208,11 +209,11 @@ func (c *Config) checkStaticPFC(node *topology.Node) error {
 		hi, lo := bits.Mul64(uint64(pfc.XoffPerGbps), uint64(p.Rate))
 		if hi != 0 || lo > math.MaxInt64 {
 			return fmt.Errorf("switch.pfc.xoff_per_gbps %s x port rate %v of switch %q is beyond int64 bytes",
-				keyval.FormatSize(pfc.XoffPerGbps), p.Rate, node.Name)
+				units.FormatSize(pfc.XoffPerGbps), p.Rate, node.Name)
 		}
 		if xoff := units.Bytes(lo / uint64(units.Gbps)); xoff > buf {
 			return fmt.Errorf("switch.pfc.xoff_per_gbps %s gives xoff %s on the %v ports of switch %q, more than switch.buffer %s",
-				keyval.FormatSize(pfc.XoffPerGbps), keyval.FormatSize(xoff), p.Rate, node.Name, keyval.FormatSize(buf))
+				units.FormatSize(pfc.XoffPerGbps), units.FormatSize(xoff), p.Rate, node.Name, units.FormatSize(buf))
 		}
 	}
 	return nil

@@ -64,8 +64,8 @@ func mustRun(t testing.TB, cfg Config, tr *trace.Trace, out string) *Result {
 	return res
 }
 
-// checkCausality asserts that no flow or message beats its ideal (DESIGN.md:
-// slowdown >= 1 by construction in a correct simulator).
+// checkCausality asserts that no flow or message beats its ideal
+// (slowdown >= 1 by construction in a correct simulator; docs/OUTPUTS.md).
 func checkCausality(t *testing.T, res *Result) {
 	t.Helper()
 	for _, f := range res.Flows {

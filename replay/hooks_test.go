@@ -38,9 +38,9 @@ func (m *msgRecorder) OnAck(now units.Time, a *cca.Ack) {
 	}
 }
 
-// Per-message algorithms (Dolce-RC+, paper 000 Alg. 3) see each message
-// start once, at its first packet's departure, and the ACK completing it
-// carries its id, size, release and first departure.
+// Per-message algorithms (Dolce-RC+; Dolce-RC, Ye 2023, Alg. 3) see each
+// message start once, at its first packet's departure, and the ACK
+// completing it carries its id, size, release and first departure.
 func TestMessageObserverHooks(t *testing.T) {
 	rec := &msgRecorder{started: map[int64]units.Time{}, done: map[int64]cca.Ack{}}
 	tr := &trace.Trace{Hosts: 3}

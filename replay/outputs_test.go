@@ -27,8 +27,8 @@ func runToDir(t *testing.T, seed uint64, dir string) *Result {
 	return res
 }
 
-// Same inputs and seed give byte-identical files (DESIGN.md: a run is a
-// pure function of its inputs); another seed changes the ECN draws.
+// Same inputs and seed give byte-identical files (docs/ARCHITECTURE.md,
+// "Determinism": a run is a pure function of its inputs); another seed changes the ECN draws.
 func TestSameSeedByteIdenticalOutputs(t *testing.T) {
 	a, b, c := t.TempDir(), t.TempDir(), t.TempDir()
 	runToDir(t, 1, a)

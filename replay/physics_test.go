@@ -119,7 +119,7 @@ func TestLossyModeDropsAndRecovers(t *testing.T) {
 }
 
 // With PFC on, a buffer far too small for the burst still drops nothing:
-// the dynamic threshold (paper 002 Section 3.3) pauses the senders.
+// the dynamic threshold (FDCC, Zhang 2023, Section 3.3) pauses the senders.
 func TestPFCSmallBufferNoDrops(t *testing.T) {
 	for _, mode := range []switchmodel.PFCMode{switchmodel.PFCDynamic, switchmodel.PFCStatic} {
 		t.Run(string(mode), func(t *testing.T) {
@@ -160,7 +160,7 @@ func TestDCQCNConvergesToFairShare(t *testing.T) {
 	}
 	const n = 4
 	tr := mustGen(t, "longflows:n=4,size=2GB,stagger=2ms", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn")
+	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn:zhu2015")
 	cfg.CC = ccSpec(t, "dcqcn:zhu2015", map[string]string{"ai_rate": "40Mbps"})
 	cfg.CheckEvery = 0
 	from, to := 40*units.Millisecond, 120*units.Millisecond

@@ -87,12 +87,13 @@ type PFCMode string
 
 // PFC threshold modes.
 const (
-	// PFCStatic uses fixed Xoff/Xon per ingress port and priority, scaled
-	// by the port rate (paper 003 Section V: Xoff 9.5 kB and Xon 9.25 kB per
-	// port per Gb/s).
+	// PFCStatic uses fixed Xoff/Xon per ingress port and priority, scaled by
+	// the port rate (CC-NetCalc, Lehal 2024, Section V: Xoff 9.5 kB and Xon
+	// 9.25 kB per port per Gb/s).
 	PFCStatic PFCMode = "static"
-	// PFCDynamic uses the FDCC thesis (paper 002, Section 3.3) threshold:
-	// (buffer - total headroom - total ingress reserve - shared used) / Divisor.
+	// PFCDynamic uses the threshold of the FDCC thesis
+	// (FDCC, Zhang 2023, Section 3.3): (buffer - total headroom - total
+	// ingress reserve - shared used) / Divisor.
 	PFCDynamic PFCMode = "dynamic"
 )
 
@@ -103,16 +104,16 @@ type PFCConfig struct {
 	// Mode is static or dynamic.
 	Mode PFCMode
 	// XoffPerGbps and XonPerGbps are the static thresholds per port per
-	// Gb/s of port rate, bytes (paper 003: 9500 and 9250).
+	// Gb/s of port rate, bytes (CC-NetCalc, Lehal 2024: 9500 and 9250).
 	XoffPerGbps, XonPerGbps units.Bytes
-	// ReserveBytes is each ingress port's private buffer, bytes (paper 002
-	// Section 3.3: "typically 4k bytes").
+	// ReserveBytes is each ingress port's private buffer, bytes
+	// (FDCC, Zhang 2023, Section 3.3: "typically 4k bytes").
 	ReserveBytes units.Bytes
 	// HeadroomBytes is each ingress port's headroom for packets still
 	// arriving after a PAUSE, bytes; 0 sizes it per port as
 	// 2 x (propagation delay x rate) + 3 MTU of 1500 B.
 	HeadroomBytes units.Bytes
-	// Divisor is the dynamic threshold's denominator (paper 002: 16).
+	// Divisor is the dynamic threshold's denominator (FDCC, Zhang 2023: 16).
 	Divisor int64
 	// ResumeOffsetBytes is how far below the dynamic threshold an ingress
 	// must fall before RESUME, bytes.

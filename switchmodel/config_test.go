@@ -63,9 +63,9 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
-// DefaultConfig is the documented preset: 32 MB, dynamic PFC with paper
-// 002's divisor 16 and 4 kB reserve, paper 003's static thresholds, and
-// RED Kmin 5 kB / Kmax 200 kB / Pmax 1 %.
+// DefaultConfig is the documented preset: 32 MB, dynamic PFC with the
+// divisor 16 and 4 kB reserve of FDCC (Zhang 2023), the static thresholds
+// of CC-NetCalc (Lehal 2024), and RED Kmin 5 kB / Kmax 200 kB / Pmax 1 %.
 func TestDefaultConfig(t *testing.T) {
 	c := switchmodel.DefaultConfig()
 	if c.BufferBytes != 32_000_000 || !c.PFC.Enabled || c.PFC.Mode != switchmodel.PFCDynamic ||

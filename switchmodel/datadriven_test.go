@@ -13,8 +13,9 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// TestDataDriven runs the switch scripts in testdata/ (../shared/STYLE.md
-// section 3). Host h sits behind port h. Commands:
+// TestDataDriven runs the switch scripts in testdata/ with
+// cockroachdb/datadriven, as etcd-io/raft's interaction tests do. Host h
+// sits behind port h. Commands:
 //
 //	switch ports=N rate=R delay=D buffer=B pfc=off|static|dynamic
 //	       [xoff=X xon=Y] [reserve=S headroom=S divisor=N offset=S]

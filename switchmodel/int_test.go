@@ -46,11 +46,11 @@ func (c *chain) send(now units.Time, kind fabric.Kind, psn int64) {
 	c.a.Receive(now, p, 0)
 }
 
-// INT (HPCC, paper 002's FDCC observations): each switch egress stamps one
-// hop at dequeue: the queue length left behind the packet, the port's
-// cumulative transmitted bytes including this packet, the dequeue time and
-// the link rate. Four 1000 B packets reach A at once (the first leaves
-// before the others are queued) and cross B, whose link is 4x slower.
+// INT (HPCC; the observations of FDCC, Zhang 2023): each switch egress
+// stamps one hop at dequeue: the queue length left behind the packet, the
+// port's cumulative transmitted bytes including this packet, the dequeue
+// time and the link rate. Four 1000 B packets reach A at once (the first
+// leaves before the others are queued) and cross B, whose link is 4x slower.
 func TestINTStampsEveryHopAtDequeue(t *testing.T) {
 	c := newChain(t, true)
 	for i := int64(0); i < 4; i++ {

@@ -8,8 +8,8 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// paperThreshold is the FDCC thesis (paper 002, Section 3.3) PFC
-// threshold written out by hand:
+// paperThreshold is the PFC threshold of the FDCC thesis
+// (FDCC, Zhang 2023, Section 3.3) written out by hand:
 //
 //	(buffer_size - total_hdrm - total_ingress - sharedBuffer_size) / 16
 //
@@ -93,10 +93,10 @@ func (r *dynRig) fillUntilPause(t *testing.T, totalHeadroom units.Bytes) (k, wan
 	return k, wantK
 }
 
-// Dynamic PFC (paper 002 Section 3.3): with every ingress holding at least
-// its private queue, the PAUSE goes out exactly when ingress 0's shared
-// part exceeds (buffer - headroom - reserves - shared used)/divisor, and
-// the RESUME when the shared part plus the resume offset is back under
+// Dynamic PFC (FDCC, Zhang 2023, Section 3.3): with every ingress holding at
+// least its private queue, the PAUSE goes out exactly when ingress 0's
+// shared part exceeds (buffer - headroom - reserves - shared used)/divisor,
+// and the RESUME when the shared part plus the resume offset is back under
 // the (now larger) threshold.
 //
 // By hand: headroom 2 x 10 kB, reserves 2 x 4 kB, ingress 1 holds 5 kB,
@@ -115,7 +115,7 @@ func TestDynamicPFCThresholdByHand(t *testing.T) {
 		t.Fatalf("the hand formula says %d, the worked example 39", wantK)
 	}
 	if k != wantK {
-		t.Fatalf("PAUSE on packet %d, paper 002 threshold says %d", k, wantK)
+		t.Fatalf("PAUSE on packet %d, FDCC (Zhang 2023) threshold says %d", k, wantK)
 	}
 	r.sim.Run(units.Never)
 	ctl, tx := units.TxTime(64, rate), units.TxTime(1000, rate)
@@ -145,10 +145,10 @@ func TestDynamicPFCThresholdByHand(t *testing.T) {
 	}
 }
 
-// Paper 002: sharedBuffer_size is what ingress ports hold beyond their
-// private queue. An idle port's unused private queue is not shared buffer
-// in use, so with ingress 1 empty the threshold for ingress 0 holding h
-// is (200000 - 20000 - 8000 - (h - 4000))/4 = (176000 - h)/4, and the
+// FDCC (Zhang 2023): sharedBuffer_size is what ingress ports hold beyond
+// their private queue. An idle port's unused private queue is not shared
+// buffer in use, so with ingress 1 empty the threshold for ingress 0 holding
+// h is (200000 - 20000 - 8000 - (h - 4000))/4 = (176000 - h)/4, and the
 // PAUSE comes on the 39th packet (h = 39000: T = 34250 < 35000).
 func TestDynamicPFCSharedUseIsPerPortExcess(t *testing.T) {
 	const headroom = 10 * units.KB
@@ -158,7 +158,7 @@ func TestDynamicPFCSharedUseIsPerPortExcess(t *testing.T) {
 		t.Fatalf("the hand formula says %d, the worked example 39", wantK)
 	}
 	if k != wantK {
-		t.Fatalf("PAUSE on packet %d, paper 002 says %d: dynamicThreshold takes shared use as "+
+		t.Fatalf("PAUSE on packet %d, FDCC (Zhang 2023) says %d: dynamicThreshold takes shared use as "+
 			"used - totalReserve, which counts idle ports' unused private queues as free shared buffer "+
 			"(shared should be the sum over ingress ports of max(0, held - reserve))", k, wantK)
 	}

@@ -19,12 +19,12 @@ func staticPFC(buffer units.Bytes) switchmodel.Config {
 	}
 }
 
-// Static PFC (paper 003 Section V: Xoff 9.5 kB and Xon 9.25 kB per port
-// per Gb/s): the switch sends PAUSE for (ingress port, priority) on the
-// first arrival that takes the bytes it holds above Xoff, and RESUME when
-// draining brings them to Xon or below. Both frames leave on the ingress
-// port's own egress (toward the sender), at control priority, and arrive
-// TxTime(64 B) + propagation delay later.
+// Static PFC (CC-NetCalc, Lehal 2024, Section V: Xoff 9.5 kB and Xon 9.25 kB
+// per port per Gb/s): the switch sends PAUSE for (ingress port, priority) on
+// the first arrival that takes the bytes it holds above Xoff, and RESUME
+// when draining brings them to Xon or below. Both frames leave on the
+// ingress port's own egress (toward the sender), at control priority, and
+// arrive TxTime(64 B) + propagation delay later.
 func TestStaticPFCPauseAndResume(t *testing.T) {
 	// 500 B packets make the held bytes land exactly on Xoff (not above:
 	// no PAUSE yet) and exactly on Xon (RESUME) at 10 Gb/s.

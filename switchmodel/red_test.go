@@ -9,9 +9,9 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// RED (paper 003 Section V, DCQCN's marking at the congestion point): no
-// marking at or below Kmin, Pmax*(q-Kmin)/(Kmax-Kmin) up to Kmax, always
-// above Kmax.
+// RED (CC-NetCalc, Lehal 2024, Section V, DCQCN's marking at the congestion
+// point): no marking at or below Kmin, Pmax*(q-Kmin)/(Kmax-Kmin) up to Kmax,
+// always above Kmax.
 func TestMarkProbabilityTable(t *testing.T) {
 	const kmin, kmax = 5 * units.KB, 200 * units.KB
 	for _, tc := range []struct {

@@ -161,7 +161,7 @@ func (sw *Switch) hold(in int32, d units.Bytes) {
 	sw.shared += max(0, after-r) - max(0, before-r)
 }
 
-// dynamicThreshold is paper 002 Section 3.3:
+// dynamicThreshold is FDCC (Zhang 2023), Section 3.3:
 // (buffer_size - total_hdrm - total_ingress - sharedBuffer_used) / Divisor,
 // where total_ingress is the ports' private reserves and the shared buffer
 // in use is what each ingress port holds beyond its reserve, summed.

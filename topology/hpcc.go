@@ -238,8 +238,8 @@ func (p *hpccParser) link(f []string, nodes int) (hpccLink, error) {
 	if err != nil {
 		return hpccLink{}, p.errf("%v", err)
 	}
-	e, err := strconv.ParseFloat(f[4], 64)
-	if err != nil || math.IsNaN(e) || e < 0 || e > 1 {
+	e, err := units.ParseFloat(f[4])
+	if err != nil || e < 0 || e > 1 {
 		return hpccLink{}, p.errf("invalid error rate %q (want a probability, normally 0)", f[4])
 	}
 	if e != 0 {

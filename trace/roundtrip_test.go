@@ -114,8 +114,8 @@ func TestWriteRejects(t *testing.T) {
 }
 
 // TestSamples reads the committed sample of each format and schema
-// version (STYLE.md section 7: a tiny file per schema version, read back
-// by a test). Run with -update to rewrite the version 2 samples; the
+// version (a tiny file per schema version, read back by a test, as
+// docs/OUTPUTS.md, "Versioning", does for the output files). Run with -update to rewrite the version 2 samples; the
 // version 1 samples are frozen.
 func TestSamples(t *testing.T) {
 	for _, ext := range []string{".parquet", ".csv", ".jsonl"} {

@@ -42,5 +42,5 @@ type parquetRow struct {
 }
 
 // rowsPerRowGroup bounds the rows parquet-go buffers before flushing a row
-// group (STYLE.md section 7: the default keeps the whole file in memory).
+// group (parquet-go's default keeps the whole file in memory).
 const rowsPerRowGroup = 1 << 17

@@ -1,5 +1,11 @@
 package units
 
+// This file is the one place that reads and writes the text forms of
+// rates, times, sizes and plain numbers: the parsers below, and the
+// canonical forms (FormatRate, FormatDuration, FormatSize, FormatFloat)
+// that parse back to the same value. Algorithm parameters, their
+// effective values in summary.json and their generated docs all use them.
+
 import (
 	"fmt"
 	"math"
@@ -106,3 +112,67 @@ func ParseSize(s string) (Bytes, error) {
 	}
 	return Bytes(b), nil
 }
+
+// ParseFloat parses a finite number: NaN and the infinities are errors in
+// any spelling (`want a number, got "NaN"`, `want a finite number, got
+// "Inf"`; also "1e400", which overflows to an infinity), so that a range
+// check written in any form cannot let them through.
+func ParseFloat(s string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case math.IsInf(f, 0):
+		return 0, fmt.Errorf("want a finite number, got %q", s)
+	case err != nil || math.IsNaN(f):
+		return 0, fmt.Errorf("want a number, got %q", s)
+	}
+	return f, nil
+}
+
+// FormatRate writes r exactly in the largest whole unit, as ParseRate
+// reads it back: "5Mbps", "100Gbps", "1500bps", "0bps" (BitsPerSec.String
+// rounds instead).
+func FormatRate(r BitsPerSec) string {
+	for _, u := range []struct {
+		r   BitsPerSec
+		suf string
+	}{{Gbps, "Gbps"}, {Mbps, "Mbps"}, {Kbps, "Kbps"}} {
+		if r != 0 && r%u.r == 0 {
+			return strconv.FormatInt(int64(r/u.r), 10) + u.suf
+		}
+	}
+	return strconv.FormatInt(int64(r), 10) + "bps"
+}
+
+// FormatDuration writes t exactly in the largest whole unit, as
+// ParseDuration reads it back: "55us", "4ms", "12500ns", "7ps"; zero is
+// "0us".
+func FormatDuration(t Time) string {
+	if t == 0 {
+		return "0us"
+	}
+	for _, u := range []struct {
+		d   Time
+		suf string
+	}{{Second, "s"}, {Millisecond, "ms"}, {Microsecond, "us"}, {Nanosecond, "ns"}} {
+		if t%u.d == 0 {
+			return strconv.FormatInt(int64(t/u.d), 10) + u.suf
+		}
+	}
+	return strconv.FormatInt(int64(t), 10) + "ps"
+}
+
+// FormatSize writes b exactly in the largest whole decimal unit, as
+// ParseSize reads it back: "10MB", "5KB", "1048B", "0B".
+func FormatSize(b Bytes) string {
+	switch {
+	case b != 0 && b%MB == 0:
+		return strconv.FormatInt(int64(b/MB), 10) + "MB"
+	case b != 0 && b%KB == 0:
+		return strconv.FormatInt(int64(b/KB), 10) + "KB"
+	}
+	return strconv.FormatInt(int64(b), 10) + "B"
+}
+
+// FormatFloat writes f exactly, in the shortest form ParseFloat reads
+// back: "0.00390625", "1e+09".
+func FormatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

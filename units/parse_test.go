@@ -81,3 +81,54 @@ func FuzzParseRanges(f *testing.F) {
 		}
 	})
 }
+
+// ParseFloat is the one float parser of every algorithm parameter: it
+// rejects NaN and the infinities in any spelling (defect 1), so no range
+// check downstream can let them through.
+func TestParseFloat(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{"NaN", `want a number, got "NaN"`}, {" nan ", `want a number, got " nan "`},
+		{"Inf", `want a finite number, got "Inf"`}, {"-inf", `want a finite number, got "-inf"`},
+		{"+Infinity", `want a finite number, got "+Infinity"`}, {"1e400", `want a finite number, got "1e400"`},
+		{"x", `want a number, got "x"`}, {"", `want a number, got ""`},
+	} {
+		if f, err := units.ParseFloat(tc.in); err == nil || err.Error() != tc.err {
+			t.Errorf("ParseFloat(%q) = %v, %v; want error %q", tc.in, f, err, tc.err)
+		}
+	}
+	if f, err := units.ParseFloat(" 0.25 "); err != nil || f != 0.25 {
+		t.Errorf("ParseFloat(0.25) = %v, %v", f, err)
+	}
+}
+
+// The canonical text forms are exact and parse back to the same value.
+func TestFormats(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{units.FormatRate(5 * units.Mbps), "5Mbps"}, {units.FormatRate(100 * units.Gbps), "100Gbps"},
+		{units.FormatRate(1500), "1500bps"}, {units.FormatRate(0), "0bps"}, {units.FormatRate(25 * units.Kbps), "25Kbps"},
+		{units.FormatDuration(55 * units.Microsecond), "55us"}, {units.FormatDuration(0), "0us"},
+		{units.FormatDuration(1500 * units.Nanosecond), "1500ns"}, {units.FormatDuration(7), "7ps"},
+		{units.FormatDuration(2 * units.Second), "2s"}, {units.FormatDuration(4 * units.Millisecond), "4ms"},
+		{units.FormatSize(10 * units.MB), "10MB"}, {units.FormatSize(1048), "1048B"}, {units.FormatSize(0), "0B"},
+		{units.FormatSize(5 * units.KB), "5KB"}, {units.FormatFloat(0.00390625), "0.00390625"}, {units.FormatFloat(1e9), "1e+09"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q want %q", c.got, c.want)
+		}
+	}
+	for _, r := range []units.BitsPerSec{1, 999, 1000, 1500, 25 * units.Gbps, units.MaxRate} {
+		if back, err := units.ParseRate(units.FormatRate(r)); err != nil || back != r {
+			t.Errorf("rate %d: %q parses to %d, %v", r, units.FormatRate(r), back, err)
+		}
+	}
+	for _, d := range []units.Time{0, 1, 999, 12500 * units.Nanosecond, units.MaxDuration} {
+		if back, err := units.ParseDuration(units.FormatDuration(d)); err != nil || back != d {
+			t.Errorf("time %d: %q parses to %d, %v", d, units.FormatDuration(d), back, err)
+		}
+	}
+	for _, b := range []units.Bytes{0, 1, 1048, 97500, units.MaxSize} {
+		if back, err := units.ParseSize(units.FormatSize(b)); err != nil || back != b {
+			t.Errorf("size %d: %q parses to %d, %v", b, units.FormatSize(b), back, err)
+		}
+	}
+}

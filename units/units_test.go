@@ -11,7 +11,7 @@ func TestTxTimeExactAndRoundedUp(t *testing.T) {
 		r    BitsPerSec
 		want Time
 	}{
-		{64, 800 * Gbps, 640},             // DESIGN.md: a 64 B frame at 800 Gb/s is 640 ps
+		{64, 800 * Gbps, 640},             // a 64 B frame at 800 Gb/s is 640 ps
 		{1048, 100 * Gbps, 83840},         // a full HPCC-simulator packet at 100G
 		{1, 3 * Gbps, 2667},               // 8/3 ns rounds up
 		{1_000_000, 1 * Mbps, 8 * Second}, // no overflow on large products

@@ -9,7 +9,7 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// TestPresets checks each preset against its source (see presets.go).
+// TestPresets checks each preset against its source (see params.go).
 func TestPresets(t *testing.T) {
 	for _, tc := range []struct {
 		preset, name string
@@ -18,8 +18,8 @@ func TestPresets(t *testing.T) {
 		params       map[string]string
 	}{
 		{
-			// Paper 003 Table II.
-			preset: "", name: "dcqcn:zhu2015",
+			// CC-NetCalc (Lehal 2024), Table II.
+			preset: "zhu2015", name: "dcqcn:zhu2015",
 			ecn: cca.ECNHint{KminBytes: 5000, KmaxBytes: 200000, Pmax: 0.01},
 			cnp: 50 * units.Microsecond,
 			params: map[string]string{
@@ -33,9 +33,11 @@ func TestPresets(t *testing.T) {
 			},
 		},
 		{
-			preset: "zhu2015", name: "dcqcn:zhu2015",
-			ecn: cca.ECNHint{KminBytes: 5000, KmaxBytes: 200000, Pmax: 0.01},
-			cnp: 50 * units.Microsecond,
+			// The default: the HPCC simulator's 100 Gb/s settings, what most
+			// published 100G results use.
+			preset: "", name: "dcqcn:hpcc",
+			ecn: cca.ECNHint{KminBytes: 100000, KmaxBytes: 400000, Pmax: 0.2, RefRate: 25 * units.Gbps},
+			cnp: units.Microsecond,
 		},
 		{
 			// HPCC simulator mix/config.txt.
@@ -175,7 +177,7 @@ func TestBuildErrors(t *testing.T) {
 		{"", map[string]string{"increase_mode": "x"}, `parameter increase_mode: want one of zhu, mlx`},
 		{"", map[string]string{"cut": "half"}, `parameter cut: want one of half-alpha, alpha, got "half"`},
 		{"", map[string]string{"clamp_target_rate": "maybe"}, `parameter clamp_target_rate: want true or false`},
-		{"", map[string]string{"kmin": "300KB"}, "kmin (300000 B) must not exceed kmax (200000 B)"},
+		{"zhu2015", map[string]string{"kmin": "300KB"}, "kmin (300000 B) must not exceed kmax (200000 B)"},
 		{"", map[string]string{"ecn_ref_rate": "x"}, "parameter ecn_ref_rate: invalid rate"},
 	} {
 		_, err := Build(tc.preset, tc.params)
@@ -200,7 +202,7 @@ func TestValidate(t *testing.T) {
 	if err := c.validate(); err != nil {
 		t.Fatal(err)
 	}
-	want := defaults()
+	want, _ := Preset("zhu2015")
 	want.ByteCounter = 0
 	if c != want {
 		t.Errorf("zero config filled to\n%+v\nwant\n%+v", c, want)
@@ -221,7 +223,7 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Pmax = -0.1 }, "pmax must be in [0, 1]"},
 		{func(c *Config) { c.DecreaseInterval = -1 }, "decrease_interval must not be negative"},
 	} {
-		c := defaults()
+		c, _ := Preset("")
 		tc.mod(&c)
 		if _, err := New(c); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New: error %v, want %q", err, tc.want)
@@ -233,7 +235,7 @@ func TestValidate(t *testing.T) {
 func TestRegister(t *testing.T) {
 	r := cca.NewRegistry()
 	Register(r)
-	for spec, want := range map[string]string{"dcqcn": "dcqcn:zhu2015", "dcqcn:hpcc": "dcqcn:hpcc", "dcqcn:dolce": "dcqcn:dolce"} {
+	for spec, want := range map[string]string{"dcqcn": "dcqcn:hpcc", "dcqcn:zhu2015": "dcqcn:zhu2015", "dcqcn:hpcc": "dcqcn:hpcc", "dcqcn:dolce": "dcqcn:dolce"} {
 		s, err := r.Build(spec, nil)
 		if err != nil || s.Name != want {
 			t.Errorf("Build(%q) = %q, %v; want %q", spec, s.Name, err, want)

@@ -7,7 +7,7 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// CutWith (the hook Dolce-RC uses, paper 000 Eq. (1)-(2)): R_T = beta*R_C
+// CutWith (the hook Dolce-RC uses, Dolce-RC (Ye 2023), Eq. (1)-(2)): R_T = beta*R_C
 // clamped to [min rate, line rate], R_C = (1 - alpha/2)*R_C, counters
 // reset and fast recovery started, DCQCN's alpha untouched; the decrease
 // interval applies as to OnCNP.

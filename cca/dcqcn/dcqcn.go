@@ -17,9 +17,9 @@ const (
 	StageIdle Stage = iota
 	// StageFastRecovery is set by a cut and kept while max(i_T, i_B) < F.
 	StageFastRecovery
-	// StageAdditive is the additive-increase phase (paper 003 Table I).
+	// StageAdditive is the additive-increase phase (CC-NetCalc, Lehal 2024, Table I).
 	StageAdditive
-	// StageHyper is the hyper-increase phase (paper 003 Table I).
+	// StageHyper is the hyper-increase phase (CC-NetCalc, Lehal 2024, Table I).
 	StageHyper
 )
 
@@ -99,7 +99,7 @@ func (d *DCQCN) Start(now units.Time, f cca.FlowInfo) {
 	}
 }
 
-// OnSend counts bytes towards the byte counter B (paper 003: "for every B
+// OnSend counts bytes towards the byte counter B (CC-NetCalc, Lehal 2024: "for every B
 // bytes transmitted without receiving a CNP, i_B is increased by 1").
 func (d *DCQCN) OnSend(now units.Time, bytes units.Bytes) {
 	d.mustStart("OnSend")
@@ -153,8 +153,8 @@ func (d *DCQCN) OnCNP(now units.Time) {
 }
 
 // CutWith is a cut whose factors the caller chooses instead of DCQCN's
-// alpha, for algorithms that reuse DCQCN's increase logic (Dolce-RC, paper
-// 000 Eq. (1)-(2)): R_T = beta*R_C, clamped to [min rate, line rate], then
+// alpha, for algorithms that reuse DCQCN's increase logic (Dolce-RC, Dolce-RC (Ye 2023),
+// Eq. (1)-(2)): R_T = beta*R_C, clamped to [min rate, line rate], then
 // R_C = R_C*(1 - alpha/2) (R_C*(1 - alpha) with cut=alpha), never below
 // the min rate; the increase counters then restart and fast recovery
 // begins, exactly as after a CNP. DCQCN's own alpha is neither used nor
@@ -163,7 +163,7 @@ func (d *DCQCN) OnCNP(now units.Time) {
 // DecreaseInterval old; it reports whether it cut.
 //
 // NB: with beta < 1 - alpha/2, R_T ends below R_C and fast recovery then
-// lowers R_C towards R_T (paper 000 Fig. 2, the blue dashed line).
+// lowers R_C towards R_T (Dolce-RC, Ye 2023, Fig. 2, the blue dashed line).
 func (d *DCQCN) CutWith(now units.Time, alpha, beta float64) bool {
 	d.mustStart("CutWith")
 	d.advance(now)

@@ -3,7 +3,7 @@
 // a pure state machine behind cca.Algorithm.
 //
 // The sender keeps a current rate R_C (what Rate returns), a target rate
-// R_T and a reduction factor alpha. Sources, as paper 003 (Lehal et al.)
+// R_T and a reduction factor alpha. Sources, as CC-NetCalc (Lehal 2024) (Lehal et al.)
 // section V and its Tables I and II summarise them:
 //
 //	CNP (a cut):   R_T = R_C; R_C = R_C*(1 - alpha/2); alpha = (1-g)*alpha + g
@@ -16,8 +16,8 @@
 // Choices where the sources differ, each a parameter (see Keys):
 //
 //   - cut: Zhu 2015 Eq. (1) cuts by (1 - alpha/2) (default, "half-alpha");
-//     paper 003 writes (1 - alpha) ("alpha").
-//   - hyper increase: paper 003 Table I writes (min - 5)*R_HI, which adds
+//     CC-NetCalc (Lehal 2024) writes (1 - alpha) ("alpha").
+//   - hyper increase: CC-NetCalc (Lehal 2024), Table I writes (min - 5)*R_HI, which adds
 //     nothing on the first hyper step and so increases less than the
 //     additive phase it follows. We use (min - F + 1)*R_HI, as Zhu's own
 //     ns-3 DCQCN model does (qbb-net-device.cc, rpr_hyper_increase).
@@ -33,7 +33,7 @@
 //     happened since the previous cut (HPCC's CLAMP_TARGET_RATE 0).
 //
 // Timers and counters run only after the first CNP: before it alpha keeps
-// its initial value (paper 003: "Initially ... α is set to 1") and every
+// its initial value (CC-NetCalc, Lehal 2024: "Initially ... α is set to 1") and every
 // increase event would leave R_C = R_T = line rate anyway. For the same
 // reason the increase timer stops once R_C = R_T = line rate.
 //

@@ -1,209 +1,151 @@
 package dcqcn
 
 import (
-	"fmt"
+	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/internal/keyval"
-	"strconv"
-	"strings"
-
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// param is one key=value override: how to parse it into a Config and how
-// to print the effective value back in a form parse accepts.
-type param = keyval.Field[Config]
+// DefaultPreset is the preset used when none is named.
+const DefaultPreset = "hpcc"
 
-var params = keyval.Table[Config]{
-	"ai_rate": {
-		Set: func(c *Config, v string) error { return parseRate(v, &c.AIRate) },
-		Get: func(c *Config) string { return keyval.FormatRate(c.AIRate) }},
-	"hai_rate": {
-		Set: func(c *Config, v string) error { return parseRate(v, &c.HAIRate) },
-		Get: func(c *Config) string { return keyval.FormatRate(c.HAIRate) }},
-	"min_rate": {
-		Set: func(c *Config, v string) error { return parseRate(v, &c.MinRate) },
-		Get: func(c *Config) string { return keyval.FormatRate(c.MinRate) }},
-	"g": {
-		Set: func(c *Config, v string) error { return parseUnit(v, &c.G, false) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.G) }},
-	"alpha_init": {
-		Set: func(c *Config, v string) error { return parseUnit(v, &c.AlphaInit, false) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.AlphaInit) }},
-	"alpha_mode": {
-		Set: func(c *Config, v string) error {
-			return parseEnum(v, &c.AlphaMode, AlphaZhu, AlphaMlx)
-		},
-		Get: func(c *Config) string { return string(c.AlphaMode) }},
-	"alpha_timer": {
-		Set: func(c *Config, v string) error { return parseDuration(v, &c.AlphaTimer, false) },
-		Get: func(c *Config) string { return keyval.FormatDuration(c.AlphaTimer) }},
-	"increase_timer": {
-		Set: func(c *Config, v string) error { return parseDuration(v, &c.IncreaseTimer, false) },
-		Get: func(c *Config) string { return keyval.FormatDuration(c.IncreaseTimer) }},
-	"byte_counter": {
-		Set: func(c *Config, v string) error { return parseSize(v, &c.ByteCounter) },
-		Get: func(c *Config) string { return keyval.FormatSizeOr(c.ByteCounter, "off") }},
-	"fast_recovery": {
-		Set: func(c *Config, v string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 {
-				return fmt.Errorf("want an integer >= 1, got %q", v)
-			}
-			c.FastRecovery = n
-			return nil
-		},
-		Get: func(c *Config) string { return strconv.Itoa(c.FastRecovery) }},
-	"increase_mode": {
-		Set: func(c *Config, v string) error {
-			return parseEnum(v, &c.IncreaseMode, IncreaseZhu, IncreaseMlx)
-		},
-		Get: func(c *Config) string { return string(c.IncreaseMode) }},
-	"decrease_interval": {
-		Set: func(c *Config, v string) error { return parseDuration(v, &c.DecreaseInterval, true) },
-		Get: func(c *Config) string { return keyval.FormatDuration(c.DecreaseInterval) }},
-	"cut": {
-		Set: func(c *Config, v string) error { return parseEnum(v, &c.Cut, CutHalfAlpha, CutAlpha) },
-		Get: func(c *Config) string { return string(c.Cut) }},
-	"clamp_target_rate": {
-		Set: func(c *Config, v string) error {
-			b, err := strconv.ParseBool(strings.TrimSpace(v))
-			if err != nil {
-				return fmt.Errorf("want true or false, got %q", v)
-			}
-			c.KeepTargetRate = !b
-			return nil
-		},
-		Get: func(c *Config) string { return strconv.FormatBool(!c.KeepTargetRate) }},
-	"window": {
-		Set: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "bdp") {
-				c.Window, c.WindowBDP = 0, true
-				return nil
-			}
-			c.WindowBDP = false
-			return parseSize(v, &c.Window)
-		},
-		Get: func(c *Config) string {
-			if c.WindowBDP {
-				return "bdp"
-			}
-			return keyval.FormatSizeOr(c.Window, "none")
-		}},
-	"kmin": {
-		Set: func(c *Config, v string) error { return parseSize(v, &c.Kmin) },
-		Get: func(c *Config) string { return keyval.FormatSizeOr(c.Kmin, "0B") }},
-	"kmax": {
-		Set: func(c *Config, v string) error { return parseSize(v, &c.Kmax) },
-		Get: func(c *Config) string { return keyval.FormatSizeOr(c.Kmax, "0B") }},
-	"pmax": {
-		Set: func(c *Config, v string) error { return parseUnit(v, &c.Pmax, true) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.Pmax) }},
-	"ecn_ref_rate": {
-		Set: func(c *Config, v string) error {
-			if isOff(v) {
-				c.ECNRefRate = 0
-				return nil
-			}
-			return parseRate(v, &c.ECNRefRate)
-		},
-		Get: func(c *Config) string {
-			if c.ECNRefRate == 0 {
-				return "off"
-			}
-			return keyval.FormatRate(c.ECNRefRate)
-		}},
-	"cnp_interval": {
-		Set: func(c *Config, v string) error { return parseDuration(v, &c.CNPInterval, false) },
-		Get: func(c *Config) string { return keyval.FormatDuration(c.CNPInterval) }},
+// table is DCQCN's parameters and presets: the one source of the preset
+// configurations, `--cca-param` parsing, Spec.Params, help and docs.
+//
+// Presets:
+//   - zhu2015: CC-NetCalc (Lehal 2024), Table II ("Parameter setting for DCQCN from [5],
+//     [46]", [5] = Zhu et al. 2015): Kmin 5 kB, Kmax 200 kB, Pmax 1 %,
+//     g 1/256, T_gap 50 us, K = T = 55 us, B = 10 MB, R_AI 5 Mb/s,
+//     R_HI 50 Mb/s; F = 5 from Table I. min_rate 100 Mb/s is our choice
+//     (the HPCC simulator's MinRate default; neither Zhu 2015 nor CC-NetCalc (Lehal 2024),
+//     gives one).
+//   - hpcc: the HPCC simulator's mix/config.txt
+//     (../shared/data/hpcc_format/config.txt) run through its Mellanox
+//     DCQCN model (rdma-hw.cc, CC_MODE 1): RATE_AI 50Mb/s, RATE_HAI
+//     100Mb/s, MIN_RATE 100Mb/s, RP_TIMER 900 (us), ALPHA_RESUME_INTERVAL
+//     1 (us), EWMA_GAIN 0.00390625, FAST_RECOVERY_TIMES 1,
+//     RATE_DECREASE_INTERVAL 4 (us), CLAMP_TARGET_RATE 0, no byte
+//     counter; KMIN_MAP/KMAX_MAP/PMAX_MAP 100 kB/400 kB/0.2 at 25 Gb/s,
+//     scaled linearly with the link rate. The simulator has no CNP gap:
+//     every ACK of a CE-marked packet carries the CNP flag. We choose a
+//     1 us CNP interval, the alpha slot K, so that every slot can still
+//     see a CNP; cuts stay paced by decrease_interval.
+//   - dolce: the DCQCN baseline of Dolce-RC (Ye 2023) (Dolce-RC), Section V-A:
+//     zhu2015 with Kmin 7 KB and Kmax 500 KB, and a 1 us minimum CNP
+//     interval (Section IV-B, MIN_TIME_BETWEEN_CNPS = 1).
+//
+// The aliases are the names the project's first design notes used;
+// Spec.Name always carries the canonical name.
+var table = &keyval.Table[Config]{
+	Name:    "dcqcn",
+	Default: DefaultPreset,
+	Base:    "zhu2015", // a Config built in Go is DCQCN (Zhu 2015)'s where it is zero
+	Presets: []cca.Preset{
+		{Name: "zhu2015", Doc: "CC-NetCalc (Lehal 2024), Table II, the settings of Zhu et al. 2015"},
+		{Name: "hpcc", Aliases: []string{"hpcc-repo"}, Doc: "the HPCC simulator's 100 Gb/s DCQCN settings (its mix/config.txt through its Mellanox DCQCN model, rdma-hw.cc), what most published 100G simulation results use"},
+		{Name: "dolce", Aliases: []string{"dolce-paper"}, Doc: "Dolce-RC (Ye 2023), Section V-A's DCQCN baseline: zhu2015 with Kmin 7KB, Kmax 500KB, CNP interval 1us"},
+	},
+	Params: []*keyval.Param[Config]{
+		keyval.Rate("ai_rate", func(c *Config) *units.BitsPerSec { return &c.AIRate }).
+			Default("5Mbps").In("hpcc", "50Mbps").DefaultIfZero().
+			Doc("R_AI, the additive-increase step of the target rate"),
+		keyval.Rate("hai_rate", func(c *Config) *units.BitsPerSec { return &c.HAIRate }).
+			Default("50Mbps").In("hpcc", "100Mbps").DefaultIfZero().
+			Doc("R_HI, the hyper-increase step of the target rate"),
+		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
+			Default("100Mbps").DefaultIfZero().
+			Doc("floor of R_C and R_T (lowered to the line rate at Start)"),
+		keyval.Real("g", func(c *Config) *float64 { return &c.G }, keyval.UnitNonZero).
+			Default("0.00390625").DefaultIfZero().
+			Doc("g, the gain of alpha's EWMA"),
+		keyval.Real("alpha_init", func(c *Config) *float64 { return &c.AlphaInit }, keyval.UnitNonZero).
+			Default("1").DefaultIfZero().
+			Doc("alpha at Start (CC-NetCalc, Lehal 2024 section V: alpha is set to 1)"),
+		keyval.Enum("alpha_mode", func(c *Config) *AlphaMode { return &c.AlphaMode }, AlphaZhu, AlphaMlx).
+			Default("zhu").In("hpcc", "mlx").DefaultIfZero().
+			Doc("alpha update: zhu (every cut and every K without a CNP) or mlx (a clock of period K)"),
+		keyval.Time("alpha_timer", func(c *Config) *units.Time { return &c.AlphaTimer }).Positive().
+			Default("55us").In("hpcc", "1us").DefaultIfZero().
+			Doc("K, the alpha update period"),
+		keyval.Time("increase_timer", func(c *Config) *units.Time { return &c.IncreaseTimer }).Positive().
+			Default("55us").In("hpcc", "900us").DefaultIfZero().
+			Doc("T, the rate-increase timer period"),
+		keyval.Size("byte_counter", func(c *Config) *units.Bytes { return &c.ByteCounter }).Zero("off", "none", "0").
+			Default("10MB").In("hpcc", "off").
+			Doc("B, bytes sent per byte-counter increase event (off: i_B follows i_T)"),
+		keyval.Int("fast_recovery", func(c *Config) *int { return &c.FastRecovery }, keyval.AtLeast(1)).
+			Default("5").In("hpcc", "1").DefaultIfZero().
+			Doc("F, increase events of fast recovery before additive or hyper increase"),
+		keyval.Enum("increase_mode", func(c *Config) *IncreaseMode { return &c.IncreaseMode }, IncreaseZhu, IncreaseMlx).
+			Default("zhu").In("hpcc", "mlx").DefaultIfZero().
+			Doc("how the counters pick the increase phase: zhu (count, then compare) or mlx"),
+		keyval.Time("decrease_interval", func(c *Config) *units.Time { return &c.DecreaseInterval }).
+			Default("0us").In("hpcc", "4us").
+			Doc("minimum time between two cuts (0: every CNP cuts)"),
+		keyval.Enum("cut", func(c *Config) *CutMode { return &c.Cut }, CutHalfAlpha, CutAlpha).
+			Default("half-alpha").DefaultIfZero().
+			Doc("the decrease: half-alpha R_C*(1-alpha/2) (Zhu 2015 Eq. (1)) or alpha (1-alpha)*R_C (CC-NetCalc, Lehal 2024)"),
+		keyval.BoolNot("clamp_target_rate", func(c *Config) *bool { return &c.KeepTargetRate }).
+			Default("true").In("hpcc", "false").
+			Doc("every cut sets R_T = R_C (false: only after an increase event, HPCC's CLAMP_TARGET_RATE 0)"),
+		keyval.Size("window", func(c *Config) *units.Bytes { return &c.Window }).Zero("none", "off", "0").
+			Word("bdp", func(c *Config) { c.Window, c.WindowBDP = 0, true }, func(c *Config) bool { return c.WindowBDP }).
+			OnSet(func(c *Config) { c.WindowBDP = false }).
+			Default("none").
+			Doc("cap on bytes in flight (bdp: the path's bandwidth-delay product at Start)"),
+		keyval.Size("kmin", func(c *Config) *units.Bytes { return &c.Kmin }).Zero("0B", "off", "none", "0").
+			Default("5KB").In("hpcc", "100KB").In("dolce", "7KB").
+			Doc("RED threshold below which switches mark nothing"),
+		keyval.Size("kmax", func(c *Config) *units.Bytes { return &c.Kmax }).Zero("0B", "off", "none", "0").
+			Default("200KB").In("hpcc", "400KB").In("dolce", "500KB").
+			Doc("RED threshold at which the marking probability reaches pmax"),
+		keyval.Real("pmax", func(c *Config) *float64 { return &c.Pmax }, keyval.Unit).
+			Default("0.01").In("hpcc", "0.2").
+			Doc("marking probability at kmax"),
+		keyval.Rate("ecn_ref_rate", func(c *Config) *units.BitsPerSec { return &c.ECNRefRate }).Zero("off", "none", "0").
+			Default("off").In("hpcc", "25Gbps").
+			Doc("link rate kmin and kmax are given for, scaled linearly to other rates (off: the same at every rate)"),
+		keyval.Time("cnp_interval", func(c *Config) *units.Time { return &c.CNPInterval }).Positive().
+			Default("50us").In("hpcc", "1us").In("dolce", "1us").DefaultIfZero().
+			Doc("T_gap, the receiver's minimum time between two CNPs of a queue pair"),
+	},
 }
 
 // Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return params.Keys() }
+func Keys() []string { return table.Keys() }
 
-// set applies one key=value override.
-func (c *Config) set(key, value string) error { return params.Set(c, key, value) }
+// Presets lists the preset names in sorted order.
+func Presets() []string { return table.PresetNames() }
 
-// Set applies one key=value override as Build does (see Keys), for
-// algorithms that build on a DCQCN configuration; the result is checked
-// when the configuration is passed to New.
-func (c *Config) Set(key, value string) error { return c.set(key, value) }
-
-// Params returns every parameter's effective value, keyed as Build takes
-// them; feeding the map back to Build reproduces the configuration.
-func (c Config) Params() map[string]string { return params.Values(&c) }
-
-func isOff(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "off", "none", "0":
-		return true
-	}
-	return false
+// Preset returns the configuration of a named preset ("" for the default,
+// or an alias).
+func Preset(name string) (Config, error) {
+	c, _, err := table.Preset(name)
+	return c, err
 }
 
-func parseRate(v string, dst *units.BitsPerSec) error {
-	r, err := units.ParseRate(v)
+// Schema describes DCQCN's presets and parameters (help and docs).
+func Schema() cca.Schema { return table.Schema((*Config).validate) }
+
+// Register adds DCQCN to r under the name "dcqcn".
+func Register(r *cca.Registry) { r.Register("dcqcn", "DCQCN (Zhu et al. 2015)", Build, Schema) }
+
+// Build is the cca.Builder of DCQCN: it resolves a preset, applies the
+// key=value overrides (see Keys) and validates the result.
+func Build(preset string, overrides map[string]string) (cca.Spec, error) {
+	c, name, err := table.Build(preset, overrides, (*Config).validate)
 	if err != nil {
-		return err
+		return cca.Spec{}, err
 	}
-	*dst = r
-	return nil
+	return cca.Spec{
+		Name:        "dcqcn:" + name,
+		New:         func() cca.Algorithm { return newValid(c) },
+		ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
+		CNPInterval: c.CNPInterval,
+		Params:      table.Values(&c),
+	}, nil
 }
 
-// parseDuration parses a time; zero is accepted only when zeroOK.
-func parseDuration(v string, dst *units.Time, zeroOK bool) error {
-	t, err := units.ParseDuration(v)
-	if err != nil {
-		return err
-	}
-	if t == 0 && !zeroOK {
-		return fmt.Errorf("must be positive, got %q", v)
-	}
-	*dst = t
-	return nil
-}
-
-// parseSize parses a size; "off", "none" and "0" mean zero.
-func parseSize(v string, dst *units.Bytes) error {
-	if isOff(v) {
-		*dst = 0
-		return nil
-	}
-	b, err := units.ParseSize(v)
-	if err != nil {
-		return err
-	}
-	*dst = b
-	return nil
-}
-
-// parseUnit parses a float in (0, 1], or in [0, 1] when zeroOK, with
-// keyval's parser (NaN and the infinities are rejected).
-func parseUnit(v string, dst *float64, zeroOK bool) error {
-	r := keyval.UnitNonZero
-	if zeroOK {
-		r = keyval.Unit
-	}
-	f, err := keyval.ParseFloatIn(v, r)
-	if err != nil {
-		return err
-	}
-	*dst = f
-	return nil
-}
-
-func parseEnum[T ~string](v string, dst *T, allowed ...T) error {
-	v = strings.ToLower(strings.TrimSpace(v))
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		if string(a) == v {
-			*dst = a
-			return nil
-		}
-		names[i] = string(a)
-	}
-	return fmt.Errorf("want one of %s, got %q", strings.Join(names, ", "), v)
-}
-
-// apply sets key=value overrides in sorted key order (the first error
-// reported never depends on map order).
-func (c *Config) apply(overrides map[string]string) error { return params.Apply(c, overrides) }
+// Table is DCQCN's parameter table, for algorithms that take DCQCN's keys
+// (Dolce-RC lifts them with keyval.Lift).
+func Table() *keyval.Table[Config] { return table }

@@ -29,7 +29,7 @@ func (d *DCQCN) alphaUntil(limit units.Time) {
 		if d.slotCNP {
 			d.alpha = mark(d.alpha, d.cfg.G) // HPCC UpdateAlphaMlx, CNP in slot
 		} else {
-			d.alpha = decay(d.alpha, d.cfg.G) // paper 003 section V, second bullet
+			d.alpha = decay(d.alpha, d.cfg.G) // CC-NetCalc (Lehal 2024) section V, second bullet
 		}
 		d.slotCNP = false
 		d.alphaAt += k
@@ -44,7 +44,7 @@ func decay(alpha, g float64) float64 { return (1 - g) * alpha }
 // operators"), which would make results differ between amd64 and arm64.
 func mark(alpha, g float64) float64 { return float64((1-g)*alpha) + g }
 
-// cut is the reaction to a CNP (Zhu 2015 Eq. (1)-(2); paper 003 section V,
+// cut is the reaction to a CNP (Zhu 2015 Eq. (1)-(2); CC-NetCalc (Lehal 2024) section V,
 // first bullet and "Whenever a sender receives a CNP, it sets
 // i_B = i_T = 0").
 func (d *DCQCN) cut(now units.Time) {
@@ -64,7 +64,7 @@ func (d *DCQCN) cut(now units.Time) {
 }
 
 // restartIncrease is what every cut ends with: the increase counters restart
-// (paper 003: "Whenever a sender receives a CNP, it sets i_B = i_T = 0")
+// (CC-NetCalc, Lehal 2024: "Whenever a sender receives a CNP, it sets i_B = i_T = 0")
 // and fast recovery begins with the increase timer T.
 func (d *DCQCN) restartIncrease(now units.Time) {
 	d.iT, d.iB, d.acc = 0, 0, 0
@@ -95,7 +95,7 @@ func (d *DCQCN) cutWith(now units.Time, alpha, beta float64) {
 }
 
 // increase is one rate-increase event, from the timer T or the byte
-// counter B (paper 003 Table I; see IncreaseMode for the two readings).
+// counter B (CC-NetCalc, Lehal 2024, Table I; see IncreaseMode for the two readings).
 func (d *DCQCN) increase(byTimer bool) {
 	bump := func() {
 		if byTimer {

@@ -9,7 +9,7 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// TestPresets checks each preset against its source (see presets.go).
+// TestPresets checks each preset against its source (see params.go).
 func TestPresets(t *testing.T) {
 	for _, tc := range []struct {
 		preset, name string
@@ -139,7 +139,7 @@ func TestBuildErrors(t *testing.T) {
 		{"", map[string]string{"ai_rate": "0"}, `parameter ai_rate: rate "0" out of range`},
 		{"", map[string]string{"min_rate": "-1G"}, "parameter min_rate: rate \"-1G\" out of range"},
 		{"", map[string]string{"window": "cwnd"}, `parameter window: want one of none, bdp, var, got "cwnd"`},
-		{"", map[string]string{"k": "0"}, `parameter k: must be at least 1 byte, got "0"`},
+		{"", map[string]string{"k": "0"}, `parameter k: must be positive, got "0"`},
 		{"", map[string]string{"k": "big"}, "parameter k: invalid size"},
 		{"", map[string]string{"k_ref_rate": "x"}, "parameter k_ref_rate: invalid rate"},
 	} {

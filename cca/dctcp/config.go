@@ -3,7 +3,6 @@ package dctcp
 import (
 	"fmt"
 
-	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -23,7 +22,8 @@ const (
 
 // Config is the sender configuration of one DCTCP flow together with the
 // switch marking its preset expects. A field left at zero takes the paper
-// preset's value.
+// preset's value; the defaults, presets and bounds are the table in
+// params.go.
 type Config struct {
 	// G is the alpha EWMA gain g, in (0, 1]. Default 1/16 (DCTCP paper,
 	// section 4: g = 1/16 in all experiments).
@@ -50,7 +50,7 @@ type Config struct {
 	Window WindowMode
 	// K is the marking threshold, bytes: switches mark a packet when their
 	// egress queue exceeds K (Kmin = Kmax = K, Pmax = 1). Default 24 KB at
-	// 100 Gb/s (see KRefRate and presets.go).
+	// 100 Gb/s (see KRefRate and params.go).
 	K units.Bytes
 	// KRefRate, when positive, is the link rate K is given for; switches
 	// scale K linearly to other rates (as the paper's rule K > C*RTT/7
@@ -59,64 +59,21 @@ type Config struct {
 	KRefRate units.BitsPerSec
 }
 
-// paper is the paper preset; see presets.go for the sources.
-func paper() Config {
-	return Config{
-		G:         1.0 / 16,
-		AlphaInit: 1,
-		AIPerRTT:  true,
-		MinRate:   100 * units.Mbps,
-		Window:    WindowNone,
-		K:         24 * units.KB,
-		KRefRate:  100 * units.Gbps,
-	}
-}
-
-// validate fills the defaults of zero fields and checks every field,
+// validate fills the zero fields that take a default (see the table in
+// params.go; R_AI is one MTU per RTT when neither form is given, and K
+// takes the default's reference rate with it) and checks every field,
 // returning the first problem found.
 func (c *Config) validate() error {
-	d := paper()
-	if c.G == 0 {
-		c.G = d.G
-	}
-	if c.AlphaInit == 0 {
-		c.AlphaInit = d.AlphaInit
-	}
+	table.Fill(c)
 	if c.AIRate == 0 && !c.AIPerRTT {
 		c.AIPerRTT = true
 	}
-	if c.MinRate == 0 {
-		c.MinRate = d.MinRate
-	}
-	if c.Window == "" {
-		c.Window = d.Window
-	}
 	if c.K == 0 {
+		d := table.Defaults()
 		c.K, c.KRefRate = d.K, d.KRefRate
 	}
-	switch {
-	case !(c.G > 0 && c.G <= 1):
-		return fmt.Errorf("g must be in (0, 1], got %v", c.G)
-	case !(c.AlphaInit > 0 && c.AlphaInit <= 1):
-		return fmt.Errorf("alpha_init must be in (0, 1], got %v", c.AlphaInit)
-	case c.AIRate < 0:
-		return fmt.Errorf("ai_rate must be positive, got %d bps", c.AIRate)
-	case c.AIRate > 0 && c.AIPerRTT:
+	if c.AIRate > 0 && c.AIPerRTT {
 		return fmt.Errorf("ai_rate: give either a rate or mtu-per-rtt, not both")
-	case c.MinRate < 0:
-		return fmt.Errorf("min_rate must be positive, got %d bps", c.MinRate)
-	case c.Window != WindowNone && c.Window != WindowBDP && c.Window != WindowVar:
-		return fmt.Errorf("window must be %q, %q or %q, got %q", WindowNone, WindowBDP, WindowVar, c.Window)
-	case c.K < 0:
-		return fmt.Errorf("k must be positive, got %d B", c.K)
-	case c.KRefRate < 0:
-		return fmt.Errorf("k_ref_rate must not be negative, got %d bps", c.KRefRate)
 	}
-	// Upper bounds: what the parsers accept (see keyval.CheckRate).
-	return keyval.FirstError(
-		keyval.CheckRate("ai_rate", c.AIRate),
-		keyval.CheckRate("min_rate", c.MinRate),
-		keyval.CheckSize("k", c.K),
-		keyval.CheckRate("k_ref_rate", c.KRefRate),
-	)
+	return table.Check(c)
 }

@@ -58,7 +58,7 @@ func run(t testing.TB, cc string, params map[string]string, workload string, twe
 }
 
 // checkFinishedCausal asserts that every flow finished, none beat its
-// ideal FCT (DESIGN.md: slowdown >= 1) and nothing was dropped.
+// ideal FCT (docs/OUTPUTS.md: slowdown >= 1 by construction) and nothing was dropped.
 func checkFinishedCausal(t *testing.T, res *replay.Result) {
 	t.Helper()
 	s := res.Summary

@@ -10,7 +10,7 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// The "paper" presets (paper 000 Section V-A, IV-B): DR-UCB gamma 0.9998,
+// The "paper" presets (Dolce-RC, Ye 2023, Section V-A, IV-B): DR-UCB gamma 0.9998,
 // epsilon 0.015, xi 0.5001; RED Kmin 7 KB, Kmax 500 KB (Pmax 1 %, see
 // Config.DCQCN); CNP interval 1 us.
 func TestPresets(t *testing.T) {

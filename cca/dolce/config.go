@@ -2,16 +2,14 @@ package dolce
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce/drucb"
-	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// Arm is one Dolce-RC arm (paper 000 Definition 1).
+// Arm is one Dolce-RC arm (Dolce-RC, Ye 2023 Definition 1).
 type Arm struct {
 	// Alpha is alpha of Eq. (2), in [0, 1]: a cut sets R_C = (1-alpha/2)*R_C.
 	Alpha float64
@@ -36,7 +34,7 @@ type Estimator string
 
 const (
 	// EstimatorIdeal counts packets: CE-echoing ACKs over data packets
-	// sent in the iteration (paper 000 Section IV-B.1, "Ideal case"; the
+	// sent in the iteration (Dolce-RC, Ye 2023, Section IV-B.1, "Ideal case"; the
 	// NIC acknowledges every packet by default, and Ack.ECE says whether
 	// the acknowledged packet arrived CE-marked).
 	EstimatorIdeal Estimator = "ideal"
@@ -52,7 +50,7 @@ const (
 	EstimatorSlots Estimator = "slots"
 )
 
-// Config is the configuration of one Dolce-RC flow (paper 000 Algorithm
+// Config is the configuration of one Dolce-RC flow (Dolce-RC, Ye 2023, Algorithm
 // 2). A zero field takes the "paper" preset's value.
 type Config struct {
 	// DCQCN is the revised DCQCN that Dolce-RC runs (Algorithm 2 line 7):
@@ -62,7 +60,7 @@ type Config struct {
 	// (G, AlphaInit, AlphaMode, AlphaTimer), Cut and KeepTargetRate are
 	// unused: "we do not utilize the two equations for updating alpha",
 	// Eq. (2) is the cut and Eq. (1) sets R_T on every cut. Default: the
-	// dcqcn:dolce preset (paper 000 Section V-A: Kmin 7 KB, Kmax 500 KB;
+	// dcqcn:dolce preset (Dolce-RC, Ye 2023, Section V-A: Kmin 7 KB, Kmax 500 KB;
 	// Section IV-B.1: CNP interval 1 us; Pmax 1 % and the rest from
 	// zhu2015, as the paper's DCQCN code, ref. [22], has them) when the
 	// whole struct is zero; otherwise its zero fields take dcqcn's own
@@ -104,7 +102,9 @@ func (c *Config) bandit() drucb.Config {
 	return drucb.Config{K: len(c.Arms), Epsilon: c.Epsilon, Gamma: c.Gamma, Xi: c.Xi}
 }
 
-// validate fills defaults and checks every field.
+// validate fills defaults (the DCQCN part from dcqcn:dolce when it is
+// all zero, else its zero fields from dcqcn's own defaults; the rest from
+// the table in params.go) and checks every field.
 func (c *Config) validate() error {
 	if c.DCQCN == (dcqcn.Config{}) {
 		c.DCQCN, _ = dcqcn.Preset("dolce")
@@ -118,41 +118,34 @@ func (c *Config) validate() error {
 	if len(c.Arms) == 0 {
 		c.Arms = PaperArms()
 	}
-	for i, a := range c.Arms {
-		if !(a.Alpha >= 0 && a.Alpha <= 1) {
-			return fmt.Errorf("arm %d: alpha must be in [0, 1], got %v", i, a.Alpha)
-		}
-		if !(a.Beta > 0) || math.IsInf(a.Beta, 1) {
-			return fmt.Errorf("arm %d: beta must be a positive number, got %v", i, a.Beta)
-		}
-	}
-	if c.Estimator == "" {
-		c.Estimator = EstimatorSlots
-	}
-	if c.Estimator != EstimatorIdeal && c.Estimator != EstimatorSlots {
-		return fmt.Errorf("estimator must be %q or %q, got %q", EstimatorIdeal, EstimatorSlots, c.Estimator)
-	}
-	if err := keyval.CheckDuration("qualify_gap", c.QualifyGap); err != nil {
+	rcTable.Fill(c)
+	if err := rcTable.Check(c); err != nil {
 		return err
 	}
-	if d := c.DCQCN; c.QualifyGap == 0 && d.IncreaseTimer > 0 && units.Time(d.FastRecovery) > limits.MaxTime/d.IncreaseTimer {
+	for i, a := range c.Arms {
+		if err := checkArm(i, a); err != nil {
+			return err
+		}
+	}
+	if d := c.DCQCN; c.QualifyGap == 0 && units.Time(d.FastRecovery) > limits.MaxTime/d.IncreaseTimer {
 		// The automatic gap, one fast recovery phase, must be a time too.
 		return fmt.Errorf("qualify_gap auto = fast_recovery %d x increase_timer %v is beyond the limit of %v", d.FastRecovery, d.IncreaseTimer, limits.MaxTime)
 	}
-	b := c.bandit()
+	return checkBandit(c.bandit(), c.FixedPoint)
+}
+
+// checkBandit checks that the bandit can be made, in fixed point too.
+func checkBandit(b drucb.Config, fixed bool) error {
 	if err := b.Validate(); err != nil {
 		return err
 	}
-	if c.FixedPoint {
+	var err error
+	if fixed {
 		_, err = drucb.NewFixed(b)
 	} else {
 		_, err = drucb.New(b)
 	}
-	if err != nil {
-		return err
-	}
-	c.Gamma, c.Epsilon, c.Xi = b.Gamma, b.Epsilon, b.Xi
-	return nil
+	return err
 }
 
 // gap is the effective QualifyGap.
@@ -163,7 +156,7 @@ func (c *Config) gap() units.Time {
 	return units.Time(c.DCQCN.FastRecovery) * c.DCQCN.IncreaseTimer
 }
 
-// PlusConfig is the configuration of one Dolce-RC+ flow (paper 000
+// PlusConfig is the configuration of one Dolce-RC+ flow (Dolce-RC, Ye 2023
 // Algorithm 3). A zero field takes the "paper" preset's value.
 type PlusConfig struct {
 	// Arms is K, the number of rates r_i = C/2^(K-1-i), i = 0..K-1
@@ -194,47 +187,18 @@ type PlusConfig struct {
 }
 
 func (c *PlusConfig) validate() error {
-	if c.Arms == 0 {
-		c.Arms = drucb.DefaultK
-	}
+	plusTable.Fill(c)
 	if c.Kmin == 0 && c.Kmax == 0 && c.Pmax == 0 {
-		c.Kmin, c.Kmax, c.Pmax = 7*units.KB, 500*units.KB, 0.01
+		d := plusTable.Defaults()
+		c.Kmin, c.Kmax, c.Pmax = d.Kmin, d.Kmax, d.Pmax
 	}
-	if c.CNPInterval == 0 {
-		c.CNPInterval = units.Microsecond
+	if err := plusTable.Check(c); err != nil {
+		return err
 	}
-	switch {
-	case c.Arms < 1 || c.Arms > 62:
-		return fmt.Errorf("arms must be in [1, 62], got %d", c.Arms)
-	case c.Kmin < 0 || c.Kmax < c.Kmin:
+	if c.Kmax < c.Kmin {
 		return fmt.Errorf("want 0 <= kmin <= kmax, got %d B and %d B", c.Kmin, c.Kmax)
-	case !(c.Pmax >= 0 && c.Pmax <= 1):
-		return fmt.Errorf("pmax must be in [0, 1], got %v", c.Pmax)
-	case c.ECNRefRate < 0 || c.CNPInterval < 0:
-		return fmt.Errorf("ecn_ref_rate and cnp_interval must not be negative")
 	}
-	if err := keyval.FirstError(
-		keyval.CheckSize("kmax", c.Kmax),
-		keyval.CheckRate("ecn_ref_rate", c.ECNRefRate),
-		keyval.CheckDuration("cnp_interval", c.CNPInterval),
-	); err != nil {
-		return err
-	}
-	b := c.bandit()
-	if err := b.Validate(); err != nil {
-		return err
-	}
-	var err error
-	if c.FixedPoint {
-		_, err = drucb.NewFixed(b)
-	} else {
-		_, err = drucb.New(b)
-	}
-	if err != nil {
-		return err
-	}
-	c.Gamma, c.Epsilon, c.Xi = b.Gamma, b.Epsilon, b.Xi
-	return nil
+	return checkBandit(c.bandit(), c.FixedPoint)
 }
 
 func (c *PlusConfig) bandit() drucb.Config {

@@ -1,6 +1,6 @@
 // Package dolce implements Dolce-RC and Dolce-RC+ (Ye, Lin, Cai, Zhou, He
 // and Lui, "Data-Driven Rate Control for RDMA Networks: A Lightweight
-// Online Learning Approach", paper 000 in ../shared/papers) as pure state
+// Online Learning Approach", Dolce-RC (Ye 2023) in docs/REFERENCES.md) as pure state
 // machines behind cca.Algorithm, both driven by the DR-UCB bandit of
 // package drucb (Algorithm 1).
 //

@@ -1,276 +1,225 @@
 package dolce
 
 import (
-	"errors"
 	"fmt"
-	"sort"
-	"strconv"
+	"math"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/cca/dolce/drucb"
 	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// param is one key=value override of a configuration of type C: how to
-// parse it and how to print the effective value back in a form set takes.
-type param[C any] struct {
-	set func(c *C, v string) error
-	get func(c *C) string
-}
+// DefaultPreset is the preset of both algorithms when none is named.
+const DefaultPreset = "paper"
 
-// banditParams are the DR-UCB keys both algorithms take.
-func banditParams[C any](g func(*C) (*float64, *float64, *float64, *bool)) map[string]param[C] {
-	return map[string]param[C]{
-		"gamma": {
-			func(c *C, v string) error { p, _, _, _ := g(c); return parseOpenUnit(v, p) },
-			func(c *C) string { p, _, _, _ := g(c); return fmtExact(*p) }},
-		"epsilon": {
-			func(c *C, v string) error { _, p, _, _ := g(c); return parseOpenUnit(v, p) },
-			func(c *C) string { _, p, _, _ := g(c); return fmtExact(*p) }},
-		"xi": {
-			func(c *C, v string) error {
-				_, _, p, _ := g(c)
-				f, err := parseFloat(v)
-				if err != nil {
-					return err
-				}
-				if !(f > 0.5) {
-					return fmt.Errorf("must be a number > 0.5, got %v", f)
-				}
-				*p = f
-				return nil
-			},
-			func(c *C) string { _, _, p, _ := g(c); return fmtExact(*p) }},
-		"fixed_point": {
-			func(c *C, v string) error {
-				_, _, _, p := g(c)
-				b, err := strconv.ParseBool(strings.TrimSpace(v))
-				if err != nil {
-					return fmt.Errorf("want true or false, got %q", v)
-				}
-				*p = b
-				return nil
-			},
-			func(c *C) string { _, _, _, p := g(c); return strconv.FormatBool(*p) }},
-	}
-}
-
-// inheritedDCQCN are the DCQCN keys Dolce-RC takes (dcqcn.Keys):
-// everything but the alpha equations and the cut, which Dolce-RC replaces.
+// inheritedDCQCN are the DCQCN keys Dolce-RC takes, from the dcqcn:dolce
+// preset: everything but the alpha equations and the cut, which Dolce-RC
+// replaces (see rcTable.Refused).
 var inheritedDCQCN = []string{
-	"ai_rate", "byte_counter", "cnp_interval", "decrease_interval", "ecn_ref_rate",
-	"fast_recovery", "hai_rate", "increase_mode", "increase_timer", "kmax", "kmin",
-	"min_rate", "pmax", "window",
+	"ai_rate", "hai_rate", "min_rate", "increase_timer", "byte_counter", "fast_recovery",
+	"increase_mode", "decrease_interval", "window", "kmin", "kmax", "pmax", "ecn_ref_rate",
+	"cnp_interval",
 }
 
-// replaced are the DCQCN keys Dolce-RC rejects, with the reason.
-var replaced = map[string]string{
-	"g":                 "alpha comes from the arm set (paper 000 Section IV-A: no alpha equations)",
-	"alpha_init":        "alpha comes from the arm set (paper 000 Section IV-A: no alpha equations)",
-	"alpha_mode":        "alpha comes from the arm set (paper 000 Section IV-A: no alpha equations)",
-	"alpha_timer":       "alpha comes from the arm set (paper 000 Section IV-A: no alpha equations)",
-	"cut":               "the cut is R_C = (1 - alpha/2)*R_C (paper 000 Eq. (2))",
-	"clamp_target_rate": "every cut sets R_T = beta*R_C (paper 000 Eq. (1))",
+// banditParams are the DR-UCB keys both algorithms take, with Dolce-RC (Ye 2023)
+// Section V-A's values.
+func banditParams[C any](gamma, epsilon, xi func(*C) *float64, fixed func(*C) *bool) []*keyval.Param[C] {
+	return []*keyval.Param[C]{
+		keyval.Real("gamma", gamma, keyval.OpenUnit).
+			Default(units.FormatFloat(drucb.DefaultGamma)).DefaultIfZero().
+			Doc("DR-UCB's discount factor (Section V-A)"),
+		keyval.Real("epsilon", epsilon, keyval.OpenUnit).
+			Default(units.FormatFloat(drucb.DefaultEpsilon)).DefaultIfZero().
+			Doc("DR-UCB's exploration probability (Section V-A)"),
+		keyval.Real("xi", xi, keyval.Above(0.5)).
+			Default(units.FormatFloat(drucb.DefaultXi)).DefaultIfZero().
+			Doc("DR-UCB's exploration constant (Section V-A)"),
+		keyval.Bool("fixed_point", fixed).
+			Default("false").
+			Doc("keep the bandit in the paper's 20 bytes per connection (Section IV-B.2-3)"),
+	}
 }
 
-var rcParams = func() map[string]param[Config] {
-	m := banditParams(func(c *Config) (*float64, *float64, *float64, *bool) {
-		return &c.Gamma, &c.Epsilon, &c.Xi, &c.FixedPoint
-	})
-	m["arms"] = param[Config]{
-		func(c *Config, v string) error {
-			arms, err := parseArms(v)
-			if err != nil {
-				return err
-			}
-			c.Arms = arms
-			return nil
-		},
-		func(c *Config) string { return formatArms(c.Arms) }}
-	m["estimator"] = param[Config]{
-		func(c *Config, v string) error {
-			switch e := Estimator(strings.ToLower(strings.TrimSpace(v))); e {
-			case EstimatorIdeal, EstimatorSlots:
-				c.Estimator = e
-				return nil
-			}
-			return fmt.Errorf("want one of ideal, slots, got %q", v)
-		},
-		func(c *Config) string { return string(c.Estimator) }}
-	m["qualify_gap"] = param[Config]{
-		func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "auto") {
-				c.QualifyGap = 0
-				return nil
-			}
-			t, err := units.ParseDuration(v)
-			if err != nil {
-				return err
-			}
-			c.QualifyGap = t
-			return nil
-		},
-		func(c *Config) string { return fmtDuration(c.gap()) }}
-	for _, k := range inheritedDCQCN {
-		m[k] = param[Config]{
-			func(c *Config, v string) error { return unwrapParam(c.DCQCN.Set(k, v)) },
-			func(c *Config) string { return c.DCQCN.Params()[k] }}
-	}
-	return m
-}()
-
-var plusParams = func() map[string]param[PlusConfig] {
-	m := banditParams(func(c *PlusConfig) (*float64, *float64, *float64, *bool) {
-		return &c.Gamma, &c.Epsilon, &c.Xi, &c.FixedPoint
-	})
-	m["arms"] = param[PlusConfig]{
-		func(c *PlusConfig, v string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 || n > 62 {
-				return fmt.Errorf("want an integer in [1, 62], got %q", v)
-			}
-			c.Arms = n
-			return nil
-		},
-		func(c *PlusConfig) string { return strconv.Itoa(c.Arms) }}
-	// The ECN and CNP keys parse and print as DCQCN's do.
-	for _, k := range []string{"kmin", "kmax", "pmax", "ecn_ref_rate", "cnp_interval"} {
-		m[k] = param[PlusConfig]{
-			func(c *PlusConfig, v string) error {
-				d := c.dcqcnView()
-				if err := d.Set(k, v); err != nil {
-					return unwrapParam(err)
-				}
-				c.Kmin, c.Kmax, c.Pmax, c.ECNRefRate, c.CNPInterval = d.Kmin, d.Kmax, d.Pmax, d.ECNRefRate, d.CNPInterval
-				return nil
-			},
-			func(c *PlusConfig) string { d := c.dcqcnView(); return d.Params()[k] }}
-	}
-	return m
-}()
-
-// unwrapParam strips the "parameter KEY: " that DCQCN's Set puts on its
-// errors, which apply adds itself.
-func unwrapParam(err error) error {
-	if inner := errors.Unwrap(err); inner != nil {
-		return inner
-	}
-	return err
+// rcTable is Dolce-RC's parameters and its one preset, paper: Dolce-RC (Ye 2023)'s
+// DR-UCB with gamma 0.9998, epsilon 0.015, xi 0.5001 (Section V-A),
+// PaperArms, the slots estimator of the prototype (Section IV-B.1) in
+// float64, over the dcqcn:dolce preset (Kmin 7 KB, Kmax 500 KB, Pmax 1 %,
+// CNP interval 1 us).
+var rcTable = &keyval.Table[Config]{
+	Name:    "dolce",
+	Default: DefaultPreset,
+	Presets: []cca.Preset{{Name: DefaultPreset, Doc: "Dolce-RC (Ye 2023), Section V-A's DR-UCB and arms from Theorem 2, over dcqcn:dolce"}},
+	Params: append(append(banditParams(
+		func(c *Config) *float64 { return &c.Gamma }, func(c *Config) *float64 { return &c.Epsilon },
+		func(c *Config) *float64 { return &c.Xi }, func(c *Config) *bool { return &c.FixedPoint }),
+		keyval.Custom("arms", "alpha:beta list", "alpha in [0, 1], beta > 0", setArms, func(c *Config) string { return formatArms(c.Arms) }).
+			Default(formatArms(PaperArms())).
+			Doc("the arm set of Definition 1: cuts set R_T = beta*R_C (Eq. (1)), R_C = (1-alpha/2)*R_C (Eq. (2))"),
+		keyval.Enum("estimator", func(c *Config) *Estimator { return &c.Estimator }, EstimatorIdeal, EstimatorSlots).
+			Default("slots").DefaultIfZero().
+			Doc("ECN ratio of Eq. (4): ideal (CE-echoing ACKs per packet) or slots (CNPs per 1us Tx slot, the prototype's)"),
+		keyval.Time("qualify_gap", func(c *Config) *units.Time { return &c.QualifyGap }).Zero("auto").
+			Show(func(c *Config) string { return units.FormatDuration(c.gap()) }).
+			Default("auto").
+			Doc("least time between two qualified CNPs (auto: one fast recovery phase, fast_recovery x increase_timer)"),
+	), inherited()...),
+	Refused: map[string]string{
+		"g":                 "alpha comes from the arm set (Dolce-RC, Ye 2023, Section IV-A: no alpha equations)",
+		"alpha_init":        "alpha comes from the arm set (Dolce-RC, Ye 2023, Section IV-A: no alpha equations)",
+		"alpha_mode":        "alpha comes from the arm set (Dolce-RC, Ye 2023, Section IV-A: no alpha equations)",
+		"alpha_timer":       "alpha comes from the arm set (Dolce-RC, Ye 2023, Section IV-A: no alpha equations)",
+		"cut":               "the cut is R_C = (1 - alpha/2)*R_C (Dolce-RC, Ye 2023, Eq. (2))",
+		"clamp_target_rate": "every cut sets R_T = beta*R_C (Dolce-RC, Ye 2023, Eq. (1))",
+	},
 }
 
-// dcqcnView carries the ECN and CNP fields in a DCQCN configuration, to
-// reuse its parsing and printing.
-func (c *PlusConfig) dcqcnView() dcqcn.Config {
-	return dcqcn.Config{Kmin: c.Kmin, Kmax: c.Kmax, Pmax: c.Pmax, ECNRefRate: c.ECNRefRate, CNPInterval: c.CNPInterval}
-}
-
-// keys lists a parameter table's keys in sorted order.
-func keys[C any](m map[string]param[C]) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// inherited lifts the DCQCN keys Dolce-RC takes onto its Config.DCQCN,
+// with the dcqcn:dolce preset's values.
+func inherited() []*keyval.Param[Config] {
+	out := make([]*keyval.Param[Config], len(inheritedDCQCN))
+	for i, k := range inheritedDCQCN {
+		out[i] = keyval.Lift(dcqcn.Table().Param(k), "dolce", func(c *Config) *dcqcn.Config { return &c.DCQCN })
 	}
-	sort.Strings(out)
 	return out
+}
+
+// plusTable is Dolce-RC+'s parameters and its one preset, paper: 4 rates
+// C/8..C, DR-UCB as for Dolce-RC, RED Kmin 7 KB, Kmax 500 KB, Pmax 1 %,
+// CNP interval 1 us (see PlusConfig). The ECN and CNP keys parse and
+// print as DCQCN's do.
+var plusTable = &keyval.Table[PlusConfig]{
+	Name:    "dolceplus",
+	Default: DefaultPreset,
+	Presets: []cca.Preset{{Name: DefaultPreset, Doc: "Dolce-RC (Ye 2023), Section VI: 4 rates C/8..C, DR-UCB of Section V-A"}},
+	Params: append(banditParams(
+		func(c *PlusConfig) *float64 { return &c.Gamma }, func(c *PlusConfig) *float64 { return &c.Epsilon },
+		func(c *PlusConfig) *float64 { return &c.Xi }, func(c *PlusConfig) *bool { return &c.FixedPoint }),
+		keyval.Int("arms", func(c *PlusConfig) *int { return &c.Arms }, keyval.Closed(1, 62)).
+			Default("4").DefaultIfZero().
+			Doc("K, the number of rates r_i = C/2^(K-1-i) (Definition 3)"),
+		keyval.Size("kmin", func(c *PlusConfig) *units.Bytes { return &c.Kmin }).Zero("0B", "off", "none", "0").
+			Default("7KB").
+			Doc("RED threshold below which switches mark nothing (Section V-A)"),
+		keyval.Size("kmax", func(c *PlusConfig) *units.Bytes { return &c.Kmax }).Zero("0B", "off", "none", "0").
+			Default("500KB").
+			Doc("RED threshold at which the marking probability reaches pmax (Section V-A)"),
+		keyval.Real("pmax", func(c *PlusConfig) *float64 { return &c.Pmax }, keyval.Unit).
+			Default("0.01").
+			Doc("marking probability at kmax"),
+		keyval.Rate("ecn_ref_rate", func(c *PlusConfig) *units.BitsPerSec { return &c.ECNRefRate }).Zero("off", "none", "0").
+			Default("off").
+			Doc("link rate kmin and kmax are given for, scaled linearly to other rates (off: the same at every rate)"),
+		keyval.Time("cnp_interval", func(c *PlusConfig) *units.Time { return &c.CNPInterval }).Positive().
+			Default("1us").DefaultIfZero().
+			Doc("the receiver's minimum time between two CNPs (Dolce-RC+ ignores CNPs)"),
+	),
 }
 
 // Keys lists the parameter keys Build accepts for Dolce-RC, sorted.
-func Keys() []string { return keys(rcParams) }
+func Keys() []string { return rcTable.Keys() }
 
 // PlusKeys lists the parameter keys BuildPlus accepts, sorted.
-func PlusKeys() []string { return keys(plusParams) }
+func PlusKeys() []string { return plusTable.Keys() }
 
-// apply sets the overrides in sorted key order, so that the first error
-// reported does not depend on map order.
-func apply[C any](c *C, table map[string]param[C], overrides map[string]string, why map[string]string) error {
-	ks := make([]string, 0, len(overrides))
-	for k := range overrides {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	for _, k := range ks {
-		p, ok := table[k]
-		if !ok {
-			if r, ok := why[k]; ok {
-				return fmt.Errorf("parameter %q does not apply: %s", k, r)
-			}
-			return fmt.Errorf("unknown parameter %q (known: %s)", k, strings.Join(keys(table), ", "))
-		}
-		if err := p.set(c, overrides[k]); err != nil {
-			return fmt.Errorf("parameter %s: %w", k, err)
-		}
-	}
-	return nil
+// Preset returns Dolce-RC's validated configuration of a named preset (""
+// for the default, paper).
+func Preset(name string) (Config, error) {
+	c, _, err := rcTable.Build(name, nil, (*Config).validate)
+	return c, err
 }
 
-// params prints every key's effective value.
-func params[C any](c *C, table map[string]param[C]) map[string]string {
-	out := make(map[string]string, len(table))
-	for k, p := range table {
-		out[k] = p.get(c)
-	}
-	return out
+// PlusPreset returns Dolce-RC+'s validated configuration of a named
+// preset ("" for the default, paper).
+func PlusPreset(name string) (PlusConfig, error) {
+	c, _, err := plusTable.Build(name, nil, (*PlusConfig).validate)
+	return c, err
 }
 
-// parseArms parses "alpha:beta,alpha:beta,...".
-func parseArms(v string) ([]Arm, error) {
+// Schema describes Dolce-RC's presets and parameters (help and docs).
+func Schema() cca.Schema { return rcTable.Schema((*Config).validate) }
+
+// PlusSchema describes Dolce-RC+'s presets and parameters.
+func PlusSchema() cca.Schema { return plusTable.Schema((*PlusConfig).validate) }
+
+// Register adds Dolce-RC as "dolce" and Dolce-RC+ as "dolceplus" to r.
+func Register(r *cca.Registry) {
+	r.Register("dolce", "Dolce-RC (Ye et al., Dolce-RC (Ye 2023), Alg. 2): DCQCN with bandit-chosen alpha/beta", Build, Schema)
+	r.Register("dolceplus", "Dolce-RC+ (Ye et al., Dolce-RC (Ye 2023), Alg. 3): per-message rate C/2^k chosen by a bandit", BuildPlus, PlusSchema)
+}
+
+// Build is the cca.Builder of Dolce-RC: it resolves a preset, applies the
+// key=value overrides (see Keys) and validates the result.
+func Build(preset string, overrides map[string]string) (cca.Spec, error) {
+	c, name, err := rcTable.Build(preset, overrides, (*Config).validate)
+	if err != nil {
+		return cca.Spec{}, err
+	}
+	d := c.DCQCN
+	return cca.Spec{
+		Name:        "dolce:" + name,
+		New:         func() cca.Algorithm { return newRC(c) },
+		ECN:         &cca.ECNHint{KminBytes: d.Kmin, KmaxBytes: d.Kmax, Pmax: d.Pmax, RefRate: d.ECNRefRate},
+		CNPInterval: d.CNPInterval,
+		Params:      rcTable.Values(&c),
+	}, nil
+}
+
+// BuildPlus is the cca.Builder of Dolce-RC+ (see PlusKeys).
+func BuildPlus(preset string, overrides map[string]string) (cca.Spec, error) {
+	c, name, err := plusTable.Build(preset, overrides, (*PlusConfig).validate)
+	if err != nil {
+		return cca.Spec{}, err
+	}
+	return cca.Spec{
+		Name:        "dolceplus:" + name,
+		New:         func() cca.Algorithm { return newPlus(c) },
+		ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
+		CNPInterval: c.CNPInterval,
+		Params:      plusTable.Values(&c),
+	}, nil
+}
+
+// setArms parses arms=alpha:beta,alpha:beta,...
+func setArms(c *Config, v string) error {
 	var arms []Arm
 	for i, s := range strings.Split(v, ",") {
 		a, b, ok := strings.Cut(strings.TrimSpace(s), ":")
 		if !ok {
-			return nil, fmt.Errorf("arm %d: want alpha:beta, got %q", i, s)
+			return fmt.Errorf("arm %d: want alpha:beta, got %q", i, s)
 		}
-		alpha, err1 := parseFloat(a)
-		beta, err2 := parseFloat(b)
+		alpha, err1 := units.ParseFloat(a)
+		beta, err2 := units.ParseFloat(b)
 		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("arm %d: want alpha:beta numbers, got %q", i, s)
+			return fmt.Errorf("arm %d: want alpha:beta numbers, got %q", i, s)
 		}
-		if !(alpha >= 0 && alpha <= 1) {
-			return nil, fmt.Errorf("arm %d: alpha must be in [0, 1], got %v", i, alpha)
-		}
-		if !(beta > 0) {
-			return nil, fmt.Errorf("arm %d: beta must be a positive number, got %v", i, beta)
+		if err := checkArm(i, Arm{alpha, beta}); err != nil {
+			return err
 		}
 		arms = append(arms, Arm{alpha, beta})
 	}
-	return arms, nil
-}
-
-// formatArms prints arms as parseArms reads them, exactly.
-func formatArms(arms []Arm) string {
-	s := make([]string, len(arms))
-	for i, a := range arms {
-		s[i] = fmtExact(a.Alpha) + ":" + fmtExact(a.Beta)
-	}
-	return strings.Join(s, ",")
-}
-
-// parseFloat parses a finite number with keyval's parser (NaN and the
-// infinities are rejected).
-func parseFloat(v string) (float64, error) { return keyval.ParseFloat(v) }
-
-// parseOpenUnit parses a number in (0, 1).
-func parseOpenUnit(v string, dst *float64) error {
-	f, err := keyval.ParseFloatIn(v, keyval.OpenUnit)
-	if err != nil {
-		return err
-	}
-	*dst = f
+	c.Arms = arms
 	return nil
 }
 
-func fmtExact(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-
-// fmtDuration prints t exactly in the largest unit that divides it.
-func fmtDuration(t units.Time) string {
-	for _, u := range []struct {
-		d   units.Time
-		suf string
-	}{{units.Second, "s"}, {units.Millisecond, "ms"}, {units.Microsecond, "us"}, {units.Nanosecond, "ns"}} {
-		if t != 0 && t%u.d == 0 {
-			return fmt.Sprintf("%d%s", t/u.d, u.suf)
-		}
+// checkArm is Definition 1's ranges: alpha in [0, 1], beta positive.
+func checkArm(i int, a Arm) error {
+	if !(a.Alpha >= 0 && a.Alpha <= 1) {
+		return fmt.Errorf("arm %d: alpha must be in [0, 1], got %v", i, a.Alpha)
 	}
-	return fmt.Sprintf("%dps", int64(t))
+	if !(a.Beta > 0) || math.IsInf(a.Beta, 1) {
+		return fmt.Errorf("arm %d: beta must be a positive number, got %v", i, a.Beta)
+	}
+	return nil
+}
+
+// formatArms prints arms as setArms reads them, exactly.
+func formatArms(arms []Arm) string {
+	s := make([]string, len(arms))
+	for i, a := range arms {
+		s[i] = units.FormatFloat(a.Alpha) + ":" + units.FormatFloat(a.Beta)
+	}
+	return strings.Join(s, ",")
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// Plus is the Dolce-RC+ sender of one flow (paper 000 Algorithm 3): every
+// Plus is the Dolce-RC+ sender of one flow (Dolce-RC, Ye 2023, Algorithm 3): every
 // message is sent at one rate r_i = C/2^(K-1-i) chosen by DR-UCB, and the
 // ACK completing it scores that choice by Eq. (5). It ignores CNPs.
 type Plus struct {

@@ -11,7 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// RC is the Dolce-RC reaction point of one flow (paper 000 Algorithm 2):
+// RC is the Dolce-RC reaction point of one flow (Dolce-RC, Ye 2023, Algorithm 2):
 // DCQCN whose cuts use the alpha and beta of the arm DR-UCB chose, one
 // bandit iteration per qualified CNP.
 type RC struct {

@@ -56,7 +56,7 @@ func workload(t testing.TB, s string) *trace.Trace {
 
 // A 16-to-1 incast of 1 MB flows under Dolce-RC (both estimators, float
 // and fixed point) and Dolce-RC+ completes: every flow finishes, none
-// before its ideal (DESIGN.md: slowdown >= 1), nothing is dropped (PFC),
+// before its ideal (docs/OUTPUTS.md: slowdown >= 1 by construction), nothing is dropped (PFC),
 // and the last flow cannot beat 16 x 1 MB x 1048/1000 x 8 / 100G =
 // 1.342 ms (the receiver's link carries every byte).
 func TestIncast16To1Completes(t *testing.T) {

@@ -7,13 +7,13 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// Fluid holds the parameters of the DCQCN fluid model that paper 000
+// Fluid holds the parameters of the DCQCN fluid model that Dolce-RC (Ye 2023)
 // Theorem 2 revises: ref. [7], Zhu, Ghobadi, Misra and Padhye, "ECN or
 // Delay: Lessons Learnt from Analysis of DCQCN and TIMELY", CoNEXT 2016.
 // Rates, B and the marking probability are per packet in the model, so
 // PacketBytes converts bits per second and bytes into packets.
 type Fluid struct {
-	// Tau is tau, "the CNP generation timer" (paper 000, after Eq. (3)),
+	// Tau is tau, "the CNP generation timer" (Dolce-RC, Ye 2023, after Eq. (3)),
 	// picoseconds.
 	Tau units.Time
 	// TauPrime is tau', DCQCN's alpha update period K, picoseconds. It
@@ -34,9 +34,9 @@ type Fluid struct {
 
 // PaperFluid is the model Dolce-RC's default arms are derived with: the
 // settings the simulator runs Dolce-RC with. tau = 1 us is Dolce-RC's CNP
-// interval (paper 000 Section IV-B.1, MIN_TIME_BETWEEN_CNPS = 1); R_AI =
+// interval (Dolce-RC, Ye 2023, Section IV-B.1, MIN_TIME_BETWEEN_CNPS = 1); R_AI =
 // 5 Mb/s, B = 10 MB, T = tau' = 55 us and F = 5 are the dcqcn:dolce preset
-// (DCQCN per paper 003 Table II, which the paper's DCQCN baseline, ref.
+// (DCQCN per CC-NetCalc (Lehal 2024), Table II, which the paper's DCQCN baseline, ref.
 // [22], uses); packets are 1048 B on the wire (1000 B payload + 48 B of
 // headers, nic.DefaultConfig).
 func PaperFluid() Fluid {
@@ -47,7 +47,7 @@ func PaperFluid() Fluid {
 	}
 }
 
-// Aux are the auxiliary variables of ref. [7] Eq. (12) that paper 000
+// Aux are the auxiliary variables of ref. [7] Eq. (12) that Dolce-RC (Ye 2023)
 // Eq. (3) and (17)-(20) use, at marking probability p and current rate
 // R_C in packets per second:
 //
@@ -55,7 +55,7 @@ func PaperFluid() Fluid {
 //	b = p / ((1-p)^-B - 1)            c = b*(1-p)^(F*B)
 //	d = p / ((1-p)^-(T*R_C) - 1)      e = d*(1-p)^(F*T*R_C)
 //
-// (as they appear in paper 000 Eq. (15)-(16)). With the byte counter off
+// (as they appear in Dolce-RC (Ye 2023), Eq. (15)-(16)). With the byte counter off
 // (B infinite) b = c = 0.
 type Aux struct{ A, B, C, D, E float64 }
 
@@ -112,7 +112,7 @@ func (m Fluid) validate() error {
 // whose left side grows and right side shrinks with p; it is solved by
 // bisection on log p.
 //
-// NB: paper 000 gives alpha as a function of beta and N, but in its
+// NB: Dolce-RC (Ye 2023) gives alpha as a function of beta and N, but in its
 // steady state the marking probability is free (alpha is a constant, so
 // the alpha equation that fixed p* in DCQCN is gone). We take p* from
 // DCQCN's own fixed point: the paper says Eq. (3) "is reduced to the
@@ -148,7 +148,7 @@ func (m Fluid) MarkingProbability(c units.BitsPerSec, n float64) (float64, error
 	return math.Exp((lo + hi) / 2), nil
 }
 
-// AlphaAt is paper 000 Theorem 2 in the form its proof ends with,
+// AlphaAt is Dolce-RC (Ye 2023), Theorem 2 in the form its proof ends with,
 // Eq. (20), at marking probability p and rate rc (packets per second):
 //
 //	alpha = tau*R_C*(b+d)/a * (beta - 1 + tau*R_AI*(c+e)/a)
@@ -164,7 +164,7 @@ func (m Fluid) AlphaAt(p, rc, beta float64) float64 {
 }
 
 // Alpha is the steady-state alpha of a connection with parameter beta
-// when n connections share capacity c (paper 000 Theorem 2 with
+// when n connections share capacity c (Dolce-RC, Ye 2023, Theorem 2 with
 // R_C* = C/N, "According to [7]"), at DCQCN's marking probability p*.
 func (m Fluid) Alpha(c units.BitsPerSec, n, beta float64) (float64, error) {
 	p, err := m.MarkingProbability(c, n)
@@ -176,7 +176,7 @@ func (m Fluid) Alpha(c units.BitsPerSec, n, beta float64) (float64, error) {
 
 // DeriveArms builds a Dolce-RC arm set from Theorem 2, one arm per beta:
 // "Considering a practical range of N, we can choose proper values for
-// alpha and beta based on this relation graph" (paper 000 Section IV-A,
+// alpha and beta based on this relation graph" (Dolce-RC, Ye 2023, Section IV-A,
 // Fig. 3). The paper gives no rule; ours is minimax: for each beta, alpha
 // is the midpoint of the range alpha(beta, N) covers for integer N in
 // [nMin, nMax], the value whose largest distance to the steady state of

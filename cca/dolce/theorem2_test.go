@@ -20,7 +20,7 @@ func near(got, want, rel float64) bool {
 	return math.Abs(got-want) <= rel*math.Abs(want)
 }
 
-// Ref. [7] Eq. (12), as paper 000 Eq. (15)-(16) use the variables, at
+// Ref. [7] Eq. (12), as Dolce-RC (Ye 2023), Eq. (15)-(16) use the variables, at
 // p = 0.01 and R_C = 10^6 packets/s, computed independently (Python):
 //
 //	a = 1 - 0.99^50                          = 0.39499393286246365

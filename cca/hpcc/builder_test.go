@@ -11,7 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// TestPresets checks each preset against its source (see presets.go).
+// TestPresets checks each preset against its source (see params.go).
 func TestPresets(t *testing.T) {
 	for _, tc := range []struct {
 		preset, name string
@@ -132,7 +132,7 @@ func TestBuildErrors(t *testing.T) {
 		{"", map[string]string{"max_stage": "-1"}, `parameter max_stage: want an integer >= 0, got "-1"`},
 		{"", map[string]string{"max_stage": "2.5"}, "parameter max_stage: want an integer >= 0"},
 		{"", map[string]string{"w_ai": "lots"}, "parameter w_ai: invalid size"},
-		{"", map[string]string{"w_ai": "0.2"}, `parameter w_ai: must be at least 1 byte or off, got "0.2"`},
+		{"", map[string]string{"w_ai": "0.2"}, `parameter w_ai: must be positive or "off", got "0.2"`},
 		{"", map[string]string{"ai_rate": "-1Mbps"}, "parameter ai_rate: rate \"-1Mbps\" out of range"},
 		{"", map[string]string{"ai_flows": "0.5"}, "parameter ai_flows: want an integer >= 1"},
 		{"", map[string]string{"ai_flows": "10", "w_ai": "8B"}, "parameters ai_flows and w_ai each set W_AI: give only one"},

@@ -3,13 +3,13 @@ package hpcc
 import (
 	"fmt"
 
-	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
 // Config is the sender configuration of one HPCC flow. A field left at
 // zero takes the paper preset's value unless its comment says that zero
-// means something.
+// means something; the defaults, presets and bounds are the table in
+// params.go.
 type Config struct {
 	// Eta is η, the target utilization, in (0, 1]. Default 0.95 (paper
 	// section 3.3 and section 5; the HPCC simulator's U_TARGET 0.95).
@@ -52,31 +52,16 @@ type Config struct {
 	NoFastReact bool
 }
 
-// defaultAIFlows is N of the paper preset's W_AI (see Config.AIFlows).
-const defaultAIFlows = 100
-
-// paper is the paper preset; see presets.go for the sources.
-func paper() Config {
-	return Config{
-		Eta:      0.95,
-		MaxStage: 5,
-		AIFlows:  defaultAIFlows,
-		MinRate:  100 * units.Mbps,
-	}
-}
-
-// validate fills the defaults of zero fields and checks every field,
-// returning the first problem found.
+// validate fills the zero fields that take a default (see the table in
+// params.go; W_AI is the default's when none of its three forms is given)
+// and checks every field, returning the first problem found.
 func (c *Config) validate() error {
-	d := paper()
-	if c.Eta == 0 {
-		c.Eta = d.Eta
-	}
+	table.Fill(c)
 	if c.WAI == 0 && c.AIRate == 0 && c.AIFlows == 0 {
-		c.AIFlows = d.AIFlows
+		c.AIFlows = table.Defaults().AIFlows
 	}
-	if c.MinRate == 0 {
-		c.MinRate = d.MinRate
+	if err := table.Check(c); err != nil {
+		return err
 	}
 	set := 0
 	for _, on := range []bool{c.WAI != 0, c.AIRate != 0, c.AIFlows != 0} {
@@ -84,29 +69,8 @@ func (c *Config) validate() error {
 			set++
 		}
 	}
-	switch {
-	case !(c.Eta > 0 && c.Eta <= 1):
-		return fmt.Errorf("eta must be in (0, 1], got %v", c.Eta)
-	case c.MaxStage < 0:
-		return fmt.Errorf("max_stage must not be negative, got %d", c.MaxStage)
-	case c.WAI < 0:
-		return fmt.Errorf("w_ai must be positive, got %d B", c.WAI)
-	case c.AIRate < 0:
-		return fmt.Errorf("ai_rate must be positive, got %d bps", c.AIRate)
-	case c.AIFlows < 0:
-		return fmt.Errorf("ai_flows must be positive, got %d", c.AIFlows)
-	case set > 1:
+	if set > 1 {
 		return fmt.Errorf("w_ai, ai_rate and ai_flows each set W_AI: give only one")
-	case c.MinRate < 0:
-		return fmt.Errorf("min_rate must be positive, got %d bps", c.MinRate)
-	case c.BaseRTT < 0:
-		return fmt.Errorf("base_rtt must not be negative, got %v", c.BaseRTT)
 	}
-	// Upper bounds: what the parsers accept (see keyval.CheckRate).
-	return keyval.FirstError(
-		keyval.CheckSize("w_ai", c.WAI),
-		keyval.CheckRate("ai_rate", c.AIRate),
-		keyval.CheckRate("min_rate", c.MinRate),
-		keyval.CheckDuration("base_rtt", c.BaseRTT),
-	)
+	return nil
 }

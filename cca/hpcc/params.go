@@ -1,157 +1,119 @@
 package hpcc
 
 import (
-	"fmt"
+	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/internal/keyval"
-	"strconv"
-	"strings"
-
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// param is one key=value override: how to parse it into a Config and how
-// to print the effective value back in a form parse accepts.
-type param = keyval.Field[Config]
+// DefaultPreset is the preset used when none is named.
+const DefaultPreset = "paper"
 
-// aiKeys are the three ways to give W_AI; setting one clears the others.
-var aiKeys = []string{"ai_flows", "ai_rate", "w_ai"}
-
-var params = keyval.Table[Config]{
-	"eta": {
-		Set: func(c *Config, v string) error { return parseUnit(v, &c.Eta) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.Eta) }},
-	"max_stage": {
-		Set: func(c *Config, v string) error { return parseInt(v, &c.MaxStage, 0) },
-		Get: func(c *Config) string { return strconv.Itoa(c.MaxStage) }},
-	"w_ai": {
-		Set: func(c *Config, v string) error {
-			if isOff(v) {
-				c.WAI = 0
-				return nil
-			}
-			b, err := units.ParseSize(v)
-			if err != nil {
-				return err
-			}
-			if b == 0 {
-				return fmt.Errorf("must be at least 1 byte or off, got %q", v)
-			}
-			c.WAI, c.AIRate, c.AIFlows = b, 0, 0
-			return nil
-		},
-		Get: func(c *Config) string { return keyval.FormatSizeOr(c.WAI, "off") }},
-	"ai_rate": {
-		Set: func(c *Config, v string) error {
-			if isOff(v) {
-				c.AIRate = 0
-				return nil
-			}
-			r, err := units.ParseRate(v)
-			if err != nil {
-				return err
-			}
-			c.WAI, c.AIRate, c.AIFlows = 0, r, 0
-			return nil
-		},
-		Get: func(c *Config) string { return keyval.FormatRateOr(c.AIRate, "off") }},
-	"ai_flows": {
-		Set: func(c *Config, v string) error {
-			if isOff(v) {
-				c.AIFlows = 0
-				return nil
-			}
-			var n int
-			if err := parseInt(v, &n, 1); err != nil {
-				return err
-			}
-			c.WAI, c.AIRate, c.AIFlows = 0, 0, n
-			return nil
-		},
-		Get: func(c *Config) string {
-			if c.AIFlows == 0 {
-				return "off"
-			}
-			return strconv.Itoa(c.AIFlows)
-		}},
-	"min_rate": {
-		Set: func(c *Config, v string) error {
-			r, err := units.ParseRate(v)
-			if err != nil {
-				return err
-			}
-			c.MinRate = r
-			return nil
-		},
-		Get: func(c *Config) string { return keyval.FormatRateOr(c.MinRate, "0bps") }},
-	"base_rtt": {
-		Set: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "path") {
-				c.BaseRTT = 0
-				return nil
-			}
-			t, err := units.ParseDuration(v)
-			if err != nil {
-				return err
-			}
-			if t == 0 {
-				return fmt.Errorf("must be positive or \"path\", got %q", v)
-			}
-			c.BaseRTT = t
-			return nil
-		},
-		Get: func(c *Config) string {
-			if c.BaseRTT == 0 {
-				return "path"
-			}
-			return keyval.FormatDurationOr(c.BaseRTT, "0s")
-		}},
-	"fast_react": {
-		Set: func(c *Config, v string) error {
-			b, err := strconv.ParseBool(strings.TrimSpace(v))
-			if err != nil {
-				return fmt.Errorf("want true or false, got %q", v)
-			}
-			c.NoFastReact = !b
-			return nil
-		},
-		Get: func(c *Config) string { return strconv.FormatBool(!c.NoFastReact) }},
+// table is HPCC's parameters and presets: the one source of the preset
+// configurations, `--cca-param` parsing, Spec.Params, help and docs.
+//
+// Presets:
+//   - paper: Li et al. 2019. η = 0.95 and maxStage = 5 (section 3.3,
+//     "Parameters"); W_AI from the paper's rule W_AI = W_init*(1-η)/N
+//     (section 3.3) with N = 100 concurrent flows, our choice (about 26 B
+//     at 100 Gb/s and T = 4.2 us). min_rate 100 Mb/s is the HPCC
+//     simulator's MIN_RATE (the paper has no floor). T is each flow's own
+//     base RTT.
+//   - hpcc-repo: the HPCC simulator's mix/config.txt
+//     (../shared/data/hpcc_format/config.txt, CC_MODE 3): U_TARGET 0.95
+//     -> eta; MI_THRESH 0 -> max_stage 0 (every update multiplicative,
+//     Alg. 1 line 12 always true); RATE_AI 50Mb/s -> W_AI = 50Mb/s * T;
+//     MIN_RATE 100Mb/s -> min_rate; FAST_REACT 1 -> fast_react; HAS_WIN 1
+//     and VAR_WIN 1 -> the window W = R*T that Window returns; INT_MULTI,
+//     MULTI_RATE 0 and SAMPLE_FEEDBACK 0 are the single-rate, full-INT
+//     behaviour modelled here. GLOBAL_T 1 (T = the network's largest base
+//     RTT) is not known to an algorithm: T stays the flow's own base RTT
+//     unless base_rtt is given.
+var table = &keyval.Table[Config]{
+	Name:    "hpcc",
+	Default: DefaultPreset,
+	Presets: []cca.Preset{
+		{Name: "paper", Aliases: []string{"li2019"}, Doc: "Li et al. 2019 section 3.3: eta 0.95, maxStage 5, W_AI = W_init*(1-eta)/100"},
+		{Name: "hpcc-repo", Aliases: []string{"hpcc"}, Doc: "the HPCC simulator's mix/config.txt (CC_MODE 3)"},
+	},
+	Params: []*keyval.Param[Config]{
+		keyval.Real("eta", func(c *Config) *float64 { return &c.Eta }, keyval.UnitNonZero).
+			Default("0.95").DefaultIfZero().
+			Doc("η, the target utilization"),
+		keyval.Int("max_stage", func(c *Config) *int { return &c.MaxStage }, keyval.AtLeast(0)).
+			Default("5").In("hpcc-repo", "0").
+			Doc("per-RTT additive-increase stages before a multiplicative update (Alg. 1 line 12)"),
+		keyval.Size("w_ai", func(c *Config) *units.Bytes { return &c.WAI }).Positive().Zero("off", "none", "0").
+			OnSet(func(c *Config) {
+				if c.WAI != 0 {
+					c.AIRate, c.AIFlows = 0, 0
+				}
+			}).
+			Default("off").
+			Doc("W_AI, the additive increase per update (Alg. 1 lines 13 and 17)"),
+		keyval.Rate("ai_rate", func(c *Config) *units.BitsPerSec { return &c.AIRate }).Zero("off", "none", "0").
+			OnSet(func(c *Config) {
+				if c.AIRate != 0 {
+					c.WAI, c.AIFlows = 0, 0
+				}
+			}).
+			Default("off").In("hpcc-repo", "50Mbps").
+			Doc("W_AI as a rate: W_AI = ai_rate*T/8 (the HPCC simulator's RATE_AI)"),
+		keyval.Int("ai_flows", func(c *Config) *int { return &c.AIFlows }, keyval.AtLeast(1)).Zero("off", "none", "0").
+			OnSet(func(c *Config) {
+				if c.AIFlows != 0 {
+					c.WAI, c.AIRate = 0, 0
+				}
+			}).
+			Default("100").In("hpcc-repo", "off").
+			Doc("W_AI as N in W_AI = W_init*(1-η)/N (paper section 3.3)"),
+		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
+			Default("100Mbps").DefaultIfZero().
+			Doc("floor of the rate W/T (lowered to the line rate at Start)"),
+		keyval.Time("base_rtt", func(c *Config) *units.Time { return &c.BaseRTT }).Positive().Zero("path").
+			Default("path").
+			Doc("T (path: the flow's own base RTT; the network's largest is HPCC's GLOBAL_T 1)"),
+		keyval.BoolNot("fast_react", func(c *Config) *bool { return &c.NoFastReact }).
+			Default("true").
+			Doc("react to every ACK (false: once per RTT, the HPCC simulator's FAST_REACT 0)"),
+	},
+	Exclusive: []keyval.Exclusive{{What: "W_AI", Keys: []string{"ai_flows", "ai_rate", "w_ai"}}},
 }
 
 // Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return params.Keys() }
+func Keys() []string { return table.Keys() }
 
-// set applies one key=value override.
-func (c *Config) set(key, value string) error { return params.Set(c, key, value) }
+// Presets lists the canonical preset names in sorted order.
+func Presets() []string { return table.PresetNames() }
 
-// Params returns every parameter's effective value, keyed as Build takes
-// them; feeding the map back to Build reproduces the configuration.
-func (c Config) Params() map[string]string { return params.Values(&c) }
-
-func isOff(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "off", "none", "0":
-		return true
-	}
-	return false
+// Preset returns the configuration of a named preset ("" for the default,
+// or an alias).
+func Preset(name string) (Config, error) {
+	c, _, err := table.Preset(name)
+	return c, err
 }
 
-// parseUnit parses a float in (0, 1] with keyval's parser (NaN and the
-// infinities are rejected).
-func parseUnit(v string, dst *float64) error {
-	f, err := keyval.ParseFloatIn(v, keyval.UnitNonZero)
+// Schema describes HPCC's presets and parameters (help and docs).
+func Schema() cca.Schema { return table.Schema((*Config).validate) }
+
+// Register adds HPCC to r under the name "hpcc".
+func Register(r *cca.Registry) {
+	r.Register("hpcc", "HPCC (Li et al. 2019), INT-based window control", Build, Schema)
+}
+
+// Build is the cca.Builder of HPCC: it resolves a preset, applies the
+// key=value overrides (see Keys; at most one of w_ai, ai_rate, ai_flows)
+// and validates the result. The Spec asks switches to stamp INT and leaves
+// their ECN marking alone (HPCC ignores ECN echoes and CNPs).
+func Build(preset string, overrides map[string]string) (cca.Spec, error) {
+	c, name, err := table.Build(preset, overrides, (*Config).validate)
 	if err != nil {
-		return err
+		return cca.Spec{}, err
 	}
-	*dst = f
-	return nil
-}
-
-// parseInt parses an integer >= lo.
-func parseInt(v string, dst *int, lo int) error {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < lo {
-		return fmt.Errorf("want an integer >= %d, got %q", lo, v)
-	}
-	*dst = n
-	return nil
+	return cca.Spec{
+		Name:     "hpcc:" + name,
+		New:      func() cca.Algorithm { return newValid(c) },
+		NeedsINT: true,
+		Params:   table.Values(&c),
+	}, nil
 }

@@ -3,53 +3,45 @@
 package linerate
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
+// config is the baseline's one parameter.
+type config struct {
+	rate units.BitsPerSec // 0: the line rate
+}
+
+// table is the baseline's parameter; it has no presets.
+var table = &keyval.Table[config]{
+	Name: "linerate",
+	Params: []*keyval.Param[config]{
+		keyval.Rate("rate", func(c *config) *units.BitsPerSec { return &c.rate }).Zero("line").
+			Default("line").
+			Doc("fixed sending rate, if below the line rate (line: the line rate)"),
+	},
+}
+
+// Schema describes the baseline's parameter (help and docs).
+func Schema() cca.Schema { return table.Schema(nil) }
+
 // Register adds the baseline to r under the name "linerate".
 func Register(r *cca.Registry) {
-	r.Register("linerate", "no congestion control: send at line rate (or rate=, if lower)", Build)
+	r.Register("linerate", "no congestion control: send at line rate (or rate=, if lower)", Build, Schema)
 }
 
 // Build is the cca.Builder of the baseline. It has no presets; its one
 // optional parameter, rate, caps the sending rate below the line rate.
-func Build(preset string, params map[string]string) (cca.Spec, error) {
-	if preset != "" {
-		return cca.Spec{}, fmt.Errorf("unknown preset %q (linerate has none)", preset)
-	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var rate units.BitsPerSec
-	for _, k := range keys {
-		if k != "rate" {
-			return cca.Spec{}, fmt.Errorf("unknown parameter %q (known: rate)", k)
-		}
-		v := params[k]
-		if strings.EqualFold(strings.TrimSpace(v), "line") {
-			continue
-		}
-		r, err := units.ParseRate(v)
-		if err != nil {
-			return cca.Spec{}, fmt.Errorf("parameter rate: %w", err)
-		}
-		rate = r
-	}
-	shown := "line"
-	if rate > 0 {
-		shown = formatRate(rate)
+func Build(preset string, overrides map[string]string) (cca.Spec, error) {
+	c, _, err := table.Build(preset, overrides, nil)
+	if err != nil {
+		return cca.Spec{}, err
 	}
 	return cca.Spec{
 		Name:   "linerate",
-		New:    func() cca.Algorithm { return New(rate) },
-		Params: map[string]string{"rate": shown},
+		New:    func() cca.Algorithm { return New(c.rate) },
+		Params: table.Values(&c),
 	}, nil
 }
 
@@ -99,16 +91,3 @@ func (l *LineRate) Rate() units.BitsPerSec { return l.rate }
 
 // Window is 0: no window.
 func (l *LineRate) Window() units.Bytes { return 0 }
-
-// formatRate prints r exactly (units.BitsPerSec.String rounds to 1 kb/s).
-func formatRate(r units.BitsPerSec) string {
-	switch {
-	case r%units.Gbps == 0:
-		return fmt.Sprintf("%dGbps", r/units.Gbps)
-	case r%units.Mbps == 0:
-		return fmt.Sprintf("%dMbps", r/units.Mbps)
-	case r%units.Kbps == 0:
-		return fmt.Sprintf("%dKbps", r/units.Kbps)
-	}
-	return fmt.Sprintf("%dbps", int64(r))
-}

@@ -2,7 +2,7 @@ package rlcc
 
 import "math"
 
-// The operating point of paper 001's reward (Eq. 1 and 2) that Conditions
+// The operating point of the reward of RL-CC-NIC (Fuhrer 2023), Eq. 1 and 2, that Conditions
 // describes: package rl/reward's defaults RLCCTarget and RLCCBeta, repeated
 // here so that the runtime does not import the training side's reward
 // package (a test checks they agree).
@@ -11,7 +11,7 @@ const (
 	condBeta   = 1.5   // the congestion tolerance beta, an RTT inflation
 )
 
-// Condition is a system condition of paper 001 Table VI, as the values of
+// Condition is a system condition of RL-CC-NIC (Fuhrer 2023), Table VI, as the values of
 // the observation it stands for.
 type Condition struct {
 	// Name is "under-utilized", "on target" or "congested".
@@ -21,13 +21,13 @@ type Condition struct {
 	RateFrac, RTTInflation, CNPs float64
 }
 
-// Conditions returns the three conditions of paper 001 Table VI for n
-// flows sharing one bottleneck (paper 001 analyses 4 to 1):
+// Conditions returns the three conditions of RL-CC-NIC (Fuhrer 2023), Table VI for n
+// flows sharing one bottleneck (RL-CC-NIC, Fuhrer 2023 analyses 4 to 1):
 //
 //   - under-utilized: rate 0.4/n of line rate (less than the fair share),
 //     RTT inflation 1 (empty queue), no CNP;
-//   - on target: the fair share 1/n at the steady-state inflation of paper
-//     001 Eq. 2, beta + target x sqrt(n) (line rate 1), no CNP;
+//   - on target: the fair share 1/n at the steady-state inflation of RL-CC-NIC (Fuhrer 2023),
+//     Eq. 2, beta + target x sqrt(n) (line rate 1), no CNP;
 //   - congested: 1.6/n of line rate, RTT inflation 2 beta + 1 (= 4 with
 //     beta 1.5: a queue of 3 base RTTs), one CNP.
 //
@@ -42,7 +42,7 @@ func Conditions(n int) [3]Condition {
 	}
 }
 
-// ExplainRow is one cell of paper 001 Table VI: the policy's action when
+// ExplainRow is one cell of RL-CC-NIC (Fuhrer 2023), Table VI: the policy's action when
 // the previous decision saw Prev and the current one sees Cur.
 type ExplainRow struct {
 	Prev, Cur Condition
@@ -71,7 +71,7 @@ func Explain(p *Policy, n int) []ExplainRow {
 	return rows
 }
 
-// PaperTableVI is paper 001 Table VI (rows: previous condition; columns:
+// PaperTableVI is RL-CC-NIC (Fuhrer 2023), Table VI (rows: previous condition; columns:
 // current condition; order under-utilized, on target, congested).
 var PaperTableVI = [3][3]float64{
 	{1.05, 0.92, 0.89},

@@ -3,8 +3,8 @@ package rlcc
 import "math"
 
 // FeatureNames are the RL-CC agent's observation features, in the order a
-// policy receives them (paper 004 Section 6 "Observations": the flow's
-// rate, RTT, CNP and NACK counts; paper 001 Appendix A: current and past
+// policy receives them (RL-CC, Tessler 2022, Section 6 "Observations": the flow's
+// rate, RTT, CNP and NACK counts; RL-CC-NIC (Fuhrer 2023), Appendix A: current and past
 // state concatenated, a short history window in place of an LSTM). They
 // are also columns of decisions.parquet, so ensembles trained elsewhere on
 // that dataset can be loaded as policies.
@@ -34,9 +34,9 @@ const (
 	NumFeatures
 )
 
-// The action range (paper 004 Section 6 "Actions": rate_{t+1} = a_t x
-// rate_t). Paper 004 does not state its range (its PPO baseline used
-// [0.8, 1.2], Appendix C.2) and paper 001 Table VI shows actions from 0.89
+// The action range (RL-CC, Tessler 2022, Section 6 "Actions": rate_{t+1} = a_t x
+// rate_t). RL-CC (Tessler 2022) does not state its range (its PPO baseline used
+// [0.8, 1.2], Appendix C.2) and RL-CC-NIC (Fuhrer 2023), Table VI shows actions from 0.89
 // to 1.15. We use [0.5, 1.5] (our choice, centred on 1 so that a tanh
 // output of 0 keeps the rate): the agent acts once per RTT and flows start
 // at line rate, so with 8 flows the RTT grows about 8 x 0.8^k-fold in the
@@ -60,7 +60,7 @@ const (
 // with rates clamped to [0, 1], inflations to [1e-3, e^5] and counts to
 // >= 0: every input is of order 1 in the region the reward cares about
 // (rates from 1/8192 to 1, inflations from 1 to a few tens), and the
-// square root matches the reward's sqrt(rate) (paper 004 Section 6).
+// square root matches the reward's sqrt(rate) (RL-CC, Tessler 2022, Section 6).
 const InputTransform = "rlcc-v1"
 
 // Transform writes the InputTransform of observation x into z (both of

@@ -4,70 +4,59 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// params are the `--cca-param` keys of rlcc.
-var params = keyval.Table[Config]{
-	"policy": {
-		Set: func(c *Config, v string) error {
-			v = strings.TrimSpace(v)
-			if v == "" || v == "default" {
-				c.Policy, c.PolicyPath = nil, "default"
-				return nil
-			}
-			p, err := Named(v)
-			if err != nil {
-				return err
-			}
-			c.Policy, c.PolicyPath = p, v
-			return nil
-		},
-		Get: func(c *Config) string {
+// DefaultPreset is the preset used when none is named.
+const DefaultPreset = "auto"
+
+// table is RL-CC's parameters and presets: the one source of the preset
+// configurations, `--cca-param` parsing, Spec.Params, help and docs.
+//
+// The presets differ only in the decision latency (RL-CC-NIC, Fuhrer 2023, Table I); the
+// policy is the embedded default unless `policy=FILE` names another.
+//   - auto: the latency of the policy's kind, 0.9 us for trees, 17 us for
+//     an MLP;
+//   - ideal: no latency (a decision applies on the ACK that triggers it);
+//   - tree, mlp, lstm: 0.9 us, 17 us and 450 us whatever the policy, to
+//     reproduce RL-CC-NIC (Fuhrer 2023), Table II's effect of slow decisions.
+var table = &keyval.Table[Config]{
+	Name:    "rlcc",
+	Default: DefaultPreset,
+	Presets: []cca.Preset{
+		{Name: "auto", Doc: "the decision latency of the policy's kind (RL-CC-NIC, Fuhrer 2023, Table I: trees 0.9us, MLP 17us)"},
+		{Name: "ideal", Doc: "no decision latency"},
+		{Name: "tree", Doc: "0.9us, RL-CC-NIC (Fuhrer 2023), Table I's tree latency, whatever the policy"},
+		{Name: "mlp", Doc: "17us, RL-CC-NIC (Fuhrer 2023), Table I's MLP latency, whatever the policy"},
+		{Name: "lstm", Doc: "450us, RL-CC-NIC (Fuhrer 2023), Table I's LSTM latency, whatever the policy"},
+	},
+	Params: []*keyval.Param[Config]{
+		keyval.Custom("policy", "file", "default, teacher or a policy file", setPolicy, func(c *Config) string {
 			if c.PolicyPath == "" {
 				return "default"
 			}
 			return c.PolicyPath
-		}},
-	"latency": {
-		Set: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "auto") {
-				c.Latency = -1
-				return nil
-			}
-			t, err := units.ParseDuration(v)
-			if err != nil {
-				return err
-			}
-			if t < 0 {
-				return fmt.Errorf("must not be negative, got %q", v)
-			}
-			c.Latency = t
-			return nil
-		},
-		Get: func(c *Config) string { return keyval.FormatDuration(c.Latency) }},
-	"amin": {
-		Set: func(c *Config, v string) error { return parseMultiplier(v, &c.AMin) },
-		Get: func(c *Config) string { a, _ := c.Range(); return keyval.FormatFloat(a) }},
-	"amax": {
-		Set: func(c *Config, v string) error { return parseMultiplier(v, &c.AMax) },
-		Get: func(c *Config) string { _, a := c.Range(); return keyval.FormatFloat(a) }},
-	"min_rate": {
-		Set: func(c *Config, v string) error {
-			r, err := units.ParseRate(v)
-			if err != nil {
-				return err
-			}
-			if r <= 0 {
-				return fmt.Errorf("must be positive, got %q", v)
-			}
-			c.MinRate = r
-			return nil
-		},
-		Get: func(c *Config) string { return keyval.FormatRate(c.MinRate) }},
-	"rtt": {
-		Set: func(c *Config, v string) error {
+		}).
+			Default("default").
+			Doc("the policy: the embedded distilled trees, the embedded MLP teacher, or a file (rlcc.LoadFile)"),
+		keyval.Time("latency", func(c *Config) *units.Time { return &c.Latency }).
+			Word("auto", func(c *Config) { c.Latency = -1 }, nil).
+			Default("auto").In("ideal", "0us").In("tree", "900ns").In("mlp", "17us").In("lstm", "450us").
+			Doc("decision latency: a decision on an ACK at t changes the rate at t+latency (auto: by the policy's kind)"),
+		keyval.Real("amin", func(c *Config) *float64 { return &c.AMin }, keyval.Positive).Zero("policy").
+			Show(func(c *Config) string { a, _ := c.Range(); return units.FormatFloat(a) }).
+			Default("policy").
+			Doc("lowest rate multiplier an action may take (policy: the policy's range)"),
+		keyval.Real("amax", func(c *Config) *float64 { return &c.AMax }, keyval.Positive).Zero("policy").
+			Show(func(c *Config) string { _, a := c.Range(); return units.FormatFloat(a) }).
+			Default("policy").
+			Doc("highest rate multiplier an action may take (policy: the policy's range)"),
+		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
+			Default("10Mbps").DefaultIfZero().
+			Doc("lowest rate an action can set (below the fair share of the largest test of RL-CC, Tessler 2022)"),
+		keyval.Custom("rtt", "enum", "probe, ack", func(c *Config, v string) error {
 			switch strings.TrimSpace(v) {
 			case "probe":
 				c.AckRTT = false
@@ -77,25 +66,68 @@ var params = keyval.Table[Config]{
 				return fmt.Errorf(`want "probe" or "ack", got %q`, v)
 			}
 			return nil
-		},
-		Get: func(c *Config) string {
+		}, func(c *Config) string {
 			if c.AckRTT {
 				return "ack"
 			}
 			return "probe"
-		}},
+		}).
+			Default("probe").
+			Doc("what triggers a decision: RTT probe responses (RL-CC, Tessler 2022, Fig. 2) or data ACKs"),
+	},
 }
 
-// Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return params.Keys() }
-
-// parseMultiplier parses a finite rate multiplier > 0 with keyval's parser
-// (NaN and the infinities are rejected).
-func parseMultiplier(v string, dst *float64) error {
-	f, err := keyval.ParseFloatIn(v, keyval.Positive)
+// setPolicy reads policy=default, teacher or a file (see Named).
+func setPolicy(c *Config, v string) error {
+	v = strings.TrimSpace(v)
+	if v == "" || v == "default" {
+		c.Policy, c.PolicyPath = nil, "default"
+		return nil
+	}
+	p, err := Named(v)
 	if err != nil {
 		return err
 	}
-	*dst = f
+	c.Policy, c.PolicyPath = p, v
 	return nil
+}
+
+// Keys lists the parameter keys Build accepts, in sorted order.
+func Keys() []string { return table.Keys() }
+
+// Presets lists the preset names in sorted order.
+func Presets() []string { return table.PresetNames() }
+
+// Schema describes RL-CC's presets and parameters (help and docs).
+func Schema() cca.Schema { return table.Schema((*Config).validate) }
+
+// Register adds RL-CC to r under the name "rlcc".
+func Register(r *cca.Registry) {
+	r.Register("rlcc", "RL-CC learned multiplicative rate policy (Tessler et al. 2022, Fuhrer et al. 2023)", Build, Schema)
+}
+
+// Build is the cca.Builder of RL-CC: a preset (decision latency), then the
+// key=value overrides (see Keys). RL-CC reads CNP counts, so it leaves the
+// switch's ECN marking and the NIC's CNP interval at their defaults, and
+// needs no INT.
+func Build(preset string, overrides map[string]string) (cca.Spec, error) {
+	c, name, err := table.Build(preset, overrides, nil)
+	if err != nil {
+		return cca.Spec{}, err
+	}
+	return NewSpec("rlcc:"+name, c)
+}
+
+// NewSpec validates c and returns the spec whose factory makes one agent
+// per flow, all sharing c.Policy (the trainer uses it with a policy that
+// has no file).
+func NewSpec(name string, c Config) (cca.Spec, error) {
+	if err := c.validate(); err != nil {
+		return cca.Spec{}, err
+	}
+	return cca.Spec{
+		Name:   name,
+		New:    func() cca.Algorithm { return New(&c) },
+		Params: table.Values(&c),
+	}, nil
 }

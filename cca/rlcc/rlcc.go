@@ -23,10 +23,10 @@ type Decision struct {
 
 // Agent is one flow's RL-CC controller, a pure state machine (no clock,
 // queue or RNG of its own). It acts once per RTT: on the first ACK whose
-// packet was sent at or after the previous decision was applied (paper
-// 004 Section 6 "Transitions": event-triggered RTT intervals). The action
-// multiplies the rate (rate_{t+1} = a_t x rate_t, paper 004 "Actions"),
-// and the new rate takes effect Latency after the ACK (paper 001 Table I);
+// packet was sent at or after the previous decision was applied (RL-CC, Tessler 2022,
+// Section 6 "Transitions": event-triggered RTT intervals). The action
+// multiplies the rate (rate_{t+1} = a_t x rate_t, RL-CC (Tessler 2022) "Actions"),
+// and the new rate takes effect Latency after the ACK (RL-CC-NIC, Fuhrer 2023, Table I);
 // until then no new decision is taken, as the NIC's CC engine is busy.
 type Agent struct {
 	cfg        *Config
@@ -95,7 +95,7 @@ func (a *Agent) StartAt(frac float64) { a.startFrac = frac }
 // frac x line rate (clamped to [MinRate, line rate]). Call it right after
 // Start: trainers use it to start flows away from line rate so that the
 // policy sees unequal rates at the same RTT inflation (the signal that
-// drives flows to the fair share, paper 004 Proposition 1).
+// drives flows to the fair share, RL-CC (Tessler 2022), Proposition 1).
 func (a *Agent) SetStartRate(frac float64) {
 	r := min(max(frac*a.line, a.minRate), a.line)
 	a.rate, a.prevRate = r, r/a.line
@@ -124,7 +124,7 @@ func (a *Agent) ProbesRTT() bool { return !a.cfg.AckRTT }
 
 // OnRTT implements cca.RTTProber: an RTT response triggers a decision if
 // its request left after the previous decision took effect and no
-// decision is pending (paper 004 Section 6 "Transitions": the agent acts
+// decision is pending (RL-CC, Tessler 2022, Section 6 "Transitions": the agent acts
 // once an RTT packet is received).
 func (a *Agent) OnRTT(now, rtt units.Time) {
 	if !a.cfg.AckRTT {

@@ -51,10 +51,10 @@ func ack(rtt units.Time) *cca.Ack { return &cca.Ack{AckedBytes: 1000, RTT: rtt} 
 
 // TestDecisionTiming walks the contract: one decision per RTT, on the
 // first RTT response of a probe sent at or after the previous decision
-// took effect (paper 004 Section 6 "Transitions": the agent acts once an
+// took effect (RL-CC, Tessler 2022, Section 6 "Transitions": the agent acts once an
 // RTT packet is received), the multiplicative action
-// rate_{t+1} = a x rate_t (paper 004 "Actions") applied after the decision
-// latency (paper 001 Table I), and the observation in FeatureNames order.
+// rate_{t+1} = a x rate_t (RL-CC, Tessler 2022 "Actions") applied after the decision
+// latency (RL-CC-NIC, Fuhrer 2023, Table I), and the observation in FeatureNames order.
 func TestDecisionTiming(t *testing.T) {
 	a, ds := agent(t, constPolicy(t, 0.8), 2*units.Microsecond)
 	a.OnCNP(us(1))
@@ -124,8 +124,8 @@ func TestRateClamp(t *testing.T) {
 	if up.Rate() != 100*units.Gbps {
 		t.Fatalf("rate %v above line rate", up.Rate())
 	}
-	if down.Rate() != defaultMinRate {
-		t.Fatalf("rate %v, want the floor %v after 40 halvings", down.Rate(), defaultMinRate)
+	if down.Rate() != table.Defaults().MinRate {
+		t.Fatalf("rate %v, want the floor %v after 40 halvings", down.Rate(), table.Defaults().MinRate)
 	}
 }
 
@@ -135,7 +135,7 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The default policy is trees: "auto" is paper 001 Table I's 0.9 us.
+	// The default policy is trees: "auto" is RL-CC-NIC (Fuhrer 2023), Table I's 0.9 us.
 	want := map[string]string{"policy": "default", "latency": "900ns", "amin": "0.5", "amax": "1.5", "min_rate": "10Mbps", "rtt": "probe"}
 	if s.Name != "rlcc:auto" || !maps.Equal(s.Params, want) {
 		t.Fatalf("Build(\"\") = %s %v, want rlcc:auto %v", s.Name, s.Params, want)
@@ -146,7 +146,7 @@ func TestBuild(t *testing.T) {
 	for preset, lat := range map[string]string{"ideal": "0us", "tree": "900ns", "mlp": "17us", "lstm": "450us"} {
 		s, err := Build(preset, nil)
 		if err != nil || s.Params["latency"] != lat {
-			t.Errorf("preset %s: latency %q err %v, want %s (paper 001 Table I)", preset, s.Params["latency"], err, lat)
+			t.Errorf("preset %s: latency %q err %v, want %s (RL-CC-NIC, Fuhrer 2023, Table I)", preset, s.Params["latency"], err, lat)
 		}
 	}
 	over := map[string]string{"latency": "3us", "amin": "0.7", "amax": "1.3", "min_rate": "1Gbps"}
@@ -177,7 +177,7 @@ func TestBuild(t *testing.T) {
 }
 
 // TestAutoLatency: "auto" is 0.9 us for a tree policy, 17 us for an MLP
-// (paper 001 Table I).
+// (RL-CC-NIC, Fuhrer 2023, Table I).
 func TestAutoLatency(t *testing.T) {
 	s, err := Build("", map[string]string{"policy": filepath.Join("testdata", "xgb_stump.json")})
 	if err != nil {
@@ -222,7 +222,7 @@ func TestPolicyFile(t *testing.T) {
 		t.Fatalf("default policy: %s from %q by %q", def.Describe(), def.Source, def.ProducedBy)
 	}
 	if n, d := def.Trees.NumTrees(), def.Trees.MaxDepth(); n > 10 || d > 4 {
-		t.Fatalf("default policy: %d trees of depth %d, over paper 001 Section V-C's 10 of depth 4", n, d)
+		t.Fatalf("default policy: %d trees of depth %d, over RL-CC-NIC (Fuhrer 2023), Section V-C's 10 of depth 4", n, d)
 	}
 	te, err := Teacher()
 	if err != nil || te.Kind != KindMLP || !strings.HasPrefix(te.ProducedBy, "ccreplay train rlcc ") {
@@ -281,7 +281,7 @@ func TestActionAllocFree(t *testing.T) {
 	}
 }
 
-// TestExplain: the nine cells of paper 001 Table VI in row-major order,
+// TestExplain: the nine cells of RL-CC-NIC (Fuhrer 2023), Table VI in row-major order,
 // with the documented condition values.
 func TestExplain(t *testing.T) {
 	c := Conditions(4)
@@ -298,7 +298,7 @@ func TestExplain(t *testing.T) {
 	}
 }
 
-// BenchmarkDecision times one policy evaluation per RTT decision (paper 001
+// BenchmarkDecision times one policy evaluation per RTT decision (RL-CC-NIC, Fuhrer 2023
 // Table I measures the same step on the NIC: 0.9 us for trees, 17 us for
 // the MLP) for the shipped policy and a 10-tree depth-4 ensemble.
 func BenchmarkDecision(b *testing.B) {
@@ -348,8 +348,8 @@ func TestSetStartRate(t *testing.T) {
 		t.Fatalf("rate after a = 1.2: %v, want 30 Gb/s", a.Rate())
 	}
 	a.SetStartRate(1e-9)
-	if a.Rate() != defaultMinRate {
-		t.Fatalf("tiny start: rate %v, want the minimum %v", a.Rate(), defaultMinRate)
+	if a.Rate() != table.Defaults().MinRate {
+		t.Fatalf("tiny start: rate %v, want the minimum %v", a.Rate(), table.Defaults().MinRate)
 	}
 	a.SetStartRate(3)
 	if a.Rate() != 100*units.Gbps {
@@ -430,7 +430,7 @@ func TestAckRTTMode(t *testing.T) {
 }
 
 // TestConditionsUseRewardDefaults: the operating point of Conditions is
-// package reward's paper 001 defaults.
+// package reward's defaults from RL-CC-NIC (Fuhrer 2023).
 func TestConditionsUseRewardDefaults(t *testing.T) {
 	if condTarget != reward.RLCCTarget || condBeta != reward.RLCCBeta {
 		t.Fatalf("Conditions use target %v beta %v, package reward %v and %v", condTarget, condBeta, reward.RLCCTarget, reward.RLCCBeta)

@@ -9,7 +9,7 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// TestPresetParams checks the kumar2020 values (presets.go), that Params
+// TestPresetParams checks the kumar2020 values (params.go), that Params
 // lists every key, and that feeding Params back to Build reproduces the
 // configuration.
 func TestPresetParams(t *testing.T) {
@@ -61,7 +61,7 @@ func TestPresetParams(t *testing.T) {
 // alpha = 125 us / (1/sqrt(0.1) - 1/sqrt(100)) = 125/(3.1622777 - 0.1)
 // = 40.819290 us, beta = -alpha/10 = -4.0819290 us.
 func TestDefaultTarget(t *testing.T) {
-	c := defaults()
+	c, _ := Preset("")
 	if err := c.validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,138 +1,110 @@
 package swift
 
 import (
-	"fmt"
+	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/internal/keyval"
-	"strconv"
-	"strings"
-
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// param is one key=value override: how to parse it into a Config and how
-// to print the effective value back in a form parse accepts.
-type param = keyval.Field[Config]
+// DefaultPreset is the preset used when none is named.
+const DefaultPreset = "kumar2020"
 
-var params = keyval.Table[Config]{
-	"base_target": {
-		Set: func(c *Config, v string) error { return parseDuration(v, &c.BaseTarget, false) },
-		Get: func(c *Config) string { return keyval.FormatDuration(c.BaseTarget) }},
-	"hop_scale": {
-		Set: func(c *Config, v string) error { return parseDuration(v, &c.HopScale, true) },
-		Get: func(c *Config) string { return keyval.FormatDuration(c.HopScale) }},
-	"fs_range": {
-		Set: func(c *Config, v string) error { return parseDuration(v, &c.FSRange, true) },
-		Get: func(c *Config) string { return keyval.FormatDuration(c.FSRange) }},
-	"fs_min_cwnd": {
-		Set: func(c *Config, v string) error { return parseCwnd(v, &c.FSMinCwnd) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.FSMinCwnd) }},
-	"fs_max_cwnd": {
-		Set: func(c *Config, v string) error { return parseCwnd(v, &c.FSMaxCwnd) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.FSMaxCwnd) }},
-	"ai": {
-		Set: func(c *Config, v string) error { return parsePositive(v, &c.AI) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.AI) }},
-	"beta": {
-		Set: func(c *Config, v string) error { return parsePositive(v, &c.Beta) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.Beta) }},
-	"max_mdf": {
-		Set: func(c *Config, v string) error {
-			f, err := keyval.ParseFloatIn(v, keyval.OpenUnit)
-			if err != nil {
-				return err
-			}
-			c.MaxMDF = f
-			return nil
-		},
-		Get: func(c *Config) string { return keyval.FormatFloat(c.MaxMDF) }},
-	"min_cwnd": {
-		Set: func(c *Config, v string) error { return parseCwnd(v, &c.MinCwnd) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.MinCwnd) }},
-	"max_cwnd": {
-		Set: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "auto") {
-				c.MaxCwnd = 0
-				return nil
-			}
-			return parseCwnd(v, &c.MaxCwnd)
-		},
-		Get: func(c *Config) string {
-			if c.MaxCwnd == 0 {
-				return "auto"
-			}
-			return keyval.FormatFloat(c.MaxCwnd)
-		}},
-	"init_cwnd": {
-		Set: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "bdp") {
-				c.InitCwnd = 0
-				return nil
-			}
-			return parseCwnd(v, &c.InitCwnd)
-		},
-		Get: func(c *Config) string {
-			if c.InitCwnd == 0 {
-				return "bdp"
-			}
-			return keyval.FormatFloat(c.InitCwnd)
-		}},
-	"retx_reset": {
-		Set: func(c *Config, v string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 {
-				return fmt.Errorf("want an integer >= 1, got %q", v)
-			}
-			c.RetxReset = n
-			return nil
-		},
-		Get: func(c *Config) string { return strconv.Itoa(c.RetxReset) }},
+// cwnd is the range of a window parameter, packets (see CwndLimit).
+var cwnd = keyval.Interval{Lo: 0, Hi: CwndLimit, OpenLo: true}
+
+// table is Swift's parameters and presets: the one source of the preset
+// configurations, `--cca-param` parsing, Spec.Params, help and docs.
+//
+// The one preset, kumar2020: Algorithm 1's constants ai = 1 packet per
+// RTT, beta = 0.8, max_mdf = 0.5, with min_cwnd = 0.001 packets (Swift
+// paces down to a thousandth of a packet per RTT) and the flow-scaling
+// range fs_min_cwnd = 0.1 to fs_max_cwnd = 100 packets: the values we
+// recall from the paper and that public Swift models use (e.g. the UEC
+// htsim fork: ai 1, beta 0.8, max_mdf 0.5, fs 0.1..100). The paper text is
+// not in this repository; check them against it before relying on them.
+// The target-delay constants are our choices for a datacenter fabric:
+// base_target = 25 us, h = 1 us per hop and fs_range = 5 x base_target =
+// 125 us. The target must exceed the path's base RTT or the window only
+// shrinks: 25 us is above the default 100G star's 4.2 us and a 6-link
+// fat-tree path's 12.5 us (1 us links). RETX_RESET_THRESHOLD = 5 is our
+// choice (Algorithm 1 names it without a value).
+var table = &keyval.Table[Config]{
+	Name:    "swift",
+	Default: DefaultPreset,
+	Presets: []cca.Preset{
+		{Name: "kumar2020", Doc: "Algorithm 1's constants (Kumar et al. 2020) and our target delays for a datacenter fabric"},
+	},
+	Params: []*keyval.Param[Config]{
+		keyval.Time("base_target", func(c *Config) *units.Time { return &c.BaseTarget }).Positive().
+			Default("25us").DefaultIfZero().
+			Doc("target delay of a one-hop path with few flows"),
+		keyval.Time("hop_scale", func(c *Config) *units.Time { return &c.HopScale }).
+			Default("1us").
+			Doc("h, the target added per hop of the forward path"),
+		keyval.Time("fs_range", func(c *Config) *units.Time { return &c.FSRange }).
+			Default("125us").
+			Doc("largest flow-based scaling term, reached at fs_min_cwnd (section 3.5)"),
+		keyval.Real("fs_min_cwnd", func(c *Config) *float64 { return &c.FSMinCwnd }, cwnd).Unit("packets").
+			Default("0.1").DefaultIfZero().
+			Doc("window at and below which the flow-based term is fs_range"),
+		keyval.Real("fs_max_cwnd", func(c *Config) *float64 { return &c.FSMaxCwnd }, cwnd).Unit("packets").
+			Default("100").DefaultIfZero().
+			Doc("window at and above which the flow-based term is 0"),
+		keyval.Real("ai", func(c *Config) *float64 { return &c.AI }, keyval.Positive).Unit("packets/RTT").
+			Default("1").DefaultIfZero().
+			Doc("additive increment per RTT below the target delay"),
+		keyval.Real("beta", func(c *Config) *float64 { return &c.Beta }, keyval.Positive).
+			Default("0.8").DefaultIfZero().
+			Doc("multiplicative-decrease constant: cut by beta*(delay-target)/delay"),
+		keyval.Real("max_mdf", func(c *Config) *float64 { return &c.MaxMDF }, keyval.OpenUnit).
+			Default("0.5").DefaultIfZero().
+			Doc("largest multiplicative decrease in one step"),
+		keyval.Real("min_cwnd", func(c *Config) *float64 { return &c.MinCwnd }, cwnd).Unit("packets").
+			Default("0.001").DefaultIfZero().
+			Doc("floor of the window (below 1 packet, Swift paces)"),
+		keyval.Real("max_cwnd", func(c *Config) *float64 { return &c.MaxCwnd }, cwnd).Unit("packets").Zero("auto").
+			Default("auto").
+			Doc("ceiling of the window (auto: line rate x the highest target)"),
+		keyval.Real("init_cwnd", func(c *Config) *float64 { return &c.InitCwnd }, cwnd).Unit("packets").Zero("bdp").
+			Default("bdp").
+			Doc("window at Start (bdp: the path's bandwidth-delay product, at least 1)"),
+		keyval.Int("retx_reset", func(c *Config) *int { return &c.RetxReset }, keyval.AtLeast(1)).
+			Default("5").DefaultIfZero().
+			Doc("RETX_RESET_THRESHOLD: consecutive timeouts that drop the window to min_cwnd"),
+	},
 }
 
 // Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return params.Keys() }
+func Keys() []string { return table.Keys() }
 
-// set applies one key=value override.
-func (c *Config) set(key, value string) error { return params.Set(c, key, value) }
+// Presets lists the preset names in sorted order.
+func Presets() []string { return table.PresetNames() }
 
-// Params returns every parameter's effective value, keyed as Build takes
-// them; feeding the map back to Build reproduces the configuration.
-func (c Config) Params() map[string]string { return params.Values(&c) }
-
-// parseDuration parses a time; zero is accepted only when zeroOK.
-func parseDuration(v string, dst *units.Time, zeroOK bool) error {
-	t, err := units.ParseDuration(v)
-	if err != nil {
-		return err
-	}
-	if t == 0 && !zeroOK {
-		return fmt.Errorf("must be positive, got %q", v)
-	}
-	*dst = t
-	return nil
+// Preset returns the configuration of a named preset ("" for the default).
+func Preset(name string) (Config, error) {
+	c, _, err := table.Preset(name)
+	return c, err
 }
 
-// parsePositive parses a finite float > 0 with keyval's parser (NaN and
-// the infinities are rejected).
-func parsePositive(v string, dst *float64) error {
-	f, err := keyval.ParseFloatIn(v, keyval.Positive)
-	if err != nil {
-		return err
-	}
-	*dst = f
-	return nil
+// Schema describes Swift's presets and parameters (help and docs).
+func Schema() cca.Schema { return table.Schema((*Config).validate) }
+
+// Register adds Swift to r under the name "swift".
+func Register(r *cca.Registry) {
+	r.Register("swift", "Swift delay-based window AIMD (Kumar et al. 2020)", Build, Schema)
 }
 
-// parseCwnd parses a window in packets: a finite float in
-// (0, CwndLimit].
-func parseCwnd(v string, dst *float64) error {
-	f, err := keyval.ParseFloatIn(v, keyval.Interval{Lo: 0, Hi: CwndLimit, OpenLo: true})
+// Build is the cca.Builder of Swift: it resolves a preset, applies the
+// key=value overrides (see Keys) and validates the result. Swift needs no
+// ECN marking, CNPs or INT: the Spec leaves the switch and NIC defaults.
+func Build(preset string, overrides map[string]string) (cca.Spec, error) {
+	c, name, err := table.Build(preset, overrides, (*Config).validate)
 	if err != nil {
-		return err
+		return cca.Spec{}, err
 	}
-	*dst = f
-	return nil
+	return cca.Spec{
+		Name:   "swift:" + name,
+		New:    func() cca.Algorithm { return newValid(c) },
+		Params: table.Values(&c),
+	}, nil
 }
-
-// apply sets key=value overrides in sorted key order (the first error
-// reported never depends on map order).
-func (c *Config) apply(overrides map[string]string) error { return params.Apply(c, overrides) }

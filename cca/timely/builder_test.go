@@ -8,7 +8,7 @@ import (
 )
 
 // TestPresetParams checks each preset's effective values against its
-// source (presets.go), that Params lists every key, that the Spec asks the
+// source (params.go), that Params lists every key, that the Spec asks the
 // network for nothing, and that feeding Params back to Build reproduces
 // the configuration.
 func TestPresetParams(t *testing.T) {

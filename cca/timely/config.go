@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -60,7 +59,8 @@ func (s Step) resolve(line units.BitsPerSec) float64 {
 }
 
 // Config is the configuration of one TIMELY flow. A field left at zero
-// takes the mittal2015 default unless its comment says what zero means.
+// takes the mittal2015 default unless its comment says what zero means;
+// the defaults, presets and bounds are the table in params.go.
 type Config struct {
 	// Alpha is the EWMA weight of a new RTT difference, in (0, 1].
 	// Default 0.875 (the HPCC simulator's TimelyAlpha; the paper's section 6
@@ -100,64 +100,22 @@ type Config struct {
 	MinRate units.BitsPerSec
 }
 
-// defaults is the mittal2015 preset (see presets.go).
-func defaults() Config {
-	return Config{
-		Alpha:     0.875,
-		Beta:      0.8,
-		TLow:      Threshold{Abs: 50 * units.Microsecond},
-		THigh:     Threshold{Abs: 500 * units.Microsecond},
-		Delta:     Step{Abs: 10 * units.Mbps},
-		HAIFactor: 5,
-		HAIAfter:  5,
-		HAIMode:   HAIGradient,
-		Segment:   16 * units.KB,
-		MinRate:   100 * units.Mbps,
-	}
-}
-
-// validate fills the defaults of zero fields and checks every field,
-// returning the first problem found.
+// validate fills the zero fields that take a default (see the table in
+// params.go; the segment is the default's when neither it nor per-RTT
+// updates are given) and checks every field, returning the first problem
+// found.
 func (c *Config) validate() error {
-	d := defaults()
-	if c.Alpha == 0 {
-		c.Alpha = d.Alpha
-	}
-	if c.Beta == 0 {
-		c.Beta = d.Beta
-	}
-	if c.TLow == (Threshold{}) {
-		c.TLow = d.TLow
-	}
-	if c.THigh == (Threshold{}) {
-		c.THigh = d.THigh
-	}
-	if c.Delta == (Step{}) {
-		c.Delta = d.Delta
-	}
-	if c.HAIFactor == 0 {
-		c.HAIFactor = d.HAIFactor
-	}
-	if c.HAIAfter == 0 {
-		c.HAIAfter = d.HAIAfter
-	}
-	if c.HAIMode == "" {
-		c.HAIMode = d.HAIMode
-	}
+	table.Fill(c)
 	if c.Segment == 0 && !c.PerRTT {
-		c.Segment = d.Segment
+		c.Segment = table.Defaults().Segment
 	}
-	if c.MinRate == 0 {
-		c.MinRate = d.MinRate
+	if err := table.Check(c); err != nil {
+		return err
 	}
 	okThreshold := func(t Threshold) bool {
 		return t.Abs >= 0 && t.Abs <= limits.MaxTime && t.BaseRTTs >= 0 && t.BaseRTTs <= MaxBaseRTTs && (t.Abs == 0) != (t.BaseRTTs == 0)
 	}
 	switch {
-	case !(c.Alpha > 0 && c.Alpha <= 1):
-		return fmt.Errorf("alpha must be in (0, 1], got %v", c.Alpha)
-	case !(c.Beta > 0 && c.Beta <= 1):
-		return fmt.Errorf("beta must be in (0, 1], got %v", c.Beta)
 	case !okThreshold(c.TLow):
 		return fmt.Errorf("t_low must be a positive time up to %v or multiple of the base RTT up to %.0fx, got %s", limits.MaxTime, MaxBaseRTTs, formatThreshold(c.TLow))
 	case !okThreshold(c.THigh):
@@ -165,26 +123,10 @@ func (c *Config) validate() error {
 	case c.TLow.BaseRTTs == 0 && c.THigh.BaseRTTs == 0 && c.TLow.Abs > c.THigh.Abs,
 		c.TLow.Abs == 0 && c.THigh.Abs == 0 && c.TLow.BaseRTTs > c.THigh.BaseRTTs:
 		return fmt.Errorf("t_low (%s) must not exceed t_high (%s)", formatThreshold(c.TLow), formatThreshold(c.THigh))
-	case c.Delta.Abs < 0 || !(c.Delta.LineFrac >= 0 && c.Delta.LineFrac <= 1) || (c.Delta.Abs == 0) == (c.Delta.LineFrac == 0):
-		return fmt.Errorf("delta must be a positive rate or a fraction of the line rate in (0, 1], got %s", formatStep(c.Delta))
-	case c.HAIFactor < 1:
-		return fmt.Errorf("hai_factor must be at least 1, got %d", c.HAIFactor)
-	case c.HAIAfter < 1:
-		return fmt.Errorf("hai_after must be at least 1, got %d", c.HAIAfter)
-	case c.HAIMode != HAIGradient && c.HAIMode != HAIIncrease:
-		return fmt.Errorf("hai_mode must be %q or %q, got %q", HAIGradient, HAIIncrease, c.HAIMode)
-	case c.Segment < 0 || (c.PerRTT && c.Segment != 0):
+	case c.Delta.Abs < 0 || c.Delta.Abs > units.MaxRate || !(c.Delta.LineFrac >= 0 && c.Delta.LineFrac <= 1) || (c.Delta.Abs == 0) == (c.Delta.LineFrac == 0):
+		return fmt.Errorf("delta must be a positive rate up to 1Pbps or a fraction of the line rate in (0, 1], got %s", formatStep(c.Delta))
+	case c.PerRTT && c.Segment != 0:
 		return fmt.Errorf("segment must be a positive size or rtt, got %d and per-RTT %v", c.Segment, c.PerRTT)
-	case c.MinRTT < 0:
-		return fmt.Errorf("min_rtt must not be negative, got %v", c.MinRTT)
-	case c.MinRate < 0:
-		return fmt.Errorf("min_rate must be positive, got %d bps", c.MinRate)
 	}
-	// Upper bounds: what the parsers accept (see keyval.CheckRate).
-	return keyval.FirstError(
-		keyval.CheckRate("delta", c.Delta.Abs),
-		keyval.CheckSize("segment", c.Segment),
-		keyval.CheckDuration("min_rtt", c.MinRTT),
-		keyval.CheckRate("min_rate", c.MinRate),
-	)
+	return nil
 }

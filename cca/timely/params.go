@@ -2,114 +2,136 @@ package timely
 
 import (
 	"fmt"
-	"github.com/ccreplay/ccreplay/internal/keyval"
-	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// param is one key=value override: how to parse it into a Config and how
-// to print the effective value back in a form parse accepts.
-type param = keyval.Field[Config]
+// DefaultPreset is the preset used when none is named: "scaled", because
+// ccreplay's default fabric is 100 Gb/s and the paper's own thresholds
+// (mittal2015, for its 10 Gb/s testbed) make four long flows collapse to
+// about 1.8 Gb/s in total there (replay_test.go). timely:mittal2015 keeps
+// the paper's values.
+const DefaultPreset = "scaled"
 
-var params = keyval.Table[Config]{
-	"alpha": {
-		Set: func(c *Config, v string) error { return parseUnit(v, &c.Alpha) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.Alpha) }},
-	"beta": {
-		Set: func(c *Config, v string) error { return parseUnit(v, &c.Beta) },
-		Get: func(c *Config) string { return keyval.FormatFloat(c.Beta) }},
-	"t_low": {
-		Set: func(c *Config, v string) error { return parseThreshold(v, &c.TLow) },
-		Get: func(c *Config) string { return formatThreshold(c.TLow) }},
-	"t_high": {
-		Set: func(c *Config, v string) error { return parseThreshold(v, &c.THigh) },
-		Get: func(c *Config) string { return formatThreshold(c.THigh) }},
-	"delta": {
-		Set: func(c *Config, v string) error { return parseStep(v, &c.Delta) },
-		Get: func(c *Config) string { return formatStep(c.Delta) }},
-	"hai_factor": {
-		Set: func(c *Config, v string) error { return parseCount(v, &c.HAIFactor) },
-		Get: func(c *Config) string { return strconv.Itoa(c.HAIFactor) }},
-	"hai_after": {
-		Set: func(c *Config, v string) error { return parseCount(v, &c.HAIAfter) },
-		Get: func(c *Config) string { return strconv.Itoa(c.HAIAfter) }},
-	"hai_mode": {
-		Set: func(c *Config, v string) error {
-			switch m := HAIMode(strings.ToLower(strings.TrimSpace(v))); m {
-			case HAIGradient, HAIIncrease:
-				c.HAIMode = m
-				return nil
-			}
-			return fmt.Errorf("want one of %s, %s, got %q", HAIGradient, HAIIncrease, v)
-		},
-		Get: func(c *Config) string { return string(c.HAIMode) }},
-	"segment": {
-		Set: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "rtt") {
-				c.Segment, c.PerRTT = 0, true
-				return nil
-			}
-			b, err := units.ParseSize(v)
-			if err != nil {
-				return err
-			}
-			if b <= 0 {
-				return fmt.Errorf("must be positive, got %q", v)
-			}
-			c.Segment, c.PerRTT = b, false
-			return nil
-		},
-		Get: func(c *Config) string {
-			if c.PerRTT {
-				return "rtt"
-			}
-			return keyval.FormatSize(c.Segment)
-		}},
-	"min_rtt": {
-		Set: func(c *Config, v string) error {
-			if strings.EqualFold(strings.TrimSpace(v), "base") {
-				c.MinRTT = 0
-				return nil
-			}
-			t, err := units.ParseDuration(v)
-			if err != nil {
-				return err
-			}
-			if t <= 0 {
-				return fmt.Errorf("must be positive or base, got %q", v)
-			}
-			c.MinRTT = t
-			return nil
-		},
-		Get: func(c *Config) string {
-			if c.MinRTT == 0 {
-				return "base"
-			}
-			return keyval.FormatDuration(c.MinRTT)
-		}},
-	"min_rate": {
-		Set: func(c *Config, v string) error {
-			r, err := units.ParseRate(v)
-			if err != nil {
-				return err
-			}
-			c.MinRate = r
-			return nil
-		},
-		Get: func(c *Config) string { return keyval.FormatRate(c.MinRate) }},
+// table is TIMELY's parameters and presets: the one source of the preset
+// configurations, `--cca-param` parsing, Spec.Params, help and docs.
+//
+// Presets:
+//   - mittal2015: the paper's section 6 ("Unless mentioned otherwise, we
+//     use the following parameters for TIMELY: segment size of 16 KB, Tlow
+//     of 50 us, Thigh of 500 us, additive increment of 10 Mbps, and a
+//     multiplicative decrement factor (beta) of 0.8"), for its 10 Gb/s
+//     testbed; HAI N = 5 after five negative-gradient events (Algorithm
+//     1). KB is decimal as in units (the paper's "serialization of 64 KB
+//     takes 51 us" at 10 Gb/s is 64000 B). That sentence gives no EWMA
+//     weight: alpha = 0.875 is the HPCC simulator's TimelyAlpha default
+//     (rdma-hw.cc). min_rtt is the path's base RTT; min_rate 100 Mb/s is
+//     our choice (the HPCC simulator's MinRate attribute default).
+//   - hpcc: the HPCC simulator (alibaba-edu/High-Precision-Congestion-
+//     Control) running TIMELY, CC_MODE 7: rdma-hw.cc attribute defaults
+//     TimelyAlpha 0.875, TimelyBeta 0.8, TimelyTLow 50 us, TimelyTHigh
+//     500 us, TimelyMinRtt 20 us (run.py's config does not override them);
+//     run.py's "timely" settings RATE_AI = bw Mb/s and RATE_HAI = 5*bw Mb/s
+//     for a bw Gb/s NIC (delta = 0.001 of the line rate, N = 5), MIN_RATE
+//     1000 Mb/s; one update per round trip (HandleAckTimely: ack_seq >
+//     m_lastUpdateSeq) and HAI after five consecutive increases of any
+//     kind (m_incStage).
+//   - scaled: mittal2015 moved to the flow's own fabric (our derivation).
+//     The thresholds keep their ratios to the 20 us minimum RTT that Zhu
+//     et al. (CoNEXT 2016) and the HPCC simulator use with them:
+//     T_low = 2.5 and T_high = 25 base RTTs. delta keeps its ratio to the
+//     paper's 10 Gb/s line rate, 0.001 of the line rate (100 Mb/s at
+//     100 Gb/s, as run.py scales RATE_AI). Updates come once per round
+//     trip: the paper's 16 KB segment lasts 13 us at 10 Gb/s, about one
+//     RTT of its testbed, whereas at 100 Gb/s it lasts 1.3 us, and at a
+//     throttled rate far longer than an RTT. Per-RTT updates keep the
+//     paper's ratio of update interval to RTT at any rate (and are the
+//     HPCC simulator's rule).
+var table = &keyval.Table[Config]{
+	Name:    "timely",
+	Default: DefaultPreset,
+	Base:    "mittal2015", // a Config built in Go is the paper's where it is zero
+	Presets: []cca.Preset{
+		{Name: "scaled", Doc: "mittal2015 moved to the flow's fabric: thresholds 2.5 and 25 base RTTs, delta 0.001 of the line rate, per-RTT updates"},
+		{Name: "mittal2015", Doc: "Mittal et al. 2015 section 6, for its 10Gbps testbed"},
+		{Name: "hpcc", Doc: "the HPCC simulator's TIMELY (rdma-hw.cc defaults, run.py settings, CC_MODE 7)"},
+	},
+	Params: []*keyval.Param[Config]{
+		keyval.Real("alpha", func(c *Config) *float64 { return &c.Alpha }, keyval.UnitNonZero).
+			Default("0.875").DefaultIfZero().
+			Doc("EWMA weight of a new RTT difference (the HPCC simulator's TimelyAlpha)"),
+		keyval.Real("beta", func(c *Config) *float64 { return &c.Beta }, keyval.UnitNonZero).
+			Default("0.8").DefaultIfZero().
+			Doc("multiplicative-decrement factor (section 6)"),
+		keyval.Value("t_low", "time or Nx", "> 0, Nx up to 1000000x", func(c *Config) *Threshold { return &c.TLow }, parseThreshold, formatThreshold).
+			Default("50us").In("scaled", "2.5x").DefaultIfZero().
+			Doc("RTT below which the rate always increases additively (Nx: N base RTTs)"),
+		keyval.Value("t_high", "time or Nx", "> 0, Nx up to 1000000x", func(c *Config) *Threshold { return &c.THigh }, parseThreshold, formatThreshold).
+			Default("500us").In("scaled", "25x").DefaultIfZero().
+			Doc("RTT above which the rate always decreases (Nx: N base RTTs)"),
+		keyval.Value("delta", "rate or Nx", "> 0, Nx up to 1x", func(c *Config) *Step { return &c.Delta }, parseStep, formatStep).
+			Default("10Mbps").In("hpcc", "0.001x").In("scaled", "0.001x").DefaultIfZero().
+			Doc("additive increment step (Nx: N times the line rate)"),
+		keyval.Int("hai_factor", func(c *Config) *int { return &c.HAIFactor }, keyval.AtLeast(1)).
+			Default("5").DefaultIfZero().
+			Doc("N, increments per event in hyperactive increase (Algorithm 1)"),
+		keyval.Int("hai_after", func(c *Config) *int { return &c.HAIAfter }, keyval.AtLeast(1)).
+			Default("5").DefaultIfZero().
+			Doc("consecutive events that switch hyperactive increase on"),
+		keyval.Enum("hai_mode", func(c *Config) *HAIMode { return &c.HAIMode }, HAIGradient, HAIIncrease).
+			Default("gradient").In("hpcc", "increase").DefaultIfZero().
+			Doc("what counts for HAI: gradient (negative gradients, the paper) or increase (any increase, the HPCC simulator)"),
+		keyval.Size("segment", func(c *Config) *units.Bytes { return &c.Segment }).Positive().
+			Word("rtt", func(c *Config) { c.Segment, c.PerRTT = 0, true }, func(c *Config) bool { return c.PerRTT }).
+			OnSet(func(c *Config) { c.PerRTT = false }).
+			Default("16KB").In("hpcc", "rtt").In("scaled", "rtt").
+			Doc("bytes acknowledged per completion event (rtt: one event per round trip)"),
+		keyval.Time("min_rtt", func(c *Config) *units.Time { return &c.MinRTT }).Positive().Zero("base").
+			Default("base").In("hpcc", "20us").
+			Doc("RTT that normalizes the gradient (base: the path's base RTT)"),
+		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
+			Default("100Mbps").In("hpcc", "1Gbps").DefaultIfZero().
+			Doc("floor of the rate (lowered to the line rate at Start)"),
+	},
 }
 
 // Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return params.Keys() }
+func Keys() []string { return table.Keys() }
 
-// set applies one key=value override.
-func (c *Config) set(key, value string) error { return params.Set(c, key, value) }
+// Presets lists the preset names in sorted order.
+func Presets() []string { return table.PresetNames() }
 
-// Params returns every parameter's effective value, keyed as Build takes
-// them; feeding the map back to Build reproduces the configuration.
-func (c Config) Params() map[string]string { return params.Values(&c) }
+// Preset returns the configuration of a named preset ("" for the default).
+func Preset(name string) (Config, error) {
+	c, _, err := table.Preset(name)
+	return c, err
+}
+
+// Schema describes TIMELY's presets and parameters (help and docs).
+func Schema() cca.Schema { return table.Schema((*Config).validate) }
+
+// Register adds TIMELY to r under the name "timely".
+func Register(r *cca.Registry) {
+	r.Register("timely", "TIMELY RTT-gradient rate control (Mittal et al. 2015)", Build, Schema)
+}
+
+// Build is the cca.Builder of TIMELY: it resolves a preset, applies the
+// key=value overrides (see Keys) and validates the result. TIMELY needs no
+// ECN marking, CNPs or INT: the Spec leaves the switch and NIC defaults.
+func Build(preset string, overrides map[string]string) (cca.Spec, error) {
+	c, name, err := table.Build(preset, overrides, (*Config).validate)
+	if err != nil {
+		return cca.Spec{}, err
+	}
+	return cca.Spec{
+		Name:   "timely:" + name,
+		New:    func() cca.Algorithm { return newValid(c) },
+		Params: table.Values(&c),
+	}, nil
+}
 
 // parseMultiple parses "2.5x" into 2.5; ok is false without the suffix.
 func parseMultiple(v string) (f float64, ok bool, err error) {
@@ -127,83 +149,55 @@ func parseMultiple(v string) (f float64, ok bool, err error) {
 
 // parseThreshold parses a time ("50us") or a multiple of the base RTT
 // ("2.5x").
-func parseThreshold(v string, dst *Threshold) error {
+func parseThreshold(v string) (Threshold, error) {
 	if f, ok, err := parseMultiple(v); ok {
 		if err != nil {
-			return err
+			return Threshold{}, err
 		}
 		if f > MaxBaseRTTs {
-			return fmt.Errorf("a multiple of the base RTT must be at most %.0fx, got %q", MaxBaseRTTs, v)
+			return Threshold{}, fmt.Errorf("a multiple of the base RTT must be at most %.0fx, got %q", MaxBaseRTTs, v)
 		}
-		*dst = Threshold{BaseRTTs: f}
-		return nil
+		return Threshold{BaseRTTs: f}, nil
 	}
 	t, err := units.ParseDuration(v)
 	if err != nil {
-		return fmt.Errorf("%w, or a multiple of the base RTT such as 2.5x", err)
+		return Threshold{}, fmt.Errorf("%w, or a multiple of the base RTT such as 2.5x", err)
 	}
 	if t <= 0 {
-		return fmt.Errorf("must be positive, got %q", v)
+		return Threshold{}, fmt.Errorf("must be positive, got %q", v)
 	}
-	*dst = Threshold{Abs: t}
-	return nil
+	return Threshold{Abs: t}, nil
 }
 
 func formatThreshold(t Threshold) string {
 	if t.BaseRTTs > 0 {
-		return keyval.FormatFloat(t.BaseRTTs) + "x"
+		return units.FormatFloat(t.BaseRTTs) + "x"
 	}
-	return keyval.FormatDuration(t.Abs)
+	return units.FormatDuration(t.Abs)
 }
 
 // parseStep parses a rate ("10Mbps") or a fraction of the line rate
 // ("0.001x").
-func parseStep(v string, dst *Step) error {
+func parseStep(v string) (Step, error) {
 	if f, ok, err := parseMultiple(v); ok {
 		if err != nil {
-			return err
+			return Step{}, err
 		}
 		if f > 1 {
-			return fmt.Errorf("a fraction of the line rate must be at most 1x, got %q", v)
+			return Step{}, fmt.Errorf("a fraction of the line rate must be at most 1x, got %q", v)
 		}
-		*dst = Step{LineFrac: f}
-		return nil
+		return Step{LineFrac: f}, nil
 	}
 	r, err := units.ParseRate(v)
 	if err != nil {
-		return fmt.Errorf("%w, or a fraction of the line rate such as 0.001x", err)
+		return Step{}, fmt.Errorf("%w, or a fraction of the line rate such as 0.001x", err)
 	}
-	*dst = Step{Abs: r}
-	return nil
+	return Step{Abs: r}, nil
 }
 
 func formatStep(s Step) string {
 	if s.LineFrac > 0 {
-		return keyval.FormatFloat(s.LineFrac) + "x"
+		return units.FormatFloat(s.LineFrac) + "x"
 	}
-	return keyval.FormatRate(s.Abs)
+	return units.FormatRate(s.Abs)
 }
-
-// parseUnit parses a float in (0, 1] with keyval's parser (NaN and the
-// infinities are rejected).
-func parseUnit(v string, dst *float64) error {
-	f, err := keyval.ParseFloatIn(v, keyval.UnitNonZero)
-	if err != nil {
-		return err
-	}
-	*dst = f
-	return nil
-}
-
-func parseCount(v string, dst *int) error {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 1 {
-		return fmt.Errorf("want an integer >= 1, got %q", v)
-	}
-	*dst = n
-	return nil
-}
-
-// apply sets key=value overrides in sorted key order (the first error
-// reported never depends on map order).
-func (c *Config) apply(overrides map[string]string) error { return params.Apply(c, overrides) }

@@ -19,7 +19,7 @@ func TestCompareIdenticalAcrossParallelism(t *testing.T) {
 	stdouts := map[int]string{}
 	for _, par := range []int{1, 2, 4} {
 		out := filepath.Join(tmp, "p"+string(rune('0'+par)))
-		r := runCLI(t, "compare", "--workload", "incast:n=4,size=200KB,jitter=10us", "--cca", "dcqcn,dcqcn:hpcc,linerate",
+		r := runCLI(t, "compare", "--workload", "incast:n=4,size=200KB,jitter=10us", "--cca", "dcqcn,dcqcn:zhu2015,linerate",
 			"--seeds", "1..2", "--parallel", string(rune('0'+par)), "--out", out)
 		if r.code != ExitOK {
 			t.Fatalf("parallel %d: exit %d: %s", par, r.code, r.stderr)
@@ -38,7 +38,7 @@ func TestCompareIdenticalAcrossParallelism(t *testing.T) {
 		if stdouts[par] != stdouts[1] {
 			t.Errorf("table differs between --parallel 1 and %d", par)
 		}
-		for _, run := range []string{"cca=dcqcn/seed=1", "cca=dcqcn-hpcc/seed=2", "cca=linerate/seed=1"} {
+		for _, run := range []string{"cca=dcqcn/seed=1", "cca=dcqcn-zhu2015/seed=2", "cca=linerate/seed=1"} {
 			a, err1 := os.ReadFile(filepath.Join(outs[1], run, "flows.parquet"))
 			b, err2 := os.ReadFile(filepath.Join(outs[par], run, "flows.parquet"))
 			if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
@@ -86,7 +86,7 @@ func TestCompareJSONAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	// cca is the folder's partition value, spec the resolved algorithm.
-	if len(got.Runs) != 4 || got.Runs[0].CCA != "dcqcn" || got.Runs[0].Spec != "dcqcn:zhu2015" || got.Runs[1].Seed != 5 || got.Runs[3].Metrics.Flows != 2 {
+	if len(got.Runs) != 4 || got.Runs[0].CCA != "dcqcn" || got.Runs[0].Spec != "dcqcn:hpcc" || got.Runs[1].Seed != 5 || got.Runs[3].Metrics.Flows != 2 {
 		t.Fatalf("unexpected JSON runs: %+v", got.Runs)
 	}
 	for _, c := range []struct {

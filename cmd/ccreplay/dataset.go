@@ -81,11 +81,11 @@ decision of every flow in DIR/decisions.parquet: the observation (rate, RTT,
 RTT inflation, CNPs, NACKs, ECN ratio, INT queue, goodput, previous action),
 the action (new rate / old rate), the row of the flow's next decision, a done
 flag, and one column per reward (NaN for rewards not requested):
-  dolce          reward_dolce          1 - ECN ratio (paper 000 Eq. 4)
-  dolceplus      reward_dolceplus      ideal/actual MCT * (1 - ECN ratio)^arm (paper 000 Eq. 5)
-  rlcc           reward_rlcc           -(target - max(infl - beta, 0) * sqrt(rate))^2 (paper 001 Eq. 1)
-  rlcc-betafree  reward_rlcc_betafree  -(target - infl * sqrt(rate))^2 (paper 004)
-  fdcc           reward_fdcc           two-stage reward (paper 002 Algorithm 1), and
+  dolce          reward_dolce          1 - ECN ratio (Dolce-RC, Ye 2023, Eq. 4)
+  dolceplus      reward_dolceplus      ideal/actual MCT * (1 - ECN ratio)^arm (Dolce-RC, Ye 2023, Eq. 5)
+  rlcc           reward_rlcc           -(target - max(infl - beta, 0) * sqrt(rate))^2 (RL-CC-NIC, Fuhrer 2023, Eq. 1)
+  rlcc-betafree  reward_rlcc_betafree  -(target - infl * sqrt(rate))^2 (RL-CC, Tessler 2022)
+  fdcc           reward_fdcc           two-stage reward (FDCC, Zhang 2023, Algorithm 1), and
                  return_fdcc_nstep     its n-step discounted sum within the flow
 A decision is a change of the algorithm's rate or window, at most one row per
 flow per decision interval (default: the flow's base RTT). Requesting fdcc
@@ -118,8 +118,8 @@ The columns are documented in docs/DATASETS.md.`,
 	f.Float64Var(&o.Gamma, "gamma", dataset.DefaultGamma, "discount factor of return_fdcc_nstep, in [0, 1]")
 	f.IntVar(&o.NStep, "nstep", dataset.DefaultNStep, "steps of return_fdcc_nstep (<= 0: to the end of the flow)")
 	f.Int64Var(&o.IntervalNs, "decision-interval-ns", -1, "minimum time between two rows of a flow, ns (-1: the flow's base RTT, 0: every change)")
-	f.Float64Var(&o.Target, "rlcc-target", 0.064, "RL-CC inflation target (paper 001: 0.064)")
-	f.Float64Var(&o.Beta, "rlcc-beta", 1.5, "RL-CC congestion tolerance beta, an RTT inflation (paper 001: 1.5)")
+	f.Float64Var(&o.Target, "rlcc-target", 0.064, "RL-CC inflation target (RL-CC-NIC, Fuhrer 2023: 0.064)")
+	f.Float64Var(&o.Beta, "rlcc-beta", 1.5, "RL-CC congestion tolerance beta, an RTT inflation (RL-CC-NIC, Fuhrer 2023: 1.5)")
 	f.StringVar(&o.RunID, "run-id", "", "run_id column value (default: CCA, workload and seed)")
 	addOutputFlags(f, r)
 	return c
@@ -155,7 +155,7 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	}
 	forced := rewards.FDCC && !cfg.Switch.INT
 	if rewards.FDCC {
-		cfg.Switch.INT = true // FDCC's reward reads INT (paper 002 Section 4.2)
+		cfg.Switch.INT = true // FDCC's reward reads INT (FDCC, Zhang 2023, Section 4.2)
 	}
 	runID := o.RunID
 	if runID == "" {

@@ -153,13 +153,13 @@ func TestDatasetCommand(t *testing.T) {
 			col  string
 			want float64
 		}{
-			{"reward_dolce", reward.DolceRC(ecn[i])},                               // paper 000 Eq. 4
-			{"reward_rlcc", reward.RLCC(infl[i], rate[i], 0.064, 1.5)},             // paper 001 Eq. 1
-			{"reward_rlcc_betafree", reward.RLCCBetaFree(infl[i], rate[i], 0.064)}, // paper 004
-			{"reward_fdcc", reward.FDCC(reward.FDCCObs{SwitchRate: a.f64["int_txrate_frac"][i], // paper 002 Alg. 1
+			{"reward_dolce", reward.DolceRC(ecn[i])},                               // Dolce-RC (Ye 2023), Eq. 4
+			{"reward_rlcc", reward.RLCC(infl[i], rate[i], 0.064, 1.5)},             // RL-CC-NIC (Fuhrer 2023), Eq. 1
+			{"reward_rlcc_betafree", reward.RLCCBetaFree(infl[i], rate[i], 0.064)}, // RL-CC (Tessler 2022)
+			{"reward_fdcc", reward.FDCC(reward.FDCCObs{SwitchRate: a.f64["int_txrate_frac"][i], // FDCC (Zhang 2023), Alg. 1
 				QLen: a.f64["int_qlen_frac"][i], RTT: infl[i], Throughput: a.f64["goodput_frac"][i], Flows: int(a.i32["flows_to_dst"][i])})},
 		}
-		if a.i64["msgs_done"][i] > 0 { // paper 000 Eq. 5
+		if a.i64["msgs_done"][i] > 0 { // Dolce-RC (Ye 2023), Eq. 5
 			checks = append(checks, struct {
 				col  string
 				want float64
@@ -174,7 +174,7 @@ func TestDatasetCommand(t *testing.T) {
 		}
 		perFlow[flow[i]] = append(perFlow[flow[i]], a.f64["reward_fdcc"][i])
 	}
-	// return_fdcc_nstep: paper 002's n-step discounted sum within the flow.
+	// return_fdcc_nstep: the n-step discounted sum of FDCC (Zhang 2023) within the flow.
 	k := map[int64]int{}
 	rets := map[int64][]float64{}
 	for f, rs := range perFlow {
@@ -226,7 +226,7 @@ func TestDatasetDeterministicAndRunUnchanged(t *testing.T) {
 
 func TestDatasetTextSummary(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "ds")
-	r := runCLI(t, "dataset", "--workload", smallWorkload, "--reward", "dolce", "-o", out)
+	r := runCLI(t, "dataset", "--workload", smallWorkload, "--cca", "dcqcn:zhu2015", "--reward", "dolce", "-o", out)
 	r.mustSucceed(t)
 	if !strings.Contains(r.stdout, "decisions of 4 flows") || !strings.Contains(r.stdout, "reward_dolce") ||
 		strings.Contains(r.stdout, "reward_rlcc") {
@@ -273,7 +273,7 @@ func TestDatasetBadInput(t *testing.T) {
 // TestDatasetRealDUMPITraceDolcePlus replays the real SST DUMPI trace
 // testbgp (7 ranks, 49 MPI_Alltoall; ../shared/data/mpi/dumpi) under
 // Dolce-RC+, whose per-message decisions score completed messages with
-// paper 000 Eq. 5.
+// Dolce-RC (Ye 2023), Eq. 5.
 func TestDatasetRealDUMPITraceDolcePlus(t *testing.T) {
 	meta := filepath.Join("..", "..", "..", "shared", "data", "mpi", "dumpi", "testbgp.meta")
 	if _, err := os.Stat(meta); err != nil {

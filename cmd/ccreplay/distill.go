@@ -61,15 +61,15 @@ func newDistillRLCCCmd(s *streams) *cobra.Command {
 	o := &distillOptions{s: s}
 	c := &cobra.Command{
 		Use:   "rlcc --teacher FILE -o DIR",
-		Short: "Distil an RL-CC policy into <= 10 gradient-boosted trees of depth <= 4 (paper 001 Section V-C)",
+		Short: "Distil an RL-CC policy into <= 10 gradient-boosted trees of depth <= 4 (RL-CC-NIC, Fuhrer 2023, Section V-C)",
 		Long: `Replays many-to-one scenarios with the teacher policy in control, records every
 decision's (observation, action) pair, fits gradient-boosted regression trees
-(at most 10 trees of depth at most 4, paper 001 Section V-C) to the teacher's
+(at most 10 trees of depth at most 4, RL-CC-NIC (Fuhrer 2023), Section V-C) to the teacher's
 actions, then (--rounds) replays again with the student in control, labels the
 states it visits with the teacher's actions and refits on everything gathered
 (DAgger). Reports the student's RMSE on pairs from held-out runs, with the
 teacher and with the student in control. Then, as
-paper 001 Table III does, it replays teacher and student on many-to-one 64,
+RL-CC-NIC (Fuhrer 2023), Table III does, it replays teacher and student on many-to-one 64,
 512 and 2048 flows with the same 2 us decision latency and prints goodput
 (normalised to line rate) and latency (us) for both.
 
@@ -81,7 +81,7 @@ embedded default policy.`,
   ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
   ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=student/policy.json --out runs/student
 
-  # the shipped trees' recipe, with the teacher/student comparison of paper 001 Table III
+  # the shipped trees' recipe, with the teacher/student comparison of RL-CC-NIC (Fuhrer 2023), Table III
   ccreplay distill rlcc --teacher teacher --seed 3 --trees 6 --depth 3 -o student-full --eval-flows 64 --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
@@ -98,11 +98,11 @@ embedded default policy.`,
 	f.IntVar(&o.MinLeaf, "min-leaf", gbt.DefaultParams().MinLeaf, "minimum number of pairs in a leaf")
 	f.StringVar(&o.Flows, "flows", "2,4,8,16,32,64,128", "many-to-one flow counts the teacher is replayed on (comma-separated)")
 	f.StringVar(&o.Duration, "duration", "10ms", "simulated time of each collection run")
-	f.StringVar(&o.Latency, "latency", "2us", "decision latency of teacher and student, collecting and evaluating (paper 001 Table III: 2 us)")
-	f.StringVar(&o.EvalFlows, "eval-flows", "64,512,2048", `flow counts of the teacher/student comparison (paper 001 Table III), or "none"`)
+	f.StringVar(&o.Latency, "latency", "2us", "decision latency of teacher and student, collecting and evaluating (RL-CC-NIC, Fuhrer 2023, Table III: 2 us)")
+	f.StringVar(&o.EvalFlows, "eval-flows", "64,512,2048", `flow counts of the teacher/student comparison (RL-CC-NIC, Fuhrer 2023, Table III), or "none"`)
 	f.StringVar(&o.EvalDuration, "eval-duration", "10ms", "simulated time of each comparison run (measured over its second half)")
 	f.BoolVar(&o.Lossy, "lossy", false, "compare on a lossy fabric (PFC off) instead of a lossless one")
-	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the collection and comparison runs (paper 004 Fig. 3: 5 MB)")
+	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the collection and comparison runs (RL-CC, Tessler 2022, Fig. 3: 5 MB)")
 	f.IntVar(&o.Rounds, "rounds", 10, "collection rounds: the first with the teacher in control, each later one with the student fitted so far (DAgger), all labelled by the teacher")
 	f.Float64Var(&o.StartMin, "start-min", distill.DefaultStartMin, "start each collection flow at a rate drawn log-uniformly from [start-min, 1] x line rate (1: line rate)")
 	f.StringVar(&o.Monotone, "monotone", "none", `monotone constraints of the trees, FEATURE=-1 (action never rises with it) or =1, comma-separated, or "none"`)
@@ -187,10 +187,10 @@ func (o *distillOptions) options() (distill.Options, []int, eval.Options, error)
 		return d, nil, e, usageErrorf(`give the teacher: --teacher FILE (or --teacher default)`)
 	}
 	if o.Trees < 1 || o.Trees > distill.MaxTrees {
-		return d, nil, e, usageErrorf("--trees: want 1..%d (paper 001 Section V-C), got %d", distill.MaxTrees, o.Trees)
+		return d, nil, e, usageErrorf("--trees: want 1..%d (RL-CC-NIC, Fuhrer 2023, Section V-C), got %d", distill.MaxTrees, o.Trees)
 	}
 	if o.Depth < 1 || o.Depth > distill.MaxDepth {
-		return d, nil, e, usageErrorf("--depth: want 1..%d (paper 001 Section V-C), got %d", distill.MaxDepth, o.Depth)
+		return d, nil, e, usageErrorf("--depth: want 1..%d (RL-CC-NIC, Fuhrer 2023, Section V-C), got %d", distill.MaxDepth, o.Depth)
 	}
 	if !(o.LR > 0 && o.LR <= 1) {
 		return d, nil, e, usageErrorf("--learning-rate: want a value in (0, 1], got %v", o.LR)
@@ -333,7 +333,7 @@ func (o *distillOptions) run(ctx context.Context) error {
 		fmt.Fprintf(w, "  %5d to 1: held-out RMSE %.4f (%d pairs)\n", f.Flows, f.TestRMSE, f.TestPairs)
 	}
 	if len(rep.TableIII) > 0 {
-		fmt.Fprintf(w, "\npaper 001 Table III (goodput normalised to line rate, latency in us, %s fabric, %s buffer, window %s):\n", fabricName(eo.Lossy), o.Buffer, windowName(eo))
+		fmt.Fprintf(w, "\nRL-CC-NIC (Fuhrer 2023), Table III (goodput normalised to line rate, latency in us, %s fabric, %s buffer, window %s):\n", fabricName(eo.Lossy), o.Buffer, windowName(eo))
 		return eval.WriteTableIII(w, rep.TableIII)
 	}
 	return nil

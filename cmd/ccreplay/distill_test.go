@@ -19,7 +19,7 @@ func fastDistill(dir string, extra ...string) []string {
 }
 
 // TestDistillCLI: `ccreplay distill rlcc` writes a loadable trees policy
-// within paper 001 Section V-C's limits and a report; the same flags give
+// within RL-CC-NIC (Fuhrer 2023), Section V-C's limits and a report; the same flags give
 // byte-identical files.
 func TestDistillCLI(t *testing.T) {
 	var files [2][2][]byte
@@ -63,7 +63,7 @@ func TestDistillCLIText(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, fastDistill(dir)...)
 	r.mustSucceed(t)
-	for _, s := range []string{"10 trees, depth 4", "held out", "paper 001 Table III", "4 to 1", "teacher", "student", "GP", "Latency"} {
+	for _, s := range []string{"10 trees, depth 4", "held out", "RL-CC-NIC (Fuhrer 2023), Table III", "4 to 1", "teacher", "student", "GP", "Latency"} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("output lacks %q:\n%s", s, r.stdout)
 		}
@@ -102,12 +102,12 @@ func TestDistillCLIErrors(t *testing.T) {
 	}
 }
 
-// TestEvalRLCCCLI: `ccreplay eval rlcc` prints paper 004 Table 1 for RL-CC
+// TestEvalRLCCCLI: `ccreplay eval rlcc` prints RL-CC (Tessler 2022), Table 1 for RL-CC
 // and the baselines.
 func TestEvalRLCCCLI(t *testing.T) {
-	r := runCLI(t, "eval", "rlcc", "--flows", "4", "--duration", "1ms", "--baselines", "dcqcn,hpcc")
+	r := runCLI(t, "eval", "rlcc", "--flows", "4", "--duration", "1ms", "--baselines", "dcqcn:zhu2015,hpcc")
 	r.mustSucceed(t)
-	for _, s := range []string{"paper 004 Table 1", "4 to 1", "SU", "FR", "QL", "DR", "rlcc", "dcqcn:zhu2015", "hpcc:paper"} {
+	for _, s := range []string{"RL-CC (Tessler 2022), Table 1", "4 to 1", "SU", "FR", "QL", "DR", "rlcc", "dcqcn:zhu2015", "hpcc:paper"} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("output lacks %q:\n%s", s, r.stdout)
 		}

@@ -38,15 +38,15 @@ func newEvalRLCCCmd(s *streams) *cobra.Command {
 	o := &evalOptions{s: s}
 	c := &cobra.Command{
 		Use:   "rlcc",
-		Short: "Paper 004 Table 1: RL-CC vs DCQCN and HPCC on many-to-one 16 and 128 flows",
+		Short: "RL-CC (Tessler 2022), Table 1: RL-CC vs DCQCN and HPCC on many-to-one 16 and 128 flows",
 		Long: `Replays many-to-one N to 1 (N long flows from distinct senders through one
 100 Gb/s switch) under RL-CC with the given policy and under each baseline, and
-prints paper 004 Table 1's figures measured over the second half of the run:
+prints RL-CC (Tessler 2022), Table 1's figures measured over the second half of the run:
 SU switch utilization [%], FR fairness min rate x 100 / max rate, QL queue
 latency [us], DR drop rate [Gbit/s], and each flow's goodput in units of the
-fair share line rate / N (paper 004 Proposition 1's fixed point is 1.00-1.00).
+fair share line rate / N (RL-CC, Tessler 2022, Proposition 1's fixed point is 1.00-1.00).
 Nothing is written; --json prints the rows.`,
-		Example: `  # the shipped policy against DCQCN and HPCC (paper 004 Table 1)
+		Example: `  # the shipped policy against DCQCN and HPCC (RL-CC, Tessler 2022, Table 1)
   ccreplay eval rlcc --flows 16 --duration 5ms
 
   # a policy of your own (here a quick distillation), lossy fabric
@@ -60,13 +60,13 @@ Nothing is written; --json prints the rows.`,
 	}
 	f := c.Flags()
 	f.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default" (the embedded trees) or "teacher" (the embedded MLP they were distilled from)`)
-	f.StringVar(&o.Baselines, "baselines", "dcqcn,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
+	f.StringVar(&o.Baselines, "baselines", "dcqcn:zhu2015,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
 	f.StringVar(&o.Flows, "flows", "16,128", "many-to-one flow counts (comma-separated)")
 	f.StringVar(&o.Duration, "duration", "10ms", "simulated time of each run (measured over its second half)")
-	f.StringVar(&o.Latency, "latency", "2us", "RL-CC decision latency (paper 001 Table III: 2 us)")
+	f.StringVar(&o.Latency, "latency", "2us", "RL-CC decision latency (RL-CC-NIC, Fuhrer 2023, Table III: 2 us)")
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of every run (ECN draws)")
 	f.BoolVar(&o.Lossy, "lossy", false, "lossy fabric (PFC off) instead of PFC")
-	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the comparison runs (paper 004 Fig. 3: 5 MB; rl/scenario trains with 32MB)")
+	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the comparison runs (RL-CC, Tessler 2022, Fig. 3: 5 MB; rl/scenario trains with 32MB)")
 	f.BoolVar(&o.JSON, "json", false, "print the rows as JSON")
 	return c
 }
@@ -128,6 +128,6 @@ func (o *evalOptions) run(ctx context.Context) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	fmt.Fprintf(o.s.Out, "paper 004 Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", fabricName(o.Lossy), o.Buffer, windowName(eo))
+	fmt.Fprintf(o.s.Out, "RL-CC (Tessler 2022), Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", fabricName(o.Lossy), o.Buffer, windowName(eo))
 	return eval.WriteTable1(o.s.Out, rows)
 }

@@ -28,13 +28,13 @@ func newExplainRLCCCmd(s *streams) *cobra.Command {
 	o := &explainOptions{s: s}
 	c := &cobra.Command{
 		Use:   "rlcc",
-		Short: "Print the RL-CC policy's action for paper 001 Table VI's nine condition pairs",
+		Short: "Print the RL-CC policy's action for RL-CC-NIC (Fuhrer 2023), Table VI's nine condition pairs",
 		Long: `Evaluates the RL-CC policy (the embedded default, or policy=FILE) on the nine
-combinations of previous and current system condition of paper 001 Table VI:
+combinations of previous and current system condition of RL-CC-NIC (Fuhrer 2023), Table VI:
 under-utilized (rate 0.4/N, RTT inflation 1, no CNP), on target (rate 1/N, RTT
-inflation beta + target sqrt(N) = paper 001 Eq. 2, no CNP) and congested (rate
-1.6/N, RTT inflation 4, one CNP), for N flows (default 4, as paper 001's
-analysis), with the previous action 1 and no NACK. Prints each action next to
+inflation beta + target sqrt(N) = RL-CC-NIC (Fuhrer 2023), Eq. 2, no CNP) and congested (rate
+1.6/N, RTT inflation 4, one CNP), for N flows (default 4, as in the analysis of
+RL-CC-NIC, Fuhrer 2023), with the previous action 1 and no NACK. Prints each action next to
 the paper's.`,
 		Example: `  ccreplay explain rlcc
   ccreplay explain rlcc --json
@@ -116,7 +116,7 @@ func (o *explainOptions) run() error {
 		fmt.Fprintf(w, " %s (%.4g, %.4g, %g);", c.Name, c.RateFrac, c.RTTInflation, c.CNPs)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "action a (rate_{t+1} = a x rate_t), ours [paper 001 Table VI]\n")
+	fmt.Fprintf(w, "action a (rate_{t+1} = a x rate_t), ours [RL-CC-NIC (Fuhrer 2023), Table VI]\n")
 	fmt.Fprintf(w, "%-16s", "prev \\ current")
 	for _, c := range conds {
 		fmt.Fprintf(w, " %18s", c.Name)

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// `ccreplay explain rlcc` prints paper 001 Table VI's nine cells for the
+// `ccreplay explain rlcc` prints RL-CC-NIC (Fuhrer 2023), Table VI's nine cells for the
 // embedded policy, each next to the paper's value.
 func TestExplainRLCC(t *testing.T) {
 	r := runCLI(t, "explain", "rlcc")

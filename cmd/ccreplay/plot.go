@@ -31,6 +31,7 @@ type plotOptions struct {
 	TopFlows int
 	Buckets  int
 	JSON     bool
+	Pool     string // auto, yes or no
 }
 
 const plotExamples = `  # two algorithms on an incast with the per-packet log, then every figure
@@ -84,6 +85,7 @@ note; that is not an error. See docs/PLOTS.md.`,
 	f.IntVar(&o.TopFlows, "top-flows", plot.DefaultTopFlows, "flows per run in the rate view, by size (count)")
 	f.IntVar(&o.Buckets, "buckets", metrics.DefaultBuckets, "flow-size buckets of equal count in the slowdown view")
 	f.BoolVar(&o.JSON, "json", false, "print the files written and the views skipped as JSON")
+	f.StringVar(&o.Pool, "pool", "auto", "one curve per algorithm with its seeds' flows pooled (yes), one per run (no), or yes when an algorithm has more than 2 runs (auto); time views then draw each algorithm's first run")
 	return c
 }
 
@@ -104,6 +106,9 @@ func (o *plotOptions) validate() error {
 	if len(o.Views) == 0 {
 		return usageErrorf("--views: give at least one of %s", strings.Join(plotViews, ", "))
 	}
+	if !slices.Contains([]string{"auto", "yes", "no"}, o.Pool) {
+		return usageErrorf("--pool %q: want auto, yes or no", o.Pool)
+	}
 	for _, n := range []struct {
 		name string
 		v    int
@@ -113,6 +118,24 @@ func (o *plotOptions) validate() error {
 		}
 	}
 	return nil
+}
+
+// pooling decides --pool: auto pools when an algorithm has more than two
+// runs (a figure of 3 algorithms x 5 seeds is 15 curves otherwise).
+func (o *plotOptions) pooling(runs []*plot.Run) bool {
+	switch o.Pool {
+	case "yes":
+		return true
+	case "no":
+		return false
+	}
+	n := map[string]int{}
+	for _, r := range runs {
+		if n[r.Manifest.CCA]++; n[r.Manifest.CCA] > 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // plotReport is the --json output.
@@ -139,6 +162,10 @@ func (o *plotOptions) run(args []string) error {
 		return fmt.Errorf("output folder: %w", err)
 	}
 	topt := plot.TimeOptions{Bins: o.Bins, TopPorts: o.TopPorts, TopFlows: o.TopFlows}
+	dist, single := runs, runs // the runs of the distribution and the time views
+	if o.pooling(runs) {
+		dist, single = plot.PoolSeeds(runs)
+	}
 	rep := plotReport{Files: []string{}, Skipped: []*plot.Skipped{}, Notes: []string{}}
 	for _, d := range dirs {
 		rep.Runs = append(rep.Runs, filepath.ToSlash(d))
@@ -153,15 +180,23 @@ func (o *plotOptions) run(args []string) error {
 		var fig plot.Figure
 		switch v {
 		case "fct":
-			fig, err = plot.FCTCDF(runs)
+			fig, err = plot.FCTCDF(dist)
 		case "slowdown":
-			fig, err = plot.Slowdown(runs, o.Buckets)
+			fig, err = plot.Slowdown(dist, o.Buckets)
 		case "queue":
-			fig, err = plot.QueueOverTime(runs, topt)
+			fig, err = plot.QueueOverTime(single, topt)
 		case "rate":
-			fig, err = plot.RateOverTime(runs, topt)
+			fig, err = plot.RateOverTime(single, topt)
 		case "alltoall":
-			fig, err = plot.AlltoallLatency(runs)
+			fig, err = plot.AlltoallLatency(single)
+		}
+		if len(single) < len(runs) && err == nil {
+			switch v {
+			case "fct", "slowdown":
+				fig.Notes = append(fig.Notes, "each algorithm's runs pooled into one curve (--pool)")
+			default:
+				fig.Notes = append(fig.Notes, "each algorithm's first run only (--pool)")
+			}
 		}
 		var sk *plot.Skipped
 		if errors.As(err, &sk) {

@@ -142,7 +142,7 @@ func TestPlotIncast(t *testing.T) {
 }
 
 // The OSU MPI_Alltoall benchmark: the latency curve has one point per
-// message size (paper 000 Fig. 5), the same numbers compare prints.
+// message size (Dolce-RC, Ye 2023, Fig. 5), the same numbers compare prints.
 func TestPlotOSUAlltoall(t *testing.T) {
 	const workload = "osu-alltoall:nodes=4,ppn=1,sizes=1..4KiB,iters=2"
 	cmp := plotCompare(t, workload)

@@ -237,6 +237,9 @@ func (o *runOptions) run(ctx context.Context) error {
 		return nil
 	}
 	fmt.Fprintf(o.s.Out, "ccreplay run: %s under %s on %s, seed %d\n", traceName, spec.Name, topo.Describe(), o.Seed)
+	if note := presetNote(spec.Name); note != "" {
+		fmt.Fprintln(o.s.Out, note)
+	}
 	fmt.Fprintf(o.s.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
 	metrics.WriteTable(o.s.Out, res.Summary)
 	if isOSU(o.Workload) {

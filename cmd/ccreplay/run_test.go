@@ -23,7 +23,7 @@ func TestRunWorkloadTable(t *testing.T) {
 		t.Errorf("stderr is not empty (not a terminal, no --stats): %q", r.stderr)
 	}
 	for _, label := range []string{
-		"ccreplay run: " + smallWorkload + " under dcqcn:zhu2015",
+		"ccreplay run: " + smallWorkload + " under dcqcn:hpcc",
 		"seed 1",
 		"outputs in " + dir,
 		"flows                    4 of 4 finished",
@@ -45,7 +45,7 @@ func TestRunWorkloadTable(t *testing.T) {
 		}
 	}
 	s := readSummary(t, dir)
-	if s.SchemaVersion != "ccreplay.v1" || s.Seed != 1 || s.CCA != "dcqcn:zhu2015" || s.Packets != "data" || s.Trace != smallWorkload {
+	if s.SchemaVersion != "ccreplay.v1" || s.Seed != 1 || s.CCA != "dcqcn:hpcc" || s.Packets != "data" || s.Trace != smallWorkload {
 		t.Errorf("summary.json header = %+v", s)
 	}
 	if got := s.metricInt(t, "flows"); got != 4 {
@@ -184,7 +184,7 @@ func TestRunShippedExample(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, "run", "--trace", example, "--cca", "dcqcn", "--topology", "dolce-testbed", "--out", dir)
 	r.mustSucceed(t)
-	if !strings.Contains(r.stdout, "ccreplay run: "+example+" under dcqcn:zhu2015") || !strings.Contains(r.stdout, "FCT p99") {
+	if !strings.Contains(r.stdout, "ccreplay run: "+example+" under dcqcn:hpcc") || !strings.Contains(r.stdout, "FCT p99") {
 		t.Errorf("unexpected table:\n%s", r.stdout)
 	}
 	s := readSummary(t, dir)

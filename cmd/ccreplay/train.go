@@ -49,14 +49,15 @@ func newTrainRLCCCmd(s *streams) *cobra.Command {
 	o := &trainOptions{s: s}
 	c := &cobra.Command{
 		Use:   "rlcc -o DIR",
-		Short: "Train the RL-CC policy (paper 004 Eq. 3) on many-to-one 2 to 128 flows",
+		Short: "Train the RL-CC policy (RL-CC, Tessler 2022, Eq. 3) on many-to-one 2 to 128 flows",
 		Long: `Trains the RL-CC agent's MLP policy (7 features -> 12 -> 12 -> 1, ReLU, tanh)
-with paper 004's on-policy deterministic policy gradient (Eq. 3, with paper 001's
-reward: target 0.064, beta 1.5, plus an action penalty --penalty (a-1)^2):
+with the on-policy deterministic policy gradient of RL-CC (Tessler 2022), Eq. 3,
+and the reward of RL-CC-NIC (Fuhrer 2023), Eq. 1 (target 0.064, beta 1.5), plus
+an action penalty --penalty (a-1)^2:
 each iteration replays one many-to-one episode (2, 4, 8, 16, 32, 64 and 128
 flows in turn, 100 Gb/s star, 5 MB buffer, flows starting at rates spread
 from --start-min to 1 x line rate), every flow acting with the same policy,
-then takes one Adam ascent step. Paper 004 trains on 2, 4 and 8 flows
+then takes one Adam ascent step. RL-CC (Tessler 2022) trains on 2, 4 and 8 flows
 (--flows 2,4,8); policies trained so did not reach the fair share at 128
 flows here (docs/RLCC.md). Writes DIR/policy.json (load it with
 --cca rlcc --cca-param policy=DIR/policy.json) and DIR/learning.parquet (one row
@@ -75,14 +76,14 @@ per iteration). The same flags and seed give byte-identical files.`,
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the network's initialisation and of every episode")
 	f.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and learning.parquet")
 	oldOutputFlag(f, &o.Out)
-	f.StringVar(&o.Flows, "flows", "2,4,8,16,32,64,128", "many-to-one flow counts, cycled episode by episode (comma-separated; paper 004 trains on 2,4,8)")
+	f.StringVar(&o.Flows, "flows", "2,4,8,16,32,64,128", "many-to-one flow counts, cycled episode by episode (comma-separated; RL-CC (Tessler 2022) trains on 2,4,8)")
 	f.StringVar(&o.Duration, "duration", "5ms", "simulated time of one episode")
-	f.StringVar(&o.Latency, "latency", "2us", "decision latency during training (paper 001 Table III: 2 us)")
+	f.StringVar(&o.Latency, "latency", "2us", "decision latency during training (RL-CC-NIC, Fuhrer 2023, Table III: 2 us)")
 	f.Float64Var(&o.LR, "lr", 0.01, "Adam step size")
 	f.Float64Var(&o.StartMin, "start-min", train.DefaultStartMin, "start each flow at a rate drawn log-uniformly from [start-min, 1] x line rate (1: every flow at line rate)")
 	f.Float64Var(&o.Around, "start-around", 0, "every other episode of each flow count, start the N flows spread over this many decades either side of the fair share 1/N instead (0: never)")
-	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer during training (paper 004 Fig. 3: 5 MB)")
-	f.Float64Var(&o.Penalty, "penalty", train.DefaultPenalty, "weight lambda of the action penalty -lambda (a - 1)^2 added to paper 001's reward (0: none)")
+	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer during training (RL-CC, Tessler 2022, Fig. 3: 5 MB)")
+	f.Float64Var(&o.Penalty, "penalty", train.DefaultPenalty, "weight lambda of the action penalty -lambda (a - 1)^2 added to the reward of RL-CC-NIC (Fuhrer 2023) (0: none)")
 	f.StringVar(&o.Select, "select-flows", "24,96", `every --select-every iterations replay the policy on many-to-one with these flow counts and keep the checkpoint with the highest smallest FR (comma-separated), or "none" for the last iteration's policy`)
 	f.IntVar(&o.Every, "select-every", 50, "checkpoint interval, iterations")
 	f.StringVar(&o.Init, "init", "", "start from this MLP policy file instead of a fresh network")

@@ -1,160 +1,265 @@
-// Package keyval is what every algorithm package uses for its
-// `--cca-param key=value` overrides: a table of typed parameters that
-// parses values, rejects unknown keys with the list of known ones, and
-// writes every effective value back in a form that parses to the same
-// configuration; the canonical text forms of rates, times and sizes; the
-// one float parser of every parameter (ParseFloat, ParseFloatIn: NaN and
-// the infinities are errors); and the validators' range checks
-// (CheckFloat, CheckDuration, CheckRate, CheckSize).
+// Package keyval is the one parameter mechanism of every algorithm: each
+// algorithm declares a Table of its `--cca-param key=value` parameters
+// next to its Config, one Param per key with its unit, default, bounds,
+// one-line doc and the values its presets give it. Everything else is
+// generated from the table: the preset configurations, parsing overrides
+// (unknown keys are rejected with the list of known ones, bad values with
+// an error naming key, value and bounds), the checks of a configuration a
+// Go program built (Fill, Check), the effective values written back to
+// summary.json in a form that parses to the same configuration (Values),
+// and the help texts and docs (Schema, see cca.Registry.ParamHelp and
+// docs/PARAMETERS.md). Numbers, rates, times and sizes are read and
+// written by package units.
 package keyval
 
 import (
 	"fmt"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
+	"sync"
 
-	"github.com/ccreplay/ccreplay/units"
+	"github.com/ccreplay/ccreplay/cca"
 )
 
-// Field is one parameter of a configuration C: how to set it from text and
-// how to write its effective value.
-type Field[C any] struct {
-	Set func(c *C, v string) error
-	Get func(c *C) string
+// Table is an algorithm's parameters and presets. Use it through a
+// pointer (it caches the default configuration).
+type Table[C any] struct {
+	// Name is the algorithm's registry name.
+	Name string
+	// Default is the preset used when none is named; "" when Presets is
+	// empty.
+	Default string
+	// Presets are the named presets. A preset's configuration is the zero
+	// C with every parameter set, in Params order, to its value in that
+	// preset (Param.In, else Param.Default).
+	Presets []cca.Preset
+	// Params are the parameters, in the order presets set them.
+	Params []*Param[C]
+	// Refused are keys that do not apply to this algorithm although a
+	// related one takes them, with the reason.
+	Refused map[string]string
+	// Exclusive are groups of keys of which overrides may give at most
+	// one a value other than zero.
+	Exclusive []Exclusive
+	// Base is the preset whose values Fill gives the zero fields of a
+	// configuration built in Go; "" is Default.
+	Base string
+
+	once     sync.Once
+	defaults C
+
+	schemaOnce sync.Once
+	schema     cca.Schema
 }
 
-// Table maps parameter keys to their fields.
-type Table[C any] map[string]Field[C]
+// Exclusive is a group of keys that give the same thing (What) in
+// different ways.
+type Exclusive struct {
+	What string
+	Keys []string
+}
 
 // Keys lists the table's keys in sorted order.
-func (t Table[C]) Keys() []string {
-	out := make([]string, 0, len(t))
-	for k := range t {
-		out = append(out, k)
+func (t *Table[C]) Keys() []string {
+	out := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		out[i] = p.key
 	}
 	sort.Strings(out)
 	return out
 }
 
+// Param is the parameter of key, or nil.
+func (t *Table[C]) Param(key string) *Param[C] {
+	for _, p := range t.Params {
+		if p.key == key {
+			return p
+		}
+	}
+	return nil
+}
+
+// PresetNames lists the canonical preset names in sorted order.
+func (t *Table[C]) PresetNames() []string {
+	out := make([]string, len(t.Presets))
+	for i, p := range t.Presets {
+		out[i] = p.Name
+	}
+	sort.Strings(out)
+	return out
+}
+
+// canonical resolves "" to the default preset and an alias to its preset.
+func (t *Table[C]) canonical(name string) (string, error) {
+	if name == "" {
+		return t.Default, nil
+	}
+	for _, p := range t.Presets {
+		if name == p.Name {
+			return name, nil
+		}
+		for _, a := range p.Aliases {
+			if name == a {
+				return p.Name, nil
+			}
+		}
+	}
+	if len(t.Presets) == 0 {
+		return "", fmt.Errorf("unknown preset %q (%s has none)", name, t.Name)
+	}
+	return "", fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(t.PresetNames(), ", "))
+}
+
+// Preset returns a fresh configuration of the named preset ("" for the
+// default, or an alias) and the preset's canonical name: `unknown preset
+// "x" (known: a, b)` otherwise.
+func (t *Table[C]) Preset(name string) (C, string, error) {
+	var c C
+	name, err := t.canonical(name)
+	if err != nil {
+		return c, "", err
+	}
+	for _, p := range t.Params {
+		if err := p.set(&c, p.value(name)); err != nil {
+			panic(fmt.Sprintf("keyval: %s preset %q: parameter %s: %v", t.Name, name, p.key, err))
+		}
+	}
+	return c, name, nil
+}
+
 // Set applies one key=value override to c. Errors are lowercase and name
 // the key: `unknown parameter "x" (known: a, b)`, `parameter a: ...`.
-func (t Table[C]) Set(c *C, key, value string) error {
-	f, ok := t[key]
-	if !ok {
+func (t *Table[C]) Set(c *C, key, value string) error {
+	p := t.Param(key)
+	if p == nil {
+		if why, ok := t.Refused[key]; ok {
+			return fmt.Errorf("parameter %q does not apply: %s", key, why)
+		}
 		return fmt.Errorf("unknown parameter %q (known: %s)", key, strings.Join(t.Keys(), ", "))
 	}
-	if err := f.Set(c, value); err != nil {
+	if err := p.set(c, value); err != nil {
 		return fmt.Errorf("parameter %s: %w", key, err)
 	}
 	return nil
 }
 
-// Values returns every parameter's effective value in c, keyed as Set
-// takes them: feeding them back through Set reproduces c.
-func (t Table[C]) Values(c *C) map[string]string {
-	out := make(map[string]string, len(t))
-	for k, f := range t {
-		out[k] = f.Get(c)
+// Apply sets every override on c in sorted key order, so that the first
+// error reported never depends on map iteration order, then checks the
+// Exclusive groups.
+func (t *Table[C]) Apply(c *C, overrides map[string]string) error {
+	keys := make([]string, 0, len(overrides))
+	for k := range overrides {
+		keys = append(keys, k)
 	}
-	return out
-}
-
-// FormatRate writes r in the largest whole unit: "5Mbps", "100Gbps", "7bps".
-func FormatRate(r units.BitsPerSec) string {
-	switch {
-	case r != 0 && r%units.Gbps == 0:
-		return fmt.Sprintf("%dGbps", r/units.Gbps)
-	case r != 0 && r%units.Mbps == 0:
-		return fmt.Sprintf("%dMbps", r/units.Mbps)
-	case r != 0 && r%units.Kbps == 0:
-		return fmt.Sprintf("%dKbps", r/units.Kbps)
-	}
-	return fmt.Sprintf("%dbps", int64(r))
-}
-
-// FormatRateOr is FormatRate with a word for zero (e.g. "off").
-func FormatRateOr(r units.BitsPerSec, zero string) string {
-	if r == 0 {
-		return zero
-	}
-	return FormatRate(r)
-}
-
-// FormatDuration writes t in the largest whole unit: "55us", "4ms", "0us".
-func FormatDuration(t units.Time) string {
-	if t == 0 {
-		return "0us"
-	}
-	return FormatDurationOr(t, "0us")
-}
-
-// FormatDurationOr is FormatDuration with a word for zero.
-func FormatDurationOr(t units.Time, zero string) string {
-	if t == 0 {
-		return zero
-	}
-	for _, u := range []struct {
-		d   units.Time
-		suf string
-	}{{units.Second, "s"}, {units.Millisecond, "ms"}, {units.Microsecond, "us"}, {units.Nanosecond, "ns"}} {
-		if t%u.d == 0 {
-			return fmt.Sprintf("%d%s", t/u.d, u.suf)
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := t.Set(c, k, overrides[k]); err != nil {
+			return err
 		}
 	}
-	return fmt.Sprintf("%dps", int64(t))
+	for _, g := range t.Exclusive {
+		var given []string
+		for _, k := range keys {
+			if p := t.Param(k); p != nil && slices.Contains(g.Keys, k) && !slices.Contains(p.zero, strings.ToLower(strings.TrimSpace(overrides[k]))) {
+				given = append(given, k)
+			}
+		}
+		if len(given) > 1 {
+			return fmt.Errorf("parameters %s each set %s: give only one", strings.Join(given, " and "), g.What)
+		}
+	}
+	return nil
 }
 
-// FormatSize writes b in the largest whole decimal unit: "10MB", "5KB", "1048B".
-func FormatSize(b units.Bytes) string { return FormatSizeOr(b, "0B") }
-
-// FormatSizeOr is FormatSize with a word for zero (e.g. "off").
-func FormatSizeOr(b units.Bytes, zero string) string {
-	switch {
-	case b == 0:
-		return zero
-	case b%units.MB == 0:
-		return fmt.Sprintf("%dMB", b/units.MB)
-	case b%units.KB == 0:
-		return fmt.Sprintf("%dKB", b/units.KB)
+// Build is what every algorithm's cca.Builder does first: the preset's
+// configuration, the overrides (Apply), then validate (which may be nil).
+// It returns the configuration and the preset's canonical name.
+func (t *Table[C]) Build(preset string, overrides map[string]string, validate func(*C) error) (C, string, error) {
+	c, name, err := t.Preset(preset)
+	if err == nil {
+		err = t.Apply(&c, overrides)
 	}
-	return fmt.Sprintf("%dB", int64(b))
+	if err == nil && validate != nil {
+		err = validate(&c)
+	}
+	return c, name, err
 }
 
-// FormatFloat writes f exactly, in the shortest form that parses back.
-func FormatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-
-// SortedKeys returns m's keys in sorted order (preset names, parameter keys).
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// Values returns every parameter's effective value in c, keyed as Set
+// takes them: feeding them back through Set reproduces c.
+func (t *Table[C]) Values(c *C) map[string]string {
+	out := make(map[string]string, len(t.Params))
+	for _, p := range t.Params {
+		out[p.key] = p.get(c)
 	}
-	sort.Strings(out)
 	return out
 }
 
-// Apply sets every override on c in sorted key order, so that the first
-// error reported never depends on map iteration order.
-func (t Table[C]) Apply(c *C, overrides map[string]string) error {
-	for _, k := range SortedKeys(overrides) {
-		if err := t.Set(c, k, overrides[k]); err != nil {
+// Defaults is the Base preset's configuration (cached): the values a
+// configuration built in Go takes for its zero fields.
+func (t *Table[C]) Defaults() C {
+	t.once.Do(func() { t.defaults, _, _ = t.Preset(t.Base) })
+	return t.defaults
+}
+
+// Fill gives every zero field of c whose parameter is DefaultIfZero the
+// Base preset's value: a Config built in Go may leave them out.
+func (t *Table[C]) Fill(c *C) {
+	d := t.Defaults()
+	for _, p := range t.Params {
+		if p.fill && p.isZero(c) {
+			p.copy(c, &d)
+		}
+	}
+}
+
+// Check checks every field of c against its parameter's bounds, in Params
+// order, and returns the first problem: "g must be in (0, 1], got 2",
+// "increase_timer must be positive, got -1ps". Values a parser produced
+// always pass; the check is for configurations built in Go.
+func (t *Table[C]) Check(c *C) error {
+	for _, p := range t.Params {
+		if err := p.validate(c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Preset returns a fresh configuration of the named preset ("" names def):
-// `unknown preset "x" (known: a, b)` otherwise.
-func Preset[C any](presets map[string]func() C, name, def string) (C, error) {
-	if name == "" {
-		name = def
+// Schema describes the presets and parameters, with each parameter's
+// effective value in every preset (built and validated as Build does,
+// with validate, which must be the same at every call: the schema is
+// computed once). Callers must not modify it.
+func (t *Table[C]) Schema(validate func(*C) error) cca.Schema {
+	t.schemaOnce.Do(func() { t.schema = t.makeSchema(validate) })
+	return t.schema
+}
+
+func (t *Table[C]) makeSchema(validate func(*C) error) cca.Schema {
+	s := cca.Schema{Default: t.Default, Presets: t.Presets, Refused: t.Refused}
+	names := []string{""}
+	if len(t.Presets) > 0 {
+		names = names[:0]
+		for _, p := range t.Presets {
+			names = append(names, p.Name)
+		}
 	}
-	p, ok := presets[name]
-	if !ok {
-		var zero C
-		return zero, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(SortedKeys(presets), ", "))
+	values := map[string]map[string]string{}
+	for _, n := range names {
+		c, _, err := t.Build(n, nil, validate)
+		if err != nil {
+			panic(fmt.Sprintf("keyval: %s preset %q: %v", t.Name, n, err))
+		}
+		values[n] = t.Values(&c)
 	}
-	return p(), nil
+	for _, k := range t.Keys() {
+		p := t.Param(k)
+		cp := cca.Param{Key: k, Unit: p.unit, Bounds: p.boundsDoc(), Doc: p.doc, Values: map[string]string{}}
+		for _, n := range names {
+			cp.Values[n] = values[n][k]
+		}
+		s.Params = append(s.Params, cp)
+	}
+	return s
 }

@@ -40,11 +40,11 @@ select
     coalesce(sum(nacks), 0)::bigint                                   as nacks,
     coalesce(sum(timeouts), 0)::bigint                                as timeouts,
     coalesce(sum(retx_bytes), 0)::bigint                              as retx_bytes,
-    -- unfair ratio = (max x - mean x) / mean x (FDCC thesis, paper 002 Sec. 5.4)
+    -- unfair ratio = (max x - mean x) / mean x (FDCC thesis: FDCC, Zhang 2023, Sec. 5.4)
     coalesce((max(x_bps) - avg(x_bps)) / nullif(avg(x_bps), 0), 0)   as unfair_ratio,
     -- Jain index = (sum x)^2 / (n sum x^2)
     coalesce(sum(x_bps) * sum(x_bps) / nullif(count(x_bps) * sum(x_bps * x_bps), 0), 0) as jain_index,
-    -- PCC-RL fairness = min x / max x (paper 004 Sec. 3.2)
+    -- PCC-RL fairness = min x / max x (RL-CC, Tessler 2022, Sec. 3.2)
     coalesce(min(x_bps) / nullif(max(x_bps), 0), 0)                   as min_max_rate_ratio,
     -- aggregate goodput = payload bits of finished flows / (last finish - first start), bit/s
     coalesce((sum(size_bytes) filter (where done) * 8)::double * 1e9

@@ -88,9 +88,9 @@ type flowNext struct {
 	ahead []float64 // r_{t+1}, r_{t+2}, ... at most NStep-1 of them
 }
 
-// backward walks the side file from its last record to its first,
-// computing each row's next_row and n-step return (paper 002 Section 4.2,
-// as reward.Discounted, in the same summation order), and writes them to
+// backward walks the side file from its last record to its first, computing
+// each row's next_row and n-step return (FDCC, Zhang 2023, Section 4.2, as
+// reward.Discounted, in the same summation order), and writes them to
 // post.bin at the row's offset. It returns the number of flows seen.
 func (r *Recorder) backward() (int, error) {
 	side, err := os.Open(filepath.Join(r.tmp, "side.bin"))

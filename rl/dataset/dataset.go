@@ -40,11 +40,11 @@ const FileName = "decisions.parquet"
 
 // Reward names accepted by ParseRewards, in the order of the columns.
 const (
-	RewardDolce        = "dolce"         // reward_dolce: paper 000 Eq. 4
-	RewardDolcePlus    = "dolceplus"     // reward_dolceplus: paper 000 Eq. 5
-	RewardRLCC         = "rlcc"          // reward_rlcc: paper 001 Eq. 1
-	RewardRLCCBetaFree = "rlcc-betafree" // reward_rlcc_betafree: paper 004 Section 4
-	RewardFDCC         = "fdcc"          // reward_fdcc and return_fdcc_nstep: paper 002 Algorithm 1
+	RewardDolce        = "dolce"         // reward_dolce: Dolce-RC (Ye 2023), Eq. 4
+	RewardDolcePlus    = "dolceplus"     // reward_dolceplus: Dolce-RC (Ye 2023), Eq. 5
+	RewardRLCC         = "rlcc"          // reward_rlcc: RL-CC-NIC (Fuhrer 2023), Eq. 1
+	RewardRLCCBetaFree = "rlcc-betafree" // reward_rlcc_betafree: RL-CC (Tessler 2022), Section 4
+	RewardFDCC         = "fdcc"          // reward_fdcc and return_fdcc_nstep: FDCC (Zhang 2023), Algorithm 1
 )
 
 // RewardNames lists the known reward names.
@@ -156,7 +156,7 @@ type Config struct {
 	Rewards Rewards
 	// Target and Beta are RL-CC's inflation target (> 0, dimensionless)
 	// and congestion tolerance (>= 0, an RTT inflation), used as given;
-	// paper 001 uses reward.RLCCTarget and reward.RLCCBeta.
+	// RL-CC-NIC (Fuhrer 2023) uses reward.RLCCTarget and reward.RLCCBeta.
 	Target, Beta float64
 	// Gamma is the discount of return_fdcc_nstep, in [0, 1], used as
 	// given (DefaultGamma is the CLI's default); NStep its number of steps
@@ -170,7 +170,8 @@ type Config struct {
 	Batch int
 }
 
-// Default discounting of return_fdcc_nstep. Paper 002 gives no values.
+// Default discounting of return_fdcc_nstep. FDCC (Zhang 2023) gives no
+// values.
 const (
 	DefaultGamma = 0.99
 	DefaultNStep = 5

@@ -53,8 +53,8 @@ func readRows(t *testing.T, path string) []v1.DecisionRow {
 	return rows
 }
 
-// paper gives c paper 001's RL-CC target and beta and paper 000's arm
-// count where they are zero.
+// paper gives c the RL-CC target and beta of RL-CC-NIC (Fuhrer 2023) and
+// the arm count of Dolce-RC (Ye 2023) where they are zero.
 func paper(c Config) Config {
 	if c.Target == 0 {
 		c.Target = reward.RLCCTarget
@@ -166,10 +166,11 @@ func TestRecorderAggregatesAnInterval(t *testing.T) {
 		PrevAction: 1, PrevRateFrac: 1, PrevRTTInflation: 1.4,
 		Action: 0.5, NewRateBps: 50e9, NextRow: 1,
 	}
-	// Rewards by hand: paper 000 Eq. 4: 1 - 0.5; Eq. 5: min(1, 10.8/10) *
-	// (1-0.5)^3; paper 001 Eq. 1: infl 1.4 < beta: -(0.064)^2; paper 004:
-	// -(0.064 - 1.4)^2; paper 002 Alg. 1: 1 + 0.25 - 1 = 0.25, not > 0.5:
-	// 0.0290909 + 1/1.4 - (0.0290909 - 1/1)^2.
+	// Rewards by hand: Dolce-RC (Ye 2023), Eq. 4: 1 - 0.5; Eq. 5:
+	// min(1, 10.8/10) * (1-0.5)^3; RL-CC-NIC (Fuhrer 2023), Eq. 1: infl
+	// 1.4 < beta: -(0.064)^2; RL-CC (Tessler 2022), Section 4:
+	// -(0.064 - 1.4)^2; FDCC (Zhang 2023), Alg. 1: 1 + 0.25 - 1 = 0.25, not
+	// > 0.5: 0.0290909 + 1/1.4 - (0.0290909 - 1/1)^2.
 	want.RewardDolce = 0.5
 	want.RewardDolcePlus = 0.125
 	want.RewardRLCC = -0.064 * 0.064
@@ -218,7 +219,8 @@ func TestRecorderAggregatesAnInterval(t *testing.T) {
 	if r2.TNs != 40000 || r2.Timeouts != 1 || r2.Action != 2 || r2.NextRow != -1 || !r2.Done {
 		t.Errorf("row 2: %+v", r2)
 	}
-	// paper 002 Section 4.2: R_t = r_t + gamma r_{t+1} (n = 2), truncated.
+	// FDCC (Zhang 2023), Section 4.2: R_t = r_t + gamma r_{t+1} (n = 2),
+	// truncated.
 	rets := reward.Discounted([]float64{rows[0].RewardFDCC, rows[1].RewardFDCC, rows[2].RewardFDCC}, 0.5, 2)
 	for i := range rows {
 		if rows[i].ReturnFDCCNStep != rets[i] {
@@ -441,7 +443,8 @@ func checkRows(t *testing.T, rows []v1.DecisionRow, c *Config, baseRTTInterval b
 	if !c.Rewards.FDCC {
 		return
 	}
-	// return_fdcc_nstep is paper 002's n-step sum within each flow.
+	// return_fdcc_nstep is the n-step sum of FDCC (Zhang 2023) within each
+	// flow.
 	for f, rs := range byFlow {
 		want := reward.Discounted(rs, c.Gamma, c.NStep)
 		k := 0

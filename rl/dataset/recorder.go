@@ -217,7 +217,7 @@ func (f *flowRec) OnAck(now units.Time, a *cca.Ack) {
 }
 
 // observeINT keeps the largest queue of the interval and FDCC's
-// most-congested-hop features (paper 002 Section 4.2): per hop,
+// most-congested-hop features (FDCC, Zhang 2023, Section 4.2): per hop,
 // QLEN = qlen / (link rate x base RTT) and SWITCHRATE = tx bytes since the
 // previous sample x 8 / elapsed time / link rate; the most congested hop
 // maximises their sum. The first sample of a hop only seeds its rate.

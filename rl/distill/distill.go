@@ -1,11 +1,11 @@
-// Package distill distils an RL-CC policy (the teacher, usually the MLP
-// that package rl/train produces) into gradient-boosted regression trees
-// small enough for a NIC (paper 001 Section V-C): it replays many-to-one
-// scenarios with the teacher in control, records every decision's
-// (observation, action) pair, fits at most 10 trees of depth at most 4
-// with package rl/gbt by minimising the squared error to the teacher's
-// actions (paper 001 Fig. 5), and reports the student's RMSE on pairs from
-// held-out runs.
+// Package distill distils an RL-CC policy (the teacher, usually the MLP that
+// package rl/train produces) into gradient-boosted regression trees small
+// enough for a NIC (RL-CC-NIC, Fuhrer 2023, Section V-C): it replays
+// many-to-one scenarios with the teacher in control, records every
+// decision's (observation, action) pair, fits at most 10 trees of depth at
+// most 4 with package rl/gbt by minimising the squared error to the
+// teacher's actions (RL-CC-NIC, Fuhrer 2023, Fig. 5), and reports the
+// student's RMSE on pairs from held-out runs.
 //
 // A student fitted only on the teacher's own trajectories drifts, in
 // closed loop, into states the teacher never visits (its small errors
@@ -35,8 +35,8 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// The NIC's limits on the student (paper 001 Section V-C: "up to 10
-// boosting trees of a maximal depth of four", about 150 operations).
+// The NIC's limits on the student (RL-CC-NIC, Fuhrer 2023, Section V-C: "up
+// to 10 boosting trees of a maximal depth of four", about 150 operations).
 const (
 	MaxTrees = 10
 	MaxDepth = 4
@@ -61,8 +61,8 @@ type Options struct {
 	// (whole nanoseconds), so agents do not act in lockstep. Default 20 us.
 	Jitter units.Time
 	// Latency is the teacher's decision latency while collecting,
-	// picoseconds. Default (0) 2 us, paper 001 Table III's simulated
-	// decision latency; negative means none.
+	// picoseconds. Default (0) 2 us, the simulated decision latency of
+	// RL-CC-NIC (Fuhrer 2023), Table III; negative means none.
 	Latency units.Time
 	// MaxPairsPerRun caps the pairs kept from one run (evenly spaced over
 	// the run's decisions, in decision order), so large fan-ins do not
@@ -78,7 +78,8 @@ type Options struct {
 	// action. Default 10.
 	Rounds int
 	// BufferBytes is the switch's shared buffer of the collection runs,
-	// bytes. Default 5 MB (paper 004 Fig. 3, the evaluation's buffer).
+	// bytes. Default 5 MB (RL-CC, Tessler 2022, Fig. 3, the evaluation's
+	// buffer).
 	BufferBytes units.Bytes
 	// StartMin spreads the collection runs' starting rates: each flow
 	// starts at a fraction of line rate drawn log-uniformly from
@@ -90,11 +91,11 @@ type Options struct {
 	// with each of these flow counts (rl/eval, 5 MB buffer, every flow
 	// starting at line rate, measured over 5..10 ms with the collection
 	// latency) and the kept student is the one with the highest smallest
-	// fairness FR (paper 004 Table 1) over them, the earlier on ties. A
-	// 10-tree student reproduces the teacher's actions to an RMSE of about
-	// 0.01, but the small part of the action that falls with the flow's
-	// rate, which decides fairness, comes out differently from one fit to
-	// the next. Nil: the last round's student.
+	// fairness FR (RL-CC, Tessler 2022, Table 1) over them, the earlier on
+	// ties. A 10-tree student reproduces the teacher's actions to an RMSE of
+	// about 0.01, but the small part of the action that falls with the
+	// flow's rate, which decides fairness, comes out differently from one
+	// fit to the next. Nil: the last round's student.
 	SelectFlows []int
 	// Seed seeds the collection runs (ECN draws, start jitter).
 	Seed uint64
@@ -166,7 +167,7 @@ func (o *Options) validate() error {
 	case o.MaxPairsPerRun < 1:
 		return fmt.Errorf("distill: max pairs per run %d must be >= 1", o.MaxPairsPerRun)
 	case o.Params.Trees > MaxTrees || o.Params.MaxDepth > MaxDepth:
-		return fmt.Errorf("distill: %d trees of depth %d exceed the NIC limit of %d trees of depth %d (paper 001 Section V-C)",
+		return fmt.Errorf("distill: %d trees of depth %d exceed the NIC limit of %d trees of depth %d (RL-CC-NIC, Fuhrer 2023, Section V-C)",
 			o.Params.Trees, o.Params.MaxDepth, MaxTrees, MaxDepth)
 	}
 	for _, n := range append(slices.Clone(o.Flows), o.SelectFlows...) {
@@ -248,8 +249,8 @@ func Collect(control, teacher *rlcc.Policy, flows int, seed uint64, o Options) (
 	return p, nil
 }
 
-// worstFR is the smallest paper 004 Table 1 FR of student over the
-// many-to-one runs of o.SelectFlows.
+// worstFR is the smallest FR (RL-CC, Tessler 2022, Table 1) of student
+// over the many-to-one runs of o.SelectFlows.
 func worstFR(student *rlcc.Policy, o Options) (float64, error) {
 	spec, err := rlcc.NewSpec("rlcc:select", rlcc.Config{Policy: student, PolicyPath: "select", Latency: max(o.Latency, 0)})
 	if err != nil {
@@ -283,7 +284,8 @@ type Result struct {
 	TrainPairs int `json:"train_pairs"`
 	TestPairs  int `json:"test_pairs"`
 	// TrainRMSE and TestRMSE are sqrt(mean (teacher - student)^2) over the
-	// fitted and held-out pairs (paper 001 Fig. 5's loss L(y, g(x))).
+	// fitted and held-out pairs (the loss L(y, g(x)) of
+	// RL-CC-NIC, Fuhrer 2023, Fig. 5).
 	TrainRMSE float64 `json:"train_rmse"`
 	TestRMSE  float64 `json:"test_rmse"`
 	// TestStd is the standard deviation of the teacher's held-out actions:
@@ -419,7 +421,7 @@ func Distill(o Options) (*Result, error) {
 
 // RMSE is sqrt(mean over pairs of (teacher action - student action)^2),
 // the student's action clamped to its range as the agent clamps it
-// (paper 001 Fig. 5). It is NaN for no pairs.
+// (RL-CC-NIC, Fuhrer 2023, Fig. 5). It is NaN for no pairs.
 func RMSE(student *rlcc.Policy, p Pairs) float64 {
 	if len(p.Y) == 0 {
 		return math.NaN()

@@ -18,10 +18,10 @@ func small(o Options) Options {
 	return o
 }
 
-// TestDistillDefaultTeacher: the student respects the NIC limits of paper
-// 001 Section V-C (<= 10 trees, depth <= 4), keeps the teacher's action
-// range, and imitates it far better than a constant (paper 001 Fig. 5's
-// RMSE loss on held-out pairs).
+// TestDistillDefaultTeacher: the student respects the NIC limits of
+// RL-CC-NIC (Fuhrer 2023), Section V-C (<= 10 trees, depth <= 4), keeps
+// the teacher's action range, and imitates it far better than a constant
+// (the RMSE loss of RL-CC-NIC, Fuhrer 2023, Fig. 5, on held-out pairs).
 func TestDistillDefaultTeacher(t *testing.T) {
 	r, err := Distill(small(Options{Seed: 1}))
 	if err != nil {

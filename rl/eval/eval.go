@@ -1,20 +1,21 @@
 // Package eval measures congestion control on many-to-one runs the way the
 // RL-CC papers report it:
 //
-//   - paper 004 Table 1: SU, switch utilization [%]; FR, fairness
-//     min rate x 100 / max rate; QL, queue latency [us]; DR, drop rate
-//     [Gbit/s];
-//   - paper 001 Table III: GP, goodput normalised to line rate, and
-//     latency [us];
-//   - paper 004 Proposition 1: the fixed point is every flow at 1/N of the
-//     line rate, so each flow's throughput is also reported in units of the
-//     fair share C/N (min, max) with Jain's index.
+//   - RL-CC (Tessler 2022), Table 1: SU, switch utilization [%]; FR,
+//     fairness min rate x 100 / max rate; QL, queue latency [us]; DR, drop
+//     rate [Gbit/s];
+//   - RL-CC-NIC (Fuhrer 2023), Table III: GP, goodput normalised to line
+//     rate, and latency [us];
+//   - RL-CC (Tessler 2022), Proposition 1: the fixed point is every flow at
+//     1/N of the line rate, so each flow's throughput is also reported in
+//     units of the fair share C/N (min, max) with Jain's index.
 //
 // Every figure is measured over the window [Warmup, Duration) of simulated
-// time, after the flows have had time to converge (paper 001 Section IV
-// measures "after reaching a steady state"), from the packet events of the
-// run (replay.Config.Observer); the scenarios come from package
-// rl/scenario (N long flows into one receiver through one switch).
+// time, after the flows have had time to converge (as RL-CC-NIC, Fuhrer
+// 2023, Section IV, measures "after reaching a steady state"), from the
+// packet events of the run (replay.Config.Observer); the scenarios come
+// from package rl/scenario (N long flows into one receiver through one
+// switch).
 package eval
 
 import (
@@ -38,17 +39,17 @@ type Options struct {
 	// [Warmup, Duration). Default Duration/2.
 	Warmup units.Time
 	// Jitter spreads flow start times over [0, Jitter), picoseconds (whole
-	// nanoseconds). Default 0: all flows start together, as in paper 004's
-	// many-to-one test.
+	// nanoseconds). Default 0: all flows start together, as in the
+	// many-to-one test of RL-CC (Tessler 2022).
 	Jitter units.Time
 	// Lossy turns PFC off: a full buffer drops packets and DR measures
-	// failures to control congestion (paper 004 Table 1, paper 001 Section
-	// VI-A). Default false: PFC on, the setting rl/scenario trains in (DR is
-	// then 0 by construction).
+	// failures to control congestion (RL-CC, Tessler 2022, Table 1;
+	// RL-CC-NIC, Fuhrer 2023, Section VI-A). Default false: PFC on, the
+	// setting rl/scenario trains in (DR is then 0 by construction).
 	Lossy bool
 	// BufferBytes is the switch's shared buffer, bytes. Default 5 MB, the
-	// buffer of paper 004's simulator (Fig. 3: "the 5MB allocated"). With
-	// PFC on, the pause thresholds scale with it, so it also bounds the
+	// buffer of the simulator of RL-CC (Tessler 2022), Fig. 3 ("the 5MB
+	// allocated"). With PFC on, the pause thresholds scale with it, so it also bounds the
 	// switch queue of a lossless run.
 	BufferBytes units.Bytes
 	// Seed seeds the run (ECN draws, start jitter).
@@ -98,31 +99,32 @@ type Result struct {
 	Flows int `json:"flows"`
 	// SU is the bottleneck utilisation in percent: wire bytes of data
 	// packets the switch sent to the receiver in the window x 8 / (line
-	// rate x window) x 100 (paper 004 Table 1 "SU").
+	// rate x window) x 100 (RL-CC, Tessler 2022, Table 1, "SU").
 	SU float64 `json:"su_pct"`
 	// FR is the fairness min rate x 100 / max rate over the flows' goodputs
-	// in the window (paper 004 Table 1 "FR"; Section 3 item 4).
+	// in the window (RL-CC, Tessler 2022, Table 1, "FR"; its Section 3,
+	// item 4).
 	FR float64 `json:"fr_pct"`
 	// QL is the mean queueing delay of the data packets the switch sent to
 	// the receiver in the window, microseconds (dequeue time - enqueue time;
-	// paper 004 Table 1 "QL").
+	// RL-CC, Tessler 2022, Table 1, "QL").
 	QL float64 `json:"ql_us"`
 	// DR is the drop rate: wire bytes of data packets dropped in the window
-	// x 8 / window, Gbit/s (paper 004 Table 1 "DR").
+	// x 8 / window, Gbit/s (RL-CC, Tessler 2022, Table 1, "DR").
 	DR float64 `json:"dr_gbps"`
 	// Goodput is the payload the receiver accepted in order in the window
 	// (each PSN counted once, retransmissions excluded), x 8 / (line rate x
-	// window): paper 001 Table III "GP", normalised to line rate. Headers
-	// cap it at payload/wire = 1000/1048 = 0.954.
+	// window): RL-CC-NIC (Fuhrer 2023), Table III, "GP", normalised to line
+	// rate. Headers cap it at payload/wire = 1000/1048 = 0.954.
 	Goodput float64 `json:"goodput"`
 	// Latency is the mean one-way network latency of the data packets the
 	// receiver got in the window (arrival - departure from the sender NIC,
-	// propagation and serialisation included), microseconds (paper 001
-	// Table III "Latency").
+	// propagation and serialisation included), microseconds
+	// (RL-CC-NIC, Fuhrer 2023, Table III, "Latency").
 	Latency float64 `json:"latency_us"`
 	// ShareMin and ShareMax are the smallest and largest flow goodput in
-	// units of the fair share (line rate / N): both 1 at paper 004
-	// Proposition 1's fixed point with a fully used link.
+	// units of the fair share (line rate / N): both 1 at the fixed
+	// point of RL-CC (Tessler 2022), Proposition 1, with a fully used link.
 	ShareMin float64 `json:"share_min"`
 	ShareMax float64 `json:"share_max"`
 	// Jain is Jain's fairness index of the flows' goodputs, in (0, 1].
@@ -155,7 +157,7 @@ func ManyToOne(spec cca.Spec, flows int, o Options) (Result, error) {
 }
 
 // Fairest reports the run, among many-to-one runs of spec with each of
-// the flow counts, whose FR (paper 004 Table 1) is smallest: the
+// the flow counts, whose FR (RL-CC, Tessler 2022, Table 1) is smallest: the
 // worst-case fairness the trainer and the distiller select policies by.
 // The first such run wins ties; flows must not be empty.
 func Fairest(spec cca.Spec, flows []int, o Options) (Result, error) {

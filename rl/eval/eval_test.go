@@ -30,8 +30,9 @@ func spec(t *testing.T, name string) cca.Spec {
 func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
 
 // TestMeterByHand feeds the meter a hand-made event sequence and checks
-// each of paper 004 Table 1's definitions (SU, FR = min*100/max, QL, DR)
-// and paper 001 Table III's goodput (retransmissions excluded).
+// each definition of RL-CC (Tessler 2022), Table 1 (SU, FR = min*100/max,
+// QL, DR) and the goodput of RL-CC-NIC (Fuhrer 2023), Table III
+// (retransmissions excluded).
 func TestMeterByHand(t *testing.T) {
 	sc, err := scenario.ManyToOne(2, scenario.Options{Rate: 100 * units.Gbps}, 1)
 	if err != nil {

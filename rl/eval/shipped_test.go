@@ -8,13 +8,14 @@ import (
 )
 
 // TestShippedPolicyTable1 replays the policy `--cca rlcc` uses by default
-// (the distilled trees embedded from cca/rlcc/policy/default.json, at
-// their 0.9 us decision latency, paper 001 Table I) on paper 004 Table 1's
-// many-to-one 16 and 128 (100 Gb/s, 5 MB buffer, PFC, every flow starting
-// at line rate at once) and checks, over 10..20 ms, that the bottleneck
-// stays busy (SU), nothing is dropped (DR) and every flow is near the
-// fair share line rate / N, paper 004 Proposition 1's fixed point (share
-// and Jain's index; FR = min x 100 / max as Table 1 defines it).
+// (the distilled trees embedded from cca/rlcc/policy/default.json, at their
+// 0.9 us decision latency, RL-CC-NIC, Fuhrer 2023, Table I) on the
+// many-to-one 16 and 128 of RL-CC (Tessler 2022), Table 1 (100 Gb/s, 5 MB
+// buffer, PFC, every flow starting at line rate at once) and checks, over
+// 10..20 ms, that the bottleneck stays busy (SU), nothing is dropped (DR)
+// and every flow is near the fair share line rate / N, the fixed point of
+// RL-CC (Tessler 2022), Proposition 1 (share and Jain's index; FR = min x
+// 100 / max as Table 1 defines it).
 func TestShippedPolicyTable1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 16 and 128 flows for 20 ms")

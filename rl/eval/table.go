@@ -17,11 +17,11 @@ type Entry struct {
 	Spec cca.Spec
 }
 
-// Table1Flows are the flow counts of the distilled policy's acceptance
-// check (many-to-one 16 and 128; paper 004 Table 1 starts at 128).
+// Table1Flows are the flow counts of the distilled policy's acceptance check
+// (many-to-one 16 and 128; RL-CC (Tessler 2022), Table 1 starts at 128).
 var Table1Flows = []int{16, 128}
 
-// TableIIIFlows are paper 001 Table III's flow counts.
+// TableIIIFlows are the flow counts of RL-CC-NIC (Fuhrer 2023), Table III.
 var TableIIIFlows = []int{64, 512, 2048}
 
 // Compare runs every entry on every flow count (entries major, flow
@@ -122,10 +122,10 @@ func table(w io.Writer, rs []Result, cols []string, cell func(Result) []string) 
 	return err
 }
 
-// WriteTable1 writes rs as paper 004 Table 1: per flow count SU [%], FR
-// (min rate x 100 / max rate), QL [us] and DR [Gbit/s], plus the range of
-// flow goodputs in units of the fair share (Proposition 1's fixed point is
-// 1.00-1.00).
+// WriteTable1 writes rs as RL-CC (Tessler 2022), Table 1: per flow count SU
+// [%], FR (min rate x 100 / max rate), QL [us] and DR [Gbit/s], plus the
+// range of flow goodputs in units of the fair share (Proposition 1's fixed
+// point is 1.00-1.00).
 func WriteTable1(w io.Writer, rs []Result) error {
 	return table(w, rs, []string{"SU", "FR", "QL", "DR", "share"}, func(r Result) []string {
 		return []string{
@@ -135,8 +135,8 @@ func WriteTable1(w io.Writer, rs []Result) error {
 	})
 }
 
-// WriteTableIII writes rs as paper 001 Table III: per flow count the
-// normalised goodput GP and the latency [us].
+// WriteTableIII writes rs as RL-CC-NIC (Fuhrer 2023), Table III: per flow
+// count the normalised goodput GP and the latency [us].
 func WriteTableIII(w io.Writer, rs []Result) error {
 	return table(w, rs, []string{"GP", "Latency"}, func(r Result) []string {
 		return []string{fmt.Sprintf("%.2f", r.Goodput), fmt.Sprintf("%.2f", r.Latency)}

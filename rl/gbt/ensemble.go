@@ -8,8 +8,9 @@
 // Params, are declared here.
 //
 // It exists to distil the RL-CC policy into trees small enough for a NIC
-// (paper 001 Section V-C: at most 10 trees of depth at most 4), but the
-// package itself accepts any number of trees and any depth.
+// (RL-CC-NIC, Fuhrer 2023, Section V-C: at most 10 trees of depth at
+// most 4), but the package itself accepts any number of trees and any
+// depth.
 //
 // # Split semantics
 //
@@ -126,8 +127,8 @@ func (e *Ensemble) FeatureNames() []string {
 }
 
 // CheckLimits returns an error when the ensemble has more than maxTrees
-// trees or a tree deeper than maxDepth (paper 001 Section V-C deploys at most
-// 10 trees of depth at most 4 on the NIC).
+// trees or a tree deeper than maxDepth (RL-CC-NIC, Fuhrer 2023, Section V-C,
+// deploys at most 10 trees of depth at most 4 on the NIC).
 func (e *Ensemble) CheckLimits(maxTrees, maxDepth int) error {
 	if e.NumTrees() > maxTrees {
 		return fmt.Errorf("gbt: ensemble has %d trees, limit is %d", e.NumTrees(), maxTrees)

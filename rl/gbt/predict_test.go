@@ -72,7 +72,8 @@ func TestPredictAllocationFree(t *testing.T) {
 }
 
 // BenchmarkPredict measures one RL-CC decision's inference: 10 trees of
-// depth 4 over the 7 observation features (paper 001 Section V-C).
+// depth 4 over the 7 observation features
+// (RL-CC-NIC, Fuhrer 2023, Section V-C).
 func BenchmarkPredict(b *testing.B) {
 	X, y := randomData(5000, 7, 17)
 	e, err := fit.Fit(X, y, nil, gbt.DefaultParams())

@@ -1,11 +1,11 @@
-// Package nn is a small fully connected network with one scalar output:
-// ReLU hidden layers and a tanh output, the architecture of paper 001's
-// artifact ("two fully-connected hidden layers of width 12, a ReLU
-// activation, and a TanH output activation", Appendix A). It holds what
+// Package nn is a small fully connected network with one scalar output: ReLU
+// hidden layers and a tanh output, the architecture of the artifact of
+// RL-CC-NIC (Fuhrer 2023), Appendix A ("two fully-connected hidden layers of
+// width 12, a ReLU activation, and a TanH output activation"). It holds what
 // evaluating a policy needs and nothing more: the parameter layout, a
 // forward pass and a JSON form. Training (a seeded initialisation,
-// backpropagation, Adam) lives in package learn (rl/nn/learn), so the
-// RL-CC runtime (cca/rlcc) does not carry it.
+// backpropagation, Adam) lives in package learn (rl/nn/learn), so the RL-CC
+// runtime (cca/rlcc) does not carry it.
 //
 // Forward never allocates: the caller passes a work buffer of WorkSize
 // floats, so one network can be shared by many agents that each own their

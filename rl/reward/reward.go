@@ -1,11 +1,11 @@
 // Package reward holds the reward functions of the learned congestion
 // controllers ccreplay studies, as pure functions of what a flow observes:
 //
-//   - Dolce-RC (paper 000 Eq. 4) and Dolce-RC+ (paper 000 Eq. 5);
-//   - RL-CC with congestion tolerance (paper 001 Eq. 1) and without it
-//     (paper 004 Section 4, "Reward");
-//   - FDCC's two-stage reward (paper 002 Algorithm 1) and its n-step
-//     discounted sum (paper 002 Section 4.2, "Rewards").
+//   - Dolce-RC and Dolce-RC+ (Dolce-RC, Ye 2023, Eq. 4 and Eq. 5);
+//   - RL-CC with congestion tolerance (RL-CC-NIC, Fuhrer 2023, Eq. 1)
+//     and without it (RL-CC, Tessler 2022, Section 4, "Reward");
+//   - FDCC's two-stage reward (FDCC, Zhang 2023, Algorithm 1) and its n-step
+//     discounted sum (FDCC, Zhang 2023, Section 4.2, "Rewards").
 //
 // Inputs are dimensionless (fractions and ratios); each function documents
 // the normalisation it expects. None of them panics: out-of-range inputs
@@ -14,7 +14,7 @@ package reward
 
 import "math"
 
-// DolceRC is Dolce-RC's reward (paper 000 Definition 2, Eq. 4):
+// DolceRC is Dolce-RC's reward (Dolce-RC, Ye 2023, Definition 2, Eq. 4):
 //
 //	X = 1 - num_ECNmarked_packets / num_packets_sent = 1 - ecnRatio
 //
@@ -29,8 +29,8 @@ func DolceRC(ecnRatio float64) float64 {
 // ccreplay's Dolce-RC+ (cca/dolce PlusConfig.Arms: C/8, C/4, C/2, C).
 const DolcePlusArms = 4
 
-// DolcePlus is Dolce-RC+'s reward for a message sent with arm i (paper 000
-// Definition 4, Eq. 5):
+// DolcePlus is Dolce-RC+'s reward for a message sent with arm i
+// (Dolce-RC, Ye 2023, Definition 4, Eq. 5):
 //
 //	X = ideal_MCT / actual_MCT * (1 - ECN_Ratio)^i
 //
@@ -50,9 +50,9 @@ func DolcePlus(idealMCT, actualMCT, ecnRatio float64, arm int) float64 {
 }
 
 // DolcePlusArm is the index of the Dolce-RC+ arm whose rate r_i =
-// C/2^(K-1-i) (paper 000 Definition 3) is nearest to rateFrac = rate / C in
-// log scale: round(K-1 + log2(rateFrac)), clamped to [0, K-1]. It lets the
-// Eq. 5 reward score any algorithm's rate. k < 1 is taken as 1;
+// C/2^(K-1-i) (Dolce-RC, Ye 2023, Definition 3) is nearest to rateFrac =
+// rate / C in log scale: round(K-1 + log2(rateFrac)), clamped to [0, K-1].
+// It lets the Eq. 5 reward score any algorithm's rate. k < 1 is taken as 1;
 // a non-positive rateFrac gives arm 0.
 func DolcePlusArm(rateFrac float64, k int) int {
 	k = max(k, 1)
@@ -63,8 +63,8 @@ func DolcePlusArm(rateFrac float64, k int) int {
 	return int(math.Max(0, math.Min(float64(k-1), i)))
 }
 
-// RL-CC defaults: paper 001 Section IV ("For our parameters, we used
-// target=0.064, beta=1.5").
+// RL-CC defaults: RL-CC-NIC (Fuhrer 2023), Section IV ("For our parameters,
+// we used target=0.064, beta=1.5").
 const (
 	// RLCCTarget is the inflation control parameter "target", dimensionless.
 	RLCCTarget = 0.064
@@ -72,7 +72,8 @@ const (
 	RLCCBeta = 1.5
 )
 
-// RLCC is the RL-CC reward with congestion tolerance (paper 001 Eq. 1):
+// RLCC is the RL-CC reward with congestion tolerance
+// (RL-CC-NIC, Fuhrer 2023, Eq. 1):
 //
 //	r = -(target - max(RTT-inflation - beta, 0) * sqrt(rate))^2
 //
@@ -83,7 +84,8 @@ func RLCC(rttInflation, rateFrac, target, beta float64) float64 {
 	return -d * d
 }
 
-// RLCCBetaFree is the RL-CC reward of paper 004 (Section 4, "Reward"):
+// RLCCBetaFree is the RL-CC reward without congestion tolerance
+// (RL-CC, Tessler 2022, Section 4, "Reward"):
 //
 //	r_t = -(target - RTT_t/base-RTT * sqrt(rate_t))^2
 //
@@ -95,12 +97,14 @@ func RLCCBetaFree(rttInflation, rateFrac, target float64) float64 {
 	return -d * d
 }
 
-// FDCCStageThreshold is the tolerance of paper 002 Algorithm 1 line 2: a
-// flow is in the queue-draining stage when SWITCHRATE + QLEN - 1 exceeds it.
+// FDCCStageThreshold is the tolerance of FDCC (Zhang 2023), Algorithm 1,
+// line 2: a flow is in the queue-draining stage when SWITCHRATE + QLEN - 1
+// exceeds it.
 const FDCCStageThreshold = 0.5
 
-// FDCCObs is what FDCC's reward (paper 002 Algorithm 1) reads from one
-// step. The normalisations are the thesis' (Section 4.2, "Observations").
+// FDCCObs is what FDCC's reward (FDCC, Zhang 2023, Algorithm 1) reads from
+// one step. The normalisations are the thesis' (Section 4.2,
+// "Observations").
 type FDCCObs struct {
 	// SwitchRate is SWITCHRATE: the throughput of the most congested link
 	// on the path divided by that link's bandwidth, a fraction.
@@ -119,13 +123,13 @@ type FDCCObs struct {
 	Flows int
 }
 
-// FDCCDraining reports whether o is in FDCC's queue-draining stage (paper
-// 002 Algorithm 1 line 2): SWITCHRATE + QLEN - 1 > 0.5.
+// FDCCDraining reports whether o is in FDCC's queue-draining stage
+// (FDCC, Zhang 2023, Algorithm 1, line 2): SWITCHRATE + QLEN - 1 > 0.5.
 func FDCCDraining(o FDCCObs) bool {
 	return o.SwitchRate+o.QLen-1 > FDCCStageThreshold
 }
 
-// FDCC is the two-stage reward of paper 002 Algorithm 1:
+// FDCC is the two-stage reward of FDCC (Zhang 2023), Algorithm 1:
 //
 //	if SWITCHRATE + QLEN - 1 > 0.5:  reward = -RTT                      (line 3)
 //	else: reward = THROUGHPUT + 1/RTT - (THROUGHPUT - 1/Total_flow_num)^2 (line 5)
@@ -151,7 +155,7 @@ func FDCC(o FDCCObs) float64 {
 }
 
 // Discounted returns, for each step t of one episode's rewards r, the
-// n-step discounted sum of paper 002 Section 4.2:
+// n-step discounted sum of FDCC (Zhang 2023), Section 4.2:
 //
 //	R_t = sum_{i=0}^{n-1} gamma^i * r_{t+i}
 //

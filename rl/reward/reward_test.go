@@ -11,7 +11,7 @@ func near(a, b float64) bool {
 }
 
 func TestDolceRC(t *testing.T) {
-	// paper 000 Eq. 4: X = 1 - marked/sent.
+	// Dolce-RC (Ye 2023), Eq. 4: X = 1 - marked/sent.
 	cases := []struct{ ecn, want float64 }{
 		{0, 1},
 		{0.25, 0.75}, // 25 of 100 packets marked
@@ -30,7 +30,7 @@ func TestDolceRC(t *testing.T) {
 }
 
 func TestDolcePlus(t *testing.T) {
-	// paper 000 Eq. 5: X = ideal/actual * (1 - ECN)^i.
+	// Dolce-RC (Ye 2023), Eq. 5: X = ideal/actual * (1 - ECN)^i.
 	cases := []struct {
 		ideal, actual, ecn float64
 		arm                int
@@ -52,7 +52,8 @@ func TestDolcePlus(t *testing.T) {
 }
 
 func TestDolcePlusArm(t *testing.T) {
-	// paper 000 Definition 3: r_i = C/2^(K-1-i); K = 4 gives C/8, C/4, C/2, C.
+	// Dolce-RC (Ye 2023), Definition 3: r_i = C/2^(K-1-i); K = 4 gives
+	// C/8, C/4, C/2, C.
 	cases := []struct {
 		frac float64
 		k    int
@@ -74,7 +75,8 @@ func TestDolcePlusArm(t *testing.T) {
 }
 
 func TestRLCC(t *testing.T) {
-	// paper 001 Eq. 1: r = -(target - max(infl - beta, 0) * sqrt(rate))^2.
+	// RL-CC-NIC (Fuhrer 2023), Eq. 1:
+	// r = -(target - max(infl - beta, 0) * sqrt(rate))^2.
 	cases := []struct{ infl, rate, want float64 }{
 		{1.0, 1, -RLCCTarget * RLCCTarget}, // below beta: max(...) = 0, r = -target^2
 		{1.5, 1, -RLCCTarget * RLCCTarget}, // exactly beta
@@ -90,8 +92,9 @@ func TestRLCC(t *testing.T) {
 			t.Errorf("RLCC(%v, %v) = %v, want %v", c.infl, c.rate, got, c.want)
 		}
 	}
-	// paper 001 Eq. 2: at the optimum E[infl] = target*sqrt(N/line) + beta;
-	// with rate as a fraction of line rate, rate = 1/N: infl = target*sqrt(N) + beta.
+	// RL-CC-NIC (Fuhrer 2023), Eq. 2: at the optimum
+	// E[infl] = target*sqrt(N/line) + beta; with rate as a fraction of line
+	// rate, rate = 1/N: infl = target*sqrt(N) + beta.
 	for _, n := range []float64{1, 4, 16, 64} {
 		infl := RLCCTarget*math.Sqrt(n) + RLCCBeta
 		if got := RLCC(infl, 1/n, RLCCTarget, RLCCBeta); !near(got, 0) {
@@ -101,7 +104,8 @@ func TestRLCC(t *testing.T) {
 }
 
 func TestRLCCBetaFree(t *testing.T) {
-	// paper 004 Section 4: r_t = -(target - RTT/base-RTT * sqrt(rate))^2.
+	// RL-CC (Tessler 2022), Section 4:
+	// r_t = -(target - RTT/base-RTT * sqrt(rate))^2.
 	cases := []struct{ infl, rate, want float64 }{
 		{1, 1, -(0.064 - 1) * (0.064 - 1)},
 		{2, 0.25, -(0.064 - 1) * (0.064 - 1)}, // 2 * 0.5 = 1
@@ -114,7 +118,8 @@ func TestRLCCBetaFree(t *testing.T) {
 			t.Errorf("RLCCBetaFree(%v, %v) = %v, want %v", c.infl, c.rate, got, c.want)
 		}
 	}
-	// With beta = 0 and infl >= 0, paper 001 Eq. 1 reduces to paper 004's form.
+	// With beta = 0 and infl >= 0, RL-CC-NIC (Fuhrer 2023), Eq. 1, reduces
+	// to the form of RL-CC (Tessler 2022), Section 4.
 	for _, infl := range []float64{0, 0.7, 1, 2.3} {
 		for _, rate := range []float64{0.01, 0.3, 1} {
 			if a, b := RLCC(infl, rate, 0.1, 0), RLCCBetaFree(infl, rate, 0.1); !near(a, b) {
@@ -125,7 +130,7 @@ func TestRLCCBetaFree(t *testing.T) {
 }
 
 func TestFDCC(t *testing.T) {
-	// paper 002 Algorithm 1.
+	// FDCC (Zhang 2023), Algorithm 1.
 	cases := []struct {
 		name string
 		o    FDCCObs
@@ -159,8 +164,8 @@ func TestFDCC(t *testing.T) {
 }
 
 func TestDiscounted(t *testing.T) {
-	// paper 002 Section 4.2: R_t = sum_{i<n} gamma^i r_{t+i}, truncated at the
-	// episode's end.
+	// FDCC (Zhang 2023), Section 4.2: R_t = sum_{i<n} gamma^i r_{t+i},
+	// truncated at the episode's end.
 	r := []float64{1, 2, 3, 4}
 	got := Discounted(r, 0.5, 2)
 	want := []float64{1 + 0.5*2, 2 + 0.5*3, 3 + 0.5*4, 4}

@@ -1,9 +1,9 @@
 // Package scenario builds the many-to-one runs RL-CC is trained and
-// evaluated on (paper 004 Section 8 and Appendix A.1; paper 001 Section
-// IV): N long flows from distinct senders into one receiver through one
-// switch, every link 100 Gb/s with 1 us of propagation delay (the default
-// star of package topology, the closest our presets come to paper 004's
-// single-switch simulator).
+// evaluated on (RL-CC, Tessler 2022, Section 8 and Appendix A.1;
+// RL-CC-NIC, Fuhrer 2023, Section IV): N long flows from distinct senders
+// into one receiver through one switch, every link 100 Gb/s with 1 us of
+// propagation delay (the default star of package topology, the closest our
+// presets come to the single-switch simulator of RL-CC, Tessler 2022).
 //
 // A Scenario holds everything replay.Run needs except the congestion
 // control: the trace, the topology, the switch and NIC configurations and
@@ -25,8 +25,8 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// MaxFlows is the largest flow count ManyToOne accepts (paper 004 Table 6
-// goes up to 8192).
+// MaxFlows is the largest flow count ManyToOne accepts
+// (RL-CC, Tessler 2022, Table 6, goes up to 8192).
 const MaxFlows = 8192
 
 // Options shape a many-to-one scenario. Zero fields take the defaults
@@ -39,23 +39,24 @@ type Options struct {
 	// enough for one flow alone at line rate to outlast Duration
 	// (rate x Duration / 8 x 2, rounded up to a whole MB).
 	FlowBytes units.Bytes
-	// PerHost is the number of flows per sender host; 0 takes paper 004
-	// Table 6's hosts x flows-per-host when the flow count is one of its
-	// rows (e.g. 128 = 64 x 2, 2048 = 64 x 32) and one flow per host
-	// otherwise.
+	// PerHost is the number of flows per sender host; 0 takes the hosts x
+	// flows-per-host of RL-CC (Tessler 2022), Table 6, when the flow count
+	// is one of its rows (e.g. 128 = 64 x 2, 2048 = 64 x 32) and one flow
+	// per host otherwise.
 	PerHost int
 	// Jitter spreads the flows' start times uniformly over [0, Jitter),
 	// picoseconds, in whole nanoseconds. Default 0: every flow starts at
-	// time 0, as in paper 004's many-to-one test.
+	// time 0, as in the many-to-one test of RL-CC (Tessler 2022).
 	Jitter units.Time
-	// Rate is every link's rate, bits per second. Default 100 Gb/s (paper
-	// 004 Appendix A).
+	// Rate is every link's rate, bits per second. Default 100 Gb/s
+	// (RL-CC, Tessler 2022, Appendix A).
 	Rate units.BitsPerSec
 	// Delay is every link's propagation delay, picoseconds. Default 1 us
 	// (base RTT 4.18 us with 1048 B packets at 100 Gb/s).
 	Delay units.Time
 	// Lossy turns PFC off: a full switch buffer drops packets and the NIC
-	// recovers with NACKs and go-back-N (paper 001 Table II's lossy fabric).
+	// recovers with NACKs and go-back-N (the lossy fabric of
+	// RL-CC-NIC, Fuhrer 2023, Table II).
 	Lossy bool
 	// BufferBytes is the switch's shared buffer, bytes. Default 32 MB (the
 	// switch model's default).
@@ -142,7 +143,7 @@ func ManyToOne(flows int, o Options, seed uint64) (*Scenario, error) {
 	}, nil
 }
 
-// inTable6 reports whether flows is a row of paper 004 Table 6.
+// inTable6 reports whether flows is a row of RL-CC (Tessler 2022), Table 6.
 func inTable6(flows int) bool {
 	for _, f := range []int{2, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192} {
 		if f == flows {
@@ -171,9 +172,9 @@ func (s *Scenario) Run(spec cca.Spec, seed uint64) (*replay.Result, error) {
 
 // StartRates draws each of flows flows' starting rate, a fraction of line
 // rate, log-uniformly from [lo, 1] with a PCG stream of seed; every rate is
-// 1 (line rate, paper 004's many-to-one test) when lo is 0 or 1. Trainers
-// and the distiller start flows apart so that a policy sees unequal rates
-// at the same RTT inflation.
+// 1 (line rate, as in the many-to-one test of RL-CC, Tessler 2022) when lo
+// is 0 or 1. Trainers and the distiller start flows apart so that a policy
+// sees unequal rates at the same RTT inflation.
 func StartRates(flows int, lo float64, seed uint64) []float64 {
 	out := make([]float64, flows)
 	r := rand.New(rand.NewPCG(seed, 0x5157a27))

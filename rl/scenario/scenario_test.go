@@ -11,8 +11,8 @@ import (
 )
 
 // TestManyToOneShape: N flows from distinct senders into host N through
-// one switch (paper 004 Section 8 "Many-to-one"); flow counts of paper 004
-// Table 6 take its hosts x flows-per-host.
+// one switch (RL-CC, Tessler 2022, Section 8, "Many-to-one"); flow counts of
+// RL-CC (Tessler 2022), Table 6, take its hosts x flows-per-host.
 func TestManyToOneShape(t *testing.T) {
 	for _, tc := range []struct{ flows, hosts, perHost int }{
 		{2, 2, 1}, {4, 4, 1}, {8, 8, 1}, {128, 64, 2}, {2048, 64, 32},

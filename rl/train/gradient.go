@@ -35,19 +35,20 @@ func Steps(traj []rlcc.Decision) []Step {
 	return out
 }
 
-// Objective is the reward of training: target and beta of paper 001 Eq. 1
-// (Beta = 0 with BetaFree gives paper 004's reward).
+// Objective is the reward of training: target and beta of
+// RL-CC-NIC (Fuhrer 2023), Eq. 1 (Beta = 0 with BetaFree gives the reward of
+// RL-CC, Tessler 2022, Section 4).
 type Objective struct {
 	// Target is the inflation control parameter, dimensionless.
 	Target float64
 	// Beta is the congestion tolerance, an RTT inflation; ignored when
 	// BetaFree.
 	Beta float64
-	// BetaFree selects paper 004's reward, without beta.
+	// BetaFree selects the reward of RL-CC (Tessler 2022), without beta.
 	BetaFree bool
-	// Clip, when positive, bounds the gradient weight delta below at
-	// -Clip (dimensionless). Paper 001 leaves delta unbounded below; a
-	// bound keeps the first episodes' huge RTT inflations (hundreds, while
+	// Clip, when positive, bounds the gradient weight delta below at -Clip
+	// (dimensionless). RL-CC-NIC (Fuhrer 2023) leaves delta unbounded below;
+	// a bound keeps the first episodes' huge RTT inflations (hundreds, while
 	// every flow starts at line rate) from swamping the rest of the
 	// estimate.
 	Clip float64
@@ -60,13 +61,13 @@ type Objective struct {
 	Penalty float64
 }
 
-// Delta is the gradient weight of paper 001 Eq. 4,
+// Delta is the gradient weight of RL-CC-NIC (Fuhrer 2023), Eq. 4,
 //
 //	delta = target - max(rtt_inflation - beta, 0) x sqrt(rate),
 //
-// or paper 004 Eq. 3's target - rtt_inflation x sqrt(rate) when BetaFree.
-// Its sign says whether the action should have been larger (> 0) or
-// smaller (< 0); the reward is -delta^2.
+// or target - rtt_inflation x sqrt(rate) (RL-CC, Tessler 2022, Eq. 3) when
+// BetaFree. Its sign says whether the action should have been larger (> 0)
+// or smaller (< 0); the reward is -delta^2.
 func (o Objective) Delta(infl, rateFrac float64) float64 {
 	rate := math.Sqrt(math.Max(rateFrac, 0))
 	var d float64
@@ -81,8 +82,9 @@ func (o Objective) Delta(infl, rateFrac float64) float64 {
 	return d
 }
 
-// Reward is the per-decision reward (package reward): paper 001 Eq. 1, or
-// paper 004's when BetaFree.
+// Reward is the per-decision reward (package reward): that of
+// RL-CC-NIC (Fuhrer 2023), Eq. 1, or, when BetaFree, that of
+// RL-CC (Tessler 2022), Section 4.
 func (o Objective) Reward(infl, rateFrac float64) float64 {
 	if o.BetaFree {
 		return reward.RLCCBetaFree(infl, rateFrac, o.Target)
@@ -90,8 +92,8 @@ func (o Objective) Reward(infl, rateFrac float64) float64 {
 	return reward.RLCC(infl, rateFrac, o.Target, o.Beta)
 }
 
-// Gradient is paper 004 Eq. 3's estimate of the policy's value gradient
-// for a set of flows that share the policy:
+// Gradient is the estimate of the policy's value gradient of
+// RL-CC (Tessler 2022), Eq. 3, for a set of flows that share the policy:
 //
 //	g = 1/F sum_f 1/T_f sum_t delta_t nabla_theta pi_theta(s_t)
 //
@@ -129,9 +131,9 @@ func (o Objective) Gradient(p *rlcc.Policy, flows [][]Step, grad, work []float64
 // actionGrad adds scale x d a / d theta (the gradient of an MLP policy's
 // action at observation x with respect to the network's parameters, in the
 // layout of MLP.Params) to grad and returns the action. It is the
-// nabla_theta pi_theta(s) of paper 004 Eq. 3: with a = mid + half x tanh(.)
-// the factor half = (AMax - AMin)/2 multiplies the network's gradient.
-// work holds the policy's WorkSize floats.
+// nabla_theta pi_theta(s) of RL-CC (Tessler 2022), Eq. 3: with a = mid +
+// half x tanh(.) the factor half = (AMax - AMin)/2 multiplies the network's
+// gradient. work holds the policy's WorkSize floats.
 func actionGrad(p *rlcc.Policy, x []float64, scale float64, grad, work []float64) float64 {
 	if p.Kind != rlcc.KindMLP {
 		panic("train: actionGrad needs an mlp policy")

@@ -1,10 +1,10 @@
-// Package train trains the RL-CC policy in the replay with paper 004's
-// on-policy deterministic policy gradient (Section 6.1, Eq. 3): episodes
-// of many-to-one scenarios with 2 to 128 flows in turn (paper 004 Section
+// Package train trains the RL-CC policy in the replay with the on-policy
+// deterministic policy gradient of RL-CC (Tessler 2022), Section 6.1, Eq. 3:
+// episodes of many-to-one scenarios with 2 to 128 flows in turn (its Section
 // 8 uses 2, 4 and 8), every flow of an episode acting with the same MLP
-// (paper 001 Appendix A: two hidden layers of 12, ReLU, tanh output), one
-// Adam ascent step on the Eq. 3 estimate after each episode, and
-// optionally the checkpoint kept by a closed-loop fairness check.
+// (RL-CC-NIC, Fuhrer 2023, Appendix A: two hidden layers of 12, ReLU, tanh
+// output), one Adam ascent step on the Eq. 3 estimate after each episode,
+// and optionally the checkpoint kept by a closed-loop fairness check.
 //
 // Training is deterministic: the same Options give a byte-identical
 // policy and learning curve.
@@ -51,37 +51,38 @@ type Options struct {
 	Jitter units.Time
 	// StartMin spreads the flows' starting rates: each flow starts at a
 	// fraction of line rate drawn log-uniformly from [StartMin, 1] (from the
-	// episode's seed). 1 starts every flow at line rate, as paper 004's
-	// many-to-one test does. A spread shows the policy unequal rates at the
-	// same RTT inflation, the signal that drives flows to the fair share
-	// (paper 004 Proposition 1). Dimensionless, in (0, 1]; default (0)
-	// DefaultStartMin.
+	// episode's seed). 1 starts every flow at line rate, as the many-to-one
+	// test of RL-CC (Tessler 2022) does. A spread shows the policy unequal
+	// rates at the same RTT inflation, the signal that drives flows to the
+	// fair share (RL-CC, Tessler 2022, Proposition 1). Dimensionless, in
+	// (0, 1]; default (0) DefaultStartMin.
 	StartMin float64
 	// StartAround, when positive, makes every other episode of each flow
-	// count start its N flows near the fair share instead: each at
-	// 1/N x 10^(StartAround x (2u - 1)) of line rate (u uniform in [0, 1),
-	// at most line rate), that is spread over StartAround decades either
-	// side of 1/N. Those episodes spend their time near paper 004
-	// Proposition 1's fixed point with unequal rates, instead of
+	// count start its N flows near the fair share instead: each at 1/N x
+	// 10^(StartAround x (2u - 1)) of line rate (u uniform in [0, 1), at most
+	// line rate), that is spread over StartAround decades either side of
+	// 1/N. Those episodes spend their time near the fixed point of
+	// RL-CC (Tessler 2022), Proposition 1, with unequal rates, instead of
 	// recovering from an N-fold overload. Decades, >= 0; 0 = never.
 	StartAround float64
 	// around is set on the episodes StartAround applies to.
 	around bool
 	// BufferBytes is the switch's shared buffer during training, bytes.
-	// Default (0) 5 MB, paper 004's simulator (Fig. 3) and rl/eval's.
+	// Default (0) 5 MB, the buffer of the simulator of
+	// RL-CC (Tessler 2022), Fig. 3, and of rl/eval.
 	BufferBytes units.Bytes
-	// Latency is the decision latency during training, picoseconds.
-	// Default (0) 2 us (paper 001 Table III's simulator "emulates a
-	// decision latency of 2 us"); negative means none.
+	// Latency is the decision latency during training, picoseconds. Default
+	// (0) 2 us (the simulator of RL-CC-NIC, Fuhrer 2023, Table III,
+	// "emulates a decision latency of 2 us"); negative means none.
 	Latency units.Time
-	// Hidden are the hidden layer widths. Default 12, 12 (paper 001
-	// Appendix A).
+	// Hidden are the hidden layer widths. Default 12, 12
+	// (RL-CC-NIC, Fuhrer 2023, Appendix A).
 	Hidden []int
 	// LR is Adam's step size. Default 0.01.
 	LR float64
-	// Objective is the reward; default paper 001's target 0.064 and beta
-	// 1.5 (package reward) with delta clipped at -DefaultClip and the
-	// action penalty DefaultPenalty.
+	// Objective is the reward; default the target 0.064 and beta 1.5
+	// of RL-CC-NIC (Fuhrer 2023), from package reward, with delta clipped
+	// at -DefaultClip and the action penalty DefaultPenalty.
 	Objective Objective
 	// AMin and AMax are the action range (rate multipliers). Default
 	// rlcc.AMin, rlcc.AMax.
@@ -94,9 +95,9 @@ type Options struct {
 	// replays many-to-one with each of these flow counts (rl/eval: 5 MB
 	// buffer, flows starting at line rate together, measured over 5..10 ms,
 	// the training latency) and the checkpoint with the highest smallest
-	// fairness FR (paper 004 Table 1) over them is kept, the earlier on
-	// ties. Nil: the last iteration's policy. Use flow counts other than
-	// the ones you report.
+	// fairness FR (RL-CC, Tessler 2022, Table 1) over them is kept, the
+	// earlier on ties. Nil: the last iteration's policy. Use flow counts
+	// other than the ones you report.
 	SelectFlows []int
 	// SelectEvery is the checkpoint interval, iterations. Default 50.
 	SelectEvery int
@@ -191,11 +192,11 @@ func (o *Options) validate() error {
 	return nil
 }
 
-// DefaultFlows are the default training flow counts: paper 004 Section 8's
-// 2, 4 and 8, and 16 to 128. Trained on 2, 4 and 8 only, our policies
-// reached the fair share at 16 flows but not at 128 (FR 10, the slowest
-// flow at 0.12 of the fair share: an action that depends too little on
-// the rate at the inflations 128 flows see); see docs/RLCC.md.
+// DefaultFlows are the default training flow counts: the 2, 4 and 8 of
+// RL-CC (Tessler 2022), Section 8, and 16 to 128. Trained on 2, 4 and 8
+// only, our policies reached the fair share at 16 flows but not at 128 (FR
+// 10, the slowest flow at 0.12 of the fair share: an action that depends too
+// little on the rate at the inflations 128 flows see); see docs/RLCC.md.
 var DefaultFlows = []int{2, 4, 8, 16, 32, 64, 128}
 
 // DefaultStartMin is the default Options.StartMin: starting rates spread
@@ -208,10 +209,11 @@ const DefaultClip = 1.0
 
 // DefaultPenalty is the default Objective.Penalty (dimensionless): below
 // beta the action settles near 1 + 0.064/2 = 1.03. With 0.3 (actions near
-// 1.11 there, the size of paper 001 Table VI's increases) the policy cut
-// hard (a near 0.5) after a run of increases and an RTT spike, and at 128
-// flows the flows that sample the queue rarely sank to 1/100 of the fair
-// share; with 1.0 they stayed within 0.90-0.99 of it (docs/RLCC.md).
+// 1.11 there, the size of the increases in
+// RL-CC-NIC (Fuhrer 2023), Table VI) the policy cut hard (a near 0.5) after
+// a run of increases and an RTT spike, and at 128 flows the flows that
+// sample the queue rarely sank to 1/100 of the fair share; with 1.0 they
+// stayed within 0.90-0.99 of it (docs/RLCC.md).
 const DefaultPenalty = 1.0
 
 // Result is a trained policy and its learning curve.
@@ -228,8 +230,9 @@ type Result struct {
 type Checkpoint struct {
 	// Episode is the iteration after which the policy was checked.
 	Episode int `json:"episode"`
-	// WorstFR is the smallest paper 004 Table 1 FR over the check's flow
-	// counts; SU the bottleneck utilisation of that run, percent.
+	// WorstFR is the smallest FR (RL-CC, Tessler 2022, Table 1) over the
+	// check's flow counts; SU the bottleneck utilisation of that run,
+	// percent.
 	WorstFR float64 `json:"worst_fr"`
 	SU      float64 `json:"su_pct"`
 }

@@ -15,23 +15,26 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-var paper001 = Objective{Target: reward.RLCCTarget, Beta: reward.RLCCBeta}
+// rlccNIC is the objective of RL-CC-NIC (Fuhrer 2023), Eq. 1: target
+// 0.064, beta 1.5.
+var rlccNIC = Objective{Target: reward.RLCCTarget, Beta: reward.RLCCBeta}
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(b)) }
 
-// TestDeltaByHand: paper 001 Eq. 4, delta = target - max(infl - beta, 0)
-// sqrt(rate), with target 0.064 and beta 1.5; paper 004 Eq. 3 without
-// beta; the clip; and reward = -delta^2 (paper 001 Eq. 1, package reward).
+// TestDeltaByHand: RL-CC-NIC (Fuhrer 2023), Eq. 4, delta = target -
+// max(infl - beta, 0) sqrt(rate), with target 0.064 and beta 1.5;
+// RL-CC (Tessler 2022), Eq. 3, without beta; the clip; and reward =
+// -delta^2 (RL-CC-NIC, Fuhrer 2023, Eq. 1; package reward).
 func TestDeltaByHand(t *testing.T) {
 	for _, tc := range []struct {
 		obj        Objective
 		infl, rate float64
 		want       float64
 	}{
-		{paper001, 1.2, 0.25, 0.064},                                       // below beta: max(.,0) = 0
-		{paper001, 2.5, 0.25, 0.064 - 1*0.5},                               // -0.436
-		{paper001, 3.5, 0.04, 0.064 - 2*0.2},                               // -0.336
-		{Objective{Target: 0.064, BetaFree: true}, 2, 0.25, 0.064 - 2*0.5}, // paper 004: -0.936
+		{rlccNIC, 1.2, 0.25, 0.064},                                        // below beta: max(.,0) = 0
+		{rlccNIC, 2.5, 0.25, 0.064 - 1*0.5},                                // -0.436
+		{rlccNIC, 3.5, 0.04, 0.064 - 2*0.2},                                // -0.336
+		{Objective{Target: 0.064, BetaFree: true}, 2, 0.25, 0.064 - 2*0.5}, // RL-CC (Tessler 2022): -0.936
 		{Objective{Target: 0.064, Beta: 1.5, Clip: 1}, 10.5, 1, -1},        // 0.064 - 9 clipped
 	} {
 		if got := tc.obj.Delta(tc.infl, tc.rate); !near(got, tc.want) {
@@ -66,10 +69,10 @@ func obs(rateFrac float64) [rlcc.NumFeatures]float64 {
 	return [rlcc.NumFeatures]float64{rateFrac, 1, 0, 0, 1, 0, 1}
 }
 
-// TestGradientByHand: paper 004 Eq. 3, g = 1/F sum_f 1/T_f sum_t delta_t
-// nabla pi(s_t), on the linear policy above. Flow A has steps (rate 0.25,
-// delta 0.064) and (rate 0.36, delta -0.436), flow B one step (rate 0.16,
-// delta -0.336), flow C none (left out, F = 2):
+// TestGradientByHand: RL-CC (Tessler 2022), Eq. 3, g = 1/F sum_f 1/T_f sum_t
+// delta_t nabla pi(s_t), on the linear policy above. Flow A has steps (rate
+// 0.25, delta 0.064) and (rate 0.36, delta -0.436), flow B one step (rate
+// 0.16, delta -0.336), flow C none (left out, F = 2):
 //
 //	g_b  = 1/2 [1/2 (0.064 - 0.436) 0.5 + (-0.336) 0.5] = -0.1305
 //	g_w0 = 1/2 [1/2 (0.064 x 0.5 x 0.5 - 0.436 x 0.5 x 0.6) - 0.336 x 0.5 x 0.4] = -0.0623
@@ -89,7 +92,7 @@ func TestGradientByHand(t *testing.T) {
 	n := p.MLP.NumParams()
 	grad := make([]float64, n)
 	work := make([]float64, p.WorkSize())
-	if used := paper001.Gradient(p, flows, grad, work); used != 2 {
+	if used := rlccNIC.Gradient(p, flows, grad, work); used != 2 {
 		t.Fatalf("%d flows used, want 2", used)
 	}
 	want := make([]float64, n)
@@ -111,7 +114,7 @@ func TestGradientByHand(t *testing.T) {
 			f[i].Action = 1.2
 		}
 	}
-	pen := paper001
+	pen := rlccNIC
 	pen.Penalty = 0.3
 	pen.Gradient(q, flows, grad, work)
 	if math.Abs(grad[n-1]+0.1905) > 1e-12 {
@@ -140,11 +143,11 @@ func small(seed uint64, episodes int) Options {
 	return Options{Episodes: episodes, Seed: seed, Flows: []int{4}, Duration: units.Millisecond}
 }
 
-// TestTrainingImproves: a short seeded run on 4-to-1 raises the mean
-// reward (paper 001 Eq. 1) of its last three iterations above that of its
-// first three. The untrained network keeps the rate near line rate, so
-// the queue of four line-rate flows inflates RTTs by tens; the Eq. 3
-// steps teach it to cut.
+// TestTrainingImproves: a short seeded run on 4-to-1 raises the mean reward
+// (RL-CC-NIC, Fuhrer 2023, Eq. 1) of its last three iterations above that of
+// its first three. The untrained network keeps the rate near line rate, so
+// the queue of four line-rate flows inflates RTTs by tens; the Eq. 3 steps
+// teach it to cut.
 func TestTrainingImproves(t *testing.T) {
 	res, err := Train(small(3, 12))
 	if err != nil {
@@ -314,8 +317,9 @@ func TestStartSpreads(t *testing.T) {
 	}
 }
 
-// TestActionGrad: actionGrad is the gradient of Action (paper 004 Eq. 3's
-// nabla_theta pi_theta(s)), checked by central differences.
+// TestActionGrad: actionGrad is the gradient of Action (the nabla_theta
+// pi_theta(s) of RL-CC, Tessler 2022, Eq. 3), checked by central
+// differences.
 func TestActionGrad(t *testing.T) {
 	p, err := rlcc.Teacher()
 	if err != nil {

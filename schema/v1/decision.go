@@ -45,7 +45,7 @@ type DecisionRow struct {
 	MsgsDone         int64   `parquet:"msgs_done"`          // messages whose completion ACK arrived in the interval
 	MsgIdealMCTNs    int64   `parquet:"msg_ideal_mct_ns"`   // last such message: base RTT + bytes*8/line rate, ns (-1 none)
 	MsgMCTNs         int64   `parquet:"msg_mct_ns"`         // last such message: completion ACK - first transmission, ns (-1 none)
-	DolcePlusArm     int32   `parquet:"dolceplus_arm"`      // Dolce-RC+ arm index nearest rate_frac (paper 000 Definition 3)
+	DolcePlusArm     int32   `parquet:"dolceplus_arm"`      // Dolce-RC+ arm index nearest rate_frac (Dolce-RC, Ye 2023, Definition 3)
 	PrevAction       float64 `parquet:"prev_action"`        // action of the previous decision (1 at step 0)
 	PrevRateFrac     float64 `parquet:"prev_rate_frac"`     // rate_frac of the previous decision (this row's at step 0), fraction
 	PrevRTTInflation float64 `parquet:"prev_rtt_inflation"` // rtt_inflation of the previous decision (this row's at step 0), ratio
@@ -61,10 +61,10 @@ type DecisionRow struct {
 	Done    bool  `parquet:"done"`     // true on the flow's last decision
 
 	// Rewards (NaN when not requested); see package rl/reward.
-	RewardDolce        float64 `parquet:"reward_dolce"`         // paper 000 Eq. 4 on ecn_ratio
-	RewardDolcePlus    float64 `parquet:"reward_dolceplus"`     // paper 000 Eq. 5 on msg_*_ns, ecn_ratio, dolceplus_arm (NaN when msgs_done = 0)
-	RewardRLCC         float64 `parquet:"reward_rlcc"`          // paper 001 Eq. 1 on rtt_inflation, rate_frac
-	RewardRLCCBetaFree float64 `parquet:"reward_rlcc_betafree"` // paper 004 Section 4 on rtt_inflation, rate_frac
-	RewardFDCC         float64 `parquet:"reward_fdcc"`          // paper 002 Algorithm 1 on int_*_frac, rtt_inflation, goodput_frac, flows_to_dst
+	RewardDolce        float64 `parquet:"reward_dolce"`         // Dolce-RC (Ye 2023), Eq. 4, on ecn_ratio
+	RewardDolcePlus    float64 `parquet:"reward_dolceplus"`     // Dolce-RC (Ye 2023), Eq. 5, on msg_*_ns, ecn_ratio, dolceplus_arm (NaN when msgs_done = 0)
+	RewardRLCC         float64 `parquet:"reward_rlcc"`          // RL-CC-NIC (Fuhrer 2023), Eq. 1, on rtt_inflation, rate_frac
+	RewardRLCCBetaFree float64 `parquet:"reward_rlcc_betafree"` // RL-CC (Tessler 2022), Section 4, on rtt_inflation, rate_frac
+	RewardFDCC         float64 `parquet:"reward_fdcc"`          // FDCC (Zhang 2023), Algorithm 1, on int_*_frac, rtt_inflation, goodput_frac, flows_to_dst
 	ReturnFDCCNStep    float64 `parquet:"return_fdcc_nstep"`    // n-step discounted sum of reward_fdcc within the flow
 }

@@ -1,9 +1,9 @@
 package v1
 
 // LearningRow is one row of learning.parquet (`ccreplay train rlcc`): one
-// training iteration, i.e. one episode of a many-to-one scenario followed
-// by one policy-gradient step (paper 004 Eq. 3). Means are over every
-// decision of every flow of the episode that has an outcome (the next
+// training iteration, i.e. one episode of a many-to-one scenario followed by
+// one policy-gradient step (RL-CC, Tessler 2022, Eq. 3). Means are over
+// every decision of every flow of the episode that has an outcome (the next
 // decision of the same flow), unless the comment says otherwise.
 type LearningRow struct {
 	Episode          int32   `parquet:"episode"`            // 0-based iteration
@@ -11,8 +11,8 @@ type LearningRow struct {
 	Flows            int32   `parquet:"flows"`              // flows in the scenario
 	Seed             int64   `parquet:"seed"`               // the episode's replay seed
 	Decisions        int64   `parquet:"decisions"`          // decisions with an outcome, all flows
-	MeanReward       float64 `parquet:"mean_reward"`        // paper 001 Eq. 1 (or paper 004's without beta), per decision
-	MeanDelta        float64 `parquet:"mean_delta"`         // paper 001 Eq. 4 weight target - max(infl-beta,0) sqrt(rate)
+	MeanReward       float64 `parquet:"mean_reward"`        // RL-CC-NIC (Fuhrer 2023), Eq. 1 (or RL-CC, Tessler 2022, Section 4, without beta), per decision
+	MeanDelta        float64 `parquet:"mean_delta"`         // RL-CC-NIC (Fuhrer 2023), Eq. 4: weight target - max(infl-beta,0) sqrt(rate)
 	MeanRateFrac     float64 `parquet:"mean_rate_frac"`     // rate / line rate after the action
 	MeanRTTInflation float64 `parquet:"mean_rtt_inflation"` // RTT / base RTT after the action
 	MeanAction       float64 `parquet:"mean_action"`        // rate multiplier

@@ -1,7 +1,8 @@
 package v1_test
 
-// The committed samples of schema version 1 (STYLE.md section 7: "a tiny
-// sample file per version is committed and read back in a test").
+// The committed samples of schema version 1 (docs/OUTPUTS.md,
+// "Versioning": "a tiny sample of every file kind of each version is
+// committed" and read back by this test).
 //
 // testdata/<kind>.parquet holds a few rows of each file kind and
 // testdata/<kind>.json the same rows as JSON. They come from a real run

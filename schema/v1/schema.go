@@ -1,9 +1,10 @@
 // Package v1 is version 1 of ccreplay's output schemas: the row types of
 // packets.parquet, flows.parquet, messages.parquet and ports.parquet.
 //
-// Rules (../shared/STYLE.md section 7): a column is never renamed or retyped
-// inside a version; times are int64 nanoseconds with the unit in the name;
-// enumerations are dictionary-encoded strings; no unsigned integers.
+// Rules (docs/OUTPUTS.md, "Versioning" and "Conventions"): a column is
+// never renamed or retyped inside a version; times are int64 nanoseconds
+// with the unit in the name; enumerations are dictionary-encoded strings;
+// no unsigned integers.
 package v1
 
 // Version is written into every file's key/value metadata (key

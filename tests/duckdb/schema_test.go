@@ -69,8 +69,8 @@ func wantColumns(row any) []column {
 }
 
 // checkColumns compares a file's DESCRIBE with its row type and the
-// schema rules (STYLE.md section 7): no unsigned or 128-bit integers, times
-// as BIGINT with _ns in the name, strings as VARCHAR.
+// schema rules (docs/OUTPUTS.md, "Conventions"): no unsigned or 128-bit
+// integers, times as BIGINT with _ns in the name, strings as VARCHAR.
 func checkColumns(t *testing.T, db *sql.DB, path string, row any) {
 	t.Helper()
 	got := describe(t, db, path)

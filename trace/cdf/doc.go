@@ -62,8 +62,8 @@
 //
 // Generate draws flows between distinct uniformly random hosts, each host
 // starting flows as a Poisson process whose mean inter-arrival time is the
-// FDCC thesis formula (paper 002, Zhang 2023, section 6.3 "Mix burst
-// setup"):
+// formula of the FDCC thesis (FDCC, Zhang 2023, Section 6.3, "Mix
+// burst setup"):
 //
 //	ArrivalInterval_avg = 1 / (BW x workload% / (8 x flow-size_avg))
 //

@@ -92,7 +92,7 @@ func (c *Config) validate() (float64, error) {
 	case c.Duration > math.MaxInt64/2-c.Start:
 		return 0, fmt.Errorf("start %v + duration %v is out of range", c.Start, c.Duration)
 	}
-	// FDCC thesis (paper 002) section 6.3: ArrivalInterval_avg =
+	// FDCC (Zhang 2023), Section 6.3: ArrivalInterval_avg =
 	// 1 / (BW x workload% / (8 x flow-size_avg)) x 10^9 ns.
 	iaNs := 1 / (float64(c.Bandwidth) * c.Load / (8 * c.Dist.Mean())) * 1e9
 	if !(iaNs > 0) || math.IsInf(iaNs, 0) {

@@ -48,7 +48,7 @@ func TestAchievedLoad(t *testing.T) {
 	}
 }
 
-// FDCC thesis (paper 002) section 6.3: mean inter-arrival
+// FDCC (Zhang 2023), Section 6.3: mean inter-arrival
 // 1 / (BW x load / (8 x mean size)); here 8 x 14500 / (100e9 x 0.5) s =
 // 2.32 us.
 func TestMeanInterArrivalFormula(t *testing.T) {

@@ -1,5 +1,5 @@
 // Package drucb implements DR-UCB, "Discounted and Random Exploratory UCB",
-// the multi-armed bandit of paper 000 (Ye et al., "Data-Driven Rate
+// the multi-armed bandit of Dolce-RC (Ye 2023) (Ye et al., "Data-Driven Rate
 // Control for RDMA Networks: A Lightweight Online Learning Approach"),
 // Algorithm 1, as a pure deterministic state machine: no clock, no RNG.
 //
@@ -20,7 +20,7 @@
 //	S_i(t) = gamma*S_i(t-1) + X_i(t)*1(I_t = i)
 //
 // Choices the paper leaves open, made here:
-//   - "log" in line 7 is the natural logarithm (discounted UCB, paper 000
+//   - "log" in line 7 is the natural logarithm (discounted UCB, Dolce-RC (Ye 2023)
 //     ref. [16], Garivier and Moulines); it is taken as 0 when the
 //     discounted total count is below 1, which only happens before the
 //     first play.
@@ -44,7 +44,7 @@ import (
 // Config holds DR-UCB's inputs (Algorithm 1, "Input:"). A zero field takes
 // the paper's value.
 type Config struct {
-	// K is the number of arms, at least 1. Default 4 (paper 000 Section
+	// K is the number of arms, at least 1. Default 4 (Dolce-RC, Ye 2023, Section
 	// IV-B.2: "the arm set for a connection has four arms only").
 	K int
 	// Epsilon is the random exploration probability epsilon, in (0, 1);
@@ -59,7 +59,7 @@ type Config struct {
 	Xi float64
 }
 
-// Paper values (paper 000 Section V-A and IV-B.2).
+// Paper values (Dolce-RC, Ye 2023, Section V-A and IV-B.2).
 const (
 	DefaultK       = 4
 	DefaultEpsilon = 0.015

@@ -10,7 +10,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 )
 
-// TestDataDriven runs the scripts in testdata/ (STYLE.md section 3).
+// TestDataDriven runs the scripts in testdata/ (cockroachdb/datadriven).
 // Commands:
 //
 //	new [k=K] [eps=E] [gamma=G] [xi=X] [fixed]   a fresh bandit at t = 0

@@ -11,7 +11,7 @@ import (
 // "Dolce-RC only requires four bytes of storage per arm ... We use four
 // bytes (a DWORD) to represent each of these two variables in any
 // computations involving them. However, we only use two bytes to store
-// each of them in NICs" (paper 000 Section IV-B.2), and logarithm, square
+// each of them in NICs" (Dolce-RC, Ye 2023, Section IV-B.2), and logarithm, square
 // root and reciprocal in fixed point (Section IV-B.3). The paper omits the
 // details ("Due to space limitation, we do not describe the details
 // here"); this is our realisation.
@@ -56,7 +56,7 @@ import (
 //
 // Computation uses 64-bit intermediates: counts in Q.14 (the float's
 // finest step), reward and index in Q.16, log2 by Turner's bit-by-bit
-// squaring (paper 000 refs. [17], [19]), ln = log2*ln2, an integer square
+// squaring (Dolce-RC, Ye 2023 refs. [17], [19]), ln = log2*ln2, an integer square
 // root, and one division per update and per index. The tables gamma^c and
 // sum_{k<=c} gamma^-k (Q.32) for c in [0, floor(K/epsilon)] are
 // configuration (shared by every connection), not per-connection state.

@@ -7,7 +7,7 @@ import (
 )
 
 // rewardTable is a recorded, non-stationary sequence of Dolce-RC-like
-// rewards (paper 000 Eq. (4): 1 - marked/sent): at iteration t, arm i's
+// rewards (Dolce-RC, Ye 2023, Eq. (4): 1 - marked/sent): at iteration t, arm i's
 // reward is 1 - Binomial(sent, p_i(t))/sent with sent uniform in
 // [100, 300) packets. The marking probabilities of the four arms are
 // permuted every 8000 iterations, so the best arm changes.
@@ -47,7 +47,7 @@ func bestArm(t int) int {
 	return b
 }
 
-// The fixed-point DR-UCB (paper 000 Section IV-B.2-3: 4 bytes per arm)
+// The fixed-point DR-UCB (Dolce-RC, Ye 2023, Section IV-B.2-3: 4 bytes per arm)
 // against float64 on the same recorded rewards, with the paper's
 // parameters (K = 4, epsilon = 0.015, gamma = 0.9998, xi = 0.5001).
 //
@@ -133,7 +133,7 @@ func TestFixedMatchesFloat(t *testing.T) {
 	}
 }
 
-// The 4 bytes per arm of Fixed (paper 000 Section IV-B.2) decode to the
+// The 4 bytes per arm of Fixed (Dolce-RC, Ye 2023, Section IV-B.2) decode to the
 // counts and means it reports.
 func TestFixedStateLayout(t *testing.T) {
 	f, _ := NewFixed(Config{})

@@ -254,8 +254,9 @@ func (f *fitter) grow(lo, hi, depth int, wlo, whi float64) int {
 }
 
 // bestSplit scans every feature's sorted samples of the node for the cut
-// of largest gain (paper 001 Section V-C: h_t = argmin_h E[L(y, F_{t-1}+h)]
-// over depth-limited trees, solved greedily one node at a time).
+// of largest gain (RL-CC-NIC, Fuhrer 2023, Section V-C:
+// h_t = argmin_h E[L(y, F_{t-1}+h)] over depth-limited trees, solved
+// greedily one node at a time).
 func (f *fitter) bestSplit(lo, hi int, G, wlo, whi float64) split {
 	lam := f.p.Lambda
 	cnt := hi - lo

@@ -40,9 +40,9 @@ func grid() ([][]float64, []float64) {
 }
 
 // TestFitPiecewiseExact: one unshrunk, unregularised tree of depth 2
-// recovers a depth-2 step function exactly (paper 001 Section V-C: the
-// student h minimises the squared loss over the tree class, and this
-// function is in the class).
+// recovers a depth-2 step function exactly
+// (RL-CC-NIC, Fuhrer 2023, Section V-C: the student h minimises the squared
+// loss over the tree class, and this function is in the class).
 func TestFitPiecewiseExact(t *testing.T) {
 	X, y := grid()
 	e, err := Fit(X, y, []string{"a", "b", "noise"}, gbt.Params{Trees: 1, MaxDepth: 2, LearningRate: 1, MinLeaf: 1, Lambda: 0})
@@ -63,8 +63,8 @@ func TestFitPiecewiseExact(t *testing.T) {
 }
 
 // TestFitBoostingConverges: with shrinkage alpha, F_t = F_{t-1} + alpha*h_t
-// (paper 001 Section V-C) leaves a residual of (1-alpha)^t on a function
-// one tree can represent.
+// (RL-CC-NIC, Fuhrer 2023, Section V-C) leaves a residual of (1-alpha)^t on
+// a function one tree can represent.
 func TestFitBoostingConverges(t *testing.T) {
 	X, y := grid()
 	e, err := Fit(X, y, nil, gbt.Params{Trees: 10, MaxDepth: 2, LearningRate: 0.5, MinLeaf: 1})
@@ -156,7 +156,8 @@ func leafCounts(e *gbt.Ensemble, X [][]float64) map[[2]int]int {
 }
 
 // TestFitLimits: tree count, depth and samples per leaf never exceed the
-// parameters (paper 001 Section V-C: <= 10 trees of depth <= 4).
+// parameters (RL-CC-NIC, Fuhrer 2023, Section V-C: <= 10 trees of
+// depth <= 4).
 func TestFitLimits(t *testing.T) {
 	X, y := randomData(2000, 5, 3)
 	for _, p := range []gbt.Params{
@@ -203,7 +204,7 @@ func TestFitLimits(t *testing.T) {
 }
 
 // TestFitReducesError: more trees, lower training RMSE (the boosting
-// objective F^ = argmin E[L(y, F(x))], paper 001 Section V-C).
+// objective F^ = argmin E[L(y, F(x))]; RL-CC-NIC, Fuhrer 2023, Section V-C).
 func TestFitReducesError(t *testing.T) {
 	X, y := randomData(3000, 4, 5)
 	prev := math.Inf(1)

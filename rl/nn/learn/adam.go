@@ -35,7 +35,7 @@ func (a *Adam) Steps() int { return a.t }
 func (a *Adam) Descend(params, grad []float64) { a.step(params, grad, -1) }
 
 // Ascend moves params along grad (maximisation, as the policy-gradient
-// step of paper 004 Eq. 3).
+// step of RL-CC (Tessler 2022), Eq. 3).
 func (a *Adam) Ascend(params, grad []float64) { a.step(params, grad, 1) }
 
 func (a *Adam) step(params, grad []float64, sign float64) {

@@ -77,8 +77,8 @@ func TestBackwardByHand(t *testing.T) {
 }
 
 // TestFiniteDifference compares Backward with central differences on the
-// RL-CC shape 7 -> 12 -> 12 -> 1 (paper 001 Appendix A's widths) at random
-// inputs.
+// RL-CC shape 7 -> 12 -> 12 -> 1 (the widths of
+// RL-CC-NIC, Fuhrer 2023, Appendix A) at random inputs.
 func TestFiniteDifference(t *testing.T) {
 	m, err := Init([]int{7, 12, 12, 1}, 42, 1)
 	if err != nil {

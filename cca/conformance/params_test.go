@@ -1,7 +1,6 @@
-package keyval_test
+package conformance_test
 
 import (
-	"github.com/ccreplay/ccreplay/cca/all"
 	"math"
 	"sort"
 	"strconv"
@@ -9,12 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/cca/dcqcn"
-	"github.com/ccreplay/ccreplay/cca/dctcp"
-	"github.com/ccreplay/ccreplay/cca/hpcc"
-	"github.com/ccreplay/ccreplay/cca/rlcc"
-	"github.com/ccreplay/ccreplay/cca/swift"
-	"github.com/ccreplay/ccreplay/cca/timely"
+	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -187,22 +181,8 @@ func TestPresetsPassChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	presets := map[string][]string{
-		"dcqcn": dcqcn.Presets(), "dctcp": dctcp.Presets(), "hpcc": hpcc.Presets(), "rlcc": rlcc.Presets(),
-		"swift": swift.Presets(), "timely": timely.Presets(), "dolce": {"paper"}, "dolceplus": {"paper"}, "linerate": {""},
-	}
-	for _, name := range r.Names() {
-		for _, p := range presets[name] {
-			full := name
-			if p != "" {
-				full += ":" + p
-			}
-			s, err := r.Build(full, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", full, err)
-			}
-			checkSpec(t, r, full, s, topo)
-		}
+	for _, sp := range specs(t) {
+		checkSpec(t, r, sp.full, sp.s, topo)
 	}
 }
 
