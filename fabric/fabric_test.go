@@ -375,3 +375,21 @@ func (f fnHandler) Handle(now units.Time, _ uint8, _ int32) { f(now) }
 func at(sim *kernel.Sim, t units.Time, fn func(now units.Time)) {
 	sim.Schedule(t, sim.Register(fnHandler(fn)), 0, 0)
 }
+
+// TxStep truncates each serialization to whole steps, as the HPCC ns-3
+// simulator's QbbNetDevice::TransmitStart does with Seconds(bits/rate) at
+// its 1 ns resolution: 1048 B at 100 Gb/s take 83 ns, not 83.84.
+func TestPortTxStep(t *testing.T) {
+	sim, pool, src, dst, pt := newPort(100*units.Gbps, units.Microsecond)
+	pt.TxStep = units.Nanosecond
+	for i := range 3 {
+		src.add(pkt(pool, int64(i), 1048), 0)
+	}
+	pt.Kick(0)
+	sim.Run(units.Never)
+	for i, a := range dst.got {
+		if want := units.Time(i+1)*83*units.Nanosecond + units.Microsecond; a.at != want {
+			t.Errorf("packet %d arrived at %v, want %v", i, a.at, want)
+		}
+	}
+}

@@ -15,27 +15,27 @@ import (
 // simulator has no default), EWMA_GAIN when absent (its default
 // evaluates to 0).
 //
-//	config.txt               dcqcn               hpcc        timely             dctcp
-//	RATE_AI                  ai_rate             ai_rate     delta              -
-//	RATE_HAI                 hai_rate            -           hai_factor (1)     -
-//	MIN_RATE                 min_rate            min_rate    min_rate           min_rate
-//	DCTCP_RATE_AI            -                   -           -                  ai_rate
-//	EWMA_GAIN                g                   -           -                  g
-//	RP_TIMER (us)            increase_timer      -           -                  -
-//	ALPHA_RESUME_INTERVAL    alpha_timer (2)     -           -                  -
-//	RATE_DECREASE_INTERVAL   decrease_interval   -           -                  -
-//	FAST_RECOVERY_TIMES      fast_recovery       -           -                  -
-//	CLAMP_TARGET_RATE        clamp_target_rate   -           -                  -
-//	U_TARGET                 -                   eta         -                  -
-//	MI_THRESH                -                   max_stage   -                  -
-//	FAST_REACT               -                   fast_react  -                  -
-//	HAS_WIN                  window=bdp|off (3)  -           -                  -
-//	KMIN/KMAX/PMAX_MAP       kmin kmax pmax      -           -                  -
-//	                         ecn_ref_rate (4)
-//	(fixed in the simulator) alpha_mode=mlx      -           hai_mode=increase  -
+//	config.txt               dcqcn               hpcc        timely                 dctcp
+//	RATE_AI                  ai_rate             ai_rate     delta                  -
+//	RATE_HAI                 hai_rate            -           hai_factor (1)         -
+//	MIN_RATE                 min_rate            min_rate    min_rate               min_rate
+//	DCTCP_RATE_AI            -                   -           -                      ai_rate
+//	EWMA_GAIN                g                   -           -                      g
+//	RP_TIMER (us)            increase_timer      -           -                      -
+//	ALPHA_RESUME_INTERVAL    alpha_timer (2)     -           -                      -
+//	RATE_DECREASE_INTERVAL   decrease_interval   -           -                      -
+//	FAST_RECOVERY_TIMES      fast_recovery       -           -                      -
+//	CLAMP_TARGET_RATE        clamp_target_rate   -           -                      -
+//	U_TARGET                 -                   eta         -                      -
+//	MI_THRESH                -                   max_stage   -                      -
+//	FAST_REACT               -                   fast_react  -                      -
+//	KMIN/KMAX/PMAX_MAP       kmin kmax pmax      -           -                      -
+//	                         ecn_ref_rate (3)
+//	(fixed in the simulator) alpha_mode=mlx      -           hai_mode=increase      -
 //	                         increase_mode=mlx               hai_after=5
 //	                         byte_counter=off                segment=rtt
-//	                                                         alpha=0.875 beta=0.8
+//	                         decrease_mode=tick              first_record_only=true
+//	                         window=off (4)                  alpha=0.875 beta=0.8
 //	                                                         t_low=50us t_high=500us
 //	                                                         min_rtt=20us (5)
 //
@@ -44,17 +44,17 @@ import (
 // when that is a whole number >= 1. (2) Also cnp_interval: the simulator
 // sets the CNP flag on every ACK of a marked packet; one CNP per alpha
 // slot is what its Mellanox model can see (the dcqcn "hpcc" preset makes
-// the same choice). (3) The simulator's window is the largest BDP of the
-// network with GLOBAL_T 1, the flow's own with GLOBAL_T 0; ccreplay's
-// "bdp" is the flow's own. (4) Only when the table scales linearly with
-// the rate (equal kmin/rate, kmax/rate and pmax at every rate), with the
-// smallest rate as reference; otherwise configure switches from
-// ECNTable. (5) rdma-hw.cc attribute defaults that config.txt cannot
-// change. Not mapped: GLOBAL_T, VAR_WIN, INT_MULTI (HPCC), and the
-// network keys (BUFFER_SIZE, PACKET_PAYLOAD_SIZE, L2_ACK_INTERVAL,
-// ENABLE_QCN, USE_DYNAMIC_PFC_THRESHOLD, ACK_HIGH_PRIO), which are
-// Config fields. The keys are those of cca/dcqcn, cca/hpcc and cca/timely
-// as written; cca/dctcp's are assumed (ai_rate, g, min_rate).
+// the same choice). (3) Only when the table scales linearly with the rate
+// (equal kmin/rate, kmax/rate and pmax at every rate), with the smallest
+// rate as reference; otherwise configure switches from ECNTable. (4) The
+// window is the queue pair's, not the algorithm's: HAS_WIN, VAR_WIN and
+// GLOBAL_T are the host model's (runconfig's applyModel: nic window_bdp
+// and window scaling, the base RTT every algorithm is given, for every
+// CC_MODE), and so is INT_MULTI's unit (ccreplay's INT carries exact
+// values). (5) rdma-hw.cc attribute defaults that config.txt cannot
+// change. MULTI_RATE, SAMPLE_FEEDBACK and RATE_BOUND are checked by the
+// parser; the network keys (BUFFER_SIZE, PACKET_PAYLOAD_SIZE,
+// L2_ACK_INTERVAL, ENABLE_QCN, ACK_HIGH_PRIO, ...) are Config fields.
 func (c *Config) CCParams() (name string, params map[string]string) {
 	p := map[string]string{"min_rate": formatRate(c.MinRate)}
 	switch c.Algorithm {
@@ -73,10 +73,8 @@ func (c *Config) CCParams() (name string, params map[string]string) {
 		p["fast_recovery"] = strconv.Itoa(c.FastRecoveryTimes)
 		p["clamp_target_rate"] = strconv.FormatBool(c.ClampTargetRate)
 		p["alpha_mode"], p["increase_mode"], p["byte_counter"] = "mlx", "mlx", "off"
-		p["window"] = "off"
-		if c.HasWin {
-			p["window"] = "bdp"
-		}
+		p["decrease_mode"] = "tick"
+		p["window"] = "off" // the NIC's window (HAS_WIN, VAR_WIN) applies
 		if e, ok := c.linearECN(); ok {
 			p["kmin"], p["kmax"] = formatSize(e.Kmin), formatSize(e.Kmax)
 			p["pmax"], p["ecn_ref_rate"] = formatFloat(e.Pmax), formatRate(e.Rate)
@@ -92,6 +90,7 @@ func (c *Config) CCParams() (name string, params map[string]string) {
 			p["hai_factor"] = strconv.FormatInt(int64(c.RateHAI/c.RateAI), 10)
 		}
 		p["hai_mode"], p["hai_after"], p["segment"] = "increase", "5", "rtt"
+		p["first_record_only"] = "true"
 		p["alpha"], p["beta"] = "0.875", "0.8"
 		p["t_low"], p["t_high"], p["min_rtt"] = "50us", "500us", "20us"
 	case "dctcp":

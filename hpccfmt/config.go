@@ -101,14 +101,15 @@ type Config struct {
 	// fct.txt).
 	TopologyFile, FlowFile, FCTOutputFile string
 
+	// Extra holds the remaining keys third.cc reads (netkeys.go).
+	Extra
+
 	// Raw maps every key of the file to its value as written (fields
 	// joined by one space); a repeated key keeps its last value, as in
 	// the simulator.
 	Raw map[string]string
-	// Ignored lists, in file order and once each, the keys ccreplay does
-	// not interpret (trace and monitor files, PINT settings, L2 chunking,
-	// and anything the simulator itself does not know), for a
-	// "ignored keys: ..." note.
+	// Ignored lists, in file order and once each, the keys third.cc does
+	// not read at all (see Warnings).
 	Ignored []string
 
 	ecn map[units.BitsPerSec]*ECNEntry
@@ -143,6 +144,7 @@ func defaults(name string) *Config {
 		BufferSize: 16 << 20, PacketPayloadSize: 1000,
 		EnableQCN: true, UseDynamicPFCThreshold: true,
 		SimulatorStopTime: 3010 * units.Millisecond,
+		Extra:             defaultExtra(),
 		Raw:               map[string]string{},
 		ecn:               map[units.BitsPerSec]*ECNEntry{},
 	}
@@ -151,9 +153,10 @@ func defaults(name string) *Config {
 // ParseConfig reads a config.txt: one "KEY value..." per line (blank
 // lines and lines starting with '#' are skipped). name is the file's path,
 // used in errors ("config.txt:12: RATE_AI: ...") and to resolve the file
-// names inside it. Values of the keys ccreplay uses are checked; other
-// keys are kept in Raw and listed in Ignored. CC_MODE 10 (HPCC-PINT) is
-// an error: ccreplay has no PINT.
+// names inside it. The values of every key third.cc reads are checked;
+// keys it does not read are kept in Raw and listed in Ignored. CC_MODE 10
+// (HPCC-PINT) is an error: ccreplay has no PINT. Values ccreplay parses
+// but cannot reproduce are refused later, by Unsupported.
 func ParseConfig(r io.Reader, name string) (*Config, error) {
 	c := defaults(name)
 	sc := bufio.NewScanner(r)
@@ -169,7 +172,8 @@ func ParseConfig(r io.Reader, name string) (*Config, error) {
 		}
 		key, vals := f[0], f[1:]
 		c.Raw[key] = strings.Join(vals, " ")
-		set, known := setters[key]
+		c.lines[key] = line
+		set, known := lookupSetter(key)
 		if !known {
 			if !ignored[key] {
 				ignored[key] = true
@@ -194,18 +198,22 @@ func ParseConfig(r io.Reader, name string) (*Config, error) {
 		return nil, &trace.ParseError{File: name, Line: mapLines[err.key], Err: err}
 	}
 	if c.FCTOutputFile == "" {
-		c.FCTOutputFile = ResolvePath(name, "fct.txt")
+		c.FCTOutputFile = filepath.Join(filepath.Dir(name), "fct.txt")
 	}
 	return c, nil
 }
 
-// ResolvePath resolves p, a file name from a config.txt, against the
-// directory of the config file cfgPath. The simulator opens such names
-// relative to its working directory, so its sample says
-// "mix/topology.txt" for a file that sits next to config.txt in mix/.
-// ResolvePath returns p if it is absolute; otherwise the first of
-// dir/p and dir/base(p) that exists; otherwise the first whose
-// directory exists (an output file yet to be written); otherwise dir/p.
+// ResolvePath resolves p, a file name from a config.txt at cfgPath, as
+// the simulator does and then as a user who moved the files expects. The
+// simulator opens such names relative to its working directory (its
+// sample says "mix/topology.txt" for a file beside mix/config.txt, run
+// from the folder above mix/). ResolvePath returns p if it is absolute;
+// otherwise the first that exists of: p relative to the working
+// directory, dir/p and dir/base(p) where dir is the config's directory,
+// and a/p for each ancestor a of dir (a config in runs/X/ naming
+// inputs/t.txt relative to the folder above runs/). If none exists (an
+// output file yet to be written), the first of them whose directory
+// exists; otherwise dir/p.
 func ResolvePath(cfgPath, p string) string {
 	if p == "" {
 		return ""
@@ -215,12 +223,20 @@ func ResolvePath(cfgPath, p string) string {
 		return p
 	}
 	dir := filepath.Dir(cfgPath)
-	cands := []string{filepath.Join(dir, p)}
+	cands := []string{p, filepath.Join(dir, p)}
 	if b := filepath.Base(p); b != p {
 		cands = append(cands, filepath.Join(dir, b))
 	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		for a := filepath.Dir(abs); ; a = filepath.Dir(a) {
+			cands = append(cands, filepath.Join(a, p))
+			if filepath.Dir(a) == a {
+				break
+			}
+		}
+	}
 	for _, c := range cands {
-		if _, err := os.Stat(c); err == nil {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c
 		}
 	}
@@ -229,7 +245,7 @@ func ResolvePath(cfgPath, p string) string {
 			return c
 		}
 	}
-	return cands[0]
+	return cands[1]
 }
 
 // ECNTable returns the ECN marking entries, sorted by rate.

@@ -4,7 +4,8 @@
 // replayed unchanged and its analysis scripts can read ccreplay's results:
 //
 //	flow.txt    ReadFlows, WriteFlows   the flows to start
-//	config.txt  ParseConfig             congestion control, ECN maps, buffer, file names
+//	config.txt  ParseConfig             every key third.cc reads (docs/HPCC_CONFIG.md);
+//	                                    Config.Unsupported refuses what ccreplay lacks
 //	fct.txt     WriteFCT, ReadFCT       one line per finished flow
 //
 // (topology.txt is read by the topology package, ReadHPCC.)
@@ -19,7 +20,10 @@
 // payload in bytes (a 32-bit field in the simulator) and start the start
 // time in seconds, in ascending order. The simulator reads exactly the
 // declared number of flows; lines after them are ignored (its sample
-// declares 2 flows and carries 255 more lines and a help text).
+// declares 2 flows and carries 255 more lines and a help text). The
+// research fork's backends (Parsimon, m3) put a flow id first on each
+// line, "id src dst priority dport size_bytes start_seconds"; ReadFlows
+// reads both, telling them apart by each line's field count (Flow.ID).
 //
 // fct.txt has one line per finished flow, as third.cc's qp_finish prints
 // it:
@@ -28,8 +32,9 @@
 //	src_ip dst_ip sport dport size_bytes start_ns fct_ns standalone_fct_ns
 //
 // where a node's IP is 0x0b000001 + (id/256)*0x10000 + (id%256)*0x100
-// (node_id_to_ip) and sport counts up from 10000 per source host in flow
-// start order.
+// (node_id_to_ip) and sport counts up from 10000 per (source,
+// destination) pair in flow file order. The research fork prints a flow
+// id before the eight fields; ReadFCT reads both (FCTRow.ID).
 //
 // Errors locate the problem as "name:line: message" (trace.ParseError).
 package hpccfmt

@@ -13,6 +13,10 @@ import (
 
 // FCTRow is one line of the simulator's fct.txt: a finished flow.
 type FCTRow struct {
+	// ID is the flow id the research fork's fct.txt (Parsimon and m3
+	// backends of the simulator) prints before the eight fields; -1 on a
+	// line of the original layout. WriteFCT does not write it.
+	ID int64
 	// Src and Dst are HPCC node ids, 0..65535 (printed as their IPs).
 	Src, Dst int
 	// SPort and DPort are the UDP ports, 0..65535 (see SourcePorts).
@@ -57,8 +61,10 @@ func WriteFCT(w io.Writer, rows []FCTRow) error {
 	return bw.Flush()
 }
 
-// ReadFCT reads an fct.txt as WriteFCT and the simulator write it. name
-// is used in errors ("fct.txt:3: ..."). Blank lines are skipped.
+// ReadFCT reads an fct.txt as WriteFCT and the simulator write it, and
+// the research fork's lines with a flow id before the eight fields (each
+// line's field count tells which). name is used in errors ("fct.txt:3:
+// ..."). Blank lines are skipped.
 func ReadFCT(r io.Reader, name string) ([]FCTRow, error) {
 	sc := bufio.NewScanner(r)
 	var rows []FCTRow
@@ -82,9 +88,17 @@ func ReadFCT(r io.Reader, name string) ([]FCTRow, error) {
 }
 
 func parseFCT(f []string) (FCTRow, error) {
-	var r FCTRow
-	if len(f) != 8 {
-		return r, fmt.Errorf("want 8 fields (src_ip dst_ip sport dport size_bytes start_ns fct_ns standalone_fct_ns), got %d", len(f))
+	r := FCTRow{ID: -1}
+	switch len(f) {
+	case 8:
+	case 9:
+		id, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || id < 0 {
+			return r, fmt.Errorf("flow id %q: want an integer >= 0", f[0])
+		}
+		r.ID, f = id, f[1:]
+	default:
+		return r, fmt.Errorf("want 8 fields (src_ip dst_ip sport dport size_bytes start_ns fct_ns standalone_fct_ns), or 9 with a flow id first, got %d", len(f))
 	}
 	for i, dst := range []*int{&r.Src, &r.Dst} {
 		ip, err := strconv.ParseUint(f[i], 16, 32)

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/units"
 )
 
 // HostMapper maps an HPCC node id to a ccreplay host index, or says why
@@ -50,6 +49,10 @@ type Flow struct {
 	Priority int
 	// DPort is the destination UDP port.
 	DPort int
+	// ID is the flow id of the research fork's layout (the Parsimon and
+	// m3 backends of the simulator write "id src dst priority dport size
+	// start"), -1 on a line of the original six-field layout.
+	ID int64
 }
 
 // FlowFile is a flow.txt read by ReadFlows.
@@ -70,7 +73,9 @@ type FlowFile struct {
 // host maps node ids to host indices; nil keeps the ids (which must then
 // be < 2^31). Start times are rounded to whole nanoseconds, the
 // simulator's time resolution, and must not decrease (the simulator
-// schedules flows in file order). Blank lines are skipped.
+// schedules flows in file order). Blank lines are skipped. A flow line
+// may also carry a flow id first, as the research fork's (Parsimon, m3)
+// flow files do; it is kept in Flow.ID (message ids stay the file order).
 func ReadFlows(r io.Reader, name string, host HostMapper) (*FlowFile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
@@ -160,12 +165,23 @@ func ReadFlows(r io.Reader, name string, host HostMapper) (*FlowFile, error) {
 	return ff, nil
 }
 
-// parseFlow parses "src dst priority dport size start".
+// parseFlow parses "src dst priority dport size start", or the research
+// fork's "id src dst priority dport size start": each line's field count
+// tells which.
 func parseFlow(f []string, host HostMapper) (Flow, trace.Message, error) {
 	var fl Flow
 	var m trace.Message
-	if len(f) != 6 {
-		return fl, m, fmt.Errorf("want 6 fields (src dst priority dport size_bytes start_seconds), got %d", len(f))
+	id := int64(-1)
+	switch len(f) {
+	case 6:
+	case 7:
+		v, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || v < 0 {
+			return fl, m, fmt.Errorf("flow id %q: want an integer >= 0", f[0])
+		}
+		id, f = v, f[1:]
+	default:
+		return fl, m, fmt.Errorf("want 6 fields (src dst priority dport size_bytes start_seconds), or 7 with a flow id first, got %d", len(f))
 	}
 	ints := [5]int64{}
 	for i, spec := range []struct {
@@ -182,7 +198,7 @@ func parseFlow(f []string, host HostMapper) (Flow, trace.Message, error) {
 	if err != nil {
 		return fl, m, fmt.Errorf("start %q: %v", f[5], err)
 	}
-	fl = Flow{Src: int(ints[0]), Dst: int(ints[1]), Priority: int(ints[2]), DPort: int(ints[3])}
+	fl = Flow{Src: int(ints[0]), Dst: int(ints[1]), Priority: int(ints[2]), DPort: int(ints[3]), ID: id}
 	if fl.Src == fl.Dst {
 		return fl, m, fmt.Errorf("src and dst are both node %d", fl.Src)
 	}
@@ -194,15 +210,19 @@ func parseFlow(f []string, host HostMapper) (Flow, trace.Message, error) {
 	if err != nil {
 		return fl, m, fmt.Errorf("dst: %v", err)
 	}
-	// NB: ns-3 keeps times in whole nanoseconds (its default resolution).
-	start = (start + units.Nanosecond/2) / units.Nanosecond * units.Nanosecond
+	// The simulator reads the start as a double and turns it into whole
+	// nanoseconds (its time resolution) with Seconds(), which truncates:
+	// 2.000407938 is 2.00040793799999995... as a double, so 2000407937 ns.
+	start = ns3Start(f[5], start)
 	m = trace.Message{Src: src, Dst: dst, Bytes: ints[4], Release: start, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective,
 		Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank}
 	return fl, m, nil
 }
 
 // WriteFlows writes t as a flow.txt, flows sorted by release time (ties
-// in trace order), each with DefaultPriority and DefaultDPort. hostID
+// in trace order), each with DefaultPriority and DefaultDPort. Start
+// times are written so that the simulator (and ReadFlows) starts each
+// flow at its release truncated to the nanosecond (see ns3Seconds). hostID
 // maps a host index to its HPCC node id; nil keeps the index. It refuses
 // what flow.txt cannot say: dependencies between messages, messages
 // sharing a queue pair (every flow.txt line is its own queue pair), and
@@ -237,7 +257,7 @@ func WriteFlows(w io.Writer, t *trace.Trace, hostID func(int32) int) error {
 	fmt.Fprintf(bw, "%d\n", len(t.Messages))
 	for _, i := range order {
 		m := &t.Messages[i]
-		fmt.Fprintf(bw, "%d %d %d %d %d %s\n", hostID(m.Src), hostID(m.Dst), DefaultPriority, DefaultDPort, m.Bytes, formatSeconds(m.Release))
+		fmt.Fprintf(bw, "%d %d %d %d %d %s\n", hostID(m.Src), hostID(m.Dst), DefaultPriority, DefaultDPort, m.Bytes, ns3Seconds(m.Release))
 	}
 	return bw.Flush()
 }
@@ -246,20 +266,23 @@ func WriteFlows(w io.Writer, t *trace.Trace, hostID func(int32) int) error {
 const FirstSPort = 10000
 
 // SourcePorts returns the source port the simulator gives each message of
-// t: per source host, FirstSPort for its first flow in trace order, then
-// one more per flow, wrapping at 65536 (third.cc's 16-bit portNumder).
-// Trace order is the simulator's start order for a trace read from a
+// t: per (source, destination) pair, FirstSPort for the pair's first flow
+// in trace order, then one more per flow, wrapping at 65536 (third.cc's
+// 16-bit portNumder[src][dst], starting at 10000 for every host pair).
+// Trace order is the simulator's flow-file order for a trace read from a
 // flow.txt.
 func SourcePorts(t *trace.Trace) []int {
-	next := make(map[int32]int)
+	type pair struct{ src, dst int32 }
+	next := make(map[pair]int)
 	out := make([]int, len(t.Messages))
 	for i, m := range t.Messages {
-		p, ok := next[m.Src]
+		k := pair{m.Src, m.Dst}
+		p, ok := next[k]
 		if !ok {
 			p = FirstSPort
 		}
 		out[i] = p
-		next[m.Src] = (p + 1) % 65536
+		next[k] = (p + 1) % 65536
 	}
 	return out
 }

@@ -59,8 +59,8 @@ func TestReadFlows(t *testing.T) {
 	}
 	us := units.Microsecond
 	want := &trace.Trace{Hosts: 4, Messages: []trace.Message{
-		{ID: 0, Src: 1, Dst: 2, Bytes: 1000, Release: us, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective},
-		{ID: 1, Src: 2, Dst: 1, Bytes: 5000, Release: us, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective},
+		{ID: 0, Src: 1, Dst: 2, Bytes: 1000, Release: us - units.Nanosecond, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective},
+		{ID: 1, Src: 2, Dst: 1, Bytes: 5000, Release: us - units.Nanosecond, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective},
 		{ID: 2, Src: 3, Dst: 1, Bytes: 0, Release: 2500 * units.Nanosecond, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective},
 	}}
 	for i := range want.Messages {
@@ -69,7 +69,7 @@ func TestReadFlows(t *testing.T) {
 	if !reflect.DeepEqual(ff.Trace, want) {
 		t.Errorf("trace\n%+v\nwant\n%+v", ff.Trace, want)
 	}
-	wantFlows := []Flow{{2, 1, 2, 3, 100}, {3, 2, 1, 3, 100}, {5, 3, 1, 0, 4791}}
+	wantFlows := []Flow{{2, 1, 2, 3, 100, -1}, {3, 2, 1, 3, 100, -1}, {5, 3, 1, 0, 4791, -1}}
 	if !reflect.DeepEqual(ff.Flows, wantFlows) || ff.Ignored != 2 {
 		t.Errorf("flows %+v ignored %d; want %+v and 2", ff.Flows, ff.Ignored, wantFlows)
 	}
@@ -109,8 +109,8 @@ func TestReadFlowsErrors(t *testing.T) {
 		{"x\n", `f.txt:1: flow count "x"`},
 		{"-1\n", `f.txt:1: flow count "-1"`},
 		{"2\n1 2 3 100 10 0\n", "f.txt:2: the first line declares 2 flows but the file has 1"},
-		{"1\n1 2 3 100 10\n", "f.txt:2: want 6 fields (src dst priority dport size_bytes start_seconds), got 5"},
-		{"1\n1 2 3 100 10 0 7\n", "f.txt:2: want 6 fields"},
+		{"1\n1 2 3 100 10\n", "f.txt:2: want 6 fields (src dst priority dport size_bytes start_seconds), or 7 with a flow id first, got 5"},
+		{"1\n1 2 3 100 10 0 7 8\n", "f.txt:2: want 6 fields"},
 		{"1\n1 1 3 100 10 0\n", "f.txt:2: src and dst are both node 1"},
 		{"1\na 2 3 100 10 0\n", `f.txt:2: src "a": want an integer in 0..4294967295`},
 		{"1\n1 2 8 100 10 0\n", `f.txt:2: priority "8": want an integer in 0..7`},
@@ -129,15 +129,36 @@ func TestReadFlowsErrors(t *testing.T) {
 	}
 }
 
-// Start times are rounded to whole nanoseconds, the simulator's
-// resolution.
-func TestReadFlowsRoundsToNanoseconds(t *testing.T) {
-	ff, err := ReadFlows(strings.NewReader("1\n1 2 3 100 10 0.0000000015\n"), "f", nil)
-	if err != nil {
-		t.Fatal(err)
+// Start times are read as the simulator reads them: a double, converted
+// to whole nanoseconds with truncation (third.cc ScheduleFlowInputs,
+// Seconds(start_time)); the reference runs' README gives 2.000407938 s ->
+// 2,000,407,937 ns.
+func TestReadFlowsTruncatesToNanoseconds(t *testing.T) {
+	for in, want := range map[string]units.Time{
+		"0.0000000015": 1 * units.Nanosecond,
+		"2.000407938":  2_000_407_937 * units.Nanosecond,
+		"0.000001":     999 * units.Nanosecond,
+		"0.0000025":    2500 * units.Nanosecond,
+		"2":            2 * units.Second,
+		"2e-6":         1999 * units.Nanosecond,
+	} {
+		ff, err := ReadFlows(strings.NewReader("1\n1 2 3 100 10 "+in+"\n"), "f", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ff.Trace.Messages[0].Release; got != want {
+			t.Errorf("start %s: release %v, want %v", in, got, want)
+		}
 	}
-	if got := ff.Trace.Messages[0].Release; got != 2*units.Nanosecond {
-		t.Errorf("release %v, want 2ns", got)
+}
+
+// WriteFlows writes times the simulator reads back to the same nanosecond.
+func TestNS3SecondsRoundTrip(t *testing.T) {
+	for ns := int64(0); ns < 20000; ns += 7 {
+		tm := units.Time(ns)*units.Nanosecond + 2*units.Second
+		if got := ns3Start(ns3Seconds(tm), tm); got != tm {
+			t.Fatalf("%v written %s read back %v", tm, ns3Seconds(tm), got)
+		}
 	}
 }
 
@@ -151,7 +172,7 @@ func TestFlowsRoundTrip(t *testing.T) {
 	if err := WriteFlows(&buf, ff.Trace, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := "3\n1 2 3 100 1000 0.000001\n2 1 3 100 5000 0.000001\n3 1 3 100 0 0.0000025\n"
+	want := "3\n1 2 3 100 1000 0.000000999\n2 1 3 100 5000 0.000000999\n3 1 3 100 0 0.0000025\n"
 	if buf.String() != want {
 		t.Errorf("WriteFlows wrote\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -175,7 +196,7 @@ func TestWriteFlowsSortsAndMaps(t *testing.T) {
 	if err := WriteFlows(&buf, tr, func(h int32) int { return int(h) + 1 }); err != nil {
 		t.Fatal(err)
 	}
-	want := "3\n3 1 3 100 20 0.000001\n1 2 3 100 10 0.000005\n2 3 3 100 30 0.000005\n"
+	want := "3\n3 1 3 100 20 0.0000010005\n1 2 3 100 10 0.000005\n2 3 3 100 30 0.000005\n"
 	if buf.String() != want {
 		t.Errorf("wrote\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -214,5 +235,45 @@ func TestSourcePortsWrap(t *testing.T) {
 	p := SourcePorts(tr)
 	if p[0] != 10000 || p[55535] != 65535 || p[55536] != 0 || p[55537] != 10000 {
 		t.Errorf("ports %d %d %d %d", p[0], p[55535], p[55536], p[55537])
+	}
+}
+
+// Ports count per (source, destination) pair, not per source: third.cc's
+// portNumder[src][dst]++ with every pair starting at 10000.
+func TestSourcePortsPerPair(t *testing.T) {
+	tr := &trace.Trace{Hosts: 3}
+	for i, p := range [][2]int32{{0, 1}, {0, 2}, {0, 1}, {2, 1}, {0, 2}, {0, 1}} {
+		tr.Messages = append(tr.Messages, trace.Message{ID: int64(i), Src: p[0], Dst: p[1]})
+	}
+	if got, want := SourcePorts(tr), []int{10000, 10000, 10001, 10000, 10001, 10002}; !reflect.DeepEqual(got, want) {
+		t.Errorf("SourcePorts = %v, want %v", got, want)
+	}
+}
+
+// The research fork's flow files (the simulator's Parsimon and m3
+// backends) put a flow id before the six fields; each line's field count
+// says which layout it has. The id is kept in Flow.ID (-1 without one);
+// messages keep file-order ids.
+func TestReadFlowsWithFlowIDs(t *testing.T) {
+	ff, err := ReadFlows(strings.NewReader("3\n41 1 2 3 100 1000 2\n2 1 3 100 5000 2\n43 3 1 3 100 700 2.5\n"), "flow.txt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []int64{ff.Flows[0].ID, ff.Flows[1].ID, ff.Flows[2].ID}; !reflect.DeepEqual(got, []int64{41, -1, 43}) {
+		t.Errorf("ids %v", got)
+	}
+	m := ff.Trace.Messages
+	if m[0].ID != 0 || m[0].Src != 1 || m[0].Dst != 2 || m[0].Bytes != 1000 || m[2].ID != 2 || m[2].Src != 3 || m[2].Bytes != 700 ||
+		m[2].Release != 2500*units.Millisecond || ff.Flows[2].Priority != 3 || ff.Flows[2].DPort != 100 {
+		t.Errorf("messages %+v flows %+v", m, ff.Flows)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"1\nx 1 2 3 100 10 2\n", `flow.txt:2: flow id "x": want an integer >= 0`},
+		{"1\n-4 1 2 3 100 10 2\n", `flow.txt:2: flow id "-4"`},
+		{"1\n9 9 1 2 3 100 10 2\n", "flow.txt:2: want 6 fields (src dst priority dport size_bytes start_seconds), or 7 with a flow id first, got 8"},
+	} {
+		if _, err := ReadFlows(strings.NewReader(c.in), "flow.txt", nil); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("ReadFlows(%q) error %v, want prefix %q", c.in, err, c.want)
+		}
 	}
 }

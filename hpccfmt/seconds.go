@@ -3,6 +3,7 @@ package hpccfmt
 import (
 	"errors"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -72,4 +73,33 @@ func formatSeconds(t units.Time) string {
 	}
 	f := strconv.FormatInt(ps+1e12, 10)[1:] // 12 digits, zero-padded
 	return strconv.FormatInt(sec, 10) + "." + strings.TrimRight(f, "0")
+}
+
+// ns3Start is the start time the simulator gives a flow whose flow.txt
+// field is s (already checked by parseSeconds, whose exact value is
+// exact): s read as a double, then converted to whole nanoseconds with
+// truncation, as ns-3's Seconds(double) does at its default nanosecond
+// resolution. The product is taken exactly (big.Float), so a double just
+// below a whole nanosecond is truncated as in the simulator.
+func ns3Start(s string, exact units.Time) units.Time {
+	v, err := strconv.ParseFloat(strings.TrimPrefix(s, "+"), 64)
+	if err != nil || math.IsInf(v, 0) || v < 0 {
+		return exact / units.Nanosecond * units.Nanosecond
+	}
+	ns, _ := new(big.Float).SetPrec(200).Mul(new(big.Float).SetFloat64(v), big.NewFloat(1e9)).Int64()
+	return units.Time(ns) * units.Nanosecond
+}
+
+// ns3Seconds prints t in seconds so that ns3Start reads it back as t
+// truncated to the nanosecond: the exact decimal when the simulator's
+// double conversion keeps it (1.5us), else the time half a nanosecond
+// later (1us is 9.99999999999999955e-7 as a double, which the simulator
+// truncates to 999 ns, so it is written 0.0000010005).
+func ns3Seconds(t units.Time) string {
+	t = t / units.Nanosecond * units.Nanosecond
+	s := formatSeconds(t)
+	if ns3Start(s, t) == t {
+		return s
+	}
+	return formatSeconds(t + units.Nanosecond/2)
 }

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // buckets cuts the flows, sorted by (size_bytes, flow_id), into n groups of
@@ -13,7 +13,7 @@ import (
 // Consecutive groups that hold one and the same size only (all flows of a
 // workload 1 MB: ten "1000000-1000000" groups) are merged into one bucket,
 // so no two buckets have the same size range.
-func buckets(flows []v1.FlowRow, n int) []Bucket {
+func buckets(flows []v2.FlowRow, n int) []Bucket {
 	order := make([]int, len(flows))
 	for i := range order {
 		order[i] = i
@@ -54,7 +54,7 @@ func buckets(flows []v1.FlowRow, n int) []Bucket {
 }
 
 // bucket summarizes the flows at the given indices, sorted by size.
-func bucket(flows []v1.FlowRow, idx []int) Bucket {
+func bucket(flows []v2.FlowRow, idx []int) Bucket {
 	b := Bucket{
 		SizeMinBytes: flows[idx[0]].SizeBytes,
 		SizeMaxBytes: flows[idx[len(idx)-1]].SizeBytes,

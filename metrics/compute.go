@@ -1,12 +1,12 @@
 package metrics
 
 import (
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // Compute summarizes a run from its rows. Empty inputs give zeros. The
 // inputs are not modified.
-func Compute(flows []v1.FlowRow, msgs []v1.MessageRow, ports []v1.PortRow, opt Options) Summary {
+func Compute(flows []v2.FlowRow, msgs []v2.MessageRow, ports []v2.PortRow, opt Options) Summary {
 	if opt.Buckets <= 0 {
 		opt.Buckets = DefaultBuckets
 	}
@@ -28,7 +28,7 @@ func finished(finishNs int64) bool { return finishNs >= 0 }
 
 // simDuration is the largest sim_duration_ns of the ports, or without
 // ports the latest finish of a flow or message.
-func simDuration(flows []v1.FlowRow, msgs []v1.MessageRow, ports []v1.PortRow) int64 {
+func simDuration(flows []v2.FlowRow, msgs []v2.MessageRow, ports []v2.PortRow) int64 {
 	var d int64
 	for i := range ports {
 		d = max(d, ports[i].SimDurationNs)
@@ -46,7 +46,7 @@ func simDuration(flows []v1.FlowRow, msgs []v1.MessageRow, ports []v1.PortRow) i
 }
 
 // flowStats fills the FCT, slowdown, counter, goodput and fairness fields.
-func flowStats(s *Summary, flows []v1.FlowRow) {
+func flowStats(s *Summary, flows []v2.FlowRow) {
 	var (
 		fcts      []int64
 		slowdowns []float64
@@ -105,7 +105,7 @@ func goodput(sizeBytes, fctNs int64) float64 {
 }
 
 // messageStats fills the message counts and MCT fields.
-func messageStats(s *Summary, msgs []v1.MessageRow) {
+func messageStats(s *Summary, msgs []v2.MessageRow) {
 	var mcts []int64
 	for i := range msgs {
 		if finished(msgs[i].FinishNs) {
@@ -121,7 +121,7 @@ func messageStats(s *Summary, msgs []v1.MessageRow) {
 // collectiveStats groups messages by collective_id >= 0 and fills the CCT
 // fields. NB: the map only groups; the completion times are sorted before
 // use, so its iteration order decides nothing.
-func collectiveStats(s *Summary, msgs []v1.MessageRow) {
+func collectiveStats(s *Summary, msgs []v2.MessageRow) {
 	type coll struct {
 		start, finish int64
 		done          bool
@@ -155,7 +155,7 @@ func collectiveStats(s *Summary, msgs []v1.MessageRow) {
 }
 
 // portStats fills the drop, utilization, queue and PFC fields.
-func portStats(s *Summary, ports []v1.PortRow) {
+func portStats(s *Summary, ports []v2.PortRow) {
 	var (
 		pausedNs, durNs int64
 		utilSum         float64

@@ -10,15 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // Hand-computed fixture. Three finished flows with goodputs 8, 8 and 4 Gb/s
 // and one unfinished flow; five messages in two collectives (one
 // unfinished) and one lone message; three switch ports and one host port
 // over a 10 us run.
-func fixtureFlows() []v1.FlowRow {
-	return []v1.FlowRow{
+func fixtureFlows() []v2.FlowRow {
+	return []v2.FlowRow{
 		// size*8/fct = 8000 b / 1000 ns = 8 Gb/s
 		{FlowID: 10, SizeBytes: 1000, StartNs: 0, FinishNs: 1000, FCTNs: 1000, Slowdown: 2,
 			DataPktsSent: 1},
@@ -34,8 +34,8 @@ func fixtureFlows() []v1.FlowRow {
 	}
 }
 
-func fixtureMsgs() []v1.MessageRow {
-	return []v1.MessageRow{
+func fixtureMsgs() []v2.MessageRow {
+	return []v2.MessageRow{
 		{MsgID: 0, CollectiveID: 7, ReleaseNs: 0, FinishNs: 600, MCTNs: 600},
 		{MsgID: 1, CollectiveID: 7, ReleaseNs: 100, FinishNs: 1100, MCTNs: 1000},
 		{MsgID: 2, CollectiveID: 8, ReleaseNs: 50, FinishNs: -1, MCTNs: -1},
@@ -44,9 +44,9 @@ func fixtureMsgs() []v1.MessageRow {
 	}
 }
 
-func fixturePorts() []v1.PortRow {
+func fixturePorts() []v2.PortRow {
 	const dur = 10_000 // ns
-	return []v1.PortRow{
+	return []v2.PortRow{
 		// 6250 B * 8 / (10 Gb/s * 10 us) = 50000 / 100000 = 0.5
 		{Node: 100, Port: 0, IsSwitch: true, RateBps: 10e9, SimDurationNs: dur, TxBytes: 6250,
 			DroppedPkts: 2, DroppedBytes: 2000, PausedNs: 1000, PausesSent: 1, MarkedPkts: 3,
@@ -268,10 +268,10 @@ func TestFairness(t *testing.T) {
 // flows has one bucket (the table once printed ten identical rows), two
 // sizes give two, and a group spanning two sizes stays apart.
 func TestBucketsMergeIdenticalSizes(t *testing.T) {
-	mk := func(sizes ...int64) []v1.FlowRow {
-		var fl []v1.FlowRow
+	mk := func(sizes ...int64) []v2.FlowRow {
+		var fl []v2.FlowRow
 		for i, s := range sizes {
-			fl = append(fl, v1.FlowRow{FlowID: int64(i), SizeBytes: s, FinishNs: 10, FCTNs: 10, Slowdown: 1})
+			fl = append(fl, v2.FlowRow{FlowID: int64(i), SizeBytes: s, FinishNs: 10, FCTNs: 10, Slowdown: 1})
 		}
 		return fl
 	}
@@ -307,9 +307,9 @@ func TestBucketsSplit(t *testing.T) {
 	// 10 flows into 3 buckets: 4, 3, 3 (the last ones have one fewer).
 	// Sizes tie, so flow_id decides the order: ids are given shuffled.
 	ids := []int64{9, 2, 7, 0, 5, 1, 8, 3, 6, 4}
-	var flows []v1.FlowRow
+	var flows []v2.FlowRow
 	for _, id := range ids {
-		flows = append(flows, v1.FlowRow{
+		flows = append(flows, v2.FlowRow{
 			FlowID: id, SizeBytes: 100 * (id / 5), // 0 for ids 0-4, 100 for 5-9
 			StartNs: 0, FinishNs: 10 * (id + 1), FCTNs: 10 * (id + 1), Slowdown: float64(id + 1),
 		})
@@ -332,13 +332,13 @@ func TestBucketsSplit(t *testing.T) {
 	}
 
 	// Fewer flows than buckets: one bucket per flow. Default count is 10.
-	three := []v1.FlowRow{{FlowID: 0, SizeBytes: 1}, {FlowID: 1, SizeBytes: 2}, {FlowID: 2, SizeBytes: 3}}
+	three := []v2.FlowRow{{FlowID: 0, SizeBytes: 1}, {FlowID: 1, SizeBytes: 2}, {FlowID: 2, SizeBytes: 3}}
 	if b := Compute(three, nil, nil, Options{}).Buckets; len(b) != 3 {
 		t.Errorf("3 flows, 10 buckets: got %d buckets", len(b))
 	}
-	many := make([]v1.FlowRow, 25)
+	many := make([]v2.FlowRow, 25)
 	for i := range many {
-		many[i] = v1.FlowRow{FlowID: int64(i), SizeBytes: int64(i), FinishNs: -1}
+		many[i] = v2.FlowRow{FlowID: int64(i), SizeBytes: int64(i), FinishNs: -1}
 	}
 	var counts []int64
 	for _, b := range Compute(many, nil, nil, Options{}).Buckets {
@@ -375,19 +375,19 @@ func allFinite(v reflect.Value, path string) string {
 func TestNoNaN(t *testing.T) {
 	inf := math.Inf(1)
 	cases := map[string]struct {
-		flows []v1.FlowRow
-		msgs  []v1.MessageRow
-		ports []v1.PortRow
+		flows []v2.FlowRow
+		msgs  []v2.MessageRow
+		ports []v2.PortRow
 	}{
 		"empty": {},
 		"degenerate": {
-			flows: []v1.FlowRow{
+			flows: []v2.FlowRow{
 				{FlowID: 1, SizeBytes: 0, StartNs: 5, FinishNs: 5, FCTNs: 0, Slowdown: math.NaN()},
 				{FlowID: 2, SizeBytes: 10, StartNs: 5, FinishNs: 5, FCTNs: 0, Slowdown: inf},
 				{FlowID: 3, FinishNs: -1, FCTNs: -1},
 			},
-			msgs: []v1.MessageRow{{CollectiveID: 1, FinishNs: -1, MCTNs: -1}},
-			ports: []v1.PortRow{
+			msgs: []v2.MessageRow{{CollectiveID: 1, FinishNs: -1, MCTNs: -1}},
+			ports: []v2.PortRow{
 				{IsSwitch: true, TxBytes: 10, RateBps: 0, SimDurationNs: 0, QLenAvgBytes: math.NaN()},
 				{IsSwitch: false, PausedNs: 10, SimDurationNs: 0},
 			},

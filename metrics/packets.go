@@ -3,7 +3,7 @@ package metrics
 import (
 	"fmt"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // PacketStats is what one streaming pass over packets.parquet gives: counts
@@ -74,7 +74,7 @@ const maxKinds = 64
 // Add accounts for one row. A row with an unknown event, too many distinct
 // kinds or a negative queue delay or depth at a switch hop is an error
 // naming the column and value.
-func (a *PacketAccumulator) Add(r *v1.PacketRow) error {
+func (a *PacketAccumulator) Add(r *v2.PacketRow) error {
 	s := &a.s
 	if s.Rows == 0 {
 		s.FirstNs, s.LastNs = r.TNs, r.TNs
@@ -85,9 +85,9 @@ func (a *PacketAccumulator) Add(r *v1.PacketRow) error {
 	}
 	s.Rows++
 	s.RowsByKind[r.Kind]++
-	data := r.Kind == v1.KindData
+	data := r.Kind == v2.KindData
 	switch r.Event {
-	case v1.EventDequeue:
+	case v2.EventDequeue:
 		switch {
 		case !data:
 		case r.Node == r.Src:
@@ -100,20 +100,20 @@ func (a *PacketAccumulator) Add(r *v1.PacketRow) error {
 				return fmt.Errorf("qdepth_enq_bytes: %v at t_ns %d", err, r.TNs)
 			}
 		}
-	case v1.EventDeliver:
+	case v2.EventDeliver:
 		if data {
 			s.DataDeliveredPkts++
 			if r.CE {
 				s.CEDeliveredPkts++
 			}
 		}
-	case v1.EventDrop:
+	case v2.EventDrop:
 		s.DropsPkts++
 		s.DropsBytes += int64(r.Bytes)
 		s.DropsByKind[r.Kind]++
 	default:
 		return fmt.Errorf("event: unknown value %q at t_ns %d (want %s, %s or %s)",
-			r.Event, r.TNs, v1.EventDequeue, v1.EventDeliver, v1.EventDrop)
+			r.Event, r.TNs, v2.EventDequeue, v2.EventDeliver, v2.EventDrop)
 	}
 	return nil
 }

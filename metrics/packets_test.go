@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // TestHistExactBelow2048 checks that the histogram's percentiles equal the
@@ -101,26 +101,26 @@ func TestHistBins(t *testing.T) {
 }
 
 // pkt is a packet row for the accumulator tests.
-func pkt(ev, kind string, node, src int32, delay, depth int64, ce bool) v1.PacketRow {
-	return v1.PacketRow{TNs: 100 + delay, Event: ev, Kind: kind, Node: node, Src: src, Dst: 1,
+func pkt(ev, kind string, node, src int32, delay, depth int64, ce bool) v2.PacketRow {
+	return v2.PacketRow{TNs: 100 + delay, Event: ev, Kind: kind, Node: node, Src: src, Dst: 1,
 		Bytes: 1048, QueueDelayNs: delay, QDepthBytes: depth, CE: ce}
 }
 
 func TestPacketAccumulator(t *testing.T) {
 	const sw = 9 // a switch's node id
-	rows := []v1.PacketRow{
-		pkt(v1.EventDequeue, v1.KindData, 0, 0, 0, 0, false),       // sent by host 0
-		pkt(v1.EventDequeue, v1.KindData, 0, 0, 0, 0, false),       // sent again (retransmission)
-		pkt(v1.EventDequeue, v1.KindData, sw, 0, 84, 1048, false),  // switch hop
-		pkt(v1.EventDequeue, v1.KindData, sw, 0, 250, 3144, true),  // switch hop, marked
-		pkt(v1.EventDrop, v1.KindData, sw, 0, 0, 0, false),         // dropped
-		pkt(v1.EventDeliver, v1.KindData, 1, 0, 0, 0, true),        // delivered CE
-		pkt(v1.EventDeliver, v1.KindData, 1, 0, 0, 0, false),       // delivered
-		pkt(v1.EventDequeue, v1.KindAck, 1, 1, 0, 0, false),        // control: not a data send
-		pkt(v1.EventDequeue, v1.KindAck, sw, 1, 5000, 0, false),    // control hop: not in the histogram
-		pkt(v1.EventDrop, v1.KindCNP, sw, 1, 0, 0, false),          // dropped control packet
-		pkt(v1.EventDeliver, v1.KindPause, sw+1, -1, 0, 0, false),  // not data
-		pkt(v1.EventDequeue, v1.KindData, sw, 0, 4000, 900, false), // switch hop
+	rows := []v2.PacketRow{
+		pkt(v2.EventDequeue, v2.KindData, 0, 0, 0, 0, false),       // sent by host 0
+		pkt(v2.EventDequeue, v2.KindData, 0, 0, 0, 0, false),       // sent again (retransmission)
+		pkt(v2.EventDequeue, v2.KindData, sw, 0, 84, 1048, false),  // switch hop
+		pkt(v2.EventDequeue, v2.KindData, sw, 0, 250, 3144, true),  // switch hop, marked
+		pkt(v2.EventDrop, v2.KindData, sw, 0, 0, 0, false),         // dropped
+		pkt(v2.EventDeliver, v2.KindData, 1, 0, 0, 0, true),        // delivered CE
+		pkt(v2.EventDeliver, v2.KindData, 1, 0, 0, 0, false),       // delivered
+		pkt(v2.EventDequeue, v2.KindAck, 1, 1, 0, 0, false),        // control: not a data send
+		pkt(v2.EventDequeue, v2.KindAck, sw, 1, 5000, 0, false),    // control hop: not in the histogram
+		pkt(v2.EventDrop, v2.KindCNP, sw, 1, 0, 0, false),          // dropped control packet
+		pkt(v2.EventDeliver, v2.KindPause, sw+1, -1, 0, 0, false),  // not data
+		pkt(v2.EventDequeue, v2.KindData, sw, 0, 4000, 900, false), // switch hop
 	}
 	a := NewPacketAccumulator()
 	for i := range rows {
@@ -130,8 +130,8 @@ func TestPacketAccumulator(t *testing.T) {
 	}
 	s := a.Stats()
 	if s.Rows != 12 || s.DataSentPkts != 2 || s.DataDeliveredPkts != 2 || s.CEDeliveredPkts != 1 ||
-		s.DropsPkts != 2 || s.DropsBytes != 2*1048 || s.DropsByKind[v1.KindData] != 1 || s.DropsByKind[v1.KindCNP] != 1 ||
-		s.RowsByKind[v1.KindData] != 8 || s.RowsByKind[v1.KindAck] != 2 || s.FirstNs != 100 || s.LastNs != 5100 {
+		s.DropsPkts != 2 || s.DropsBytes != 2*1048 || s.DropsByKind[v2.KindData] != 1 || s.DropsByKind[v2.KindCNP] != 1 ||
+		s.RowsByKind[v2.KindData] != 8 || s.RowsByKind[v2.KindAck] != 2 || s.FirstNs != 100 || s.LastNs != 5100 {
 		t.Errorf("counts: %+v", s)
 	}
 	d := s.SwitchQueueDelayNs
@@ -159,18 +159,18 @@ func TestPacketAccumulator(t *testing.T) {
 	}
 
 	// Bad rows are errors naming the column.
-	bad := pkt("enqueue", v1.KindData, 0, 0, 0, 0, false)
+	bad := pkt("enqueue", v2.KindData, 0, 0, 0, 0, false)
 	if err := a.Add(&bad); err == nil || !strings.Contains(err.Error(), `event: unknown value "enqueue"`) {
 		t.Errorf("unknown event: %v", err)
 	}
-	bad = pkt(v1.EventDequeue, v1.KindData, sw, 0, -5, 0, false)
+	bad = pkt(v2.EventDequeue, v2.KindData, sw, 0, -5, 0, false)
 	if err := a.Add(&bad); err == nil || !strings.Contains(err.Error(), "queue_delay_ns: negative value -5") {
 		t.Errorf("negative delay: %v", err)
 	}
 	b := NewPacketAccumulator()
 	var err error
 	for i := 0; i <= maxKinds && err == nil; i++ {
-		r := pkt(v1.EventDeliver, string(rune('A'+i)), 0, 0, 0, 0, false)
+		r := pkt(v2.EventDeliver, string(rune('A'+i)), 0, 0, 0, 0, false)
 		err = b.Add(&r)
 	}
 	if err == nil || !strings.Contains(err.Error(), "kind: more than") {

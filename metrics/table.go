@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // WriteTable prints s for humans: one aligned "label  value unit" line per
@@ -138,7 +138,7 @@ func countsByKind(m map[string]int64) string {
 // kindOrder lists the keys of m: schema/v1's kinds first, in their order,
 // then the others sorted.
 func kindOrder(m map[string]int64) []string {
-	known := []string{v1.KindData, v1.KindAck, v1.KindNack, v1.KindCNP, v1.KindPause, v1.KindResume, v1.KindRTTReq, v1.KindRTTResp}
+	known := []string{v2.KindData, v2.KindAck, v2.KindNack, v2.KindCNP, v2.KindPause, v2.KindResume, v2.KindRTTReq, v2.KindRTTResp}
 	var out, other []string
 	for _, k := range known {
 		if _, ok := m[k]; ok {

@@ -40,6 +40,10 @@ type Config struct {
 	// "+w" variants of the HPCC paper) and overrides Window.
 	Window    units.Bytes
 	WindowBDP bool
+	// WindowVar scales the window above by the algorithm's current rate
+	// over the line rate (at least 1 byte), the HPCC ns-3 simulator's
+	// VAR_WIN (RdmaQueuePair::GetWin).
+	WindowVar bool
 	// DataPrio is the default priority class of data packets (1..7); a
 	// flow may set its own (Flow.Prio).
 	DataPrio uint8
@@ -52,6 +56,31 @@ type Config struct {
 	// from sending another, picoseconds; after it the request counts as
 	// lost. 0 takes DefaultProbeTimeout.
 	ProbeTimeout units.Time
+	// TxStep, when positive, truncates each pacing interval (a packet's
+	// serialization time at the flow's rate) to a multiple of it,
+	// picoseconds, as fabric.Port.TxStep does for links (the HPCC ns-3
+	// simulator's RdmaHw::UpdateNextAvail in whole nanoseconds). Set
+	// from replay.Config.TimeStep.
+	TxStep units.Time `json:"-"`
+	// WindowPayload counts a window's bytes in flight as payload bytes
+	// (the HPCC ns-3 simulator's snd_nxt - snd_una) instead of wire bytes
+	// of the packets in flight.
+	WindowPayload bool
+	// INTBytes is the part of HeaderBytes and AckBytes that is in-band
+	// telemetry, bytes: the HPCC ns-3 simulator adds its IntHeader to
+	// every data packet and ACK (42 B under HPCC: 5 hops of 8 B and a hop
+	// count; 8 B of timestamp under TIMELY; 0 otherwise) and leaves it out
+	// of the standalone FCT. At most HeaderBytes and AckBytes.
+	INTBytes units.Bytes
+	// AckInDataClass sends ACKs and NACKs in their flow's data class
+	// instead of the control class 0, so that switches queue them behind
+	// that class's data and PFC pauses them with it (the HPCC ns-3
+	// simulator's ACK_HIGH_PRIO 0; CNPs, PAUSE and RESUME stay in class 0).
+	AckInDataClass bool
+	// AckIgnoresPause lets ACKs and NACKs of a data class leave the NIC
+	// while that class is paused (the HPCC ns-3 simulator's ACK_HIGH_PRIO
+	// 1: the hosts' ACK queue index is 0, which PFC never pauses).
+	AckIgnoresPause bool
 }
 
 // DefaultProbeTimeout is Config.ProbeTimeout's default: 100 us, about 25
@@ -115,6 +144,8 @@ func (c *Config) Validate() error {
 	switch {
 	case c.AckEvery < 1:
 		return fmt.Errorf("nic.ack_every must be >= 1 packet, got %d", c.AckEvery)
+	case c.INTBytes < 0 || c.INTBytes > c.HeaderBytes || c.INTBytes > c.AckBytes:
+		return fmt.Errorf("nic INT bytes %d must be in [0, min(nic.header %d, nic.ack_bytes %d)]", int64(c.INTBytes), int64(c.HeaderBytes), int64(c.AckBytes))
 	case c.DataPrio < 1 || c.DataPrio > 7:
 		return fmt.Errorf("nic.data_prio must be in 1..7, got %d", c.DataPrio)
 	case !(c.MinRate > 0 && c.MinRate <= units.MaxRate):

@@ -32,7 +32,10 @@ type Flow struct {
 	// hop count.
 	BaseRTT    units.Time
 	Bottleneck units.BitsPerSec
-	Hops       int
+	// CCBaseRTT, when positive, is the base RTT the flow's algorithm and
+	// its BDP window are given instead of BaseRTT, picoseconds.
+	CCBaseRTT units.Time
+	Hops      int
 	// CC is the flow's algorithm, made on its first release.
 	CC      cca.Algorithm
 	obs     cca.MessageObserver // CC, when it decides per message

@@ -39,13 +39,14 @@ type NIC struct {
 	Port *fabric.Port
 
 	// ctrl holds the packets that go before data, in the order they were
-	// queued: ACK, NACK, CNP and RTT responses (class 0, never paused) and
-	// RTT requests (their flow's data class). A request whose class is
+	// queued: ACK, NACK, CNP and RTT responses (class 0, never paused, or
+	// ACKs and NACKs in their data class with Config.AckInDataClass) and
+	// RTT requests (their flow's data class). A packet whose class is
 	// paused when it reaches the head moves to held, so that it neither
 	// leaves during the pause nor blocks the class-0 packets behind it.
 	ctrl fabric.Ring[*fabric.Packet]
-	// held are RTT requests taken out of ctrl while their class was
-	// paused, oldest first; they leave ahead of ctrl once it resumes.
+	// held are packets taken out of ctrl while their class was paused,
+	// oldest first; they leave ahead of ctrl once it resumes.
 	held []*fabric.Packet
 	// The data scheduler: flows that may send now wait in ready, in
 	// round-robin order; flows held back by pacing wait in pacing until
@@ -107,13 +108,17 @@ func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
 			f.Prio = n.cfg.DataPrio
 		}
 		f.obs, _ = f.CC.(cca.MessageObserver)
-		f.CC.Start(now, cca.FlowInfo{LineRate: n.Port.Rate, BaseRTT: f.BaseRTT, MTU: n.cfg.MTUPayload + n.cfg.HeaderBytes, Hops: f.Hops})
+		rtt := f.BaseRTT
+		if f.CCBaseRTT > 0 {
+			rtt = f.CCBaseRTT
+		}
+		f.CC.Start(now, cca.FlowInfo{LineRate: n.Port.Rate, BaseRTT: rtt, MTU: n.cfg.MTUPayload + n.cfg.HeaderBytes, Hops: f.Hops})
 		if pr, ok := f.CC.(cca.RTTProber); ok && pr.ProbesRTT() {
 			f.prober = pr
 		}
 		f.window = n.cfg.Window
 		if n.cfg.WindowBDP {
-			f.window = units.BytesIn(f.BaseRTT, n.Port.Rate)
+			f.window = units.BytesIn(rtt, n.Port.Rate)
 		}
 	}
 	if !f.Outstanding() || f.una == m.FirstPSN {
@@ -173,13 +178,22 @@ func (n *NIC) rate(f *Flow) units.BitsPerSec {
 
 func (n *NIC) windowOpen(f *Flow) bool {
 	w := f.window
+	if n.cfg.WindowVar && w > 0 {
+		w = max(1, units.Bytes(float64(w)*float64(f.CC.Rate())/float64(n.Port.Rate)))
+	}
 	if cw := f.CC.Window(); cw > 0 && (w == 0 || cw < w) {
 		w = cw
 	}
 	if w == 0 {
 		return true
 	}
-	inflight := units.Bytes(f.nxt-f.una) * (n.cfg.MTUPayload + n.cfg.HeaderBytes)
+	pkt := n.cfg.MTUPayload + n.cfg.HeaderBytes
+	if n.cfg.WindowPayload {
+		// Full packets' payload: exact while only a message's last packet
+		// is short, as on the simulator's one-message QPs.
+		pkt = n.cfg.MTUPayload
+	}
+	inflight := units.Bytes(f.nxt-f.una) * pkt
 	return inflight < w
 }
 
@@ -234,7 +248,7 @@ func (n *NIC) nextCtrl() *fabric.Packet {
 	}
 	for n.ctrl.Len() > 0 {
 		p := n.ctrl.Pop()
-		if p.Kind == fabric.RTTReq && n.paused&(1<<p.Prio) != 0 {
+		if p.Prio != fabric.ControlPrio && n.paused&(1<<p.Prio) != 0 && !(n.cfg.AckIgnoresPause && (p.Kind == fabric.Ack || p.Kind == fabric.Nack)) {
 			n.held = append(n.held, p)
 			continue
 		}
@@ -298,7 +312,11 @@ func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
 	f.DataPktsSent++
 	f.DataBytesSent += int64(p.Size)
 	n.Counters.SentDataBytes += int64(p.Size)
-	f.nextAvail = now + units.TxTime(p.Size, n.rate(f))
+	gap := units.TxTime(p.Size, n.rate(f))
+	if n.cfg.TxStep > 0 {
+		gap -= gap % n.cfg.TxStep
+	}
+	f.nextAvail = now + gap
 	f.CC.OnSend(now, p.Size)
 	n.rearm(now, f)
 	if n.tap != nil {
@@ -342,6 +360,12 @@ func (n *NIC) sendProbe(now units.Time, f *Flow) {
 func (n *NIC) sendCtrl(now units.Time, k fabric.Kind, f *Flow, size units.Bytes) *fabric.Packet {
 	p := n.pool.Get()
 	p.Kind, p.Prio = k, fabric.ControlPrio
+	if n.cfg.AckInDataClass && (k == fabric.Ack || k == fabric.Nack) {
+		p.Prio = f.Prio
+		if p.Prio == 0 {
+			p.Prio = n.cfg.DataPrio // the sender has not started the flow yet
+		}
+	}
 	p.Src, p.Dst, p.Flow, p.Hash = f.Dst, f.Src, f.ID, f.Hash
 	p.Size, p.EnqAt = size, now
 	n.ctrl.Push(p)

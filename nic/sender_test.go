@@ -391,3 +391,63 @@ func TestLossRecoveredByGoBackN(t *testing.T) {
 		t.Errorf("last PSN %d, pool.Live %d", data[len(data)-1].p.PSN, p.pool.Live)
 	}
 }
+
+// The HPCC ns-3 simulator's host model (runconfig/hpccmodel.go): ACKs
+// travel in their flow's data class (SwitchNode::SendToDev queues them
+// with data, its AckHighPrio never being set) and, at the host, wait out a
+// PAUSE of that class unless ACK_HIGH_PRIO 1 moved the host's ACK queue to
+// index 0 (RdmaEgressQueue::GetNextQindex checks paused[ack_q_idx]).
+// TxStep truncates pacing gaps to whole nanoseconds (RdmaHw::UpdateNextAvail
+// via Seconds()), and WindowPayload counts the window in payload bytes
+// (RdmaQueuePair::GetOnTheFly).
+func TestNS3HostModel(t *testing.T) {
+	us := units.Microsecond
+	for _, ignore := range []bool{false, true} {
+		cfg := nic.DefaultConfig()
+		cfg.AckInDataClass, cfg.AckIgnoresPause = true, ignore
+		p := newPair(t, cfg, false, &fixed{})
+		p.pfc(p.b, 0, true) // class 3 paused at the receiver
+		p.b.Receive(us, p.data(0, 0, 1000, false, false), 0)
+		p.run(4 * us)
+		acks := p.ba.kind(fabric.Ack)
+		switch {
+		case ignore && (len(acks) != 1 || acks[0].p.Prio != cfg.DataPrio):
+			t.Errorf("ACK_HIGH_PRIO 1: sent %s, want one ACK in class %d", short(p.ba.log), cfg.DataPrio)
+		case !ignore && len(acks) != 0:
+			t.Errorf("ACK_HIGH_PRIO 0: sent %s while class %d is paused", short(p.ba.log), cfg.DataPrio)
+		}
+		at(p.sim, 5*us, func(now units.Time) { p.pfc(p.b, now, false) })
+		p.run(horizon)
+		if acks := p.ba.kind(fabric.Ack); len(acks) != 1 || acks[0].p.Prio != cfg.DataPrio {
+			t.Errorf("ignore=%v: after RESUME sent %s, want one ACK in class %d", ignore, short(p.ba.log), cfg.DataPrio)
+		}
+	}
+
+	// 1048 B at 37 Gb/s is 226.59 ns: 226 ns with a 1 ns step.
+	cfg := nic.DefaultConfig()
+	cfg.TxStep = units.Nanosecond
+	p := newPair(t, cfg, false, &fixed{rate: 37 * units.Gbps})
+	p.release(0, 0, 3000)
+	p.run(horizon)
+	got := p.ab.kind(fabric.Data)
+	if len(got) != 3 || departed(got[1])-departed(got[0]) != 226*units.Nanosecond {
+		t.Errorf("paced gap %v, want 226ns", departed(got[1])-departed(got[0]))
+	}
+
+	// A window of 2050 B: 2 packets of wire bytes (1048 each) but 3 of
+	// payload (1000 each) may be in flight (sending while below it).
+	for _, payload := range []bool{false, true} {
+		cfg := nic.DefaultConfig()
+		cfg.Window, cfg.WindowPayload = 2050, payload
+		p := newPair(t, cfg, false, &fixed{})
+		p.release(0, 0, 10000)
+		p.run(horizon)
+		want := 3
+		if !payload {
+			want = 2
+		}
+		if n := len(p.ab.log); n != want {
+			t.Errorf("WindowPayload=%v: %d packets in a 2050 B window, want %d", payload, n, want)
+		}
+	}
+}

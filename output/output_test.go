@@ -14,21 +14,21 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // samplePackets returns n deterministic, plausibly noisy packet rows (so
 // that the benchmark does not measure a file of repeated values).
-func samplePackets(n int) []v1.PacketRow {
+func samplePackets(n int) []v2.PacketRow {
 	rng := rand.New(rand.NewPCG(1, 2))
-	rows := make([]v1.PacketRow, n)
-	kinds := []string{v1.KindData, v1.KindData, v1.KindData, v1.KindAck, v1.KindCNP}
-	events := []string{v1.EventDequeue, v1.EventDequeue, v1.EventDeliver, v1.EventDrop}
+	rows := make([]v2.PacketRow, n)
+	kinds := []string{v2.KindData, v2.KindData, v2.KindData, v2.KindAck, v2.KindCNP}
+	events := []string{v2.EventDequeue, v2.EventDequeue, v2.EventDeliver, v2.EventDrop}
 	var t int64
 	for i := range rows {
 		t += rng.Int64N(20)
 		flow := rng.Int64N(256)
-		rows[i] = v1.PacketRow{
+		rows[i] = v2.PacketRow{
 			TNs:          t,
 			Event:        events[rng.IntN(len(events))],
 			Kind:         kinds[rng.IntN(len(kinds))],
@@ -62,7 +62,7 @@ func readBack[T any](t *testing.T, path string) ([]T, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	version, _ := pf.Lookup(v1.MetadataKey)
+	version, _ := pf.Lookup(v2.MetadataKey)
 	r := parquet.NewGenericReader[T](f)
 	defer r.Close()
 	rows := make([]T, r.NumRows())
@@ -94,9 +94,9 @@ func TestWriteRowsRoundTrip(t *testing.T) {
 	if err := WriteRows(path, want); err != nil {
 		t.Fatal(err)
 	}
-	got, version := readBack[v1.PacketRow](t, path)
-	if version != v1.Version {
-		t.Errorf("metadata %s = %q, want %q", v1.MetadataKey, version, v1.Version)
+	got, version := readBack[v2.PacketRow](t, path)
+	if version != v2.Version {
+		t.Errorf("metadata %s = %q, want %q", v2.MetadataKey, version, v2.Version)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Error("rows read back differ from rows written")
@@ -139,7 +139,7 @@ func TestWriteRowsDeterministic(t *testing.T) {
 	}
 	// The same holds for a Stream fed the same rows in the same batches.
 	for _, p := range []string{a, b} {
-		s, err := NewStream[v1.PacketRow](p, 1000)
+		s, err := NewStream[v2.PacketRow](p, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,18 +159,18 @@ func TestWriteRowsDeterministic(t *testing.T) {
 
 func TestWriteRowsEmpty(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "flows.parquet")
-	if err := WriteRows[v1.FlowRow](path, nil); err != nil {
+	if err := WriteRows[v2.FlowRow](path, nil); err != nil {
 		t.Fatal(err)
 	}
-	got, version := readBack[v1.FlowRow](t, path)
-	if len(got) != 0 || version != v1.Version {
+	got, version := readBack[v2.FlowRow](t, path)
+	if len(got) != 0 || version != v2.Version {
 		t.Errorf("got %d rows, version %q", len(got), version)
 	}
 }
 
 func TestWriteRowsBadDir(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing", "flows.parquet")
-	if err := WriteRows(path, []v1.FlowRow{{}}); err == nil {
+	if err := WriteRows(path, []v2.FlowRow{{}}); err == nil {
 		t.Fatal("want an error for a missing directory")
 	}
 }
@@ -178,7 +178,7 @@ func TestWriteRowsBadDir(t *testing.T) {
 func TestStreamAppearsOnlyOnClose(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "packets.parquet")
-	s, err := NewStream[v1.PacketRow](path, 100)
+	s, err := NewStream[v2.PacketRow](path, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestStreamAppearsOnlyOnClose(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := readBack[v1.PacketRow](t, path)
+	got, _ := readBack[v2.PacketRow](t, path)
 	if !reflect.DeepEqual(got, want) {
 		t.Error("streamed rows differ")
 	}
@@ -209,7 +209,7 @@ func TestStreamAppearsOnlyOnClose(t *testing.T) {
 func TestStreamAbort(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "packets.parquet")
-	s, err := NewStream[v1.PacketRow](path, 10)
+	s, err := NewStream[v2.PacketRow](path, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestStreamAbort(t *testing.T) {
 		s.Append(r)
 	}
 	s.Abort()
-	s.Append(v1.PacketRow{}) // remembered, not written
+	s.Append(v2.PacketRow{}) // remembered, not written
 	if err := s.Close(); err == nil {
 		t.Error("Close after Abort: want an error")
 	}
@@ -232,7 +232,7 @@ func TestStreamAbort(t *testing.T) {
 func TestStreamWriteErrorReturnedByClose(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "packets.parquet")
-	s, err := NewStream[v1.PacketRow](path, 10)
+	s, err := NewStream[v2.PacketRow](path, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestWriteJSONAtomic(t *testing.T) {
 func BenchmarkStreamAppend(b *testing.B) {
 	rows := samplePackets(1 << 16)
 	path := filepath.Join(b.TempDir(), "packets.parquet")
-	s, err := NewStream[v1.PacketRow](path, DefaultBatch)
+	s, err := NewStream[v2.PacketRow](path, DefaultBatch)
 	if err != nil {
 		b.Fatal(err)
 	}

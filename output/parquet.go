@@ -6,7 +6,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // MaxRowsPerRowGroup bounds the rows of one Parquet row group. parquet-go
@@ -30,7 +30,7 @@ const DefaultBatch = 4096
 // depends only on the library version, so files stay byte-identical.
 func writerOptions() []parquet.WriterOption {
 	return []parquet.WriterOption{
-		parquet.KeyValueMetadata(v1.MetadataKey, v1.Version),
+		parquet.KeyValueMetadata(v2.MetadataKey, v2.Version),
 		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
 		parquet.Compression(&parquet.Snappy),
 	}

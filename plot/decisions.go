@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/file"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // decision is one rate decision of a flow's algorithm.
@@ -46,12 +46,12 @@ func readDecisions(path string, want map[int64]bool) (map[int64][]decision, erro
 		return nil, fail("not a Parquet file: %v", err)
 	}
 	defer pf.Close()
-	if v := pf.MetaData().KeyValueMetadata().FindValue(v1.MetadataKey); v == nil || *v != v1.Version {
+	if v := pf.MetaData().KeyValueMetadata().FindValue(v2.MetadataKey); v == nil || *v != v2.Version {
 		got := "none"
 		if v != nil {
 			got = fmt.Sprintf("%q", *v)
 		}
-		return nil, fail("schema version %s, want %q", got, v1.Version)
+		return nil, fail("schema version %s, want %q", got, v2.Version)
 	}
 	var leaves []int
 	for _, name := range decisionCols {

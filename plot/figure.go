@@ -1,7 +1,8 @@
 // Package plot turns ccreplay run folders into figures: the FCT CDF, the
 // slowdown per flow-size bucket, queue length over time per congested
 // port, sending rate over time per flow and the MPI_Alltoall latency per
-// message size (docs/PLOTS.md).
+// message size (docs/PLOTS.md); and the figures of a `ccreplay validate`
+// cross-check (Fidelity, from a fidelity.Report).
 //
 // Data preparation and drawing are separate. The data functions (FCTCDF,
 // Slowdown, QueueOverTime, RateOverTime, AlltoallLatency) read the rows of
@@ -66,6 +67,8 @@ type Series struct {
 	Dash int
 	// Points draws a glyph at every point as well as the line.
 	Points bool
+	// Scatter draws the glyphs only, no line (X need not ascend).
+	Scatter bool
 	// X and Y are the points, in the axes' units, X ascending.
 	X, Y []float64
 	// Count, when not nil, is the number of samples behind each point

@@ -17,7 +17,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // fixture is a run folder written the way replay writes one.
@@ -26,10 +26,10 @@ type fixture struct {
 	seed     uint64
 	trace    string
 	endNs    int64
-	flows    []v1.FlowRow
-	messages []v1.MessageRow
-	ports    []v1.PortRow
-	packets  []v1.PacketRow // written when not nil
+	flows    []v2.FlowRow
+	messages []v2.MessageRow
+	ports    []v2.PortRow
+	packets  []v2.PacketRow // written when not nil
 }
 
 // write puts the fixture's files into dir.
@@ -38,7 +38,7 @@ func (f fixture) write(t *testing.T, dir string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	m := runfolder.Manifest{SchemaVersion: v1.Version, CCA: f.cca, Seed: f.seed, Trace: f.trace, SimEndNs: f.endNs}
+	m := runfolder.Manifest{SchemaVersion: v2.Version, CCA: f.cca, Seed: f.seed, Trace: f.trace, SimEndNs: f.endNs}
 	m.Config.MTUPayloadBytes, m.Config.HeaderBytes = 1000, 48
 	must(t, runfolder.Write(dir, &m))
 	must(t, output.WriteRows(filepath.Join(dir, runfolder.FlowsFile), f.flows))
@@ -59,13 +59,13 @@ func must(t *testing.T, err error) {
 
 // flow is a finished flow of size bytes, started at start and taking fct
 // ns, whose ideal FCT is ideal ns.
-func flow(id, size, start, fct, ideal int64) v1.FlowRow {
-	return v1.FlowRow{FlowID: id, Src: int32(id % 4), Dst: 4, SizeBytes: size, StartNs: start, FinishNs: start + fct,
+func flow(id, size, start, fct, ideal int64) v2.FlowRow {
+	return v2.FlowRow{FlowID: id, Src: int32(id % 4), Dst: 4, SizeBytes: size, StartNs: start, FinishNs: start + fct,
 		FCTNs: fct, IdealFCTNs: ideal, Slowdown: float64(fct) / float64(ideal)}
 }
 
-func unfinished(id, size int64) v1.FlowRow {
-	return v1.FlowRow{FlowID: id, SizeBytes: size, FinishNs: -1, FCTNs: -1}
+func unfinished(id, size int64) v2.FlowRow {
+	return v2.FlowRow{FlowID: id, SizeBytes: size, FinishNs: -1, FCTNs: -1}
 }
 
 func load(t *testing.T, dirs ...string) []*Run {
@@ -81,11 +81,11 @@ func load(t *testing.T, dirs ...string) []*Run {
 // release; the CDF counts finished flows only and ends at exactly 1.
 func TestFCTCDF(t *testing.T) {
 	dir := t.TempDir()
-	a := fixture{cca: "dcqcn:zhu2015", seed: 1, flows: []v1.FlowRow{
+	a := fixture{cca: "dcqcn:zhu2015", seed: 1, flows: []v2.FlowRow{
 		flow(1, 1000, 0, 3000, 1000), flow(2, 1000, 0, 1000, 1000), flow(3, 1000, 0, 3000, 1000),
 		flow(4, 1000, 0, 2000, 1000), unfinished(5, 1000),
 	}}.write(t, filepath.Join(dir, "a"))
-	b := fixture{cca: "hpcc:paper", seed: 1, flows: []v1.FlowRow{
+	b := fixture{cca: "hpcc:paper", seed: 1, flows: []v2.FlowRow{
 		flow(1, 1000, 0, 1500, 1000), flow(2, 1000, 0, 900_000, 1000),
 	}}.write(t, filepath.Join(dir, "b"))
 	fig, err := FCTCDF(load(t, a, b))
@@ -127,7 +127,7 @@ func TestFCTCDF(t *testing.T) {
 // flow-size bucket (HPCC style: flows sorted by size into buckets of
 // equal count)"; FDCC (Zhang 2023), Fig. 6.4 plots slowdown per size).
 func TestSlowdownBuckets(t *testing.T) {
-	var flows []v1.FlowRow
+	var flows []v2.FlowRow
 	for i := range int64(23) {
 		// Sizes 1..23 KB; slowdown grows with the id.
 		flows = append(flows, flow(i, (i+1)*1000, 0, 1000+100*i, 1000))
@@ -171,16 +171,16 @@ func TestSlowdownBuckets(t *testing.T) {
 }
 
 // packetsAt builds the dequeue rows of DATA packets: one per (t, depth).
-func dequeue(node, port int32, flow int64, tNs, delayNs, depth int64, bytes int32) v1.PacketRow {
-	return v1.PacketRow{TNs: tNs, Event: v1.EventDequeue, Kind: v1.KindData, Node: node, Port: port, FlowID: flow,
+func dequeue(node, port int32, flow int64, tNs, delayNs, depth int64, bytes int32) v2.PacketRow {
+	return v2.PacketRow{TNs: tNs, Event: v2.EventDequeue, Kind: v2.KindData, Node: node, Port: port, FlowID: flow,
 		Src: int32(flow), Dst: 3, Bytes: bytes, QDepthBytes: depth, QueueDelayNs: delayNs}
 }
 
 // A 2-host-to-1 fixture: hosts 0, 1, 3; switch 8 port 3 is congested.
 func congestedFixture(withPackets bool) fixture {
 	f := fixture{cca: "dcqcn:zhu2015", seed: 1, endNs: 1000,
-		flows: []v1.FlowRow{flow(0, 5000, 0, 900, 500), flow(1, 3000, 100, 800, 400)},
-		ports: []v1.PortRow{
+		flows: []v2.FlowRow{flow(0, 5000, 0, 900, 500), flow(1, 3000, 100, 800, 400)},
+		ports: []v2.PortRow{
 			{Node: 0, Port: 0, PeerNode: 8, SimDurationNs: 1000},
 			{Node: 1, Port: 0, PeerNode: 8, SimDurationNs: 1000},
 			{Node: 8, Port: 3, IsSwitch: true, PeerNode: 3, QLenMaxBytes: 9000, SimDurationNs: 1000},
@@ -188,7 +188,7 @@ func congestedFixture(withPackets bool) fixture {
 		},
 	}
 	if withPackets {
-		f.packets = []v1.PacketRow{
+		f.packets = []v2.PacketRow{
 			// First hop (host NICs): bytes per bin for the rate view.
 			dequeue(0, 0, 0, 50, 0, 0, 1048),
 			dequeue(0, 0, 0, 60, 0, 0, 1048),
@@ -198,7 +198,7 @@ func congestedFixture(withPackets bool) fixture {
 			dequeue(8, 3, 1, 420, 250, 5000, 1048), // enq 170 -> bin 1
 			dequeue(8, 3, 0, 700, 100, 9000, 1048), // enq 600 -> bin 6
 			dequeue(8, 3, 1, 999, 0, 0, 1048),      // enq 999 -> bin 9
-			{TNs: 500, Event: v1.EventDeliver, Kind: v1.KindData, Node: 3, Port: -1, QDepthBytes: 77777}, // not a dequeue
+			{TNs: 500, Event: v2.EventDeliver, Kind: v2.KindData, Node: 3, Port: -1, QDepthBytes: 77777}, // not a dequeue
 		}
 	}
 	return f
@@ -325,19 +325,19 @@ func TestBadDecisions(t *testing.T) {
 
 // alltoallMessages is a 3-host all-to-all collective per (id, size),
 // released at rel and finished at fin.
-func alltoallMessages(colls []int64, sizes []int64, rel, fin []int64) []v1.MessageRow {
-	var ms []v1.MessageRow
+func alltoallMessages(colls []int64, sizes []int64, rel, fin []int64) []v2.MessageRow {
+	var ms []v2.MessageRow
 	for k, id := range colls {
 		for s := int32(0); s < 3; s++ {
 			for d := int32(0); d < 3; d++ {
 				if s != d {
-					ms = append(ms, v1.MessageRow{MsgID: int64(len(ms)), Src: s, Dst: d, SizeBytes: sizes[k],
+					ms = append(ms, v2.MessageRow{MsgID: int64(len(ms)), Src: s, Dst: d, SizeBytes: sizes[k],
 						CollectiveID: id, ReleaseNs: rel[k], FinishNs: fin[k] - int64(s)})
 				}
 			}
 		}
 		// The zero-byte barrier after each iteration, outside collectives.
-		ms = append(ms, v1.MessageRow{MsgID: int64(len(ms)), CollectiveID: -1, ReleaseNs: fin[k], FinishNs: fin[k]})
+		ms = append(ms, v2.MessageRow{MsgID: int64(len(ms)), CollectiveID: -1, ReleaseNs: fin[k], FinishNs: fin[k]})
 	}
 	return ms
 }
@@ -393,7 +393,7 @@ func TestAlltoallInferred(t *testing.T) {
 
 func TestAlltoallSkipsIncast(t *testing.T) {
 	// An incast as one collective: hosts 0, 1 -> 2 only.
-	f := fixture{cca: "dcqcn:zhu2015", seed: 1, trace: "incast:n=2", messages: []v1.MessageRow{
+	f := fixture{cca: "dcqcn:zhu2015", seed: 1, trace: "incast:n=2", messages: []v2.MessageRow{
 		{MsgID: 0, Src: 0, Dst: 2, SizeBytes: 100, CollectiveID: 0, FinishNs: 10},
 		{MsgID: 1, Src: 1, Dst: 2, SizeBytes: 100, CollectiveID: 0, FinishNs: 10},
 	}}
@@ -456,7 +456,7 @@ func TestLoadRunErrors(t *testing.T) {
 	}
 	// A folder whose summary.json does not say complete is refused.
 	dir3 := t.TempDir()
-	must(t, output.WriteJSONAtomic(filepath.Join(dir3, runfolder.SummaryFile), runfolder.Manifest{SchemaVersion: v1.Version, CCA: "x"}))
+	must(t, output.WriteJSONAtomic(filepath.Join(dir3, runfolder.SummaryFile), runfolder.Manifest{SchemaVersion: v2.Version, CCA: "x"}))
 	if _, err := LoadRuns([]string{dir3}); err == nil || !errors.Is(err, runfolder.ErrIncomplete) {
 		t.Errorf("incomplete folder: err = %v", err)
 	}

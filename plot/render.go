@@ -301,21 +301,26 @@ func panelPlot(fig *Figure, i int, xr, yr span) (*gplot.Plot, error) {
 			}
 			xys[k] = plotter.XY{X: x, Y: y}
 		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			return nil, fmt.Errorf("plot: %s: series %q: %v", fig.Name, s.Label, err)
+		if !s.Scatter {
+			l, err := plotter.NewLine(xys)
+			if err != nil {
+				return nil, fmt.Errorf("plot: %s: series %q: %v", fig.Name, s.Label, err)
+			}
+			l.LineStyle = lineStyle(s.Colour, s.Dash)
+			if fig.Step {
+				l.StepStyle = plotter.PostStep
+			}
+			p.Add(l)
 		}
-		l.LineStyle = lineStyle(s.Colour, s.Dash)
-		if fig.Step {
-			l.StepStyle = plotter.PostStep
-		}
-		p.Add(l)
-		if s.Points {
+		if s.Points || s.Scatter {
 			sc, err := plotter.NewScatter(xys)
 			if err != nil {
 				return nil, fmt.Errorf("plot: %s: series %q: %v", fig.Name, s.Label, err)
 			}
 			sc.GlyphStyle = glyphStyle(s.Colour)
+			if s.Scatter { // many points: small, all alike
+				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.CircleGlyph{}, vg.Points(1.4)
+			}
 			p.Add(sc)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // DecisionsFile is the per-decision log of a run's congestion control
@@ -34,9 +34,9 @@ type Run struct {
 	// Variant counts the earlier runs of the same algorithm: its dash.
 	Variant int
 	// Flows, Messages and Ports are the rows of its Parquet files.
-	Flows    []v1.FlowRow
-	Messages []v1.MessageRow
-	Ports    []v1.PortRow
+	Flows    []v2.FlowRow
+	Messages []v2.MessageRow
+	Ports    []v2.PortRow
 	// Packets and Decisions are the paths of packets.parquet and
 	// decisions.parquet, "" when the run has none.
 	Packets, Decisions string

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // Names of the views over time.
@@ -150,8 +150,8 @@ func (r *Run) scanPackets(ax timeAxis, ports []PortKey, flows []int64) (*packetB
 			hosts[p.Node] = true
 		}
 	}
-	err := arrowread.ScanPackets(r.Packets, func(p *v1.PacketRow) error {
-		if p.Event != v1.EventDequeue {
+	err := arrowread.ScanPackets(r.Packets, func(p *v2.PacketRow) error {
+		if p.Event != v2.EventDequeue {
 			return nil
 		}
 		if q, ok := pb.queue[PortKey{p.Node, p.Port}]; ok {
@@ -159,7 +159,7 @@ func (r *Run) scanPackets(ax timeAxis, ports []PortKey, flows []int64) (*packetB
 			b := ax.bin(p.TNs - p.QueueDelayNs)
 			q[b] = max(q[b], p.QDepthBytes)
 		}
-		if p.Kind == v1.KindData && hosts[p.Node] {
+		if p.Kind == v2.KindData && hosts[p.Node] {
 			if s, ok := pb.sent[p.FlowID]; ok {
 				s[ax.bin(p.TNs)] += int64(p.Bytes)
 			}
@@ -206,15 +206,15 @@ func topPorts(runs []*Run, k int) ([]PortKey, map[PortKey]int64) {
 }
 
 // topFlows are the k largest flows of r by size_bytes (ties by flow id).
-func topFlows(r *Run, k int) []v1.FlowRow {
+func topFlows(r *Run, k int) []v2.FlowRow {
 	fs := slices.Clone(r.Flows)
-	slices.SortFunc(fs, func(a, b v1.FlowRow) int {
+	slices.SortFunc(fs, func(a, b v2.FlowRow) int {
 		return cmp.Or(cmp.Compare(b.SizeBytes, a.SizeBytes), cmp.Compare(a.FlowID, b.FlowID))
 	})
 	return fs[:min(k, len(fs))]
 }
 
-func flowIDs(fs []v1.FlowRow) []int64 {
+func flowIDs(fs []v2.FlowRow) []int64 {
 	ids := make([]int64, len(fs))
 	for i := range fs {
 		ids[i] = fs[i].FlowID
@@ -381,7 +381,7 @@ func RateOverTime(runs []*Run, opt TimeOptions) (Figure, error) {
 
 // flowSpan is the bins a flow was active in: from its start to its finish
 // (the run's end when unfinished).
-func flowSpan(r *Run, ax timeAxis, f *v1.FlowRow) (endNs int64, first, last int) {
+func flowSpan(r *Run, ax timeAxis, f *v2.FlowRow) (endNs int64, first, last int) {
 	endNs = f.FinishNs
 	if endNs < 0 {
 		endNs = r.EndNs()
@@ -391,7 +391,7 @@ func flowSpan(r *Run, ax timeAxis, f *v1.FlowRow) (endNs int64, first, last int)
 
 // packetRates turns first-hop bytes per bin into bit/s over each flow's
 // active bins of ax, whose bins are k bins of the scan's.
-func packetRates(r *Run, ax timeAxis, k int, flows []v1.FlowRow, pb *packetBins) ([][]float64, [][]bool) {
+func packetRates(r *Run, ax timeAxis, k int, flows []v2.FlowRow, pb *packetBins) ([][]float64, [][]bool) {
 	rates := make([][]float64, len(flows))
 	cover := make([][]bool, len(flows))
 	for i := range flows {
@@ -412,7 +412,7 @@ func packetRates(r *Run, ax timeAxis, k int, flows []v1.FlowRow, pb *packetBins)
 
 // decisionRates is the time-weighted mean of each flow's decided rate per
 // bin, from its first decision to the end of its span.
-func decisionRates(r *Run, ax timeAxis, flows []v1.FlowRow) ([][]float64, [][]bool, error) {
+func decisionRates(r *Run, ax timeAxis, flows []v2.FlowRow) ([][]float64, [][]bool, error) {
 	want := map[int64]bool{}
 	for _, f := range flows {
 		want[f.FlowID] = true

@@ -68,6 +68,23 @@ type Config struct {
 	// Observer, when set, sees every packet event (tests, samplers); it is
 	// called in addition to the packet log.
 	Observer fabric.Tap `json:"-"`
+	// TimeStep, when positive, is the clock resolution of the simulator
+	// to reproduce, picoseconds: every serialization time, on links and in
+	// the NICs' pacing, is truncated to a multiple of it
+	// (fabric.Port.TxStep, nic.Config.TxStep). 1 ns reproduces the HPCC
+	// ns-3 simulator (--hpcc-config sets it); 0, the default, keeps exact
+	// picoseconds.
+	TimeStep units.Time `json:",omitempty"`
+	// CCBaseRTT selects the base RTT each flow's algorithm is given (its
+	// FlowInfo.BaseRTT, hence HPCC's T and every BDP window); the base_rtt_ns
+	// column of flows.parquet stays the path's own either way.
+	CCBaseRTT BaseRTTMode `json:",omitempty"`
+	// PFCObserver, when set, sees every PAUSE and RESUME frame where it
+	// arrives (the HPCC simulator's pfc.txt); nil costs nothing.
+	PFCObserver PFCObserver `json:"-"`
+	// QueueSampler, when set, samples the switches at fixed times (the
+	// HPCC simulator's queue monitor); its events end when the run does.
+	QueueSampler *QueueSampler `json:"-"`
 	// WrapCC, when set, wraps each flow's algorithm as the flow creates it
 	// (decision recorders for reward datasets); flowID is the flow's id in
 	// flows.parquet. The wrapper must forward every method unchanged.
@@ -125,8 +142,17 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("check period (--check) must not be negative, got %v", c.CheckEvery)
 	case c.CheckEvery > limits.MaxTime:
 		return limits.TimeError("check period (--check)", c.CheckEvery)
+	case c.TimeStep < 0 || c.TimeStep > units.Second:
+		return fmt.Errorf("time step must be in [0, 1s], got %v", c.TimeStep)
+	case c.CCBaseRTT != BaseRTTPath && c.CCBaseRTT != BaseRTTNS3Pair && c.CCBaseRTT != BaseRTTNS3Max:
+		return fmt.Errorf("cc base RTT mode %q: want \"\", %q or %q", c.CCBaseRTT, BaseRTTNS3Pair, BaseRTTNS3Max)
 	case !(c.LocalRate >= 0 && c.LocalRate <= units.MaxRate):
 		return fmt.Errorf("nic.local_rate must be 0 (instant) or a rate up to 1Pbps, got %d bps", int64(c.LocalRate))
+	}
+	if c.QueueSampler != nil {
+		if err := c.QueueSampler.validate(); err != nil {
+			return err
+		}
 	}
 	if err := c.checkSignals(); err != nil {
 		return err
@@ -218,3 +244,21 @@ func (c *Config) checkStaticPFC(node *topology.Node) error {
 	}
 	return nil
 }
+
+// BaseRTTMode is how the base RTT an algorithm is given is computed.
+type BaseRTTMode string
+
+const (
+	// BaseRTTPath (the default, "") is the flow's path: propagation both
+	// ways plus one data packet and one ACK serialized per hop
+	// (topology.PathBaseRTT).
+	BaseRTTPath BaseRTTMode = ""
+	// BaseRTTNS3Pair is the HPCC ns-3 simulator's pairRtt of the flow's
+	// path (topology.NS3BaseRTT: one payload serialized per hop, no ACK),
+	// its GLOBAL_T 0.
+	BaseRTTNS3Pair BaseRTTMode = "ns3-pair"
+	// BaseRTTNS3Max is the simulator's maxRtt, the largest pairRtt of any
+	// two hosts of the topology, for every flow (topology.NS3MaxRTT), its
+	// GLOBAL_T 1 (the default of its config).
+	BaseRTTNS3Max BaseRTTMode = "ns3-max"
+)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 func runToDir(t *testing.T, seed uint64, dir string) *Result {
@@ -85,13 +85,13 @@ func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
 	// packets.parquet: every data packet sent has a NIC dequeue row, every
 	// delivered one a deliver row, and control packets appear at level all.
 	var dataDeq, deliver, ctrl int64
-	err = arrowread.ScanPackets(filepath.Join(dir, runfolder.PacketsFile), func(p *v1.PacketRow) error {
+	err = arrowread.ScanPackets(filepath.Join(dir, runfolder.PacketsFile), func(p *v2.PacketRow) error {
 		switch {
-		case p.Kind == v1.KindData && p.Event == v1.EventDequeue && p.Node == p.Src:
+		case p.Kind == v2.KindData && p.Event == v2.EventDequeue && p.Node == p.Src:
 			dataDeq++
-		case p.Kind == v1.KindData && p.Event == v1.EventDeliver:
+		case p.Kind == v2.KindData && p.Event == v2.EventDeliver:
 			deliver++
-		case p.Kind != v1.KindData:
+		case p.Kind != v2.KindData:
 			ctrl++
 		}
 		return nil

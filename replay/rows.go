@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ccreplay/ccreplay/fabric"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -22,13 +22,13 @@ func (r *run) idealOneWay(path []topology.Hop, b units.Bytes) units.Time {
 	return topology.IdealOneWay(path, b, r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes)
 }
 
-func (r *run) flowRows() []v1.FlowRow {
-	rows := make([]v1.FlowRow, len(r.flows))
+func (r *run) flowRows() []v2.FlowRow {
+	rows := make([]v2.FlowRow, len(r.flows))
 	for i, f := range r.flows {
 		path := r.paths[i]
-		row := v1.FlowRow{
+		row := v2.FlowRow{
 			FlowID: int64(f.ID), Src: f.Src, Dst: f.Dst, SizeBytes: int64(f.SizeBytes),
-			StartNs: ns(f.Start), FinishNs: -1, FCTNs: -1,
+			StartNs: ns(f.Start), FinishNs: -1, FCTNs: -1, SenderFinishNs: -1, SenderFCTNs: -1,
 			BaseRTTNs: f.BaseRTT.Nanoseconds(), BottleneckBps: int64(f.Bottleneck), Hops: int32(f.Hops),
 			DataPktsSent: f.DataPktsSent, DataBytesSent: f.DataBytesSent, CEPkts: f.CEPkts,
 			CNPs: f.CNPs, Nacks: f.Nacks, Timeouts: f.Timeouts, RetxBytes: f.RetxBytes, DroppedPkts: f.DroppedPkts,
@@ -47,17 +47,37 @@ func (r *run) flowRows() []v1.FlowRow {
 			last := msgs[n-1]
 			ideal := last.Release - f.Start + r.idealOneWay(path, last.Bytes)
 			row.IdealFCTNs = ideal.Nanoseconds()
-			row.StandaloneNs = topology.StandaloneFCT(f.BaseRTT, f.SizeBytes, r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes, f.Bottleneck).Nanoseconds()
-			allDone := true
+			// The sender-side ideal: the HPCC simulator's standalone FCT
+			// (base RTT with one payload serialization per hop, all bytes
+			// with headers at the bottleneck) of the flow's bytes, and no
+			// less than its last message's own from that message's release.
+			mtu, hdr := r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes-r.cfg.NIC.INTBytes
+			standalone := max(topology.NS3StandaloneFCT(path, f.SizeBytes, mtu, hdr),
+				last.Release-f.Start+topology.NS3StandaloneFCT(path, last.Bytes, mtu, hdr))
+			row.StandaloneNs = standalone.Nanoseconds()
+			allDone, senderDone := true, true
+			var senderFinish units.Time
 			for _, m := range msgs {
 				allDone = allDone && m.Delivered >= 0
+				senderDone = senderDone && m.SenderDone >= 0
+				senderFinish = max(senderFinish, m.SenderDone)
 			}
-			if allDone && len(msgs) == len(r.msgsOfFlow(i)) {
+			complete := len(msgs) == len(r.msgsOfFlow(i))
+			if allDone && complete {
 				fct := f.Finish - f.Start
 				row.FinishNs, row.FCTNs = ns(f.Finish), fct.Nanoseconds()
 				row.Slowdown = float64(fct) / float64(ideal)
 				if fct > 0 {
 					row.GoodputBps = float64(f.SizeBytes) * 8 / fct.Seconds()
+				}
+			}
+			if senderDone && complete {
+				// Whole nanoseconds from the flow's start, truncated, as the
+				// simulator's fct.txt counts them.
+				sfct := (senderFinish - f.Start) / units.Nanosecond
+				row.SenderFinishNs, row.SenderFCTNs = ns(senderFinish), int64(sfct)
+				if standalone > 0 {
+					row.SenderSlowdown = float64(sfct*units.Nanosecond) / float64(standalone)
 				}
 			}
 		}
@@ -79,12 +99,12 @@ func (r *run) msgsOfFlow(i int) []int32 {
 	return r.flowMsgs[i]
 }
 
-func (r *run) messageRows() []v1.MessageRow {
-	rows := make([]v1.MessageRow, len(r.msgs))
+func (r *run) messageRows() []v2.MessageRow {
+	rows := make([]v2.MessageRow, len(r.msgs))
 	for i, m := range r.msgs {
 		tm := &r.tr.Messages[i]
 		fid := r.msgF[i]
-		row := v1.MessageRow{
+		row := v2.MessageRow{
 			MsgID: m.ID, FlowID: int64(fid), Src: tm.Src, Dst: tm.Dst, SizeBytes: tm.Bytes,
 			CollectiveID: tm.CollectiveID, ReleaseNs: ns(m.Release), FirstTxNs: ns(m.FirstTx),
 			FinishNs: ns(m.Delivered), MCTNs: -1, SenderDoneNs: ns(m.SenderDone),
@@ -109,19 +129,19 @@ func (r *run) messageRows() []v1.MessageRow {
 	return rows
 }
 
-func (r *run) portRows(end units.Time) []v1.PortRow {
+func (r *run) portRows(end units.Time) []v2.PortRow {
 	topo := r.cfg.Topology
 	n := 0
 	for i := range topo.Nodes {
 		n += len(topo.Nodes[i].Ports)
 	}
-	rows := make([]v1.PortRow, 0, n)
+	rows := make([]v2.PortRow, 0, n)
 	si := 0
 	for i := range topo.Nodes {
 		n := &topo.Nodes[i]
 		if n.Kind == topology.Host {
 			x := r.nics[i]
-			rows = append(rows, v1.PortRow{
+			rows = append(rows, v2.PortRow{
 				Node: n.ID, Port: 0, PeerNode: n.Ports[0].Peer, RateBps: int64(x.Port.Rate),
 				SimDurationNs: end.Nanoseconds(), TxBytes: x.Port.TxBytes, TxDataBytes: x.Port.TxDataBytes,
 				TxPkts: x.Port.TxPkts, PausedNs: x.PausedUntilNow(end).Nanoseconds(), PausesReceived: x.PausesReceived,
@@ -133,7 +153,7 @@ func (r *run) portRows(end units.Time) []v1.PortRow {
 		for j := 0; j < sw.NumPorts(); j++ {
 			e := sw.Port(j)
 			mean, p99 := e.Stats.Finish(end)
-			rows = append(rows, v1.PortRow{
+			rows = append(rows, v2.PortRow{
 				Node: n.ID, Port: int32(j), IsSwitch: true, PeerNode: n.Ports[j].Peer, RateBps: int64(e.Port.Rate),
 				SimDurationNs: end.Nanoseconds(), TxBytes: e.Port.TxBytes, TxDataBytes: e.Port.TxDataBytes,
 				TxPkts: e.Port.TxPkts, MarkedPkts: e.MarkedPkts, DroppedPkts: e.DroppedPkts, DroppedBytes: e.DroppedBytes,

@@ -15,8 +15,8 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
@@ -26,9 +26,9 @@ import (
 // Result is what a run produced.
 type Result struct {
 	Summary  metrics.Summary
-	Flows    []v1.FlowRow
-	Messages []v1.MessageRow
-	Ports    []v1.PortRow
+	Flows    []v2.FlowRow
+	Messages []v2.MessageRow
+	Ports    []v2.PortRow
 	// SimEnd is the simulated time of the last event, picoseconds.
 	SimEnd units.Time
 	// Events is the number of kernel events executed.
@@ -138,7 +138,7 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string)
 		}
 	}
 	if outDir != "" && cfg.Packets != PacketsNone && cfg.Packets != "" {
-		st, err := output.NewStream[v1.PacketRow](filepath.Join(outDir, runfolder.PacketsFile), 8192)
+		st, err := output.NewStream[v2.PacketRow](filepath.Join(outDir, runfolder.PacketsFile), 8192)
 		if err != nil {
 			return nil, err
 		}
@@ -152,6 +152,9 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string)
 	}
 	r.schedule()
 	res, err := r.execute(ctx)
+	if q := cfg.QueueSampler; q != nil && q.Final != nil && err == nil {
+		q.Final(res.SimEnd, r.sws)
+	}
 	if r.tap != nil {
 		if err != nil {
 			r.tap.out.Abort()
@@ -186,6 +189,7 @@ func splitmix64(x uint64) uint64 {
 // its bottleneck rate.
 func (r *run) build() error {
 	topo, cfg := r.cfg.Topology, r.cfg
+	cfg.NIC.TxStep = cfg.TimeStep
 	routes := topo.Routes()
 	var tap fabric.Tap
 	switch {
@@ -201,6 +205,7 @@ func (r *run) build() error {
 	r.msgF = make([]int32, len(r.tr.Messages))
 	r.msgs = make([]*nic.Message, len(r.tr.Messages))
 	newCC := cfg.CC.New
+	var maxRTT units.Time // NS3MaxRTT, computed once when needed
 	for i := range r.tr.Messages {
 		m := &r.tr.Messages[i]
 		r.msgs[i] = &nic.Message{ID: m.ID, Index: int32(i), Bytes: units.Bytes(m.Bytes), FirstTx: -1, Delivered: -1, SenderDone: -1, Release: -1}
@@ -227,6 +232,15 @@ func (r *run) build() error {
 				return badInput{fmt.Errorf("message %d: topology %s has no route from host %d to host %d", m.ID, topo.Name, m.Src, m.Dst)}
 			}
 			f.BaseRTT = topology.PathBaseRTT(path, cfg.NIC.MTUPayload+cfg.NIC.HeaderBytes, cfg.NIC.AckBytes)
+			switch cfg.CCBaseRTT {
+			case BaseRTTNS3Pair:
+				f.CCBaseRTT = topology.NS3BaseRTT(path, cfg.NIC.MTUPayload)
+			case BaseRTTNS3Max:
+				if maxRTT == 0 {
+					maxRTT, _ = topology.NS3MaxRTT(topo, cfg.NIC.MTUPayload)
+				}
+				f.CCBaseRTT = maxRTT
+			}
 			f.Bottleneck = topology.PathBottleneck(path)
 			f.Hops = len(path)
 			r.flows = append(r.flows, f)
@@ -272,12 +286,18 @@ func (r *run) build() error {
 			p := n.Ports[0]
 			x := r.nics[i]
 			x.SetPort(fabric.NewPort(r.sim, n.ID, 0, p.Rate, p.Delay, x, recv[p.Peer], p.PeerPort))
+			x.Port.TxStep = cfg.TimeStep
 			continue
 		}
 		sw := r.sws[si]
 		si++
 		for j, p := range n.Ports {
-			sw.Port(j).Port.SetPeer(recv[p.Peer], p.PeerPort)
+			to := recv[p.Peer]
+			if cfg.PFCObserver != nil {
+				to = pfcWatch{next: to, node: p.Peer, obs: cfg.PFCObserver}
+			}
+			sw.Port(j).Port.SetPeer(to, p.PeerPort)
+			sw.Port(j).Port.TxStep = cfg.TimeStep
 		}
 	}
 	return nil
@@ -312,6 +332,9 @@ func (r *run) schedule() {
 	}
 	if r.cfg.CheckEvery > 0 {
 		r.sim.Schedule(r.cfg.CheckEvery, r.id, evCheck, 0)
+	}
+	if q := r.cfg.QueueSampler; q != nil {
+		r.startSampler(q)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/ccreplay/ccreplay/hpccfmt"
 	"github.com/ccreplay/ccreplay/output"
@@ -34,6 +33,9 @@ func loadHPCCConfig(path string) (*HPCC, error) {
 	defer f.Close()
 	c, err := hpccfmt.ParseConfig(f, path)
 	if err != nil {
+		return nil, inputError(err)
+	}
+	if err := c.Unsupported(); err != nil {
 		return nil, inputError(err)
 	}
 	return &HPCC{path: path, cfg: c}, nil
@@ -82,6 +84,9 @@ func (h *HPCC) loadFlows(topo *topology.Topology) (*trace.Trace, string, error) 
 			ff.Trace.Messages[i].Priority = int32(pg)
 		}
 	}
+	if err := h.checkFlows(ff, path); err != nil {
+		return nil, "", err
+	}
 	ff.Trace.Hosts = topo.NumHosts
 	h.Flows = ff
 	return ff.Trace, path, nil
@@ -104,38 +109,45 @@ func (h *HPCC) apply(cfg *replay.Config, params map[string]string) {
 			cfg.Switch.ECN.PerRate = append(cfg.Switch.ECN.PerRate, switchmodel.ECNRate{Rate: e.Rate, KminBytes: e.Kmin, KmaxBytes: e.Kmax, Pmax: e.Pmax})
 		}
 	}
-	if c.Has("USE_DYNAMIC_PFC_THRESHOLD") {
-		cfg.Switch.PFC.Mode = switchmodel.PFCStatic
-		if c.UseDynamicPFCThreshold {
-			cfg.Switch.PFC.Mode = switchmodel.PFCDynamic
-		}
-	}
+	// USE_DYNAMIC_PFC_THRESHOLD is not read here: the simulator's threshold
+	// is dynamic whatever it says (see applyMMU).
+	applyMMU(cfg)
 	if c.Has("PACKET_PAYLOAD_SIZE") {
 		cfg.NIC.MTUPayload = c.PacketPayloadSize
 	}
-	if c.Has("L2_ACK_INTERVAL") && c.L2AckInterval > 0 {
-		// The simulator counts the ACK interval in bytes of payload; one
-		// payload's worth or less is an ACK per packet.
-		cfg.NIC.AckEvery = int(max(1, (c.L2AckInterval+cfg.NIC.MTUPayload-1)/cfg.NIC.MTUPayload))
+	if c.Has("L2_ACK_INTERVAL") {
+		// 1..PACKET_PAYLOAD_SIZE bytes is an ACK per packet in the
+		// simulator (RdmaHw::ReceiveUdp resets the milestone to the
+		// interval on every packet); other values are refused
+		// (hpccfmt.Config.Unsupported, CheckFlowACKs).
+		cfg.NIC.AckEvery = 1
 	}
 	if c.Has("SIMULATOR_STOP_TIME") && cfg.MaxTime == 0 {
 		cfg.MaxTime = c.SimulatorStopTime
 	}
 }
 
-// IgnoredNote lists the config keys ccreplay does not use.
+// IgnoredNote says which of the simulator's outputs the config asks for
+// that a run does not write (its binary packet trace), or "". Keys
+// third.cc does not read are warnings (Warnings).
 func (h *HPCC) IgnoredNote() string {
-	if len(h.cfg.Ignored) == 0 {
+	c := h.cfg
+	if !c.EnableTrace || c.TraceOutputFile == "" {
 		return ""
 	}
-	keys := append([]string(nil), h.cfg.Ignored...)
-	sort.Strings(keys)
-	return "hpcc config: ignored keys: " + strings.Join(keys, " ")
+	return "hpcc config: TRACE_OUTPUT_FILE " + c.TraceOutputFile + " (the simulator's binary packet trace) is not written; --packets all writes every packet event to packets.parquet"
 }
 
-// WriteFCT writes fct.txt in the simulator's layout for the finished
-// flows of res: src and dst as the simulator's node ids (from the hpcc:
-// topology's node names when there are such, else ccreplay's host ids).
+// WriteFCT writes fct.txt as the simulator does for the flows of res
+// whose sender has the ACK of their last byte (third.cc qp_finish): src
+// and dst as the simulator's node ids (from the hpcc: topology's node
+// names when there are such, else ccreplay's host ids), source ports per
+// host pair in flow order (hpccfmt.SourcePorts), start in whole ns, FCT
+// from start to that ACK at the sender (whole ns, truncated), the flow's
+// standalone FCT (flows.parquet standalone_fct_ns, the simulator's
+// formula), one line per flow in order of completion at the sender, ties
+// in flow order. Flows the sender never saw completed are left out, as
+// the simulator leaves them out.
 func WriteFCT(path string, topo *topology.Topology, tr *trace.Trace, ff *hpccfmt.FlowFile, res *replay.Result) error {
 	nodeID := func(host int32) int {
 		if id, err := strconv.Atoi(topo.Nodes[host].Name); err == nil {
@@ -145,8 +157,9 @@ func WriteFCT(path string, topo *topology.Topology, tr *trace.Trace, ff *hpccfmt
 	}
 	sports := hpccfmt.SourcePorts(tr)
 	var rows []hpccfmt.FCTRow
+	var done []int64
 	for i, m := range res.Messages {
-		if m.FinishNs < 0 || m.FlowID < 0 {
+		if m.SenderDoneNs < 0 || m.FlowID < 0 {
 			continue
 		}
 		f := res.Flows[m.FlowID]
@@ -156,11 +169,21 @@ func WriteFCT(path string, topo *topology.Topology, tr *trace.Trace, ff *hpccfmt
 		}
 		rows = append(rows, hpccfmt.FCTRow{
 			Src: nodeID(m.Src), Dst: nodeID(m.Dst), SPort: sports[i], DPort: dport, Size: m.SizeBytes,
-			StartNs: m.ReleaseNs, FCTNs: m.MCTNs, StandaloneNs: f.StandaloneNs,
+			StartNs: m.ReleaseNs, FCTNs: m.SenderDoneNs - m.ReleaseNs, StandaloneNs: f.StandaloneNs,
 		})
+		done = append(done, m.SenderDoneNs)
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return done[order[a]] < done[order[b]] })
+	sorted := make([]hpccfmt.FCTRow, len(rows))
+	for i, j := range order {
+		sorted[i] = rows[j]
 	}
 	var buf bytes.Buffer
-	if err := hpccfmt.WriteFCT(&buf, rows); err != nil {
+	if err := hpccfmt.WriteFCT(&buf, sorted); err != nil {
 		return fmt.Errorf("fct output: %w", err)
 	}
 	return output.WriteFileAtomic(path, buf.Bytes())

@@ -279,6 +279,17 @@ func Resolve(req Request, reg *cca.Registry) (*Setup, error) {
 			return nil, inputErrorf("topology: %v", err)
 		}
 	}
+	if st.HPCC != nil {
+		if err := st.HPCC.checkECNRates(st.Topology); err != nil {
+			return nil, err
+		}
+		if err := st.HPCC.checkQCN(st.Specs); err != nil {
+			return nil, err
+		}
+		// Keys third.cc does not read: the simulator skips them, so they
+		// are warnings (--strict refuses them).
+		st.Warnings = append(st.Warnings, st.HPCC.cfg.Warnings()...)
+	}
 	if r.MaxTime != "" {
 		if st.MaxTime, err = units.ParseDuration(r.MaxTime); err != nil {
 			return nil, r.badValue("max-time", "max_time", err)
@@ -310,6 +321,7 @@ func (st *Setup) Config(spec cca.Spec, seed uint64) (replay.Config, error) {
 	cfg.ApplyCCHints()
 	if st.HPCC != nil {
 		st.HPCC.apply(&cfg, st.Params)
+		st.HPCC.applyModel(&cfg)
 	}
 	if err := st.File.ApplySwitch(st.Req.Config, &cfg.Switch); err != nil {
 		return cfg, err

@@ -32,6 +32,11 @@ type ECNConfig struct {
 	// HPCC simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP do; a port whose rate is
 	// listed uses that entry, any other port the fields above.
 	PerRate []ECNRate
+	// AtDequeue marks a data packet as it leaves its egress queue, by the
+	// bytes that stay queued behind it (the HPCC ns-3 simulator's
+	// SwitchNode::SwitchNotifyDequeue); false, the default, marks on
+	// arrival by the bytes found queued ahead.
+	AtDequeue bool `json:",omitempty"`
 }
 
 // ECNRate is RED marking for ports of one link rate.

@@ -40,6 +40,10 @@ type Egress struct {
 // QueueBytes is the bytes queued at priority prio.
 func (e *Egress) QueueBytes(prio int) units.Bytes { return e.qBytes[prio] }
 
+// Bytes is the bytes queued at all priorities (PFC frames waiting to
+// leave are not counted).
+func (e *Egress) Bytes() units.Bytes { return e.bytes }
+
 // Queued calls fn for every packet waiting in this port's queues.
 func (e *Egress) Queued(fn func(*fabric.Packet)) {
 	for pr := range e.q {
@@ -82,6 +86,12 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 	e.bytes -= p.Size
 	e.Stats.Set(now, e.bytes)
 	sw := e.sw
+	if p.Kind == fabric.Data && sw.cfg.ECN.Enabled && sw.cfg.ECN.AtDequeue && !p.CE {
+		if sw.shouldMark(e.qBytes[prio], e.kmin, e.kmax, e.pmax) {
+			p.CE = true
+			e.MarkedPkts++
+		}
+	}
 	sw.used -= p.Size
 	sw.ing[p.InPort][prio] -= p.Size
 	sw.hold(p.InPort, -p.Size)

@@ -310,3 +310,34 @@ func sumMarks[T any](xs []T, f func(T) int) int {
 	}
 	return s
 }
+
+// ECN.AtDequeue marks as the packet leaves, by the bytes queued behind it
+// (the HPCC ns-3 simulator's SwitchNode::SwitchNotifyDequeue calls
+// SwitchMmu::ShouldSendCN after removing the packet from its egress
+// count). Ten 1000 B packets wait in a paused queue with Kmin = Kmax =
+// 4500 B: none is marked on arrival; on the way out the first five leave
+// 9000..5000 B behind and are marked, the last five (4000..0 B) are not.
+func TestECNAtDequeue(t *testing.T) {
+	m := newMarkRig(t, switchmodel.ECNConfig{Enabled: true, KminBytes: 4500, KmaxBytes: 4500, Pmax: 1, AtDequeue: true}, 100*units.Gbps)
+	for i := range 10 {
+		p := m.data(0, 1, int64(i), 1000)
+		m.sw.Receive(m.now, p, 0)
+		if p.CE {
+			t.Fatalf("packet %d marked on arrival", i)
+		}
+	}
+	m.pfc(m.now, 1, dataPrio, false)
+	m.sim.Run(units.Never)
+	got := m.peers[1].got
+	if len(got) != 10 {
+		t.Fatalf("delivered %d packets", len(got))
+	}
+	for i, p := range got {
+		if want := i < 5; p.p.CE != want {
+			t.Errorf("packet %d: CE=%v, want %v (%d B behind it)", i, p.p.CE, want, (9-i)*1000)
+		}
+	}
+	if e := m.sw.Port(1); e.MarkedPkts != 5 {
+		t.Errorf("MarkedPkts=%d, want 5", e.MarkedPkts)
+	}
+}

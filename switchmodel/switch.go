@@ -109,7 +109,7 @@ func (sw *Switch) Receive(now units.Time, p *fabric.Packet, inPort int32) {
 		return
 	}
 	prio := p.Prio
-	if p.Kind == fabric.Data && sw.cfg.ECN.Enabled && !p.CE {
+	if p.Kind == fabric.Data && sw.cfg.ECN.Enabled && !sw.cfg.ECN.AtDequeue && !p.CE {
 		if sw.shouldMark(e.qBytes[prio], e.kmin, e.kmax, e.pmax) {
 			p.CE = true
 			e.MarkedPkts++

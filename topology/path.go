@@ -1,6 +1,11 @@
 package topology
 
-import "github.com/ccreplay/ccreplay/units"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/ccreplay/ccreplay/units"
+)
 
 // PathBaseRTT is the round trip of one data packet of dataBytes (wire size,
 // bytes) and its ACK of ackBytes along path without queueing, assuming the
@@ -106,16 +111,56 @@ func IdealOneWay(path []Hop, payload, mtuPayload, header units.Bytes) units.Time
 	return delays + best
 }
 
-// StandaloneFCT is the HPCC simulator's ideal ("standalone") flow completion
-// time, the denominator of slowdown, in picoseconds:
+// NS3BaseRTT is the HPCC ns-3 simulator's base round-trip time of a path
+// (third.cc: CalculateRoute accumulates it per host pair, CalculateRoutes
+// sums it into pairRtt), in picoseconds and always whole nanoseconds:
 //
-//	baseRTT + (payload + packets*header) * 8 / bottleneck
+//	2 * sum of the links' propagation delays + sum over links of payload * 8 / rate
 //
-// with packets = NumPackets(payload, mtuPayload) (at least 1), sizes in
-// bytes, bottleneck in bits per second and the transmission term rounded up
-// to the picosecond by units.TxTime. It panics when mtuPayload <= 0 or
-// bottleneck <= 0.
-func StandaloneFCT(baseRTT units.Time, payload, mtuPayload, header units.Bytes, bottleneck units.BitsPerSec) units.Time {
-	packets := NumPackets(payload, mtuPayload)
-	return baseRTT + units.TxTime(max(payload, 0)+units.Bytes(packets)*header, bottleneck)
+// in integer nanoseconds, each link's serialization term truncated: one
+// packet's payload (not its headers, not the ACK) serialized once per
+// hop. On a one-switch star of 100 Gb/s, 1 us links and 1000-byte
+// payloads it is 4 us + 2 x 80 ns = 4160 ns.
+func NS3BaseRTT(path []Hop, payload units.Bytes) units.Time {
+	var delay, tx int64
+	for _, h := range path {
+		delay += int64(h.Delay / units.Nanosecond)
+		tx += int64(mulDiv(uint64(max(payload, 0)), 8_000_000_000, uint64(max(h.Rate, 1))))
+	}
+	return units.Time(2*delay+tx) * units.Nanosecond
+}
+
+// NS3StandaloneFCT is the HPCC ns-3 simulator's standalone FCT, the
+// denominator of its slowdown (third.cc qp_finish), in picoseconds and
+// always whole nanoseconds:
+//
+//	NS3BaseRTT(path, payload) + (size + packets * header) * 8 / bottleneck
+//
+// with packets = ceil(size / payload), header the per-packet header bytes
+// without INT (48 in the simulator), the path's slowest link as
+// bottleneck, and the transmission term in integer nanoseconds,
+// truncated. A 99,564-byte flow on the star above: 4160 + 104,364 * 8 /
+// 100 = 12,509 ns. It is the time from the flow's start until the sender
+// has the ACK of its last byte when the flow is alone, so it bounds the
+// sender-side FCT, not the receiver-side one. An empty path gives 0.
+func NS3StandaloneFCT(path []Hop, size, payload, header units.Bytes) units.Time {
+	if len(path) == 0 || payload <= 0 {
+		return 0
+	}
+	total := max(size, 0) + units.Bytes(NumPackets(size, payload))*header
+	b := PathBottleneck(path)
+	tx := mulDiv(uint64(total), 8_000_000_000, uint64(max(b, 1)))
+	return NS3BaseRTT(path, payload) + units.Time(tx)*units.Nanosecond
+}
+
+// mulDiv is a*b/c truncated, without overflow in the product (the
+// simulator's uint64 arithmetic does not overflow for its 32-bit sizes);
+// the result saturates at MaxInt64.
+func mulDiv(a, b, c uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi >= c {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, c)
+	return min(q, math.MaxInt64)
 }

@@ -171,23 +171,41 @@ func TestNumPackets(t *testing.T) {
 
 // The HPCC simulator's standalone FCT: base RTT + (size + packets*header)*8
 // / bottleneck.
-func TestStandaloneFCT(t *testing.T) {
+// third.cc qp_finish: standalone_fct = pairRtt + total_bytes * 8e9 / bw
+// with pairRtt = 2 * delay + one payload's serialization per hop
+// (CalculateRoute), total_bytes = size + packets * 48, all in integer ns.
+// The reference runs' README: star16 (2 hops of 100G, 1 us), 99,564 B ->
+// 12,509 ns.
+func TestNS3StandaloneFCT(t *testing.T) {
+	star := []Hop{{Rate: 100 * G, Delay: us}, {Rate: 100 * G, Delay: us}}
+	if got := NS3BaseRTT(star, 1000); got != 4160*units.Nanosecond {
+		t.Errorf("NS3BaseRTT(star16) = %v, want 4160ns", got)
+	}
 	for _, tc := range []struct {
-		payload units.Bytes
-		want    units.Time
+		size units.Bytes
+		want int64 // ns
 	}{
-		{0, 4*us + 3_840},      // one header-only packet: 48 B at 100G
-		{1000, 4*us + 83_840},  // (1000+48)*8/100e9 s
-		{2500, 4*us + 211_520}, // 3 packets: (2500+144)*8/100e9 s
-		{units.MB, 4*us + 83_840_000},
+		{99_564, 12_509},   // the README's example
+		{1000, 4160 + 83},  // 1048 B * 8 / 100 = 83.84, truncated
+		{0, 4160 + 3},      // one header-only packet
+		{2500, 4160 + 211}, // 3 packets: 2644 B
+		{1_000_000, 4160 + 83840},
 	} {
-		if got := StandaloneFCT(4*us, tc.payload, 1000, 48, 100*G); got != tc.want {
-			t.Errorf("StandaloneFCT(%d B) = %d, want %d", tc.payload, got, tc.want)
+		if got := NS3StandaloneFCT(star, tc.size, 1000, 48); got != units.Time(tc.want)*units.Nanosecond {
+			t.Errorf("NS3StandaloneFCT(%d B) = %v, want %d ns", tc.size, got, tc.want)
 		}
 	}
-	// Rounds the serialization up to the picosecond: 1 B at 3 bps.
-	if got := StandaloneFCT(0, 1, 1000, 0, 3); got != units.Time(2_666_666_666_667) {
-		t.Errorf("rounding: %d", got)
+	// The bottleneck sets the transmission term, each hop its own
+	// serialization (truncated per hop: 1000 B at 3 Gb/s is 2666 ns).
+	mixed := []Hop{{Rate: 100 * G, Delay: us}, {Rate: 3 * G, Delay: 2 * us}}
+	if got, want := NS3BaseRTT(mixed, 1000), (6000+80+2666)*units.Nanosecond; got != want {
+		t.Errorf("NS3BaseRTT(mixed) = %v, want %v", got, want)
+	}
+	if got, want := NS3StandaloneFCT(mixed, 1000, 1000, 48), (6000+80+2666+2794)*units.Nanosecond; got != want {
+		t.Errorf("NS3StandaloneFCT(mixed) = %v, want %v", got, want)
+	}
+	if NS3StandaloneFCT(nil, 10, 1000, 48) != 0 {
+		t.Error("empty path")
 	}
 }
 
@@ -213,9 +231,30 @@ func ExampleIdealOneWay() {
 	}
 	// 64 packets of 1048 B, 41.92 ns each at 200G: 6 us + (6+63)*41.92 ns.
 	fmt.Println(IdealOneWay(path, 64*units.KB, 1000, 48))
-	// Base RTT 6*(2 us + 41.92 ns + 2.56 ns) + 67072 B at 200G (2.68288 us).
-	fmt.Println(StandaloneFCT(PathBaseRTT(path, 1048, 64), 64*units.KB, 1000, 48, PathBottleneck(path)))
+	// The HPCC simulator's standalone FCT: 6 x (2 us + 40 ns) of base RTT
+	// plus 67072 B at 200G (2682 ns, truncated).
+	fmt.Println(NS3StandaloneFCT(path, 64*units.KB, 1000, 48))
 	// Output:
 	// 8.89248us
-	// 14.94976us
+	// 14.922us
+}
+
+// third.cc CalculateRoutes: maxRtt and maxBdp over all host pairs. On a
+// 2-tier leaf-spine the cross-leaf pair (4 hops) is the largest: 8 us of
+// propagation plus 4 x 80 ns, and its BDP at 100 Gb/s.
+func TestNS3MaxRTT(t *testing.T) {
+	star, err := Star(4, 100*G, us)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rtt, bdp := NS3MaxRTT(star, 1000); rtt != 4160*units.Nanosecond || bdp != 52000 {
+		t.Errorf("star: %v %d B, want 4160ns 52000 B", rtt, bdp)
+	}
+	ls, err := LeafSpine(LeafSpineConfig{Leaves: 2, HostsPerLeaf: 2, Spines: 2, UplinksPerPair: 1, HostRate: 100 * G, FabricRate: 100 * G, Delay: us})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rtt, bdp := NS3MaxRTT(ls, 1000); rtt != 8320*units.Nanosecond || bdp != 104000 {
+		t.Errorf("leaf-spine: %v %d B, want 8320ns 104000 B", rtt, bdp)
+	}
 }

@@ -127,7 +127,7 @@ func TestOverrides(t *testing.T) {
 	got := s.New().(*DCQCN).Config()
 	want := Config{
 		AIRate: 40 * units.Mbps, HAIRate: 200 * units.Mbps, MinRate: units.Gbps, G: 0.0625,
-		AlphaInit: 0.25, AlphaMode: AlphaZhu, AlphaTimer: 50 * units.Microsecond,
+		AlphaInit: 0.25, AlphaMode: AlphaZhu, DecreaseMode: DecreaseTick, AlphaTimer: 50 * units.Microsecond,
 		IncreaseTimer: 300 * units.Microsecond, ByteCounter: 1 << 20, FastRecovery: 3,
 		IncreaseMode: IncreaseZhu, DecreaseInterval: 0, Cut: CutAlpha,
 		KeepTargetRate: false, WindowBDP: true, Kmin: 1000, Kmax: 2000, Pmax: 1,

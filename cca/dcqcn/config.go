@@ -22,6 +22,22 @@ const (
 	AlphaMlx AlphaMode = "mlx"
 )
 
+// DecreaseMode selects when a CNP cuts the rate.
+type DecreaseMode string
+
+const (
+	// DecreaseImmediate cuts when the CNP arrives, unless the previous
+	// cut is less than DecreaseInterval old (Zhu 2015's reaction point).
+	DecreaseImmediate DecreaseMode = "immediate"
+	// DecreaseTick cuts on a free-running clock of period
+	// DecreaseInterval started 1 ns after the first CNP: each tick cuts
+	// once if a CNP arrived since the previous tick, and the first CNP
+	// itself changes no rate (the HPCC simulator's Mellanox model,
+	// rdma-hw.cc cnp_received_mlx and CheckRateDecreaseMlx, with
+	// RateOnFirstCnp 1).
+	DecreaseTick DecreaseMode = "tick"
+)
+
 // CutMode selects the multiplicative decrease applied on a cut.
 type CutMode string
 
@@ -76,6 +92,9 @@ type Config struct {
 	AlphaInit float64
 	// AlphaMode selects the alpha update rule. Default AlphaZhu.
 	AlphaMode AlphaMode
+	// DecreaseMode selects when a CNP cuts the rate. Default
+	// DecreaseImmediate.
+	DecreaseMode DecreaseMode
 	// AlphaTimer is K, the alpha update period, picoseconds. Default
 	// 55 us (CC-NetCalc, Lehal 2024, Table II).
 	AlphaTimer units.Time

@@ -57,6 +57,8 @@ type DCQCN struct {
 	incAt   units.Time // next increase tick; units.Never when not running
 	alphaAt units.Time // next alpha tick; units.Never before the first CNP
 	slotCNP bool       // AlphaMlx: a CNP arrived in the current alpha slot
+	decAt   units.Time // DecreaseTick: the decrease clock's next tick; units.Never before the first CNP
+	decCNP  bool       // DecreaseTick: a CNP arrived since the last tick
 	started bool
 }
 
@@ -72,7 +74,7 @@ func New(cfg Config) (*DCQCN, error) {
 }
 
 func newValid(cfg Config) *DCQCN {
-	return &DCQCN{cfg: cfg, incAt: units.Never, alphaAt: units.Never}
+	return &DCQCN{cfg: cfg, incAt: units.Never, alphaAt: units.Never, decAt: units.Never}
 }
 
 // Config returns the validated configuration.
@@ -146,6 +148,17 @@ func (d *DCQCN) OnCNP(now units.Time) {
 			d.slotCNP = true
 		}
 	}
+	if d.cfg.DecreaseMode == DecreaseTick {
+		k := d.decPeriod()
+		switch {
+		case d.decAt == units.Never:
+			d.decAt = now + k + units.Nanosecond // after the alpha tick of the same slot
+		case !d.decCNP && d.decAt <= now:
+			d.decAt += ((now-d.decAt)/k + 1) * k // idle ticks change nothing
+		}
+		d.decCNP = true
+		return
+	}
 	if d.cuts > 0 && now-d.lastCut < d.cfg.DecreaseInterval {
 		return
 	}
@@ -176,7 +189,15 @@ func (d *DCQCN) CutWith(now units.Time, alpha, beta float64) bool {
 
 // NextTimer is the next increase tick, or units.Never when idle. Alpha
 // ticks are replayed lazily (see the package comment).
-func (d *DCQCN) NextTimer() units.Time { return d.incAt }
+// decPeriod is DecreaseTick's period: decrease_interval, at least 1 ns.
+func (d *DCQCN) decPeriod() units.Time { return max(d.cfg.DecreaseInterval, units.Nanosecond) }
+
+func (d *DCQCN) NextTimer() units.Time {
+	if d.decCNP {
+		return min(d.incAt, d.decAt)
+	}
+	return d.incAt
+}
 
 // Rate is R_C, bits per second.
 func (d *DCQCN) Rate() units.BitsPerSec { return d.rc }

@@ -64,6 +64,9 @@ var table = &keyval.Table[Config]{
 		keyval.Enum("alpha_mode", func(c *Config) *AlphaMode { return &c.AlphaMode }, AlphaZhu, AlphaMlx).
 			Default("zhu").In("hpcc", "mlx").DefaultIfZero().
 			Doc("alpha update: zhu (every cut and every K without a CNP) or mlx (a clock of period K)"),
+		keyval.Enum("decrease_mode", func(c *Config) *DecreaseMode { return &c.DecreaseMode }, DecreaseImmediate, DecreaseTick).
+			Default("immediate").In("hpcc", "tick").DefaultIfZero().
+			Doc("when a CNP cuts: immediate (at most once per decrease_interval) or tick (a clock of period decrease_interval from the first CNP, the HPCC simulator's Mellanox model)"),
 		keyval.Time("alpha_timer", func(c *Config) *units.Time { return &c.AlphaTimer }).Positive().
 			Default("55us").In("hpcc", "1us").DefaultIfZero().
 			Doc("K, the alpha update period"),

@@ -7,7 +7,20 @@ import (
 // advance replays every increase and alpha tick due at or before now, in
 // time order (an alpha tick first when both fall at the same time).
 func (d *DCQCN) advance(now units.Time) {
-	for d.incAt <= now {
+	for {
+		if d.decCNP && d.decAt <= now && d.decAt <= d.incAt {
+			// DecreaseTick: the tick cuts once for the CNPs since the
+			// previous one (CheckRateDecreaseMlx), then runs on.
+			at := d.decAt
+			d.alphaUntil(at)
+			d.decCNP = false
+			d.decAt += d.decPeriod()
+			d.cut(at)
+			continue
+		}
+		if d.incAt > now {
+			break
+		}
 		d.alphaUntil(d.incAt)
 		d.incAt += d.cfg.IncreaseTimer
 		d.increase(true)

@@ -15,7 +15,7 @@ func TestPresetParams(t *testing.T) {
 	paper := map[string]string{
 		"alpha": "0.875", "beta": "0.8", "t_low": "50us", "t_high": "500us",
 		"delta": "10Mbps", "hai_factor": "5", "hai_after": "5", "hai_mode": "gradient",
-		"segment": "16KB", "min_rtt": "base", "min_rate": "100Mbps",
+		"segment": "16KB", "min_rtt": "base", "min_rate": "100Mbps", "first_record_only": "false",
 	}
 	with := func(kv ...string) map[string]string {
 		m := maps.Clone(paper)
@@ -31,7 +31,7 @@ func TestPresetParams(t *testing.T) {
 		{"", "timely:scaled", with("t_low", "2.5x", "t_high", "25x", "delta", "0.001x", "segment", "rtt")},
 		{"mittal2015", "timely:mittal2015", paper},
 		{"hpcc", "timely:hpcc", with("delta", "0.001x", "hai_mode", "increase", "segment", "rtt",
-			"min_rtt", "20us", "min_rate", "1Gbps")},
+			"min_rtt", "20us", "min_rate", "1Gbps", "first_record_only", "true")},
 		{"scaled", "timely:scaled", with("t_low", "2.5x", "t_high", "25x", "delta", "0.001x", "segment", "rtt")},
 	} {
 		s, err := Build(tc.preset, nil)

@@ -85,6 +85,12 @@ type Config struct {
 	HAIAfter int
 	// HAIMode selects the HAI reading. Default HAIGradient.
 	HAIMode HAIMode
+	// FirstRecordOnly makes the first completion event only record its
+	// RTT, with no rate change and no count towards HAI, as the HPCC
+	// simulator's UpdateRateTimely does for a QP's first round trip
+	// (m_lastUpdateSeq == 0). Default false: the first event runs
+	// Algorithm 1 with a zero RTT difference.
+	FirstRecordOnly bool
 	// Segment is the bytes acknowledged per completion event (one rate
 	// update), bytes. Default 16 KB (section 6). Zero with PerRTT set.
 	Segment units.Bytes

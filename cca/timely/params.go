@@ -84,6 +84,9 @@ var table = &keyval.Table[Config]{
 		keyval.Enum("hai_mode", func(c *Config) *HAIMode { return &c.HAIMode }, HAIGradient, HAIIncrease).
 			Default("gradient").In("hpcc", "increase").DefaultIfZero().
 			Doc("what counts for HAI: gradient (negative gradients, the paper) or increase (any increase, the HPCC simulator)"),
+		keyval.Bool("first_record_only", func(c *Config) *bool { return &c.FirstRecordOnly }).
+			Default("false").In("hpcc", "true").
+			Doc("the first completion event only records its RTT (the HPCC simulator's first round trip)"),
 		keyval.Size("segment", func(c *Config) *units.Bytes { return &c.Segment }).Positive().
 			Word("rtt", func(c *Config) { c.Segment, c.PerRTT = 0, true }, func(c *Config) bool { return c.PerRTT }).
 			OnSet(func(c *Config) { c.PerRTT = false }).

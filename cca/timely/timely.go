@@ -153,6 +153,9 @@ func (t *Timely) update(newRTT units.Time) {
 	t.updates++
 	if !t.havePrev {
 		t.prevRTT, t.havePrev = newRTT, true
+		if t.cfg.FirstRecordOnly {
+			return
+		}
 	}
 	newDiff := float64(newRTT - t.prevRTT)
 	t.prevRTT = newRTT

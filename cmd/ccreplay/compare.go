@@ -23,7 +23,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace/gen"
 )
 
@@ -235,11 +235,11 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 	return err
 }
 
-func comparisonRows(runs []*compareRun) []v1.ComparisonRow {
-	var rows []v1.ComparisonRow
+func comparisonRows(runs []*compareRun) []v2.ComparisonRow {
+	var rows []v2.ComparisonRow
 	for _, r := range runs {
 		s := r.res.Summary
-		base := v1.ComparisonRow{
+		base := v2.ComparisonRow{
 			CCA: r.part, Seed: int64(r.seed), Bucket: -1, Flows: s.Flows, FlowsFinished: s.FlowsFinished,
 			FCTP50Ns: s.FCTP50Ns, FCTP95Ns: s.FCTP95Ns, FCTP99Ns: s.FCTP99Ns,
 			SlowdownP50: s.SlowdownP50, SlowdownP95: s.SlowdownP95, SlowdownP99: s.SlowdownP99,
@@ -278,7 +278,7 @@ func writeCompareJSON(w io.Writer, runs []*compareRun) error {
 	out := struct {
 		SchemaVersion string           `json:"schema_version"`
 		Runs          []compareJSONRun `json:"runs"`
-	}{SchemaVersion: v1.Version}
+	}{SchemaVersion: v2.Version}
 	for _, r := range runs {
 		out.Runs = append(out.Runs, compareJSONRun{CCA: r.part, Spec: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.res.Summary})
 	}

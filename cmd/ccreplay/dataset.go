@@ -14,7 +14,7 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -195,7 +195,7 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	man.Files = append(man.Files, dataset.FileName, DatasetFile)
 	man.Warnings = st.Warnings
 	info := datasetInfo{
-		SchemaVersion: v1.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.TraceName),
+		SchemaVersion: v2.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.TraceName),
 		CCA: spec.Name, Seed: r.Seed, Rewards: rewards.Names(), RLCCTarget: o.Target, RLCCBeta: o.Beta,
 		Gamma: o.Gamma, NStep: o.NStep, IntervalNs: o.IntervalNs, INTForced: forced,
 		Rows: stats.Rows, Flows: stats.Flows, RewardMeans: stats.Rewards, SimEndNs: res.SimEnd.Nanoseconds(),

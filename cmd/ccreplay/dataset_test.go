@@ -17,7 +17,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
 	"github.com/ccreplay/ccreplay/rl/reward"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // arrowTable reads a Parquet file with Apache Arrow (a second
@@ -43,8 +43,8 @@ func readArrow(t *testing.T, path string) arrowTable {
 		t.Fatalf("arrow: %v", err)
 	}
 	defer pf.Close()
-	if v := pf.MetaData().KeyValueMetadata().FindValue(v1.MetadataKey); v == nil || *v != v1.Version {
-		t.Errorf("%s: no %s = %s metadata", path, v1.MetadataKey, v1.Version)
+	if v := pf.MetaData().KeyValueMetadata().FindValue(v2.MetadataKey); v == nil || *v != v2.Version {
+		t.Errorf("%s: no %s = %s metadata", path, v2.MetadataKey, v2.Version)
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1024}, memory.DefaultAllocator)
 	if err != nil {

@@ -82,6 +82,8 @@ func badInputs(t *testing.T) []badInput {
 			run("--config", "{dir}/c.yaml"), ExitBadInput, "switch.buffer 1B is smaller than one data packet"},
 		{"config: PFC Xoff above the buffer", map[string]string{"c.yaml": "workload: incast:n=2,size=1KB\nswitch: {buffer: 900KB, pfc: {mode: static, xoff_per_gbps: 9500B, xon_per_gbps: 9250B}}\n"},
 			run("--config", "{dir}/c.yaml"), ExitBadInput, "xoff"},
+		{"hpcc config: a key asking for what ccreplay lacks", map[string]string{"config.txt": "TOPOLOGY_FILE topology.txt\nFLOW_FILE flow.txt\nLINK_DOWN 100 0 2\n"},
+			run("--hpcc-config", "{dir}/config.txt"), ExitBadInput, "config.txt:3: LINK_DOWN 100 0 2"},
 		{"parameter: not a number", nil, run("--workload", "incast:n=2,size=1KB", "--cca-param", "g=NaN"), ExitBadInput, "parameter g"},
 		{"parameter: unknown algorithm", nil, run("--workload", "incast:n=2,size=1KB", "--cca", "cubic"), ExitBadInput, "cubic"},
 		{"flag: a duration beyond the clock", nil, run("--workload", "incast:n=2,size=1KB", "--max-time", "2000000s"), ExitUsage, "--max-time"},

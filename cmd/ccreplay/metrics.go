@@ -17,7 +17,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/replay"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace/gen"
 )
 
@@ -242,7 +242,7 @@ func (r *metricsRun) json(version bool) metricsRunJSON {
 		Metrics: r.rec.Summary, Packets: r.rec.Packets,
 	}
 	if version {
-		j.SchemaVersion = v1.Version
+		j.SchemaVersion = v2.Version
 	}
 	if len(r.dir.Partition) > 0 {
 		j.Partition = map[string]string{}
@@ -269,7 +269,7 @@ func (o *metricsOptions) print(runs []*metricsRun, keys []string) error {
 				Keys          []string           `json:"keys"`
 				Runs          []metricsRunJSON   `json:"runs"`
 				Groups        []metricsGroupJSON `json:"groups,omitempty"`
-			}{SchemaVersion: v1.Version, Keys: keys}
+			}{SchemaVersion: v2.Version, Keys: keys}
 			if out.Keys == nil {
 				out.Keys = []string{}
 			}

@@ -283,10 +283,10 @@ func TestMetricsBadInputs(t *testing.T) {
 	}))
 	// Same-length replacement keeps the Parquet footer well-formed.
 	oldParquet := variant("old-parquet", edit("ports.parquet", func(b []byte) []byte {
-		return bytes.ReplaceAll(b, []byte("ccreplay.v1"), []byte("ccreplay.v0"))
+		return bytes.ReplaceAll(b, []byte("ccreplay.v2"), []byte("ccreplay.v0"))
 	}))
 	oldSummary := variant("old-summary", edit("summary.json", func(b []byte) []byte {
-		return bytes.ReplaceAll(b, []byte(`"schema_version": "ccreplay.v1"`), []byte(`"schema_version": "ccreplay.v0"`))
+		return bytes.ReplaceAll(b, []byte(`"schema_version": "ccreplay.v2"`), []byte(`"schema_version": "ccreplay.v0"`))
 	}))
 	noMessages := variant("no-messages", func(dir string) { os.Remove(filepath.Join(dir, "messages.parquet")) })
 	edited := variant("edited", edit("summary.json", func(b []byte) []byte {
@@ -306,7 +306,7 @@ func TestMetricsBadInputs(t *testing.T) {
 		{"not a run folder", []string{emptyDir}, ExitBadInput, []string{emptyDir, "not a run folder"}},
 		{"truncated parquet", []string{truncated}, ExitBadInput, []string{filepath.Join(truncated, "flows.parquet"), "not a Parquet file"}},
 		{"corrupt page", []string{corrupt}, ExitBadInput, []string{filepath.Join(corrupt, "packets.parquet")}},
-		{"wrong parquet version", []string{oldParquet}, ExitBadInput, []string{filepath.Join(oldParquet, "ports.parquet"), `schema version "ccreplay.v0", want "ccreplay.v1"`}},
+		{"wrong parquet version", []string{oldParquet}, ExitBadInput, []string{filepath.Join(oldParquet, "ports.parquet"), `schema version "ccreplay.v0", want "ccreplay.v2" or "ccreplay.v1"`}},
 		{"wrong summary version", []string{oldSummary}, ExitBadInput, []string{filepath.Join(oldSummary, "summary.json"), `"ccreplay.v0"`}},
 		{"missing file", []string{noMessages}, ExitBadInput, []string{filepath.Join(noMessages, "messages.parquet")}},
 		{"verify difference", []string{"--verify", edited}, ExitFailure, []string{"--verify", edited, "flows: 4 vs 5"}},

@@ -108,7 +108,7 @@ func TestReadersRefuseIncompleteRunFolder(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
-	writeFile(t, run, "summary.json", `{"schema_version": "ccreplay.v1", "cca": "dcqcn"}`)
+	writeFile(t, run, "summary.json", `{"schema_version": "ccreplay.v2", "cca": "dcqcn"}`)
 	if r := runCLI(t, "metrics", run); r.code == ExitOK || !strings.Contains(r.stderr, `"complete": true`) {
 		t.Errorf("summary without complete: exit %d, stderr %q", r.code, r.stderr)
 	}

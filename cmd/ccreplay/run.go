@@ -200,6 +200,11 @@ func (o *runOptions) run(ctx context.Context) error {
 	defer stage.Abort()
 	prog := o.s.newProgressLine()
 	cfg.Progress = prog.replayProgress()
+	var hpccOut *runconfig.HPCCOutputs
+	if st.HPCC != nil {
+		// pfc.txt and qlen.txt when the config asks for them.
+		hpccOut = st.HPCC.Outputs(&cfg)
+	}
 	start := time.Now()
 	res, err := replay.RunContext(ctx, cfg, tr, stage.Dir)
 	prog.clear()
@@ -220,6 +225,16 @@ func (o *runOptions) run(ctx context.Context) error {
 			ff = st.HPCC.Flows
 		}
 		if err := runconfig.WriteFCT(o.stagedPath(stage, o.FCTTxt), topo, tr, ff, res); err != nil {
+			return err
+		}
+	}
+	if st.HPCC != nil {
+		// An HPCC scenario's run folder holds its fct.txt too, for
+		// `ccreplay validate` and the simulator's analysis scripts.
+		if err := runconfig.WriteFCT(filepath.Join(stage.Dir, "fct.txt"), topo, tr, st.HPCC.Flows, res); err != nil {
+			return err
+		}
+		if err := hpccOut.Write(stage.Dir); err != nil {
 			return err
 		}
 	}

@@ -45,7 +45,7 @@ func TestRunWorkloadTable(t *testing.T) {
 		}
 	}
 	s := readSummary(t, dir)
-	if s.SchemaVersion != "ccreplay.v1" || s.Seed != 1 || s.CCA != "dcqcn:hpcc" || s.Packets != "data" || s.Trace != smallWorkload {
+	if s.SchemaVersion != "ccreplay.v2" || s.Seed != 1 || s.CCA != "dcqcn:hpcc" || s.Packets != "data" || s.Trace != smallWorkload {
 		t.Errorf("summary.json header = %+v", s)
 	}
 	if got := s.metricInt(t, "flows"); got != 4 {
@@ -83,8 +83,8 @@ func TestRunJSON(t *testing.T) {
 		t.Fatalf("--json stdout is not valid JSON (table mixed in?):\n%s", r.stdout)
 	}
 	s := decodeSummary(t, []byte(r.stdout))
-	if s.SchemaVersion != "ccreplay.v1" {
-		t.Errorf("schema_version = %q, want ccreplay.v1", s.SchemaVersion)
+	if s.SchemaVersion != "ccreplay.v2" {
+		t.Errorf("schema_version = %q, want ccreplay.v2", s.SchemaVersion)
 	}
 	if got := s.metricInt(t, "flows"); got != 4 {
 		t.Errorf("metrics.flows = %d, want 4", got)
@@ -382,7 +382,7 @@ func TestVersion(t *testing.T) {
 	t.Parallel()
 	r := runCLI(t, "version")
 	r.mustSucceed(t)
-	if !regexp.MustCompile(`^ccreplay \S+ \(outputs ccreplay\.v1, traces \S+, go\S+\)\n$`).MatchString(r.stdout) {
+	if !regexp.MustCompile(`^ccreplay \S+ \(outputs ccreplay\.v2, traces \S+, go\S+\)\n$`).MatchString(r.stdout) {
 		t.Errorf("version = %q", r.stdout)
 	}
 	r = runCLI(t, "version", "--json")
@@ -396,7 +396,7 @@ func TestVersion(t *testing.T) {
 			t.Errorf("version --json lacks %q: %v", k, v)
 		}
 	}
-	if v["output_schema"] != "ccreplay.v1" {
+	if v["output_schema"] != "ccreplay.v2" {
 		t.Errorf("output_schema = %q", v["output_schema"])
 	}
 	if r := runCLI(t, "version", "extra"); r.code != ExitUsage {

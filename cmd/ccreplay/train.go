@@ -15,7 +15,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/train"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -98,9 +98,9 @@ type trainSummary struct {
 	Episodes   int              `json:"episodes"`
 	Seed       uint64           `json:"seed"`
 	ProducedBy string           `json:"produced_by"`
-	First      v1.LearningRow   `json:"first"`
-	Last       v1.LearningRow   `json:"last"`
-	LastByN    []v1.LearningRow `json:"last_by_flows"`
+	First      v2.LearningRow   `json:"first"`
+	Last       v2.LearningRow   `json:"last"`
+	LastByN    []v2.LearningRow `json:"last_by_flows"`
 	// Checkpoints and Selected: the --select-flows checks and the index of
 	// the kept one.
 	Checkpoints []train.Checkpoint `json:"checkpoints,omitempty"`
@@ -186,7 +186,7 @@ func (o *trainOptions) run(ctx context.Context) error {
 	t.Context = ctx
 	prog := o.s.newProgressLine()
 	if prog != nil {
-		t.Progress = func(r v1.LearningRow) {
+		t.Progress = func(r v2.LearningRow) {
 			prog.set(fmt.Sprintf("episode %d/%d  %-16s reward %9.4f  utilization %.3f  rtt inflation %6.3f",
 				r.Episode+1, t.Episodes, r.Scenario, r.MeanReward, r.Utilization, r.MeanRTTInflation))
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/version"
 )
@@ -27,7 +27,7 @@ func newVersionCmd(s *streams) *cobra.Command {
 				TraceSchema  string `json:"trace_schema"`
 				Go           string `json:"go"`
 				version.Build
-			}{version.Version, v1.Version, trace.SchemaVersion, runtime.Version(), b}
+			}{version.Version, v2.Version, trace.SchemaVersion, runtime.Version(), b}
 			if asJSON {
 				out, _ := json.MarshalIndent(v, "", "  ")
 				fmt.Fprintln(s.Out, string(out))

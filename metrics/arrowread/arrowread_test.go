@@ -19,7 +19,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // randomRows fills n rows of T from a seeded generator: integers random
@@ -27,7 +27,7 @@ import (
 // DeepEqual), strings from a small set including "".
 func randomRows[T any](n int, seed uint64) []T {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	words := []string{v1.KindData, v1.KindAck, v1.KindNack, v1.KindCNP, v1.EventDrop, ""}
+	words := []string{v2.KindData, v2.KindAck, v2.KindNack, v2.KindCNP, v2.EventDrop, ""}
 	rows := make([]T, n)
 	for i := range rows {
 		v := reflect.ValueOf(&rows[i]).Elem()
@@ -51,32 +51,32 @@ func randomRows[T any](n int, seed uint64) []T {
 func TestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("flows", func(t *testing.T) {
-		roundTrip(t, filepath.Join(dir, "flows.parquet"), randomRows[v1.FlowRow](3000, 1), ReadFlows)
+		roundTrip(t, filepath.Join(dir, "flows.parquet"), randomRows[v2.FlowRow](3000, 1), ReadFlows)
 	})
 	t.Run("messages", func(t *testing.T) {
-		roundTrip(t, filepath.Join(dir, "messages.parquet"), randomRows[v1.MessageRow](3000, 2), ReadMessages)
+		roundTrip(t, filepath.Join(dir, "messages.parquet"), randomRows[v2.MessageRow](3000, 2), ReadMessages)
 	})
 	t.Run("ports", func(t *testing.T) {
-		roundTrip(t, filepath.Join(dir, "ports.parquet"), randomRows[v1.PortRow](100, 3), ReadPorts)
+		roundTrip(t, filepath.Join(dir, "ports.parquet"), randomRows[v2.PortRow](100, 3), ReadPorts)
 	})
 	t.Run("packets", func(t *testing.T) {
-		read := func(path string) ([]v1.PacketRow, error) {
-			var rows []v1.PacketRow
-			err := ScanPackets(path, func(r *v1.PacketRow) error {
+		read := func(path string) ([]v2.PacketRow, error) {
+			var rows []v2.PacketRow
+			err := ScanPackets(path, func(r *v2.PacketRow) error {
 				rows = append(rows, *r)
 				return nil
 			})
 			return rows, err
 		}
 		// More rows than a row group and than a batch.
-		roundTrip(t, filepath.Join(dir, "packets.parquet"), randomRows[v1.PacketRow](70_000, 4), read)
+		roundTrip(t, filepath.Join(dir, "packets.parquet"), randomRows[v2.PacketRow](70_000, 4), read)
 	})
 	t.Run("comparison", func(t *testing.T) {
-		roundTrip(t, filepath.Join(dir, "comparison.parquet"), randomRows[v1.ComparisonRow](50, 11), ReadComparison)
+		roundTrip(t, filepath.Join(dir, "comparison.parquet"), randomRows[v2.ComparisonRow](50, 11), ReadComparison)
 	})
 	t.Run("empty", func(t *testing.T) {
 		path := filepath.Join(dir, "empty.parquet")
-		if err := output.WriteRows[v1.FlowRow](path, nil); err != nil {
+		if err := output.WriteRows[v2.FlowRow](path, nil); err != nil {
 			t.Fatal(err)
 		}
 		got, err := ReadFlows(path)
@@ -109,11 +109,11 @@ func roundTrip[T any](t *testing.T, path string, want []T, read func(string) ([]
 // columns of the parquet tags of its row type, with the Arrow type of the
 // Go field.
 func TestColumnsMatchSchema(t *testing.T) {
-	check(t, reflect.TypeFor[v1.PacketRow](), names(packetCols))
-	check(t, reflect.TypeFor[v1.FlowRow](), names(flowCols))
-	check(t, reflect.TypeFor[v1.MessageRow](), names(messageCols))
-	check(t, reflect.TypeFor[v1.PortRow](), names(portCols))
-	check(t, reflect.TypeFor[v1.ComparisonRow](), names(comparisonCols))
+	check(t, reflect.TypeFor[v2.PacketRow](), names(packetCols))
+	check(t, reflect.TypeFor[v2.FlowRow](), names(flowCols))
+	check(t, reflect.TypeFor[v2.MessageRow](), names(messageCols))
+	check(t, reflect.TypeFor[v2.PortRow](), names(portCols))
+	check(t, reflect.TypeFor[v2.ComparisonRow](), names(comparisonCols))
 }
 
 func names[T any](cols []col[T]) map[string]arrow.Type {
@@ -153,7 +153,7 @@ func writeArrowFile(t *testing.T, path string, fields []arrow.Field, version *st
 	t.Helper()
 	var md arrow.Metadata
 	if version != nil {
-		md = arrow.NewMetadata([]string{v1.MetadataKey}, []string{*version})
+		md = arrow.NewMetadata([]string{v2.MetadataKey}, []string{*version})
 	}
 	sch := arrow.NewSchema(fields, &md)
 	mem := memory.DefaultAllocator
@@ -200,20 +200,20 @@ func portFields() []arrow.Field { return arrowFields(portCols) }
 
 func TestBadFiles(t *testing.T) {
 	dir := t.TempDir()
-	good, old := v1.Version, "ccreplay.v0"
+	good, old := v2.Version, "ccreplay.v0"
 
 	// A file from another writer (Arrow's) with the right schema reads.
 	path := filepath.Join(dir, "arrow-written.parquet")
 	writeArrowFile(t, path, portFields(), &good)
-	if rows, err := ReadPorts(path); err != nil || len(rows) != 1 || rows[0] != (v1.PortRow{}) {
+	if rows, err := ReadPorts(path); err != nil || len(rows) != 1 || rows[0] != (v2.PortRow{}) {
 		t.Fatalf("arrow-written ports.parquet: %v, %+v", err, rows)
 	}
 
 	path = filepath.Join(dir, "arrow-packets.parquet")
 	writeArrowFile(t, path, arrowFields(packetCols), &good)
 	n := 0
-	err := ScanPackets(path, func(r *v1.PacketRow) error {
-		if n++; *r != (v1.PacketRow{}) {
+	err := ScanPackets(path, func(r *v2.PacketRow) error {
+		if n++; *r != (v2.PacketRow{}) {
 			t.Errorf("arrow-written packets.parquet: %+v", *r)
 		}
 		return nil
@@ -230,8 +230,8 @@ func TestBadFiles(t *testing.T) {
 		version *string
 		want    string
 	}{
-		{"wrong-version", portFields(), &old, `schema version "ccreplay.v0", want "ccreplay.v1"`},
-		{"no-version", portFields(), nil, `no "ccreplay.schema" key/value metadata (want "ccreplay.v1")`},
+		{"wrong-version", portFields(), &old, `schema version "ccreplay.v0", want "ccreplay.v2" or "ccreplay.v1"`},
+		{"no-version", portFields(), nil, `no "ccreplay.schema" key/value metadata (want "ccreplay.v2")`},
 		{"missing-column", portFields()[1:], &good, `missing column "node" (int32)`},
 		{"wrong-type", retyped, &good, `column "sim_duration_ns" is int32, want int64`},
 	}
@@ -306,12 +306,12 @@ func TestView(t *testing.T) {
 
 func TestScanStopsOnError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "packets.parquet")
-	if err := output.WriteRows(path, randomRows[v1.PacketRow](20_000, 5)); err != nil {
+	if err := output.WriteRows(path, randomRows[v2.PacketRow](20_000, 5)); err != nil {
 		t.Fatal(err)
 	}
 	stop := errors.New("stop")
 	n := 0
-	err := ScanPackets(path, func(*v1.PacketRow) error {
+	err := ScanPackets(path, func(*v2.PacketRow) error {
 		if n++; n == 10_000 {
 			return stop
 		}
@@ -325,11 +325,11 @@ func TestScanStopsOnError(t *testing.T) {
 // writePackets streams n packet rows to path.
 func writePackets(tb testing.TB, path string, n int) {
 	tb.Helper()
-	s, err := output.NewStream[v1.PacketRow](path, 0)
+	s, err := output.NewStream[v2.PacketRow](path, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	src := randomRows[v1.PacketRow](1<<14, 6)
+	src := randomRows[v2.PacketRow](1<<14, 6)
 	for i := range n {
 		r := src[i&(len(src)-1)]
 		r.TNs, r.PSN = int64(i), int64(i)
@@ -359,7 +359,7 @@ func TestScanPacketsMemory(t *testing.T) {
 	}
 	base := live()
 	var rows, sumPSN, peak int64
-	err := scan(path, packetCols, mem, func(r *v1.PacketRow) error {
+	err := scan(path, packetCols, mem, func(r *v2.PacketRow) error {
 		if rows%20_000 == 10_000 {
 			peak = max(peak, live()-base)
 		}
@@ -392,12 +392,12 @@ func TestScanPacketsMemory(t *testing.T) {
 func TestComputeFromParquet(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(8, 9))
-	flows := make([]v1.FlowRow, 2000)
+	flows := make([]v2.FlowRow, 2000)
 	for i := range flows {
 		size := 1000 + rng.Int64N(1<<20)
 		start := rng.Int64N(1e6)
 		fct := 1000 + rng.Int64N(1e6)
-		f := v1.FlowRow{FlowID: int64(i), SizeBytes: size, StartNs: start, FinishNs: start + fct,
+		f := v2.FlowRow{FlowID: int64(i), SizeBytes: size, StartNs: start, FinishNs: start + fct,
 			FCTNs: fct, IdealFCTNs: fct / 3, Slowdown: 3 * rng.Float64() * math.Pi,
 			DataPktsSent: size / 1000, CEPkts: rng.Int64N(10), CNPs: rng.Int64N(5)}
 		if i%17 == 0 {
@@ -405,14 +405,14 @@ func TestComputeFromParquet(t *testing.T) {
 		}
 		flows[i] = f
 	}
-	msgs := make([]v1.MessageRow, 3000)
+	msgs := make([]v2.MessageRow, 3000)
 	for i := range msgs {
 		rel := rng.Int64N(1e6)
 		mct := 500 + rng.Int64N(1e5)
-		msgs[i] = v1.MessageRow{MsgID: int64(i), CollectiveID: int64(i%40) - 1,
+		msgs[i] = v2.MessageRow{MsgID: int64(i), CollectiveID: int64(i%40) - 1,
 			ReleaseNs: rel, FinishNs: rel + mct, MCTNs: mct}
 	}
-	ports := randomRows[v1.PortRow](64, 10)
+	ports := randomRows[v2.PortRow](64, 10)
 	for i := range ports {
 		ports[i].SimDurationNs = 2e6
 		ports[i].RateBps = 100e9
@@ -449,7 +449,7 @@ func BenchmarkScanPackets(b *testing.B) {
 	b.ResetTimer()
 	var rows int64
 	for range b.N {
-		if err := ScanPackets(path, func(*v1.PacketRow) error { rows++; return nil }); err != nil {
+		if err := ScanPackets(path, func(*v2.PacketRow) error { rows++; return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}

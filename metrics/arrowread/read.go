@@ -3,8 +3,8 @@
 // proves the files are readable outside parquet-go, which wrote them, so it
 // must not import parquet-go.
 //
-// Every reader checks the file's key/value metadata (v1.MetadataKey must be
-// v1.Version) and that each column of the row type exists with the expected
+// Every reader checks the file's key/value metadata (v2.MetadataKey must be
+// v2.Version) and that each column of the row type exists with the expected
 // Arrow type (int64, int32, float64, bool, or string / dictionary of
 // string), then streams record batches of batchSize rows: memory follows
 // the row group and the batch, not the file.
@@ -25,29 +25,30 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // batchSize is the number of rows per Arrow record batch.
 const batchSize = 8192
 
 // ReadFlows reads flows.parquet (nil when it has no rows).
-func ReadFlows(path string) ([]v1.FlowRow, error) { return readAll(path, flowCols) }
+func ReadFlows(path string) ([]v2.FlowRow, error) { return readAll(path, flowCols) }
 
 // ReadMessages reads messages.parquet (nil when it has no rows).
-func ReadMessages(path string) ([]v1.MessageRow, error) { return readAll(path, messageCols) }
+func ReadMessages(path string) ([]v2.MessageRow, error) { return readAll(path, messageCols) }
 
 // ReadPorts reads ports.parquet (nil when it has no rows).
-func ReadPorts(path string) ([]v1.PortRow, error) { return readAll(path, portCols) }
+func ReadPorts(path string) ([]v2.PortRow, error) { return readAll(path, portCols) }
 
 // ReadComparison reads comparison.parquet of `ccreplay compare` (nil when
 // it has no rows).
-func ReadComparison(path string) ([]v1.ComparisonRow, error) { return readAll(path, comparisonCols) }
+func ReadComparison(path string) ([]v2.ComparisonRow, error) { return readAll(path, comparisonCols) }
 
 // ScanPackets calls fn for every row of packets.parquet, in file order,
 // without holding the file's rows in memory. The row passed to fn is reused:
 // fn must copy it to keep it. An error from fn stops the scan and is
 // returned as is.
-func ScanPackets(path string, fn func(*v1.PacketRow) error) error {
+func ScanPackets(path string, fn func(*v2.PacketRow) error) error {
 	return scan(path, packetCols, memory.DefaultAllocator, fn)
 }
 
@@ -64,7 +65,7 @@ func NumRows(path string) (int64, error) {
 		return 0, errorf(path, "not a Parquet file: %v", err)
 	}
 	defer pf.Close()
-	if err := checkVersion(path, pf); err != nil {
+	if _, err := checkVersion(path, pf); err != nil {
 		return 0, err
 	}
 	return pf.NumRows(), nil
@@ -102,8 +103,21 @@ func scan[T any](path string, cols []col[T], mem memory.Allocator, fn func(*T) e
 		return errorf(path, "not a Parquet file: %v", err)
 	}
 	defer pf.Close()
-	if err := checkVersion(path, pf); err != nil {
+	version, err := checkVersion(path, pf)
+	if err != nil {
 		return err
+	}
+	var fills []func(*T)
+	if version < 2 {
+		kept := make([]col[T], 0, len(cols))
+		for _, c := range cols {
+			if c.since >= 2 {
+				fills = append(fills, c.fill)
+				continue
+			}
+			kept = append(kept, c)
+		}
+		cols = kept
 	}
 
 	// Leaf column indices in the order of cols; strings are read as
@@ -164,6 +178,9 @@ func scan[T any](path string, cols []col[T], mem memory.Allocator, fn func(*T) e
 			for k := range cols {
 				cols[k].set(&row, &views[k], i)
 			}
+			for _, fill := range fills {
+				fill(&row)
+			}
 			if err := fn(&row); err != nil {
 				return err
 			}
@@ -199,17 +216,23 @@ func openParquet(path string, f parquet.ReaderAtSeeker, opts ...file.ReadOption)
 	return file.NewParquetReader(f, opts...)
 }
 
-// checkVersion requires the schema version in the key/value metadata.
-func checkVersion(path string, pf *file.Reader) error {
-	v := pf.MetaData().KeyValueMetadata().FindValue(v1.MetadataKey)
+// checkVersion requires a schema version this package reads in the
+// key/value metadata (Versions) and returns it: 1 or 2.
+func checkVersion(path string, pf *file.Reader) (int, error) {
+	v := pf.MetaData().KeyValueMetadata().FindValue(v2.MetadataKey)
 	switch {
 	case v == nil:
-		return errorf(path, "no %q key/value metadata (want %q)", v1.MetadataKey, v1.Version)
-	case *v != v1.Version:
-		return errorf(path, "schema version %q, want %q", *v, v1.Version)
+		return 0, errorf(path, "no %q key/value metadata (want %q)", v2.MetadataKey, v2.Version)
+	case *v == v2.Version:
+		return 2, nil
+	case *v == v1.Version:
+		return 1, nil
 	}
-	return nil
+	return 0, errorf(path, "schema version %q, want %q or %q", *v, v2.Version, v1.Version)
 }
+
+// Versions are the schema versions the readers accept, newest first.
+var Versions = []string{v2.Version, v1.Version}
 
 // checkType requires column name to have Arrow type want; a string column
 // may also be a dictionary of strings.

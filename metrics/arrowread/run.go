@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/ccreplay/ccreplay/metrics"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // Run is the per-flow, per-message and per-port rows of one run folder,
@@ -16,9 +16,9 @@ import (
 // small next to packets.parquet, which is only ever scanned).
 type Run struct {
 	Dir      string
-	Flows    []v1.FlowRow
-	Messages []v1.MessageRow
-	Ports    []v1.PortRow
+	Flows    []v2.FlowRow
+	Messages []v2.MessageRow
+	Ports    []v2.PortRow
 }
 
 // ReadRun reads flows.parquet, messages.parquet and ports.parquet of the
@@ -46,7 +46,7 @@ func ReadRun(dir string) (*Run, error) {
 func ScanPacketStats(path string) (metrics.PacketStats, error) {
 	acc := metrics.NewPacketAccumulator()
 	var row int64
-	err := ScanPackets(path, func(r *v1.PacketRow) error {
+	err := ScanPackets(path, func(r *v2.PacketRow) error {
 		if err := acc.Add(r); err != nil {
 			return errorf(path, "row %d: %v", row, err)
 		}

@@ -14,33 +14,33 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // simPacket is row i of a synthetic packet log shaped like a run's: a
 // host sends, two switch hops, the destination delivers, an ACK returns,
 // with queue delays up to ~65 us and one CE mark in 7 deliveries.
-func simPacket(i int64) v1.PacketRow {
+func simPacket(i int64) v2.PacketRow {
 	flow := i / 5 % 64
-	r := v1.PacketRow{TNs: i * 20, Kind: v1.KindData, FlowID: flow, Src: int32(flow % 16), Dst: 16,
+	r := v2.PacketRow{TNs: i * 20, Kind: v2.KindData, FlowID: flow, Src: int32(flow % 16), Dst: 16,
 		PSN: i / 5, Bytes: 1048, Prio: 3}
 	switch i % 5 {
 	case 0:
-		r.Event, r.Node = v1.EventDequeue, r.Src
+		r.Event, r.Node = v2.EventDequeue, r.Src
 	case 1, 2:
-		r.Event, r.Node, r.Port = v1.EventDequeue, 17+int32(i%5), int32(flow%4)
+		r.Event, r.Node, r.Port = v2.EventDequeue, 17+int32(i%5), int32(flow%4)
 		r.QueueDelayNs, r.QDepthBytes = (i*7919)%65536, (i*104729)%(1<<20)
 	case 3:
-		r.Event, r.Node, r.Port, r.CE = v1.EventDeliver, r.Dst, -1, i%7 == 3
+		r.Event, r.Node, r.Port, r.CE = v2.EventDeliver, r.Dst, -1, i%7 == 3
 	case 4:
-		r.Event, r.Kind, r.Node, r.Bytes = v1.EventDequeue, v1.KindAck, r.Dst, 60
+		r.Event, r.Kind, r.Node, r.Bytes = v2.EventDequeue, v2.KindAck, r.Dst, 60
 	}
 	return r
 }
 
 func writeSimPackets(tb testing.TB, path string, n int64) {
 	tb.Helper()
-	s, err := output.NewStream[v1.PacketRow](path, 0)
+	s, err := output.NewStream[v2.PacketRow](path, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestScanPacketStats(t *testing.T) {
 	base := live()
 	acc := metrics.NewPacketAccumulator()
 	var rows, peak int64
-	err = scan(path, packetCols, memory.DefaultAllocator, func(r *v1.PacketRow) error {
+	err = scan(path, packetCols, memory.DefaultAllocator, func(r *v2.PacketRow) error {
 		if rows%25_000 == 12_345 {
 			peak = max(peak, live()-base)
 		}
@@ -137,9 +137,9 @@ func TestCorruptPageIsAnError(t *testing.T) {
 // metrics.Compute over the rows, and a missing packets.parquet is fine.
 func TestRecompute(t *testing.T) {
 	dir := t.TempDir()
-	flows := randomRows[v1.FlowRow](500, 21)
-	msgs := randomRows[v1.MessageRow](700, 22)
-	ports := randomRows[v1.PortRow](40, 23)
+	flows := randomRows[v2.FlowRow](500, 21)
+	msgs := randomRows[v2.MessageRow](700, 22)
+	ports := randomRows[v2.PortRow](40, 23)
 	for _, err := range []error{
 		output.WriteRows(filepath.Join(dir, runfolder.FlowsFile), flows),
 		output.WriteRows(filepath.Join(dir, runfolder.MessagesFile), msgs),

@@ -14,26 +14,37 @@ type col[T any] struct {
 	name string
 	typ  arrow.Type
 	set  func(row *T, v *view, i int)
+	// since is the schema version that added the column (0: version 1);
+	// older files lack it and their rows get fill instead.
+	since int
+	fill  func(row *T)
+}
+
+// v2Only marks c as added in schema version 2; rows of version 1 files get
+// fill.
+func v2Only[T any](c col[T], fill func(*T)) col[T] {
+	c.since, c.fill = 2, fill
+	return c
 }
 
 func int64Col[T any](name string, field func(*T) *int64) col[T] {
-	return col[T]{name, arrow.INT64, func(r *T, v *view, i int) { *field(r) = v.i64[i] }}
+	return col[T]{name: name, typ: arrow.INT64, set: func(r *T, v *view, i int) { *field(r) = v.i64[i] }}
 }
 
 func int32Col[T any](name string, field func(*T) *int32) col[T] {
-	return col[T]{name, arrow.INT32, func(r *T, v *view, i int) { *field(r) = v.i32[i] }}
+	return col[T]{name: name, typ: arrow.INT32, set: func(r *T, v *view, i int) { *field(r) = v.i32[i] }}
 }
 
 func float64Col[T any](name string, field func(*T) *float64) col[T] {
-	return col[T]{name, arrow.FLOAT64, func(r *T, v *view, i int) { *field(r) = v.f64[i] }}
+	return col[T]{name: name, typ: arrow.FLOAT64, set: func(r *T, v *view, i int) { *field(r) = v.f64[i] }}
 }
 
 func boolCol[T any](name string, field func(*T) *bool) col[T] {
-	return col[T]{name, arrow.BOOL, func(r *T, v *view, i int) { *field(r) = v.bools.Value(i) }}
+	return col[T]{name: name, typ: arrow.BOOL, set: func(r *T, v *view, i int) { *field(r) = v.bools.Value(i) }}
 }
 
 func stringCol[T any](name string, field func(*T) *string) col[T] {
-	return col[T]{name, arrow.STRING, func(r *T, v *view, i int) { *field(r) = v.str(i) }}
+	return col[T]{name: name, typ: arrow.STRING, set: func(r *T, v *view, i int) { *field(r) = v.str(i) }}
 }
 
 // view is one column of the current record batch, as the typed slice the

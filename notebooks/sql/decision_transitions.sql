@@ -1,4 +1,4 @@
--- decision_transitions: decisions.parquet (schema/v1/decision.go, written by
+-- decision_transitions: decisions.parquet (schema/v2/decision.go, written by
 -- `ccreplay dataset`) as offline-RL transitions (observation, action,
 -- reward, next observation, done), one row per decision, in file order.
 -- params: decisions (a decisions.parquet path; a glob reads several files)

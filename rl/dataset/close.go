@@ -13,7 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ccreplay/ccreplay/output"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // Stats summarises a written dataset.
@@ -179,31 +179,31 @@ func (r *Recorder) forward() ([]ColumnMean, error) {
 	defer post.Close()
 	pr := bufio.NewReaderSize(post, block*postRec)
 
-	dst, err := output.NewStream[v1.DecisionRow](filepath.Join(r.dir, FileName), r.cfg.Batch)
+	dst, err := output.NewStream[v2.DecisionRow](filepath.Join(r.dir, FileName), r.cfg.Batch)
 	if err != nil {
 		return nil, err
 	}
 	defer dst.Abort()
-	rd := parquet.NewGenericReader[v1.DecisionRow](f)
+	rd := parquet.NewGenericReader[v2.DecisionRow](f)
 	defer rd.Close()
 
 	sel := r.cfg.Rewards
 	cols := []struct {
 		name string
 		on   bool
-		get  func(*v1.DecisionRow) float64
+		get  func(*v2.DecisionRow) float64
 	}{
-		{"reward_dolce", sel.Dolce, func(x *v1.DecisionRow) float64 { return x.RewardDolce }},
-		{"reward_dolceplus", sel.DolcePlus, func(x *v1.DecisionRow) float64 { return x.RewardDolcePlus }},
-		{"reward_rlcc", sel.RLCC, func(x *v1.DecisionRow) float64 { return x.RewardRLCC }},
-		{"reward_rlcc_betafree", sel.RLCCBetaFree, func(x *v1.DecisionRow) float64 { return x.RewardRLCCBetaFree }},
-		{"reward_fdcc", sel.FDCC, func(x *v1.DecisionRow) float64 { return x.RewardFDCC }},
-		{"return_fdcc_nstep", sel.FDCC, func(x *v1.DecisionRow) float64 { return x.ReturnFDCCNStep }},
+		{"reward_dolce", sel.Dolce, func(x *v2.DecisionRow) float64 { return x.RewardDolce }},
+		{"reward_dolceplus", sel.DolcePlus, func(x *v2.DecisionRow) float64 { return x.RewardDolcePlus }},
+		{"reward_rlcc", sel.RLCC, func(x *v2.DecisionRow) float64 { return x.RewardRLCC }},
+		{"reward_rlcc_betafree", sel.RLCCBetaFree, func(x *v2.DecisionRow) float64 { return x.RewardRLCCBetaFree }},
+		{"reward_fdcc", sel.FDCC, func(x *v2.DecisionRow) float64 { return x.RewardFDCC }},
+		{"return_fdcc_nstep", sel.FDCC, func(x *v2.DecisionRow) float64 { return x.ReturnFDCCNStep }},
 	}
 	sums := make([]float64, len(cols))
 	counts := make([]int64, len(cols))
 
-	buf := make([]v1.DecisionRow, block)
+	buf := make([]v2.DecisionRow, block)
 	var rec [postRec]byte
 	var done int64
 	for done < r.n {

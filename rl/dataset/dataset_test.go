@@ -19,7 +19,7 @@ import (
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/reward"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/topology"
@@ -29,7 +29,7 @@ import (
 )
 
 // readRows reads decisions.parquet back with parquet-go.
-func readRows(t *testing.T, path string) []v1.DecisionRow {
+func readRows(t *testing.T, path string) []v2.DecisionRow {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -41,12 +41,12 @@ func readRows(t *testing.T, path string) []v1.DecisionRow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := pf.Lookup(v1.MetadataKey); v != v1.Version {
-		t.Errorf("metadata %s = %q, want %q", v1.MetadataKey, v, v1.Version)
+	if v, _ := pf.Lookup(v2.MetadataKey); v != v2.Version {
+		t.Errorf("metadata %s = %q, want %q", v2.MetadataKey, v, v2.Version)
 	}
-	r := parquet.NewGenericReader[v1.DecisionRow](f)
+	r := parquet.NewGenericReader[v2.DecisionRow](f)
 	defer r.Close()
-	rows := make([]v1.DecisionRow, r.NumRows())
+	rows := make([]v2.DecisionRow, r.NumRows())
 	if n, err := r.Read(rows); n != len(rows) {
 		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
 	}
@@ -155,7 +155,7 @@ func TestRecorderAggregatesAnInterval(t *testing.T) {
 		t.Fatalf("%d rows, want 3", len(rows))
 	}
 	r := rows[0]
-	want := v1.DecisionRow{
+	want := v2.DecisionRow{
 		RunID: "unit", CCA: "fake", FlowID: 0, Src: 3, Dst: 7, Step: 0, TNs: 11000,
 		IntervalNs: 11000, RateBps: 100e9, RateFrac: 1, LineRateBps: 100e9,
 		RTTNs: 14000, RTTMeanNs: 13000, BaseRTTNs: 10000, RTTInflation: 1.4,
@@ -334,7 +334,7 @@ func workloadOf(spec string) (*trace.Trace, error) {
 }
 
 // checkFlowMeta requires Flows to number flows as replay does.
-func checkFlowMeta(t *testing.T, meta []FlowMeta, flows []v1.FlowRow) {
+func checkFlowMeta(t *testing.T, meta []FlowMeta, flows []v2.FlowRow) {
 	t.Helper()
 	if len(meta) != len(flows) {
 		t.Fatalf("Flows gave %d flows, the run %d", len(meta), len(flows))
@@ -381,7 +381,7 @@ func TestRecorderDoesNotChangeTheRun(t *testing.T) {
 // time order linked by next_row, done on the last; the observation of a
 // row continues the previous row's action; rewards are the reward
 // functions of the row's columns.
-func checkRows(t *testing.T, rows []v1.DecisionRow, c *Config, baseRTTInterval bool) {
+func checkRows(t *testing.T, rows []v2.DecisionRow, c *Config, baseRTTInterval bool) {
 	t.Helper()
 	cc := paper(*c) // as the recorder got it
 	c = &cc

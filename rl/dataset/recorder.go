@@ -11,7 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/rl/reward"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -23,7 +23,7 @@ type Recorder struct {
 	cfg  Config
 	dir  string // final folder
 	tmp  string // scratch folder inside dir, removed by Close/Abort
-	rows *output.Stream[v1.DecisionRow]
+	rows *output.Stream[v2.DecisionRow]
 	side *os.File      // per row: flow id (int32), reward_fdcc (float64)
 	sw   *bufio.Writer // buffers side
 	n    int64         // rows emitted
@@ -46,7 +46,7 @@ func New(dir string, cfg Config) (*Recorder, error) {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	r := &Recorder{cfg: cfg, dir: dir, tmp: tmp}
-	if r.rows, err = output.NewStream[v1.DecisionRow](filepath.Join(tmp, "spill.parquet"), cfg.Batch); err != nil {
+	if r.rows, err = output.NewStream[v2.DecisionRow](filepath.Join(tmp, "spill.parquet"), cfg.Batch); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
@@ -381,7 +381,7 @@ func (f *flowRec) emit(now units.Time, rate units.BitsPerSec, win units.Bytes) {
 	if f.step == 0 {
 		prevRate, prevInfl = rateFrac, infl
 	}
-	row := v1.DecisionRow{
+	row := v2.DecisionRow{
 		RunID: c.RunID, CCA: c.CCA, FlowID: int64(f.id), Src: f.src, Dst: f.dst,
 		Step: f.step, TNs: now.Nanoseconds(),
 		IntervalNs: now.Nanoseconds() - f.lastT.Nanoseconds(), RateBps: int64(f.lastRate), RateFrac: rateFrac,
@@ -419,7 +419,7 @@ func nsOrNone(t units.Time) int64 {
 // return_fdcc_nstep is left to Close, which needs the flow's later rows).
 // It is exported so that tests and tools can recompute a dataset's
 // rewards from its columns.
-func Score(row *v1.DecisionRow, c *Config) {
+func Score(row *v2.DecisionRow, c *Config) {
 	nan := math.NaN()
 	row.RewardDolce, row.RewardDolcePlus, row.RewardRLCC = nan, nan, nan
 	row.RewardRLCCBetaFree, row.RewardFDCC, row.ReturnFDCCNStep = nan, nan, nan
@@ -445,7 +445,7 @@ func Score(row *v1.DecisionRow, c *Config) {
 }
 
 // append streams a row and its side record.
-func (r *Recorder) append(row *v1.DecisionRow) {
+func (r *Recorder) append(row *v2.DecisionRow) {
 	r.rows.Append(*row)
 	var b [sideRec]byte
 	binary.LittleEndian.PutUint32(b[0:4], uint32(row.FlowID))

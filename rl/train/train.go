@@ -27,7 +27,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/nn/learn"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/scenario"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -104,7 +104,7 @@ type Options struct {
 	// ProducedBy is written into the policy file.
 	ProducedBy string
 	// Progress, when set, is called after every iteration.
-	Progress func(row v1.LearningRow)
+	Progress func(row v2.LearningRow)
 	// Context, when set, stops training when it is done: Train then
 	// returns an error wrapping its error, within one episode's replay
 	// slice (milliseconds). Nil means context.Background().
@@ -219,7 +219,7 @@ const DefaultPenalty = 1.0
 // Result is a trained policy and its learning curve.
 type Result struct {
 	Policy *rlcc.Policy
-	Curve  []v1.LearningRow
+	Curve  []v2.LearningRow
 	// Checkpoints are the checks of Options.SelectFlows (empty without);
 	// Selected is the index of the kept one.
 	Checkpoints []Checkpoint
@@ -342,8 +342,8 @@ func check(pol *rlcc.Policy, ep int, o Options) (Checkpoint, error) {
 // policy pol and returns every flow's decisions (indexed by flow id) and
 // a learning row with the network-side figures (utilization, fairness,
 // drops) filled in.
-func Episode(pol *rlcc.Policy, flows int, seed uint64, o Options) ([][]rlcc.Decision, v1.LearningRow, error) {
-	var row v1.LearningRow
+func Episode(pol *rlcc.Policy, flows int, seed uint64, o Options) ([][]rlcc.Decision, v2.LearningRow, error) {
+	var row v2.LearningRow
 	sc, err := scenario.ManyToOne(flows, scenario.Options{Duration: o.Duration, Jitter: o.Jitter, BufferBytes: o.BufferBytes}, seed)
 	if err != nil {
 		return nil, row, err
@@ -395,7 +395,7 @@ func (c *ackCounter) OnAck(now units.Time, a *cca.Ack) {
 }
 
 // summarize fills the per-decision means of row.
-func summarize(row *v1.LearningRow, flows [][]Step, obj Objective) {
+func summarize(row *v2.LearningRow, flows [][]Step, obj Objective) {
 	var n, r, d, rate, infl, act, cnp float64
 	for _, steps := range flows {
 		for i := range steps {

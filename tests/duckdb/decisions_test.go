@@ -7,17 +7,17 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/output"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // syntheticDecisions are decisions of two flows in time order, interleaved
 // as a dataset writer emits them: flow 7 decides at 10, 30, 50 us, flow 9 at
 // 20 and 40 us. next_row links each flow's decisions; rewards that were not
 // requested are NaN.
-func syntheticDecisions() []v1.DecisionRow {
+func syntheticDecisions() []v2.DecisionRow {
 	nan := math.NaN()
-	mk := func(flow, step, tNs, next int64, done bool, action float64) v1.DecisionRow {
-		return v1.DecisionRow{
+	mk := func(flow, step, tNs, next int64, done bool, action float64) v2.DecisionRow {
+		return v2.DecisionRow{
 			RunID: "incast:n=2/dcqcn/seed=1", CCA: "dcqcn:zhu2015", FlowID: flow, Src: int32(flow), Dst: 0,
 			Step: step, TNs: tNs, IntervalNs: 10000, RateBps: 50e9, RateFrac: 0.5, LineRateBps: 100e9,
 			RTTNs: 3000, RTTMeanNs: 3000, BaseRTTNs: 2000, RTTInflation: 1.5, Acks: 4, AckedBytes: 4000,
@@ -29,7 +29,7 @@ func syntheticDecisions() []v1.DecisionRow {
 			RewardFDCC: nan, ReturnFDCCNStep: nan,
 		}
 	}
-	return []v1.DecisionRow{
+	return []v2.DecisionRow{
 		mk(7, 0, 10000, 2, false, 0.5), // row 0
 		mk(9, 0, 20000, 3, false, 1.0), // row 1
 		mk(7, 1, 30000, 4, false, 1.25),
@@ -124,14 +124,14 @@ func TestDatasetFromCLI(t *testing.T) {
 		if n := count(t, db, p); n == 0 {
 			t.Errorf("%s: no decisions", p)
 		}
-		checkColumns(t, db, p, v1.DecisionRow{})
+		checkColumns(t, db, p, v2.DecisionRow{})
 		checkMetadata(t, db, p)
 		checkDecisionSQL(t, p)
 	}
 }
 
 // TestLearningFromCLI checks learning.parquet of `ccreplay train rlcc`
-// (3 short episodes): columns and types of v1.LearningRow, the schema
+// (3 short episodes): columns and types of v2.LearningRow, the schema
 // metadata, and one row per episode.
 func TestLearningFromCLI(t *testing.T) {
 	if !hasSubcommand("train") {
@@ -143,7 +143,7 @@ func TestLearningFromCLI(t *testing.T) {
 	}
 	p := filepath.Join(out, "learning.parquet")
 	db := openDB(t)
-	checkColumns(t, db, p, v1.LearningRow{})
+	checkColumns(t, db, p, v2.LearningRow{})
 	checkMetadata(t, db, p)
 	if n := count(t, db, p); n != 3 {
 		t.Errorf("%s: %d rows, want one per episode (3)", p, n)

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/output"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // fileKinds are the Parquet files of a run folder and their row types.
@@ -19,10 +19,10 @@ var fileKinds = []struct {
 	file string
 	row  any
 }{
-	{"packets.parquet", v1.PacketRow{}},
-	{"flows.parquet", v1.FlowRow{}},
-	{"messages.parquet", v1.MessageRow{}},
-	{"ports.parquet", v1.PortRow{}},
+	{"packets.parquet", v2.PacketRow{}},
+	{"flows.parquet", v2.FlowRow{}},
+	{"messages.parquet", v2.MessageRow{}},
+	{"ports.parquet", v2.PortRow{}},
 }
 
 // duckType is the DuckDB type a Go field of a schema/v1 row must read as.
@@ -105,9 +105,9 @@ func checkTypeRules(t *testing.T, path string, cols []column) {
 func checkMetadata(t *testing.T, db *sql.DB, path string) {
 	t.Helper()
 	rows, _ := queryRows(t, db,
-		"select decode(key) as k, decode(value) as v from parquet_kv_metadata(?) where decode(key) = ?", path, v1.MetadataKey)
-	if len(rows) != 1 || rows[0]["v"] != v1.Version {
-		t.Errorf("%s: key/value metadata %s = %v, want one entry %q", path, v1.MetadataKey, rows, v1.Version)
+		"select decode(key) as k, decode(value) as v from parquet_kv_metadata(?) where decode(key) = ?", path, v2.MetadataKey)
+	if len(rows) != 1 || rows[0]["v"] != v2.Version {
+		t.Errorf("%s: key/value metadata %s = %v, want one entry %q", path, v2.MetadataKey, rows, v2.Version)
 	}
 }
 
@@ -136,8 +136,8 @@ func TestRunFilesReadByDuckDB(t *testing.T) {
 		dir := runs[name]
 		t.Run(name, func(t *testing.T) {
 			m := readManifest(t, dir)
-			if m.SchemaVersion != v1.Version {
-				t.Errorf("summary.json schema_version %q, want %q", m.SchemaVersion, v1.Version)
+			if m.SchemaVersion != v2.Version {
+				t.Errorf("summary.json schema_version %q, want %q", m.SchemaVersion, v2.Version)
 			}
 			for _, k := range fileKinds {
 				path := filepath.Join(dir, k.file)
@@ -189,10 +189,10 @@ func TestPacketEnumsAreStrings(t *testing.T) {
 		}
 	}
 	var want []string
-	for _, e := range []string{v1.EventDequeue, v1.EventDeliver, v1.EventDrop} {
+	for _, e := range []string{v2.EventDequeue, v2.EventDeliver, v2.EventDrop} {
 		want = append(want, "event="+e)
 	}
-	for _, k := range []string{v1.KindData, v1.KindAck, v1.KindNack, v1.KindCNP, v1.KindPause, v1.KindResume, v1.KindRTTReq, v1.KindRTTResp} {
+	for _, k := range []string{v2.KindData, v2.KindAck, v2.KindNack, v2.KindCNP, v2.KindPause, v2.KindResume, v2.KindRTTReq, v2.KindRTTResp} {
 		want = append(want, "kind="+k)
 	}
 	for _, w := range want {
@@ -207,13 +207,13 @@ func TestPacketEnumsAreStrings(t *testing.T) {
 }
 
 // TestComparisonFileReadByDuckDB checks comparison.parquet: types from
-// v1.ComparisonRow, the schema metadata, one row per run and bucket (plus
+// v2.ComparisonRow, the schema metadata, one row per run and bucket (plus
 // the run-wide bucket -1), and the algorithm names as resolved.
 func TestComparisonFileReadByDuckDB(t *testing.T) {
 	cmp := getCompare(t)
 	db := openDB(t)
 	path := filepath.Join(cmp, "comparison.parquet")
-	checkColumns(t, db, path, v1.ComparisonRow{})
+	checkColumns(t, db, path, v2.ComparisonRow{})
 	checkMetadata(t, db, path)
 	var want int64
 	names := map[string]bool{}
@@ -258,7 +258,7 @@ func TestHivePartitionsReadByDuckDB(t *testing.T) {
 	}
 }
 
-// TestDecisionRowsReadByDuckDB writes rows of v1.DecisionRow with the
+// TestDecisionRowsReadByDuckDB writes rows of v2.DecisionRow with the
 // writer every output uses (output.WriteRows) and checks that DuckDB reads
 // decisions.parquet's schema as documented, NaN rewards included. A run's
 // own decisions.parquet (from `ccreplay dataset`) is checked by
@@ -271,7 +271,7 @@ func TestDecisionRowsReadByDuckDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := openDB(t)
-	checkColumns(t, db, path, v1.DecisionRow{})
+	checkColumns(t, db, path, v2.DecisionRow{})
 	checkMetadata(t, db, path)
 	if n := count(t, db, path); n != int64(len(rows)) {
 		t.Errorf("%d rows read, %d written", n, len(rows))

@@ -21,6 +21,7 @@ package runfolder
 
 import (
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // File names inside a run folder and a collection.
@@ -44,4 +45,8 @@ const (
 )
 
 // Version is the schema version every manifest carries.
-const Version = v1.Version
+const Version = v2.Version
+
+// PreviousVersion is the older schema version whose run folders are still
+// read (metrics/arrowread reads its Parquet files).
+const PreviousVersion = v1.Version

@@ -88,8 +88,8 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s: not a run manifest: %v", p, err)
 	}
-	if m.SchemaVersion != Version {
-		return nil, fmt.Errorf("%s: schema_version %q, want %q", p, m.SchemaVersion, Version)
+	if m.SchemaVersion != Version && m.SchemaVersion != PreviousVersion {
+		return nil, fmt.Errorf("%s: schema_version %q, want %q or %q", p, m.SchemaVersion, Version, PreviousVersion)
 	}
 	if m.Kind != KindRun || !m.Complete {
 		return nil, fmt.Errorf("%s: %w: it does not say \"kind\": %q and \"complete\": true (written by an older ccreplay or never finished): run it again", p, ErrIncomplete, KindRun)

@@ -1,6 +1,6 @@
-package v1_test
+package v2_test
 
-// The committed samples of schema version 1 (docs/OUTPUTS.md,
+// The committed samples of schema version 2 (docs/OUTPUTS.md,
 // "Versioning": "a tiny sample of every file kind of each version is
 // committed" and read back by this test).
 //
@@ -9,13 +9,13 @@ package v1_test
 // (a 2-to-1 incast of 3 KB flows under DCQCN, --packets all, seed 1) and
 // are regenerated, after a deliberate change only, with
 //
-//	go test ./schema/v1 -run TestSample -update
+//	go test ./schema/v2 -run TestSample -update
 //
 // The test reads every sample back with Apache Arrow (metrics/arrowread)
 // and with parquet-go (the writer's library), compares the rows with the
 // JSON twin, checks the version metadata, and checks that a file written
 // today has the same columns (name, physical and logical type, encodings)
-// as the committed one: a column is never renamed or retyped within v1.
+// as the committed one: a column is never renamed or retyped within v2.
 //
 // decisions.parquet and learning.parquet have writers of their own
 // (rl/dataset, rl/train) and NaN cells, which JSON cannot hold; their
@@ -23,7 +23,7 @@ package v1_test
 //
 //	ccreplay dataset --workload incast:n=4,size=200KB --cca dcqcn --reward all -o /tmp/ds
 //	ccreplay train rlcc --episodes 3 --duration 200us --flows 2 -o /tmp/tr
-//	go test ./schema/v1 -run TestSample -update \
+//	go test ./schema/v2 -run TestSample -update \
 //	    -decisions /tmp/ds/decisions.parquet -learning /tmp/tr/learning.parquet
 //
 // and TestSampleDatasets reads them back with parquet-go (typed) and Arrow
@@ -52,7 +52,7 @@ import (
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
-	v1 "github.com/ccreplay/ccreplay/schema/v1"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace/gen"
@@ -91,9 +91,9 @@ func newSample[T any](kind string, readArrow func(string) ([]T, error)) sample {
 	}
 }
 
-func scanPackets(path string) ([]v1.PacketRow, error) {
-	var rows []v1.PacketRow
-	err := arrowread.ScanPackets(path, func(r *v1.PacketRow) error {
+func scanPackets(path string) ([]v2.PacketRow, error) {
+	var rows []v2.PacketRow
+	err := arrowread.ScanPackets(path, func(r *v2.PacketRow) error {
 		rows = append(rows, *r)
 		return nil
 	})
@@ -149,9 +149,9 @@ func TestSamples(t *testing.T) {
 			}
 			committed, now := describe(t, path), describe(t, fresh)
 			if committed != now {
-				t.Errorf("the schema of %s changed within %s:\ncommitted:\n%s\nnow:\n%s", s.kind, v1.Version, committed, now)
+				t.Errorf("the schema of %s changed within %s:\ncommitted:\n%s\nnow:\n%s", s.kind, v2.Version, committed, now)
 			}
-			if !strings.Contains(committed, "metadata "+v1.MetadataKey+"="+v1.Version) {
+			if !strings.Contains(committed, "metadata "+v2.MetadataKey+"="+v2.Version) {
 				t.Errorf("committed sample lacks the version metadata:\n%s", committed)
 			}
 		})
@@ -170,8 +170,8 @@ func describe(t *testing.T, path string) string {
 	defer r.Close()
 	var b strings.Builder
 	md := r.MetaData()
-	if v := md.KeyValueMetadata().FindValue(v1.MetadataKey); v != nil {
-		fmt.Fprintf(&b, "metadata %s=%s\n", v1.MetadataKey, *v)
+	if v := md.KeyValueMetadata().FindValue(v2.MetadataKey); v != nil {
+		fmt.Fprintf(&b, "metadata %s=%s\n", v2.MetadataKey, *v)
 	}
 	sch := md.Schema
 	for i := range sch.NumColumns() {
@@ -220,7 +220,7 @@ func writeSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := res.Summary
-	comparison := []v1.ComparisonRow{{
+	comparison := []v2.ComparisonRow{{
 		CCA: spec.Name, Seed: 1, Bucket: -1, SizeMinBytes: s.Buckets[0].SizeMinBytes, SizeMaxBytes: s.Buckets[len(s.Buckets)-1].SizeMaxBytes,
 		Flows: s.Flows, FlowsFinished: s.FlowsFinished, FCTP50Ns: s.FCTP50Ns, FCTP95Ns: s.FCTP95Ns, FCTP99Ns: s.FCTP99Ns,
 		SlowdownP50: s.SlowdownP50, SlowdownP95: s.SlowdownP95, SlowdownP99: s.SlowdownP99,
@@ -298,8 +298,8 @@ func newDatasetSample[T any](kind string, from *string) datasetSample {
 }
 
 var datasetSamples = []datasetSample{
-	newDatasetSample[v1.DecisionRow]("decisions", decisions),
-	newDatasetSample[v1.LearningRow]("learning", learning),
+	newDatasetSample[v2.DecisionRow]("decisions", decisions),
+	newDatasetSample[v2.LearningRow]("learning", learning),
 }
 
 func TestSampleDatasets(t *testing.T) {
@@ -332,9 +332,9 @@ func TestSampleDatasets(t *testing.T) {
 			}
 			committed, now := describe(t, path), describe(t, fresh)
 			if committed != now {
-				t.Errorf("the schema of %s changed within %s:\ncommitted:\n%s\nnow:\n%s", s.kind, v1.Version, committed, now)
+				t.Errorf("the schema of %s changed within %s:\ncommitted:\n%s\nnow:\n%s", s.kind, v2.Version, committed, now)
 			}
-			if !strings.Contains(committed, "metadata "+v1.MetadataKey+"="+v1.Version) {
+			if !strings.Contains(committed, "metadata "+v2.MetadataKey+"="+v2.Version) {
 				t.Errorf("committed sample lacks the version metadata:\n%s", committed)
 			}
 			if want := strings.Count(committed, "\n") - 1; len(cols) != want {

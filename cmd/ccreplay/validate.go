@@ -1,0 +1,257 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/fidelity"
+	"github.com/ccreplay/ccreplay/plot"
+)
+
+func init() { registerCommand(newValidateCmd) }
+
+// validateOptions are the flags of `ccreplay validate`.
+type validateOptions struct {
+	s *streams
+
+	NS3FCT         string
+	JSON           bool
+	Plots          string
+	Top            int
+	MinMatch       float64
+	StartTolNs     int64
+	HPCCStep       int
+	Buckets        int
+	Bands          bool
+	MaxOverallErr  float64
+	MaxBucketErr   float64
+	MinBucketFlows int
+}
+
+const validateExamples = `  # an HPCC-style scenario run twice by ccreplay (fct.txt in the simulator's layout),
+  # compared flow by flow: every ratio is exactly 1
+  ccreplay run --workload incast:n=4,size=100KB --packets none --out runs/a --fct-txt runs/a.txt
+  ccreplay validate runs/a --ns3-fct runs/a.txt
+
+  # bands: exit 1 when a ratio is off by more than 5 % overall or 10 % in a bucket of
+  # at least 30 flows; the report as JSON, and the two figures
+  ccreplay validate runs/a --ns3-fct runs/a.txt --bands --max-overall-err 0.05 --json --plots runs/fig
+
+  # a run against the simulator's own output (the folder of a config.txt run by ns-3,
+  # or its fct.txt), two run folders, or two fct.txt files
+  ccreplay validate runs/a runs/a.txt --top 3`
+
+func newValidateCmd(s *streams) *cobra.Command {
+	o := &validateOptions{s: s}
+	c := &cobra.Command{
+		Use:   "validate (RUN_DIR --ns3-fct ns3/fct.txt | A B) [--json] [--plots DIR] [--top N] [--bands]",
+		Short: "Cross-check flow completion times against the HPCC ns-3 simulator's fct.txt or another run",
+		Long: `Matches the flows of two sides one to one and compares their completion times,
+to check ccreplay against the HPCC ns-3 simulator on the same config.txt:
+
+  ccreplay validate RUN_DIR --ns3-fct ns3/fct.txt   reference = the simulator's fct.txt
+  ccreplay validate A B                             reference = A; A and B are each a
+                                                    run folder or an fct.txt file
+
+A run folder's rows come from its fct.txt (ccreplay run writes one for HPCC
+scenarios; the simulator's folders hold theirs), else from messages.parquet and
+flows.parquet (FCT = sender_done_ns - release_ns, as --fct-txt writes it); the
+output says which. Flows are matched by (src, dst, sport, dport) when that key is
+unique on both sides and the sizes agree, the rest by (src, dst, size) with start
+times within --start-tolerance (ns-3 truncates start times to whole ns). Fewer than
+--min-match of either side's flows matched is an error (exit 3).
+
+Slowdown = max(1, FCT / standalone FCT) of each side, as the HPCC analysis
+script computes it; where the standalone FCTs differ, the other side's FCT over
+the reference's standalone FCT is shown too. Printed: p50/p95/p99 slowdown of
+each side and their ratio (other / reference), the mean FCT ratio, the last
+completion (max start+FCT - min start) of each side, the same per flow-size
+bucket under the HPCC script's buckets (5 % of the flows each, percentile index
+int(n p)) and ccreplay's (10 equal-count buckets, nearest rank), and the --top
+flows whose FCT ratio is largest and smallest. --json prints the whole report
+(field names in docs/VALIDATE.md); --plots DIR writes fidelity_fct_scatter (FCT of
+each matched flow, log-log, with y = x) and fidelity_slowdown (p50 and p99
+slowdown per bucket, both sides) as PNG and SVG.
+
+--bands checks every ratio: overall |ratio - 1| <= --max-overall-err, per bucket
+of at least --min-bucket-flows flows <= --max-bucket-err (setting one of these
+flags implies --bands). A ratio outside is listed and the command exits 1, as
+metrics --verify does on a difference.
+
+Exit codes: 0 compared (and within the bands), 1 a ratio outside the bands or a
+plot not written, 2 bad command line, 3 bad input (a missing or malformed file,
+reported with file:line, or too few flows matched).`,
+		Example: validateExamples,
+		Args:    usageArgs(cobra.RangeArgs(1, 2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.check(cmd, args); err != nil {
+				return err
+			}
+			return o.run(args)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.NS3FCT, "ns3-fct", "", "the reference: the HPCC ns-3 simulator's fct.txt (with one RUN_DIR)")
+	f.BoolVar(&o.JSON, "json", false, "print the whole report as JSON to stdout instead of the tables")
+	f.StringVar(&o.Plots, "plots", "", "write the FCT scatter and slowdown figures (PNG and SVG) into this folder")
+	f.IntVar(&o.Top, "top", fidelity.DefaultTop, "list this many flows whose FCT ratio is largest, and as many smallest")
+	f.Float64Var(&o.MinMatch, "min-match", fidelity.DefaultMinMatch, "smallest fraction of each side's flows that must match (0..1)")
+	f.Int64Var(&o.StartTolNs, "start-tolerance", fidelity.DefaultStartToleranceNs, "largest start-time difference of flows matched by (src, dst, size, start), ns")
+	f.IntVar(&o.HPCCStep, "hpcc-step", fidelity.DefaultHPCCStepPct, "HPCC buckets' width, percent of the flows (fct_analysis.py -s)")
+	f.IntVar(&o.Buckets, "buckets", fidelity.DefaultBuckets, "ccreplay's equal-count flow-size buckets")
+	f.BoolVar(&o.Bands, "bands", false, "exit 1 when a ratio is outside its band (defaults below)")
+	f.Float64Var(&o.MaxOverallErr, "max-overall-err", fidelity.DefaultMaxOverallErr, "band of the overall ratios: |ratio - 1| at most this")
+	f.Float64Var(&o.MaxBucketErr, "max-bucket-err", fidelity.DefaultMaxBucketErr, "band of the per-bucket slowdown ratios")
+	f.IntVar(&o.MinBucketFlows, "min-bucket-flows", fidelity.DefaultMinBucketFlows, "buckets with fewer flows are not checked")
+	return c
+}
+
+// check validates the command line (usage errors, exit 2).
+func (o *validateOptions) check(cmd *cobra.Command, args []string) error {
+	switch {
+	case o.NS3FCT != "" && len(args) != 1:
+		return usageErrorf("--ns3-fct compares one RUN_DIR with the simulator's fct.txt, got %d arguments", len(args))
+	case o.NS3FCT == "" && len(args) != 2:
+		return usageErrorf("give RUN_DIR --ns3-fct ns3/fct.txt, or two run folders or fct.txt files to compare")
+	case o.Top < 0:
+		return usageErrorf("--top must be >= 0, got %d", o.Top)
+	case !(o.MinMatch >= 0 && o.MinMatch <= 1):
+		return usageErrorf("--min-match must be in 0..1, got %g", o.MinMatch)
+	case o.StartTolNs < 0:
+		return usageErrorf("--start-tolerance must be >= 0 ns, got %d", o.StartTolNs)
+	case o.HPCCStep < 1 || o.HPCCStep > 100:
+		return usageErrorf("--hpcc-step must be in 1..100, got %d", o.HPCCStep)
+	case o.Buckets < 1:
+		return usageErrorf("--buckets must be >= 1, got %d", o.Buckets)
+	case !(o.MaxOverallErr >= 0) || !(o.MaxBucketErr >= 0) || o.MinBucketFlows < 0:
+		return usageErrorf("--max-overall-err, --max-bucket-err and --min-bucket-flows must be >= 0")
+	}
+	for _, n := range []string{"max-overall-err", "max-bucket-err", "min-bucket-flows"} {
+		if cmd.Flags().Changed(n) {
+			o.Bands = true
+		}
+	}
+	return nil
+}
+
+// bandError is a validate --bands failure (exit 1, ExitFailure).
+type bandError struct{ n int }
+
+func (e bandError) Error() string {
+	return fmt.Sprintf("validate: %d ratios outside their bands", e.n)
+}
+
+func (o *validateOptions) run(args []string) error {
+	// Labels are short (legends, headings); the tables name the paths.
+	refPath, otherPath, refLabel, otherLabel := o.NS3FCT, args[0], "ns-3", "ccreplay"
+	if o.NS3FCT == "" {
+		refPath, otherPath = args[0], args[1]
+		refLabel, otherLabel = filepath.Base(refPath), filepath.Base(otherPath)
+		if refLabel == otherLabel {
+			refLabel, otherLabel = "A", "B"
+		}
+	}
+	ref, err := fidelity.Load(refPath, refLabel)
+	if err != nil {
+		return inputErrorf("validate: %v", err)
+	}
+	other, err := fidelity.Load(otherPath, otherLabel)
+	if err != nil {
+		return inputErrorf("validate: %v", err)
+	}
+	minMatch := o.MinMatch
+	if minMatch == 0 {
+		minMatch = -1 // accept any
+	}
+	tol := o.StartTolNs
+	if tol == 0 {
+		tol = -1 // exact starts
+	}
+	top := o.Top
+	if top == 0 {
+		top = -1 // none
+	}
+	rep, err := fidelity.Compare(ref, other, fidelity.Options{
+		Match:    fidelity.MatchOptions{StartToleranceNs: tol},
+		MinMatch: minMatch, HPCCStepPct: o.HPCCStep, Buckets: o.Buckets, Top: top,
+	})
+	var me *fidelity.MatchError
+	if errors.As(err, &me) {
+		return inputErrorf("validate: %s vs %s: %v", refPath, otherPath, err)
+	} else if err != nil {
+		return err
+	}
+	var bands *fidelity.Bands
+	var vs []fidelity.Violation
+	if o.Bands {
+		bands = &fidelity.Bands{MaxOverallErr: o.MaxOverallErr, MaxBucketErr: o.MaxBucketErr, MinBucketFlows: o.MinBucketFlows}
+		vs = fidelity.Check(rep, *bands)
+	}
+	var figs []string
+	if o.Plots != "" {
+		if figs, err = o.writePlots(rep); err != nil {
+			return err
+		}
+	}
+	if o.JSON {
+		// bands and violations only with --bands (violations then [] when
+		// every ratio is inside), plots only with --plots.
+		out := struct {
+			*fidelity.Report
+			Bands      *fidelity.Bands       `json:"bands,omitempty"`
+			Violations *[]fidelity.Violation `json:"violations,omitempty"`
+			Plots      []string              `json:"plots,omitempty"`
+		}{Report: rep, Bands: bands, Plots: figs}
+		if bands != nil {
+			if vs == nil {
+				vs = []fidelity.Violation{}
+			}
+			out.Violations = &vs
+		}
+		b, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(o.s.Out, string(b))
+	} else {
+		fmt.Fprintln(o.s.Out, "ccreplay validate")
+		fidelity.WriteTable(o.s.Out, rep)
+		if bands != nil {
+			fidelity.WriteViolations(o.s.Out, *bands, vs)
+		}
+		if len(figs) > 0 {
+			fmt.Fprintf(o.s.Out, "\nfigures: %s\n", strings.Join(figs, ", "))
+		}
+	}
+	if len(vs) > 0 {
+		if o.JSON { // the table lists them on stdout
+			for _, v := range vs {
+				fmt.Fprintln(o.s.Err, "outside band: "+v.String())
+			}
+		}
+		return bandError{len(vs)}
+	}
+	return nil
+}
+
+// writePlots writes the validate figures into --plots.
+func (o *validateOptions) writePlots(rep *fidelity.Report) ([]string, error) {
+	if err := os.MkdirAll(o.Plots, 0o755); err != nil {
+		return nil, fmt.Errorf("validate: --plots: %w", err)
+	}
+	var paths []string
+	for _, fig := range plot.Fidelity(rep) {
+		p, err := plot.WriteFigure(o.Plots, fig, plot.Formats)
+		paths = append(paths, p...)
+		if err != nil {
+			return paths, fmt.Errorf("validate: %w", err)
+		}
+	}
+	return paths, nil
+}
