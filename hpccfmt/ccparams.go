@@ -50,8 +50,8 @@ import (
 // window is the queue pair's, not the algorithm's: HAS_WIN, VAR_WIN and
 // GLOBAL_T are the host model's (runconfig's applyModel: nic window_bdp
 // and window scaling, the base RTT every algorithm is given, for every
-// CC_MODE), and so is INT_MULTI's unit (ccreplay's INT carries exact
-// values). (5) rdma-hw.cc attribute defaults that config.txt cannot
+// CC_MODE), and so is INT_MULTI (the switches' INT rounding under
+// HPCC). (5) rdma-hw.cc attribute defaults that config.txt cannot
 // change. MULTI_RATE, SAMPLE_FEEDBACK and RATE_BOUND are checked by the
 // parser; the network keys (BUFFER_SIZE, PACKET_PAYLOAD_SIZE,
 // L2_ACK_INTERVAL, ENABLE_QCN, ACK_HIGH_PRIO, ...) are Config fields.

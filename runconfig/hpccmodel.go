@@ -43,6 +43,12 @@ func (h *HPCC) applyModel(cfg *replay.Config) {
 	case 7:
 		intBytes = 8 // TS: one 8-byte timestamp
 	}
+	if c.CCMode == 3 {
+		// INT_MULTI: IntHop keeps queue lengths in units of 80 bytes and
+		// byte counters in units of 128 bytes, times INT_MULTI.
+		cfg.Switch.INTQLenUnit = units.Bytes(80 * c.IntMulti)
+		cfg.Switch.INTBytesUnit = units.Bytes(128 * c.IntMulti)
+	}
 	cfg.NIC.HeaderBytes = 48 + intBytes
 	cfg.NIC.AckBytes = max(60, 46+intBytes)
 	cfg.NIC.NackBytes = cfg.NIC.AckBytes

@@ -137,7 +137,18 @@ type Config struct {
 	PFC PFCConfig
 	// INT stamps in-band telemetry on data packets at dequeue.
 	INT bool
+	// INTQLenUnit and INTBytesUnit, when positive, round the queue length
+	// and the transmitted-byte counter INT carries down to multiples of
+	// them, bytes, as the HPCC ns-3 simulator's 64-bit IntHop does (units
+	// of 80 and 128 bytes times INT_MULTI); its 17-bit queue-length field
+	// also wraps, at 2^17 units (10.5 MB with INT_MULTI 1). 0 (the
+	// default) carries exact values.
+	INTQLenUnit, INTBytesUnit units.Bytes `json:",omitempty"`
 }
+
+// INTQLenFieldUnits is the number of INTQLenUnit steps the simulator's
+// queue-length field holds before it wraps (17 bits).
+const INTQLenFieldUnits = 1 << 17
 
 // DefaultConfig is a 32 MB lossless switch with dynamic PFC and RED
 // marking of the DCQCN zhu2015 preset (Kmin 5 kB, Kmax 200 kB, Pmax 1 %).
@@ -249,4 +260,15 @@ func (p PFCConfig) PortHeadroom(rate units.BitsPerSec, delay units.Time) units.B
 		return units.Bytes(limits.MaxTotalBytes)
 	}
 	return units.Bytes(2*q + 3*1500)
+}
+
+// RoundINTQLen is a queue length of q bytes as INT carries it with a unit
+// of u bytes: rounded down to whole units, and wrapped at
+// INTQLenFieldUnits units as the simulator's 17-bit field wraps.
+func RoundINTQLen(q, u units.Bytes) units.Bytes { return q / u % INTQLenFieldUnits * u }
+
+// SetINTUnits sets Config.INTQLenUnit and INTBytesUnit of a built switch
+// (tests; a run sets them in its Config).
+func (sw *Switch) SetINTUnits(qlen, bytes units.Bytes) {
+	sw.cfg.INTQLenUnit, sw.cfg.INTBytesUnit = qlen, bytes
 }

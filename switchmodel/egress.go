@@ -103,7 +103,14 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 			p.Tel = sw.pool.GetTel()
 		}
 		if t := p.Tel; int(t.N) < telemetry.MaxHops {
-			t.Hops[t.N] = telemetry.Hop{QLen: e.bytes, TxBytes: units.Bytes(e.Port.TxBytes) + p.Size, TS: now, LinkRate: e.Port.Rate}
+			q, b := e.bytes, units.Bytes(e.Port.TxBytes)+p.Size
+			if u := sw.cfg.INTQLenUnit; u > 0 {
+				q = RoundINTQLen(q, u)
+			}
+			if u := sw.cfg.INTBytesUnit; u > 0 {
+				b = b / u * u
+			}
+			t.Hops[t.N] = telemetry.Hop{QLen: q, TxBytes: b, TS: now, LinkRate: e.Port.Rate}
 			t.N++
 		}
 	}

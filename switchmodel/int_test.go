@@ -121,3 +121,33 @@ func TestINTStackIsBounded(t *testing.T) {
 		t.Fatalf("full stack became %+v", f.tel)
 	}
 }
+
+// With INTQLenUnit and INTBytesUnit, a hop carries the queue length and
+// the byte counter rounded down to those units, as the HPCC ns-3
+// simulator's IntHop::Set stores them (qlen / (80 * INT_MULTI) in a 17-bit
+// field, bytes / (128 * INT_MULTI)). Units of 320 and 512 bytes on the
+// packets of TestINTStampsEveryHopAtDequeue: queue 2000 -> 1920, 1000 ->
+// 960; bytes 1000 -> 512, 2000 -> 1536, 3000 -> 2560, 4000 -> 3584. A
+// queue of 2^17 units or more wraps as the field does.
+func TestINTRounding(t *testing.T) {
+	c := newChain(t, true)
+	for _, sw := range []*switchmodel.Switch{c.a, c.b} {
+		sw.SetINTUnits(320, 512)
+	}
+	for i := int64(0); i < 4; i++ {
+		c.send(0, fabric.Data, i)
+	}
+	c.sim.Run(units.Never)
+	wantQ := [4]units.Bytes{0, 1920, 960, 0}
+	wantB := [4]units.Bytes{512, 1536, 2560, 3584}
+	for i, f := range c.h1.got {
+		for h := 0; h < 2; h++ {
+			if got := f.tel.Hops[h]; got.QLen != wantQ[i] || got.TxBytes != wantB[i] {
+				t.Errorf("packet %d hop %d: qlen %d bytes %d, want %d and %d", i, h, got.QLen, got.TxBytes, wantQ[i], wantB[i])
+			}
+		}
+	}
+	if got := switchmodel.RoundINTQLen(switchmodel.INTQLenFieldUnits*80+160, 80); got != 160/80*80 {
+		t.Errorf("a queue of 2^17 units + 160 B reads %d, want it wrapped to 160", got)
+	}
+}
