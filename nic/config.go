@@ -81,6 +81,13 @@ type Config struct {
 	// while that class is paused (the HPCC ns-3 simulator's ACK_HIGH_PRIO
 	// 1: the hosts' ACK queue index is 0, which PFC never pauses).
 	AckIgnoresPause bool
+	// RepaceOnRateChange moves a flow's next send time when an ACK
+	// changes its algorithm's rate: by the last packet's serialization at
+	// the new rate minus at the old one, so the gap already waited counts
+	// at the new rate (the HPCC ns-3 simulator's RdmaHw::ChangeRate, which
+	// its HPCC uses on every rate update). False keeps the gap fixed when
+	// the packet left.
+	RepaceOnRateChange bool
 }
 
 // DefaultProbeTimeout is Config.ProbeTimeout's default: 100 us, about 25

@@ -32,6 +32,7 @@ type Flow struct {
 	// hop count.
 	BaseRTT    units.Time
 	Bottleneck units.BitsPerSec
+	lastSize   units.Bytes // wire size of the last data packet sent (Config.RepaceOnRateChange)
 	// CCBaseRTT, when positive, is the base RTT the flow's algorithm and
 	// its BDP window are given instead of BaseRTT, picoseconds.
 	CCBaseRTT units.Time

@@ -27,6 +27,8 @@ type fixed struct {
 	// probe makes it a cca.RTTProber; rtts records OnRTT's samples.
 	probe bool
 	rtts  []units.Time
+	// ackRate, when set, becomes the rate on the next ACK.
+	ackRate units.BitsPerSec
 }
 
 var (
@@ -40,12 +42,17 @@ func (f *fixed) OnRTT(_ units.Time, rtt units.Time) { f.rtts = append(f.rtts, rt
 func (f *fixed) Name() string                       { return "fixed" }
 func (f *fixed) Start(_ units.Time, i cca.FlowInfo) { f.info = i }
 func (f *fixed) OnSend(units.Time, units.Bytes)     { f.sends++ }
-func (f *fixed) OnAck(_ units.Time, a *cca.Ack)     { f.acks = append(f.acks, *a) }
-func (f *fixed) OnCNP(now units.Time)               { f.cnps++; f.cnpAt = append(f.cnpAt, now) }
-func (f *fixed) OnNack(units.Time)                  { f.nacks++ }
-func (f *fixed) OnTimer(units.Time)                 { f.timers++ }
-func (f *fixed) NextTimer() units.Time              { return units.Never }
-func (f *fixed) Window() units.Bytes                { return f.win }
+func (f *fixed) OnAck(_ units.Time, a *cca.Ack) {
+	f.acks = append(f.acks, *a)
+	if f.ackRate != 0 {
+		f.rate, f.ackRate = f.ackRate, 0
+	}
+}
+func (f *fixed) OnCNP(now units.Time)  { f.cnps++; f.cnpAt = append(f.cnpAt, now) }
+func (f *fixed) OnNack(units.Time)     { f.nacks++ }
+func (f *fixed) OnTimer(units.Time)    { f.timers++ }
+func (f *fixed) NextTimer() units.Time { return units.Never }
+func (f *fixed) Window() units.Bytes   { return f.win }
 func (f *fixed) Rate() units.BitsPerSec {
 	if f.rate == 0 {
 		return f.info.LineRate

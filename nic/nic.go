@@ -165,6 +165,32 @@ func (n *NIC) wake(now units.Time, f *Flow) {
 	n.ready.Push(f)
 }
 
+// gap is the pacing interval after a packet of size bytes at rate r: its
+// serialization time, truncated to Config.TxStep.
+func (n *NIC) gap(size units.Bytes, r units.BitsPerSec) units.Time {
+	g := units.TxTime(size, r)
+	if n.cfg.TxStep > 0 {
+		g -= g % n.cfg.TxStep
+	}
+	return g
+}
+
+// repace moves f's next send time after its rate changed from old to cur
+// (Config.RepaceOnRateChange), keeping the pacing heap in order.
+func (n *NIC) repace(f *Flow, old, cur units.BitsPerSec) {
+	if old == cur || f.lastSize == 0 {
+		return
+	}
+	pacing := f.sched == schedPacing
+	if pacing {
+		n.pacing.remove(f)
+	}
+	f.nextAvail += n.gap(f.lastSize, cur) - n.gap(f.lastSize, old)
+	if pacing {
+		n.pacing.push(f)
+	}
+}
+
 func (n *NIC) rate(f *Flow) units.BitsPerSec {
 	r := f.CC.Rate()
 	if r < n.cfg.MinRate {
@@ -312,11 +338,8 @@ func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
 	f.DataPktsSent++
 	f.DataBytesSent += int64(p.Size)
 	n.Counters.SentDataBytes += int64(p.Size)
-	gap := units.TxTime(p.Size, n.rate(f))
-	if n.cfg.TxStep > 0 {
-		gap -= gap % n.cfg.TxStep
-	}
-	f.nextAvail = now + gap
+	f.lastSize = p.Size
+	f.nextAvail = now + n.gap(p.Size, n.rate(f))
 	f.CC.OnSend(now, p.Size)
 	n.rearm(now, f)
 	if n.tap != nil {
@@ -529,7 +552,11 @@ func (n *NIC) receiveAck(now units.Time, f *Flow, p *fabric.Packet) {
 			a.NumHops = int(t.N)
 			copy(a.Hops[:t.N], t.Hops[:t.N])
 		}
+		old := n.rate(f)
 		f.CC.OnAck(now, a)
+		if n.cfg.RepaceOnRateChange {
+			n.repace(f, old, n.rate(f))
+		}
 	}
 	if m != nil {
 		if m.SenderDone < 0 {

@@ -25,11 +25,40 @@ func (p *pacingHeap) push(f *Flow) {
 
 func (p *pacingHeap) pop() *Flow {
 	top := p.h[0]
+	p.removeAt(0)
+	return top
+}
+
+// remove takes f out of the heap (a linear search: a NIC paces few flows
+// at a time).
+func (p *pacingHeap) remove(f *Flow) {
+	for i, g := range p.h {
+		if g == f {
+			p.removeAt(i)
+			return
+		}
+	}
+}
+
+// removeAt takes out the flow at index i and restores the heap order.
+func (p *pacingHeap) removeAt(i int) {
 	last := len(p.h) - 1
-	p.h[0] = p.h[last]
+	p.h[i] = p.h[last]
 	p.h[last] = nil
 	p.h = p.h[:last]
-	i := 0
+	if i == last {
+		return
+	}
+	// The moved flow may belong above i (it came from another subtree)
+	// or below it.
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !earlier(p.h[i], p.h[parent]) {
+			break
+		}
+		p.h[i], p.h[parent] = p.h[parent], p.h[i]
+		i = parent
+	}
 	for {
 		l, r, m := 2*i+1, 2*i+2, i
 		if l < last && earlier(p.h[l], p.h[m]) {
@@ -44,5 +73,4 @@ func (p *pacingHeap) pop() *Flow {
 		p.h[i], p.h[m] = p.h[m], p.h[i]
 		i = m
 	}
-	return top
 }

@@ -451,3 +451,32 @@ func TestNS3HostModel(t *testing.T) {
 		}
 	}
 }
+
+// RepaceOnRateChange (the HPCC ns-3 simulator's RdmaHw::ChangeRate): when
+// an ACK changes the rate, the pending gap of the last packet is re-timed
+// at the new rate. At 10 Gb/s a 1048 B packet's gap is 838.4 ns; an ACK at
+// 100 ns raising the rate to 100 Gb/s (gap 83.84 ns) moves the second
+// packet from 838.4 ns to 838.4 - 838.4 + 83.84 = 83.84 ns, so it leaves
+// as soon as the ACK arrives. Without the option it waits the old gap.
+func TestRepaceOnRateChange(t *testing.T) {
+	for _, repace := range []bool{false, true} {
+		cfg := nic.DefaultConfig()
+		cfg.RepaceOnRateChange = repace
+		alg := &fixed{rate: 10 * units.Gbps, ackRate: 100 * units.Gbps}
+		p := newPair(t, cfg, false, alg)
+		p.release(0, 0, 2000)
+		at(p.sim, 100*units.Nanosecond, func(now units.Time) { p.a.Receive(now, p.ctrl(fabric.Ack, 0, 0), 0) })
+		p.run(horizon)
+		got := p.ab.kind(fabric.Data)
+		if len(got) != 2 {
+			t.Fatalf("sent %d packets", len(got))
+		}
+		want := units.TxTime(1048, 10*units.Gbps)
+		if repace {
+			want = 100 * units.Nanosecond // the re-timed send (83.84 ns) is already due
+		}
+		if d := departed(got[1]); d != want {
+			t.Errorf("repace=%v: second packet left at %v, want %v", repace, d, want)
+		}
+	}
+}

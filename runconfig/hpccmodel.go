@@ -48,6 +48,9 @@ func (h *HPCC) applyModel(cfg *replay.Config) {
 		// byte counters in units of 128 bytes, times INT_MULTI.
 		cfg.Switch.INTQLenUnit = units.Bytes(80 * c.IntMulti)
 		cfg.Switch.INTBytesUnit = units.Bytes(128 * c.IntMulti)
+		// HPCC changes its queue pair's rate through RdmaHw::ChangeRate,
+		// which moves the pending send time to the new rate.
+		cfg.NIC.RepaceOnRateChange = true
 	}
 	cfg.NIC.HeaderBytes = 48 + intBytes
 	cfg.NIC.AckBytes = max(60, 46+intBytes)

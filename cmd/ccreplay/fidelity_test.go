@@ -82,15 +82,13 @@ var knownDiffs = []knownDiff{
 	{"ws16_timely", "hpcc bucket", "slowdown p50", 0.30},
 	{"ws16_timely", "hpcc bucket", "slowdown p9", 1.0},
 	{"ws16_timely", "bucket", "slowdown p9", 0.60},
-	// HPCC: percentiles of 34-flow buckets are one or two flows' values.
+	// HPCC: percentiles of 34- and 68-flow buckets are one or two flows'
+	// values; the overall ratios stay within 5 %.
 	{"ws16_hpcc", "hpcc bucket", "", 0.20},
-	{"ws16_hpcc", "bucket", "slowdown p95", 0.15},
-	// HPCC's 16-to-1 incast: ccreplay's mean FCT is 5 % longer (its last
-	// completion is within 3.2 %).
-	{"incast16_hpcc", "overall", "mean FCT", 0.07},
+	{"ws16_hpcc", "bucket", "slowdown p9", 0.15},
 	// The two 200 MB HPCC flows start together and symmetric; how the
 	// pair breaks symmetry decides the first one's FCT (32.6 ms in ns-3,
-	// 35.8 ms here; 31.5 ms before INT_MULTI's rounding was modelled),
+	// 36.3 ms here; 31.5 ms before INT_MULTI's rounding was modelled),
 	// while the second ends within 0.01 % of ns-3's.
 	{"incast2_200MB_hpcc", "overall", "slowdown p50", 0.12},
 	{"incast2_200MB_hpcc", "overall", "mean FCT", 0.06},
