@@ -88,6 +88,15 @@ type Config struct {
 	// its HPCC uses on every rate update). False keeps the gap fixed when
 	// the packet left.
 	RepaceOnRateChange bool
+	// CNPOnAck carries congestion notification on the ACKs instead of
+	// CNP packets: the receiver sends no CNP, and an ACK echoing a CE mark
+	// counts as a CNP at the sender (Flow.CNPs, cca.Algorithm.OnCNP),
+	// before the algorithm sees the ACK itself. This is the HPCC ns-3
+	// simulator's model (RdmaHw::ReceiveUdp sets the CNP flag on the ACK
+	// of a marked packet; ReceiveAck hands it to DCQCN first), in which
+	// the notification waits behind data wherever the ACK does.
+	// CNPInterval then has no effect.
+	CNPOnAck bool
 }
 
 // DefaultProbeTimeout is Config.ProbeTimeout's default: 100 us, about 25

@@ -478,7 +478,7 @@ func (n *NIC) receiveData(now units.Time, f *Flow, p *fabric.Packet) {
 	if p.CE {
 		f.CEPkts++
 		f.ceSinceAck = true
-		if !f.cnpSent || now-f.lastCNP >= n.cfg.CNPInterval {
+		if !n.cfg.CNPOnAck && (!f.cnpSent || now-f.lastCNP >= n.cfg.CNPInterval) {
 			f.cnpSent, f.lastCNP = true, now
 			n.sendCtrl(now, fabric.CNP, f, n.cfg.CNPBytes)
 		}
@@ -551,6 +551,10 @@ func (n *NIC) receiveAck(now units.Time, f *Flow, p *fabric.Packet) {
 		if t := p.Tel; t != nil {
 			a.NumHops = int(t.N)
 			copy(a.Hops[:t.N], t.Hops[:t.N])
+		}
+		if n.cfg.CNPOnAck && p.ECE {
+			f.CNPs++
+			f.CC.OnCNP(now)
 		}
 		old := n.rate(f)
 		f.CC.OnAck(now, a)

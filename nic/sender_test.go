@@ -480,3 +480,38 @@ func TestRepaceOnRateChange(t *testing.T) {
 		}
 	}
 }
+
+// CNPOnAck (the HPCC ns-3 simulator: RdmaHw::ReceiveUdp flags the ACK of a
+// marked packet with CNP, ReceiveAck hands the flag to DCQCN before the
+// ACK itself): the receiver sends no CNP packet, and the sender counts a
+// CNP and calls OnCNP for each ACK echoing CE.
+func TestCNPOnAck(t *testing.T) {
+	cfg := nic.DefaultConfig()
+	cfg.CNPOnAck = true
+	alg := &fixed{}
+	p := newPair(t, cfg, false, alg)
+	p.b.Receive(0, p.data(0, 0, 1000, true, false), 0)
+	p.b.Receive(0, p.data(0, 1, 1000, false, false), 0)
+	p.run(horizon)
+	if cnps := p.ba.kind(fabric.CNP); len(cnps) != 0 {
+		t.Errorf("receiver sent %d CNP packets", len(cnps))
+	}
+	acks := p.ba.kind(fabric.Ack)
+	if len(acks) != 2 || !acks[0].p.ECE || acks[1].p.ECE {
+		t.Fatalf("ACKs %s, want two, the first echoing CE", short(p.ba.log))
+	}
+	// The sender side: its flow started, two ACKs come back, the first
+	// echoing CE.
+	p.release(p.sim.Now(), 0, 2000)
+	for i, ece := range []bool{true, false} {
+		a := p.ctrl(fabric.Ack, 0, int64(i+1))
+		a.ECE = ece
+		p.a.Receive(p.sim.Now(), a, 0)
+	}
+	if alg.cnps != 1 || len(alg.acks) != 2 {
+		t.Errorf("sender saw %d CNPs and %d ACKs, want 1 and 2", alg.cnps, len(alg.acks))
+	}
+	if f := p.flows[0]; f.CNPs != 1 {
+		t.Errorf("Flow.CNPs = %d, want 1", f.CNPs)
+	}
+}

@@ -64,6 +64,9 @@ func (h *HPCC) applyModel(cfg *replay.Config) {
 	// before data either way).
 	cfg.NIC.AckInDataClass = true
 	cfg.NIC.AckIgnoresPause = c.ACKHighPrio
+	// No CNP packets: the receiver flags the ACK of a marked packet
+	// (RdmaHw::ReceiveUdp, seqh.SetCnp), the sender reacts on that ACK.
+	cfg.NIC.CNPOnAck = true
 	// Switches mark ECN as a packet leaves the queue
 	// (SwitchNode::SwitchNotifyDequeue, SwitchMmu::ShouldSendCN).
 	cfg.Switch.ECN.AtDequeue = true

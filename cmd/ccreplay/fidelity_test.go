@@ -66,14 +66,14 @@ type knownDiff struct {
 
 var knownDiffs = []knownDiff{
 	// DCQCN's tails depend on RED's random marks: with seeds 1-6
-	// ccreplay's own overall p95 ratio spreads over 1.02-1.10 and p99 over
-	// 0.86-0.99, its worst 34-flow HPCC bucket p95 over 0.76-1.30 away
-	// from 1 (docs/FIDELITY.md, "Known differences").
+	// ccreplay's own overall p95 ratio spreads over 0.99-1.10 and p99 over
+	// 0.87-1.00, its worst 34-flow HPCC bucket p95 or p99 over 0.38-1.38
+	// away from 1 (docs/FIDELITY.md, "Known differences").
 	{"ws16_dcqcn", "overall", "slowdown p95", 0.12},
 	{"ws16_dcqcn", "overall", "slowdown p99", 0.16},
 	{"ws16_dcqcn", "hpcc bucket", "slowdown p50", 0.25},
-	{"ws16_dcqcn", "hpcc bucket", "slowdown p9", 1.0},
-	{"ws16_dcqcn", "bucket", "slowdown p9", 0.45},
+	{"ws16_dcqcn", "hpcc bucket", "slowdown p9", 1.4},
+	{"ws16_dcqcn", "bucket", "slowdown p9", 0.6},
 	// TIMELY's tail: deterministic, but a 1 ns shift of one flow's start
 	// moves the overall p95 ratio from 1.05 to 1.10 and the worst HPCC
 	// bucket p99 from 0.75 to 0.91 away from 1.
