@@ -16,6 +16,7 @@ func Compute(flows []v2.FlowRow, msgs []v2.MessageRow, ports []v2.PortRow, opt O
 	}
 	s.SimDurationNs = simDuration(flows, msgs, ports)
 	flowStats(&s, flows)
+	concurrentStats(&s, flows)
 	s.Buckets = buckets(flows, opt.Buckets)
 	messageStats(&s, msgs)
 	collectiveStats(&s, msgs)

@@ -1,5 +1,14 @@
 package metrics
 
+import v2 "github.com/ccreplay/ccreplay/schema/v2"
+
+// MinConcurrentWindowNs is the shortest concurrency window the
+// *_concurrent fairness metrics are computed over, ns. Over a shorter one
+// each flow delivers a handful of packets (10 us is 125 KB at 100 Gb/s,
+// about 31 packets of 1000 B per flow of a 4-to-1 incast), so the rates
+// would measure packet granularity rather than the allocation.
+const MinConcurrentWindowNs = 10_000
+
 // Fairness indices over per-flow rates x_1..x_n (goodputs, bit/s). Each
 // returns 0 for no flows or all-zero rates instead of NaN; sums run in the
 // given order.
@@ -53,4 +62,37 @@ func minMaxRatio(x []float64) float64 {
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return ratio(lo, hi)
+}
+
+// concurrentStats fills the *_concurrent fairness fields (see Summary):
+// the window runs from the latest start of the flows to the earliest
+// finish (sim_duration_ns for a flow that did not finish), and each flow's
+// rate is its concurrent_bytes*8 over the window. Needs s.SimDurationNs.
+func concurrentStats(s *Summary, flows []v2.FlowRow) {
+	if len(flows) == 0 {
+		return
+	}
+	start, end := flows[0].StartNs, s.SimDurationNs
+	for i := range flows {
+		f := &flows[i]
+		if f.StartNs < 0 || f.ConcurrentBytes < 0 {
+			return // never started, or concurrent_bytes unknown (schema v1)
+		}
+		start = max(start, f.StartNs)
+		if finished(f.FinishNs) {
+			end = min(end, f.FinishNs)
+		}
+	}
+	window := end - start
+	if window < MinConcurrentWindowNs {
+		return
+	}
+	rates := make([]float64, len(flows))
+	for i := range flows {
+		rates[i] = finite(float64(flows[i].ConcurrentBytes) * 8e9 / float64(window))
+	}
+	s.ConcurrentWindowStartNs, s.ConcurrentWindowNs = start, window
+	s.UnfairRatioConcurrent = unfairRatio(rates)
+	s.JainIndexConcurrent = jainIndex(rates)
+	s.MinMaxRateRatioConcurrent = minMaxRatio(rates)
 }

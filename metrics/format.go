@@ -54,6 +54,7 @@ type Metric struct {
 // Compared are the metrics `ccreplay compare` and `ccreplay metrics` show
 // side by side for several runs.
 var Compared = []Metric{
+	{"FCT mean", func(s *Summary) float64 { return s.FCTMeanNs }, UnitNs},
 	{"FCT p50", func(s *Summary) float64 { return float64(s.FCTP50Ns) }, UnitNs},
 	{"FCT p95", func(s *Summary) float64 { return float64(s.FCTP95Ns) }, UnitNs},
 	{"FCT p99", func(s *Summary) float64 { return float64(s.FCTP99Ns) }, UnitNs},
@@ -70,8 +71,23 @@ var Compared = []Metric{
 	}, UnitNs},
 	{"ECN ratio", func(s *Summary) float64 { return s.ECNRatio }, UnitPct},
 	{"unfair ratio", func(s *Summary) float64 { return s.UnfairRatio }, UnitRatio},
+	{"unfair ratio concurrent", concurrent(func(s *Summary) float64 { return s.UnfairRatioConcurrent }), UnitRatio},
+	{"Jain index concurrent", concurrent(func(s *Summary) float64 { return s.JainIndexConcurrent }), UnitRatio},
+	{"min/max rate concurrent", concurrent(func(s *Summary) float64 { return s.MinMaxRateRatioConcurrent }), UnitRatio},
+	{"concurrent window", concurrent(func(s *Summary) float64 { return float64(s.ConcurrentWindowNs) }), UnitNs},
 	{"goodput", func(s *Summary) float64 { return s.GoodputBps }, UnitBps},
 	{"max queue", func(s *Summary) float64 { return float64(s.QLenMaxBytes) }, UnitBytes},
 	{"PFC paused", func(s *Summary) float64 { return s.PFCPauseFraction }, UnitPct},
 	{"drops", func(s *Summary) float64 { return float64(s.DropsPkts) }, UnitCount},
+}
+
+// concurrent reads a *_concurrent metric as NaN ("n/a") when the run has no
+// usable concurrency window (concurrent_window_ns = 0).
+func concurrent(get func(*Summary) float64) func(*Summary) float64 {
+	return func(s *Summary) float64 {
+		if s.ConcurrentWindowNs <= 0 {
+			return math.NaN()
+		}
+		return get(s)
+	}
 }

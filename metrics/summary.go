@@ -20,6 +20,9 @@
 //	unfair ratio = (BW_max - BW_avg) / BW_avg        (FDCC thesis)
 //	Jain index   = (Σ x)^2 / (n Σ x^2)
 //	min/max      = min x / max x                     (PCC-RL fairness)
+//	               over lifetime goodputs x = size*8 / FCT, and (*_concurrent)
+//	               over x = concurrent_bytes*8 / window, window = [latest
+//	               start, earliest finish] of the flows
 //	goodput      = Σ payload bits / (last finish - first start)
 //	switch util  = tx_bytes*8 / (rate_bps * sim_duration)
 //	PFC fraction = Σ paused_ns / (ports * sim_duration_ns)
@@ -137,6 +140,30 @@ type Summary struct {
 	JainIndex float64 `json:"jain_index"`
 	// MinMaxRateRatio = min x / max x (PCC-RL's fairness).
 	MinMaxRateRatio float64 `json:"min_max_rate_ratio"`
+
+	// The same fairness during the incast (FDCC thesis, Sec. 5.4: "the
+	// deviation of the normalized bandwidth of each flow during an incast
+	// event"), over the run's concurrency window: from the latest start_ns
+	// of the flows to their earliest finish_ns (or sim_duration_ns when no
+	// flow finished), the span in which every flow is active. The rates are
+	// x_i = concurrent_bytes*8 / window, every flow included, so flows
+	// released apart (an incast with jitter) are compared over the same
+	// span; the lifetime metrics above are not.
+	//
+	// ConcurrentWindowStartNs is the window's start and ConcurrentWindowNs
+	// its length, ns. Both are 0, and so are the three *Concurrent
+	// metrics, when the run has no usable window: a flow finished before
+	// the last one started, a flow never started, the window is shorter
+	// than MinConcurrentWindowNs, or the rows lack concurrent_bytes
+	// (schema v1). concurrent_window_ns > 0 says the metrics are defined.
+	ConcurrentWindowStartNs int64 `json:"concurrent_window_start_ns"`
+	ConcurrentWindowNs      int64 `json:"concurrent_window_ns"`
+	// UnfairRatioConcurrent = (max x - mean x) / mean x over the window.
+	UnfairRatioConcurrent float64 `json:"unfair_ratio_concurrent"`
+	// JainIndexConcurrent = (Σ x)^2 / (n Σ x^2) over the window.
+	JainIndexConcurrent float64 `json:"jain_index_concurrent"`
+	// MinMaxRateRatioConcurrent = min x / max x over the window.
+	MinMaxRateRatioConcurrent float64 `json:"min_max_rate_ratio_concurrent"`
 
 	// GoodputBps = Σ size_bytes*8 of the finished flows / (their last
 	// finish_ns - their first start_ns), bit/s.

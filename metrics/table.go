@@ -62,6 +62,15 @@ func WriteTable(w io.Writer, s Summary) {
 	row("unfair ratio", fmt.Sprintf("%.4f", s.UnfairRatio))
 	row("Jain index", fmt.Sprintf("%.4f", s.JainIndex))
 	row("min/max rate", fmt.Sprintf("%.4f", s.MinMaxRateRatio))
+	if s.ConcurrentWindowNs > 0 {
+		row("concurrent window", fmt.Sprintf("%s from %s", fmtNs(float64(s.ConcurrentWindowNs)), fmtNs(float64(s.ConcurrentWindowStartNs))))
+		row("unfair ratio concurrent", fmt.Sprintf("%.4f", s.UnfairRatioConcurrent))
+		row("Jain index concurrent", fmt.Sprintf("%.4f", s.JainIndexConcurrent))
+		row("min/max rate concurrent", fmt.Sprintf("%.4f", s.MinMaxRateRatioConcurrent))
+	} else {
+		row("concurrent window", fmt.Sprintf("none (the flows are never all active together for %s)", fmtNs(MinConcurrentWindowNs)))
+		row("unfair ratio concurrent", "n/a")
+	}
 
 	row("switch util max", fmtPct(s.SwitchUtilMax))
 	row("switch util mean", fmtPct(s.SwitchUtilMean))

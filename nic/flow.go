@@ -129,3 +129,24 @@ func (f *Flow) bytesBetween(from, to int64, mtu units.Bytes) units.Bytes {
 	}
 	return b
 }
+
+// RxBytes is the payload the receiver has accepted in order so far: the
+// bytes of PSNs [0, expect), with mtu the payload of a full packet. It
+// walks the flow's messages (not its packets), so it is meant for a few
+// snapshots per run, not for every packet.
+func (f *Flow) RxBytes(mtu units.Bytes) units.Bytes {
+	var b units.Bytes
+	for _, m := range f.msgs {
+		end := m.FirstPSN + m.NPkts
+		if f.expect >= end {
+			b += m.Bytes
+			continue
+		}
+		if f.expect > m.FirstPSN {
+			// Every packet but a message's last carries a full payload.
+			b += units.Bytes(f.expect-m.FirstPSN) * mtu
+		}
+		break
+	}
+	return b
+}

@@ -120,3 +120,39 @@ func TestReceiverNackOncePerGapAndDuplicateAck(t *testing.T) {
 		t.Errorf("delivered %v before the last packet", p.hooks.delivered)
 	}
 }
+
+// Flow.RxBytes counts the payload accepted in order: a gap holds it, a
+// zero-byte message adds nothing, and a message's short last packet adds
+// its own payload.
+func TestRxBytesInOrder(t *testing.T) {
+	p := newPair(t, nic.DefaultConfig(), false, &fixed{})
+	// PSNs 0-2: 2500 B (1000, 1000, 500); 3: 0 B; 4-5: 1500 B (1000, 500).
+	for _, b := range []units.Bytes{2500, 0, 1500} {
+		p.release(0, 0, b)
+	}
+	f, mtu := p.flows[0], p.cfg.MTUPayload
+	steps := []struct {
+		psn     int64
+		payload units.Bytes
+		last    bool
+		want    units.Bytes
+	}{
+		{0, 1000, false, 1000},
+		{2, 500, true, 1000}, // out of order: NACKed, not accepted
+		{1, 1000, false, 2000},
+		{2, 500, true, 2500},
+		{3, 0, true, 2500},
+		{4, 1000, false, 3500},
+		{4, 1000, false, 3500}, // duplicate
+		{5, 500, true, 4000},
+	}
+	for i, s := range steps {
+		at(p.sim, units.Time(i+1)*units.Microsecond, func(now units.Time) {
+			p.b.Receive(now, p.data(0, s.psn, s.payload, false, s.last), 0)
+			if got := f.RxBytes(mtu); got != s.want {
+				t.Errorf("step %d (psn %d): RxBytes %d, want %d", i, s.psn, got, s.want)
+			}
+		})
+	}
+	p.run(horizon)
+}

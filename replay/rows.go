@@ -32,6 +32,7 @@ func (r *run) flowRows() []v2.FlowRow {
 			BaseRTTNs: f.BaseRTT.Nanoseconds(), BottleneckBps: int64(f.Bottleneck), Hops: int32(f.Hops),
 			DataPktsSent: f.DataPktsSent, DataBytesSent: f.DataBytesSent, CEPkts: f.CEPkts,
 			CNPs: f.CNPs, Nacks: f.Nacks, Timeouts: f.Timeouts, RetxBytes: f.RetxBytes, DroppedPkts: f.DroppedPkts,
+			ConcurrentBytes: r.win.bytes[i],
 		}
 		msgs := f.Messages()
 		row.Messages = int64(len(msgs))

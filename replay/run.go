@@ -63,6 +63,26 @@ type run struct {
 
 	delivered, senderDone int
 	checkErr              error
+
+	// The concurrency window (flows.parquet's concurrent_bytes): from the
+	// release of the last flow's first message to the first flow's last
+	// delivery, the span in which every flow is active.
+	win concWindow
+}
+
+// concWindow follows the run's concurrency window. It opens when the count
+// of started flows reaches the number of flows (known up front, also when
+// later messages wait for dependencies) and closes when the first flow
+// delivers its last message, or at the end of the run; it stays empty when
+// a flow finishes before the last one starts.
+type concWindow struct {
+	msgs     []int32       // trace messages per flow (released or not)
+	done     []int32       // messages delivered per flow
+	started  int           // flows that have started
+	finished int           // flows whose every message is delivered
+	open     bool          // the window has opened and not yet closed
+	atStart  []units.Bytes // in-order bytes at the receiver when it opened
+	bytes    []int64       // in-order bytes delivered inside it, per flow
 }
 
 // Event kinds the run schedules for itself.
@@ -252,6 +272,14 @@ func (r *run) build() error {
 		r.msgF[i] = fid
 		r.flows[fid].SizeBytes += units.Bytes(m.Bytes)
 	}
+	r.win.msgs = make([]int32, len(r.flows))
+	r.win.done = make([]int32, len(r.flows))
+	r.win.bytes = make([]int64, len(r.flows))
+	for _, fid := range r.msgF {
+		if fid >= 0 {
+			r.win.msgs[fid]++
+		}
+	}
 	for _, f := range r.flows {
 		if need := units.TxTime(f.SizeBytes, f.Bottleneck); need > limits.MaxTime {
 			return badInput{fmt.Errorf("flow %d (host %d -> %d, %d bytes) cannot finish within the simulator's clock: alone at its %v bottleneck it needs more than the limit of %s",
@@ -350,7 +378,53 @@ func (r *run) release(now units.Time, i int32) {
 		return
 	}
 	f := r.flows[r.msgF[i]]
+	first := f.Start < 0
 	r.nics[f.Src].Release(now, f, r.msgs[i])
+	if first {
+		r.flowStarted()
+	}
+}
+
+// flowStarted counts a flow's first release; the last one opens the
+// concurrency window unless a flow has already finished.
+func (r *run) flowStarted() {
+	w := &r.win
+	w.started++
+	if w.started < len(r.flows) || w.finished > 0 {
+		return
+	}
+	w.open = true
+	w.atStart = make([]units.Bytes, len(r.flows))
+	for i, f := range r.flows {
+		w.atStart[i] = f.RxBytes(r.cfg.NIC.MTUPayload)
+	}
+}
+
+// flowDelivered counts a delivered message of flow fid; the first flow to
+// deliver all its messages closes the concurrency window.
+func (r *run) flowDelivered(fid int32) {
+	w := &r.win
+	w.done[fid]++
+	if w.done[fid] != w.msgs[fid] {
+		return
+	}
+	w.finished++
+	if w.finished == 1 {
+		r.closeWindow()
+	}
+}
+
+// closeWindow takes every flow's in-order bytes delivered since the
+// window opened (nothing when it never opened).
+func (r *run) closeWindow() {
+	w := &r.win
+	if !w.open {
+		return
+	}
+	w.open = false
+	for i, f := range r.flows {
+		w.bytes[i] = int64(f.RxBytes(r.cfg.NIC.MTUPayload) - w.atStart[i])
+	}
 }
 
 // localTime is how long a same-host message takes (Config.LocalRate).
@@ -401,6 +475,9 @@ func (r *run) done() bool {
 // Delivered implements nic.Hooks: release the dependents of m.
 func (r *run) Delivered(now units.Time, f *nic.Flow, m *nic.Message) {
 	r.delivered++
+	if f != nil {
+		r.flowDelivered(f.ID)
+	}
 	for _, c := range r.children[m.Index] {
 		r.waiting[c]--
 		if r.waiting[c] == 0 {
@@ -459,6 +536,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 	if err := r.checkConservation(); err != nil {
 		return nil, fmt.Errorf("at end %v: %w", end, err)
 	}
+	r.closeWindow() // no flow finished: the window ends with the run
 	res := &Result{SimEnd: end, Events: r.sim.Events}
 	res.Flows = r.flowRows()
 	res.Messages = r.messageRows()

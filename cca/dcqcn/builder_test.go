@@ -152,8 +152,8 @@ func TestBuildErrors(t *testing.T) {
 		params map[string]string
 		want   string
 	}{
-		{"nope", nil, `unknown preset "nope" (known: dolce, hpcc, zhu2015)`},
-		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_rate, alpha_init,`},
+		{"nope", nil, `unknown preset "nope" (known: connectx, dolce, hpcc, zhu2015, zhu2015-ns3)`},
+		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_rate, alpha_first, alpha_init,`},
 		{"", map[string]string{"AI_RATE": "1G"}, `unknown parameter "AI_RATE"`},
 		{"", map[string]string{"zzz": "1", "g": "2"}, "parameter g: must be in (0, 1], got 2"},
 		{"", map[string]string{"g": "0"}, "parameter g: must be in (0, 1]"},

@@ -117,6 +117,21 @@ type Config struct {
 	DecreaseInterval units.Time
 	// Cut selects the multiplicative decrease. Default CutHalfAlpha.
 	Cut CutMode
+	// AlphaFirst, with AlphaZhu, makes a cut update alpha first and then
+	// cut with the new value, as Zhu et al.'s ns-3 DCQCN model does
+	// (github.com/bobzhuyb/ns3-rdma, qbb-net-device.cc, rpr_cnm_received);
+	// false cuts with the alpha from before the CNP (Zhu 2015 Eq. (1) as
+	// CC-NetCalc, Lehal 2024, section V writes it).
+	AlphaFirst bool
+	// MinDecFactor caps a single cut of DCQCN's own (OnCNP, either
+	// DecreaseMode): R_C never falls below MinDecFactor times its value
+	// before the cut (the min rate still applies). In [0, 1]; zero means
+	// no cap, as in Zhu 2015 and every preset but connectx. It is the
+	// ConnectX reaction point's rpg_min_dec_fac, a percentage there
+	// (ConnectX DCQCN docs, NVIDIA, "DCQCN Parameters": e.g. 25 keeps the
+	// new rate at or above 25 % of the old one, 100 forbids cuts). CutWith
+	// ignores it: its factors are the caller's.
+	MinDecFactor float64
 	// KeepTargetRate, when true, makes a cut set R_T = R_C only if an
 	// increase event happened since the previous cut (the HPCC simulator's
 	// CLAMP_TARGET_RATE 0). False sets R_T = R_C on every cut (Zhu 2015

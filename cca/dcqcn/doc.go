@@ -31,6 +31,9 @@
 //     the interval the two agree.
 //   - clamp_target_rate=false keeps R_T on a cut unless an increase event
 //     happened since the previous cut (HPCC's CLAMP_TARGET_RATE 0).
+//   - min_dec_factor caps one cut: R_C keeps at least this fraction of its
+//     value (ConnectX's rpg_min_dec_fac; off in every preset but
+//     connectx, the NVIDIA/Mellanox NIC with its firmware defaults).
 //
 // Timers and counters run only after the first CNP: before it alpha keeps
 // its initial value (CC-NetCalc, Lehal 2024: "Initially ... α is set to 1") and every

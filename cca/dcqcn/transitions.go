@@ -64,13 +64,26 @@ func (d *DCQCN) cut(now units.Time) {
 	if !d.cfg.KeepTargetRate || d.iT > 0 || d.iB > 0 {
 		d.rt = d.rc
 	}
+	zhu := d.cfg.AlphaMode == AlphaZhu
+	if zhu && d.cfg.AlphaFirst {
+		// Zhu et al.'s ns-3 model (ns3-rdma, rpr_cnm_received) updates
+		// alpha before it cuts with it.
+		d.alpha = mark(d.alpha, d.cfg.G)
+	}
 	factor := 1 - d.alpha/2
 	if d.cfg.Cut == CutAlpha {
 		factor = 1 - d.alpha
 	}
+	if m := d.cfg.MinDecFactor; m > 0 && factor < m {
+		// NB: the ConnectX cap on one cut (rpg_min_dec_fac); zero, the
+		// default of every preset but connectx, leaves the factor as is.
+		factor = m
+	}
 	d.rc = max(d.minRate, units.BitsPerSec(float64(d.rc)*factor))
-	if d.cfg.AlphaMode == AlphaZhu {
-		d.alpha = mark(d.alpha, d.cfg.G)
+	if zhu {
+		if !d.cfg.AlphaFirst {
+			d.alpha = mark(d.alpha, d.cfg.G)
+		}
 		d.alphaAt = now + d.cfg.AlphaTimer
 	}
 	d.restartIncrease(now)

@@ -55,7 +55,10 @@ across cores, and writes
                          name becomes '-', e.g. cca=dcqcn-hpcc)
   OUT/comparison.parquet one row per run and flow-size bucket (bucket -1 = all flows)
 then prints a side-by-side table: the mean over seeds, with [min, max] when there is
-more than one seed. Outputs are identical whatever --parallel is.`,
+more than one seed, then the slowdown p99 per flow-size bucket and the message
+completion time per message size (each algorithm's MCT mean and p99 and, with
+collectives, their mean completion time; more than 20 distinct sizes are grouped
+into log-spaced ranges). Outputs are identical whatever --parallel is.`,
 		Example: compareExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -183,13 +186,14 @@ func (o *compareOptions) compare(ctx context.Context) error {
 	}
 	fmt.Fprintf(o.s.Out, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.TraceName, st.Topology.Describe(), len(specs), len(seeds), o.Out)
 	writeCompareTable(o.s.Out, specs, seeds, runs)
-	if isOSU(o.Workload) {
+	writeCompareSizeTable(o.s.Out, specs, seeds, runs)
+	if w := st.Req.Workload; isOSU(w) { // the flag's or the configuration file's
 		pts := make([][][]gen.OSUPoint, len(specs))
 		var labels []string
 		for i, sp := range specs {
 			labels = append(labels, sp.Name)
 			for j := range seeds {
-				p, err := osuLatency(o.Workload, runs[i*len(seeds)+j].res)
+				p, err := osuLatency(w, runs[i*len(seeds)+j].res)
 				if err != nil {
 					return fmt.Errorf("%s seed %d: %w", sp.Name, seeds[j], err)
 				}
@@ -272,6 +276,9 @@ type compareJSONRun struct {
 	Seed    uint64          `json:"seed"`
 	Dir     string          `json:"dir"`
 	Metrics metrics.Summary `json:"metrics"`
+	// BySize is the MCT per message size (metrics.BySize), when the run
+	// has messages.
+	BySize *metrics.SizeTable `json:"by_size,omitempty"`
 }
 
 func writeCompareJSON(w io.Writer, runs []*compareRun) error {
@@ -280,7 +287,12 @@ func writeCompareJSON(w io.Writer, runs []*compareRun) error {
 		Runs          []compareJSONRun `json:"runs"`
 	}{SchemaVersion: v2.Version}
 	for _, r := range runs {
-		out.Runs = append(out.Runs, compareJSONRun{CCA: r.part, Spec: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.res.Summary})
+		j := compareJSONRun{CCA: r.part, Spec: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.res.Summary}
+		if len(r.res.Messages) > 0 {
+			t := metrics.BySize(r.res.Messages)
+			j.BySize = &t
+		}
+		out.Runs = append(out.Runs, j)
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -341,6 +353,66 @@ func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*co
 				}
 			}
 			fmt.Fprintf(tw, "\t%s", metrics.Format(sum/float64(n), metrics.UnitX))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+// writeCompareSizeTable prints the MCT per message size (metrics.BySize),
+// one row per size, and per algorithm the mean over seeds of its MCT mean
+// and p99 and, when the workload has collectives, of its mean collective
+// completion time. The rows come from the workload, so every run has the
+// same ones. Nothing when the runs have no messages.
+func writeCompareSizeTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*compareRun) {
+	if len(runs) == 0 || len(runs[0].res.Messages) == 0 {
+		return
+	}
+	tables := make([]metrics.SizeTable, len(runs))
+	for i, r := range runs {
+		tables[i] = metrics.BySize(r.res.Messages)
+	}
+	ref := tables[0]
+	colls := false
+	for _, r := range ref.Rows {
+		colls = colls || r.Collectives > 0
+	}
+	fmt.Fprintf(w, "\n%s, mean over seeds\n", ref.Caption())
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "size (bytes)\tmessages\t")
+	for _, sp := range specs {
+		fmt.Fprintf(tw, "%s MCT mean\t%s MCT p99\t", sp.Name, sp.Name)
+		if colls {
+			fmt.Fprintf(tw, "%s CCT mean\t", sp.Name)
+		}
+	}
+	fmt.Fprintln(tw)
+	n := len(seeds)
+	for k, row := range ref.Rows {
+		fmt.Fprintf(tw, "%s\t%d\t", row.SizeLabel(), row.Messages)
+		for i := range specs {
+			var mean, p99, cct float64
+			cctRuns := 0
+			for j := 0; j < n; j++ {
+				rs := tables[i*n+j].Rows
+				if k >= len(rs) {
+					continue
+				}
+				mean += rs[k].MCTMeanNs
+				p99 += float64(rs[k].MCTP99Ns)
+				if rs[k].CollectivesFinished > 0 {
+					cct += rs[k].CCTMeanNs
+					cctRuns++
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t", metrics.Format(mean/float64(n), metrics.UnitNs), metrics.Format(p99/float64(n), metrics.UnitNs))
+			if colls {
+				c := math.NaN()
+				if cctRuns > 0 {
+					c = cct / float64(cctRuns)
+				}
+				fmt.Fprintf(tw, "%s\t", metrics.Format(c, metrics.UnitNs))
+			}
 		}
 		fmt.Fprintln(tw)
 	}

@@ -70,7 +70,10 @@ delay and depth at switch hops (log-linear histograms: exact below 2048, at most
 A RUN_DIR is a run folder (it holds flows.parquet) or a folder with run folders
 below it, such as the hive-partitioned tree of ccreplay compare
 (cca=NAME/seed=N/). One run prints the table (or JSON) of ccreplay run; several
-print one comparison with the partition keys as columns. --by KEY groups runs by
+print one comparison with the partition keys as columns; one run also prints
+the message completion time per message size (OSU style: messages, MCT mean,
+p50, p99 and, with collectives, their mean completion time per size; more than
+20 distinct sizes are grouped into log-spaced ranges). --by KEY groups runs by
 a partition key (mean over each group, [min, max]); --by size-bucket shows the
 FCT slowdown p50/p95/p99 per flow-size bucket (flows sorted by size, buckets of
 equal count).
@@ -223,6 +226,9 @@ type metricsRunJSON struct {
 	DataPackets   int64                `json:"data_packets"`
 	Metrics       metrics.Summary      `json:"metrics"`
 	Packets       *metrics.PacketStats `json:"packets,omitempty"`
+	// BySize is the MCT per message size (metrics.BySize), when the run
+	// has messages.
+	BySize *metrics.SizeTable `json:"by_size,omitempty"`
 }
 
 // metricsGroupJSON is one --by group: the mean, min and max of every
@@ -239,7 +245,7 @@ type metricsGroupJSON struct {
 func (r *metricsRun) json(version bool) metricsRunJSON {
 	j := metricsRunJSON{
 		Dir: filepath.ToSlash(r.dir.Dir), PacketRows: r.rows, DataPackets: r.rec.Summary.DataPktsSent,
-		Metrics: r.rec.Summary, Packets: r.rec.Packets,
+		Metrics: r.rec.Summary, Packets: r.rec.Packets, BySize: r.bySize(),
 	}
 	if version {
 		j.SchemaVersion = v2.Version
@@ -329,14 +335,28 @@ func mxWriteHeader(w io.Writer, r *metricsRun) {
 	fmt.Fprint(w, "\n\n")
 }
 
+// bySize is the run's MCT per message size, nil without messages.
+func (r *metricsRun) bySize() *metrics.SizeTable {
+	if len(r.rec.Rows.Messages) == 0 {
+		return nil
+	}
+	t := metrics.BySize(r.rec.Rows.Messages)
+	return &t
+}
+
 // mxWriteTables prints what ccreplay run prints after its header: the
-// metrics table, the packet table and, for an osu-alltoall workload named
-// in summary.json, the MPI_Alltoall latency per size.
+// metrics table, the packet table, the MCT per message size and, for an
+// osu-alltoall workload named in summary.json, the MPI_Alltoall latency
+// per size.
 func mxWriteTables(w io.Writer, r *metricsRun) error {
 	metrics.WriteTable(w, r.rec.Summary)
 	if p := r.rec.Packets; p != nil {
 		fmt.Fprintf(w, "\nfrom %s\n", runfolder.PacketsFile)
 		metrics.WritePacketTable(w, *p)
+	}
+	if t := r.bySize(); t != nil {
+		fmt.Fprintln(w)
+		metrics.WriteSizeTable(w, *t)
 	}
 	if r.man != nil && isOSU(r.man.Trace) {
 		pts, err := osuLatency(r.man.Trace, &replay.Result{Messages: r.rec.Rows.Messages})

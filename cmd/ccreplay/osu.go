@@ -7,8 +7,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/trace/gen"
-	"github.com/ccreplay/ccreplay/units"
 )
 
 // isOSU tells whether a workload spec is the OSU MPI_Alltoall benchmark.
@@ -20,19 +20,7 @@ func isOSU(workload string) bool {
 // osuLatency is the benchmark's report (mean latency per message size)
 // computed from a replay of an osu-alltoall workload.
 func osuLatency(workload string, res *replay.Result) ([]gen.OSUPoint, error) {
-	plan, err := gen.OSUPlan(workload)
-	if err != nil {
-		return nil, err
-	}
-	n := len(res.Messages)
-	ids, rel, fin := make([]int64, n), make([]units.Time, n), make([]units.Time, n)
-	for i, m := range res.Messages {
-		ids[i], rel[i], fin[i] = m.CollectiveID, units.Nanos(m.ReleaseNs), units.Nanos(m.FinishNs)
-		if m.FinishNs < 0 {
-			fin[i] = -1
-		}
-	}
-	return gen.OSULatency(plan, gen.CollectiveSpans(ids, rel, fin))
+	return reproduce.OSULatency(workload, res.Messages)
 }
 
 // writeOSUTable prints MPI_Alltoall latency per size, one column per

@@ -257,8 +257,8 @@ func (o *runOptions) run(ctx context.Context) error {
 	}
 	fmt.Fprintf(o.s.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
 	metrics.WriteTable(o.s.Out, res.Summary)
-	if isOSU(o.Workload) {
-		pts, err := osuLatency(o.Workload, res)
+	if w := st.Req.Workload; isOSU(w) { // the flag's or the configuration file's
+		pts, err := osuLatency(w, res)
 		if err != nil {
 			return err
 		}

@@ -261,3 +261,29 @@ func TestTerminalCtrlCStopsTraining(t *testing.T) {
 		t.Errorf("left %v behind", names)
 	}
 }
+
+// reproduce shows its progress on a terminal and stops on Ctrl-C: exit
+// 130, one line saying nothing was written, no staging folder left.
+func TestTerminalCtrlCStopsReproduce(t *testing.T) {
+	dir := t.TempDir()
+	p := startTTY(t, dir, "reproduce", "fdcc-table6.2", "--scale", "full", "-o", "repro")
+	p.waitFor(t, "simulations done", 60*time.Second)
+	time.Sleep(200 * time.Millisecond)
+	sent := time.Now()
+	if _, err := p.tty.Write([]byte{3}); err != nil { // Ctrl-C
+		t.Fatal(err)
+	}
+	code := p.wait(t, 5*time.Second)
+	if took := time.Since(sent); took > 1500*time.Millisecond {
+		t.Errorf("took %v to stop after Ctrl-C, want under a second", took)
+	}
+	if code != ExitInterrupted {
+		t.Errorf("exit %d, want %d\n%s", code, ExitInterrupted, p.output())
+	}
+	if out := p.output(); !strings.Contains(out, "interrupted; nothing written, repro left as it was") {
+		t.Errorf("no line saying what was kept:\n%s", out)
+	}
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("left %v behind", names)
+	}
+}

@@ -86,6 +86,9 @@ var rules = []rule{
 	{pkgs: []string{"rl/nn", "rl/gbt", "rl/reward"}, allow: none,
 		why: "models and rewards are plain math that both the runtime and the trainers build on"},
 
+	{pkgs: []string{"reproduce"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/..."}, direct: true,
+		why: "a paper's experiment is run configurations (runconfig) a user could write, replayed and judged: it builds algorithms only through the registry it is given and reaches into no model"},
+
 	// The command line.
 	{pkgs: []string{"..."}, except: []string{"cmd/..."}, deny: []string{"cmd/..."},
 		why: "the CLI is the top of the graph: nothing imports it"},

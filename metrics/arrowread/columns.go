@@ -55,6 +55,8 @@ var flowCols = []col[v2.FlowRow]{
 	v2Only(int64Col("sender_finish_ns", func(r *v2.FlowRow) *int64 { return &r.SenderFinishNs }), func(r *v2.FlowRow) { r.SenderFinishNs = -1 }),
 	v2Only(int64Col("sender_fct_ns", func(r *v2.FlowRow) *int64 { return &r.SenderFCTNs }), func(r *v2.FlowRow) { r.SenderFCTNs = -1 }),
 	v2Only(float64Col("sender_slowdown", func(r *v2.FlowRow) *float64 { return &r.SenderSlowdown }), func(r *v2.FlowRow) { r.SenderSlowdown = 0 }),
+	// -1: unknown, and metrics then leaves the *_concurrent fairness out.
+	v2Only(int64Col("concurrent_bytes", func(r *v2.FlowRow) *int64 { return &r.ConcurrentBytes }), func(r *v2.FlowRow) { r.ConcurrentBytes = -1 }),
 }
 
 var messageCols = []col[v2.MessageRow]{

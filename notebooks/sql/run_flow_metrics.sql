@@ -6,7 +6,12 @@
 -- ceil(p*n) - 1 of the sorted values (nearest rank), the rule of
 -- metrics/percentile.go; tests/duckdb checks this on DuckDB's own numbers.
 -- Only finished flows (finish_ns >= 0) enter FCT, slowdown, goodput and
--- fairness; the counters sum over every flow. An empty set gives 0, not NULL.
+-- lifetime fairness; the counters sum over every flow. An empty set gives 0,
+-- not NULL. The *_concurrent fairness is over every flow's concurrent_bytes
+-- in the concurrency window [latest start_ns, earliest finish_ns (the run's
+-- sim_duration_ns when none finished)], and 0 with concurrent_window_ns 0
+-- when that window is shorter than 10 us (metrics.MinConcurrentWindowNs),
+-- empty, or a flow never started.
 with f as (
     select *,
            finish_ns >= 0 as done,
@@ -14,6 +19,25 @@ with f as (
            case when finish_ns >= 0 and fct_ns > 0
                 then size_bytes::double * 8e9 / fct_ns::double end as x_bps
     from read_parquet(getvariable('run') || '/flows.parquet')
+),
+d as (
+    select max(sim_duration_ns) as sim_duration_ns
+    from read_parquet(getvariable('run') || '/ports.parquet')
+),
+w0 as (
+    select max(f.start_ns) as w_start,
+           least(coalesce(min(f.finish_ns) filter (where f.done), any_value(d.sim_duration_ns)),
+                 any_value(d.sim_duration_ns)) - max(f.start_ns) as w_len,
+           coalesce(bool_and(f.start_ns >= 0 and f.concurrent_bytes >= 0), false) as w_ok
+    from f, d
+),
+w as (
+    select w_start, w_len, w_ok and w_len >= 10000 as ok from w0
+),
+-- per-flow rate in the window c_i = concurrent_bytes*8 / window, bit/s
+c as (
+    select f.concurrent_bytes::double * 8e9 / w.w_len::double as c_bps
+    from f, w where w.ok
 )
 select
     count(*)                                                          as flows,
@@ -49,5 +73,11 @@ select
     -- aggregate goodput = payload bits of finished flows / (last finish - first start), bit/s
     coalesce((sum(size_bytes) filter (where done) * 8)::double * 1e9
              / nullif(max(finish_ns) filter (where done) - min(start_ns) filter (where done), 0)::double, 0) as goodput_bps,
-    coalesce(avg(x_bps), 0)                                           as goodput_mean_bps
+    coalesce(avg(x_bps), 0)                                           as goodput_mean_bps,
+    -- the same fairness during the incast (FDCC thesis, Sec. 5.4), over the window
+    (select case when ok then w_start else 0 end from w)::bigint      as concurrent_window_start_ns,
+    (select case when ok then w_len else 0 end from w)::bigint        as concurrent_window_ns,
+    (select coalesce((max(c_bps) - avg(c_bps)) / nullif(avg(c_bps), 0), 0) from c) as unfair_ratio_concurrent,
+    (select coalesce(sum(c_bps) * sum(c_bps) / nullif(count(c_bps) * sum(c_bps * c_bps), 0), 0) from c) as jain_index_concurrent,
+    (select coalesce(min(c_bps) / nullif(max(c_bps), 0), 0) from c) as min_max_rate_ratio_concurrent
 from f;

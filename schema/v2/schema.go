@@ -8,7 +8,8 @@
 //
 // Changes from v1 (schema/v1, still read by metrics/arrowread):
 // flows.parquet gains sender_finish_ns, sender_fct_ns and sender_slowdown
-// (the sender-side completion, the HPCC ns-3 simulator's FCT), and its
+// (the sender-side completion, the HPCC ns-3 simulator's FCT) and
+// concurrent_bytes (bytes delivered while every flow is active), and its
 // standalone_fct_ns is now exactly the simulator's formula
 // (topology.NS3StandaloneFCT; v1 used ccreplay's own base RTT with the ACK).
 package v2
@@ -92,6 +93,14 @@ type FlowRow struct {
 	SenderFinishNs int64   `parquet:"sender_finish_ns"` // last ACK at the sender, ns (-1 unfinished)
 	SenderFCTNs    int64   `parquet:"sender_fct_ns"`    // sender_finish - start, whole ns truncated (-1 unfinished)
 	SenderSlowdown float64 `parquet:"sender_slowdown"`  // sender_fct_ns / standalone_fct_ns (0 unfinished)
+	// ConcurrentBytes is the payload this flow delivered in order to its
+	// receiver inside the run's concurrency window: from the release of
+	// the last flow's first message to the first flow's last delivery
+	// (or the end of the run when no flow finished), the span in which
+	// every flow of the run is active. 0 for every flow when that span is
+	// empty (a flow finished before the last one started, or one never
+	// started). metrics' *_concurrent fairness is computed from it.
+	ConcurrentBytes int64 `parquet:"concurrent_bytes"`
 }
 
 // MessageRow is one message of the trace.

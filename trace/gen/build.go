@@ -135,6 +135,41 @@ func (b *builder) alltoall(g *group, ph phase, bytes int64) result {
 	return res
 }
 
+// pairwiseAlltoall adds an all-to-all by pairwise exchange (Open MPI's
+// coll/tuned "pairwise" algorithm, MPICH's for long messages): n-1 steps;
+// in step k member a sends bytes to (a+k) mod n and receives from
+// (a-k) mod n, as MPI_Sendrecv, so a's step k waits for both its own step
+// k-1 send and its step k-1 receive. A member's part ends with its last
+// send and receive.
+func (b *builder) pairwiseAlltoall(g *group, ph phase, bytes int64) result {
+	n := len(g.hosts)
+	res := result{touch: make([][]int64, n)}
+	if n < 2 {
+		return res
+	}
+	prev := make([]int64, n) // member a's send of the previous step
+	for k := 1; k < n; k++ {
+		cur := make([]int64, n)
+		for a := range n {
+			m := g.msg(a, (a+k)%n, bytes)
+			m.CollectiveID, m.Iteration = ph.coll, ph.iter
+			if k == 1 {
+				b.start(&m, ph.ready[a], ph.gap, ph.release)
+			} else {
+				// the receive of step k-1 is the send of a-(k-1)
+				m.Deps = []int64{prev[(a-(k-1)+n)%n], prev[a]}
+			}
+			cur[a] = b.add(m)
+			res.msgs = append(res.msgs, cur[a])
+		}
+		prev = cur
+	}
+	for a := range n {
+		res.touch[a] = []int64{prev[a], prev[(a-(n-1)+n)%n]}
+	}
+	return res
+}
+
 // ringAllreduce adds a ring all-reduce of a vector of bytes: a
 // reduce-scatter then an all-gather, 2(n-1) steps in each of which member
 // a sends a chunk of ceil(bytes/n) bytes to member (a+1) mod n. As with

@@ -40,6 +40,7 @@ var osuAlltoallKind = Kind{
 		{"start", "0", "release time of the first iteration (time)"},
 		{"qp", "pair", "pair: one queue pair per ordered pair of ranks on different hosts, kept across iterations and sizes (MPI's RC connections); message: one per message"},
 		{"prio", "0", "priority class of every message (0 = the NIC's default data class, 1..7)"},
+		{"algo", "linear", "all-to-all algorithm: linear (every rank posts all its sends at once, Open MPI's basic_linear) or pairwise (n-1 MPI_Sendrecv steps, rank r sending to r+k and receiving from r-k in step k, Open MPI's pairwise)"},
 	},
 	build: buildOSUAlltoall,
 }
@@ -53,21 +54,23 @@ type osuConfig struct {
 	gap, start    units.Time
 	perPair       bool
 	prio          int32
+	pairwise      bool
 }
 
 // readOSU reads an osu-alltoall spec's keys.
 func readOSU(p *params) osuConfig {
 	c := osuConfig{
-		nodes:   p.count("nodes", 1, maxCount),
-		ppn:     p.count("ppn", 1, maxCount),
-		cyclic:  p.choice("map", "block", "cyclic") == "cyclic",
-		sizes:   p.osuSizes("sizes"),
-		warmup:  p.count("warmup", 0, maxCount),
-		iters:   p.count("iters", 1, maxCount),
-		gap:     p.duration("gap"),
-		start:   p.duration("start"),
-		perPair: p.choice("qp", "pair", "message") == "pair",
-		prio:    p.priority("prio"),
+		nodes:    p.count("nodes", 1, maxCount),
+		ppn:      p.count("ppn", 1, maxCount),
+		cyclic:   p.choice("map", "block", "cyclic") == "cyclic",
+		sizes:    p.osuSizes("sizes"),
+		warmup:   p.count("warmup", 0, maxCount),
+		iters:    p.count("iters", 1, maxCount),
+		gap:      p.duration("gap"),
+		start:    p.duration("start"),
+		perPair:  p.choice("qp", "pair", "message") == "pair",
+		prio:     p.priority("prio"),
+		pairwise: p.choice("algo", "linear", "pairwise") == "pairwise",
 	}
 	if p.err == nil && c.nodes*c.ppn < 2 {
 		p.fail("ppn", p.raw("ppn"), "the test needs at least 2 ranks (nodes x ppn >= 2)")
@@ -140,7 +143,12 @@ func buildOSUAlltoall(p *params) *trace.Trace {
 	for _, size := range c.sizes {
 		for i := range c.warmup + c.iters {
 			ph := phase{ready: filled(len(ranks), barrier), release: c.start, coll: coll, iter: i}
-			res := b.alltoall(g, ph, size)
+			var res result
+			if c.pairwise {
+				res = b.pairwiseAlltoall(g, ph, size)
+			} else {
+				res = b.alltoall(g, ph, size)
+			}
 			barrier = b.sync(ranks[0], res.msgs, c.gap, c.start, i, trace.NoRank)
 			coll++
 		}

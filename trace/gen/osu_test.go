@@ -275,3 +275,53 @@ func TestReadOSUReportSharedData(t *testing.T) {
 		}
 	}
 }
+
+// TestOSUAlltoallPairwise checks algo=pairwise against pairwise exchange
+// (Open MPI coll/tuned's pairwise algorithm): P-1 steps; in step k rank r
+// sends to (r+k) mod P and, as MPI_Sendrecv, waits for its own step k-1
+// send and its step k-1 receive (from (r-(k-1)) mod P). The OSU plan and
+// the barriers are those of algo=linear.
+func TestOSUAlltoallPairwise(t *testing.T) {
+	const spec = "osu-alltoall:nodes=2,ppn=2,sizes=64,warmup=1,iters=1,start=3us,algo=pairwise"
+	tr := mustParse(t, spec, 1)
+	const p = 4
+	if want := 2 * (p*(p-1) + 1); len(tr.Messages) != want {
+		t.Fatalf("%d messages, want %d", len(tr.Messages), want)
+	}
+	for it := range 2 {
+		base := it * (p*(p-1) + 1)
+		send := map[[2]int]int64{} // (step, rank) -> message id
+		for k := 1; k < p; k++ {
+			for r := range p {
+				m := tr.Messages[base+(k-1)*p+r]
+				if int(m.SrcRank) != r || int(m.DstRank) != (r+k)%p || m.Bytes != 64 || m.CollectiveID != int64(it) {
+					t.Fatalf("iteration %d step %d rank %d: message %+v, want %d -> %d", it, k, r, m, r, (r+k)%p)
+				}
+				send[[2]int{k, r}] = m.ID
+				var want []int64
+				switch {
+				case k > 1:
+					want = []int64{send[[2]int{k - 1, (r - (k - 1) + p) % p}], send[[2]int{k - 1, r}]}
+				case it > 0:
+					want = []int64{tr.Messages[base-1].ID} // the previous barrier
+				}
+				if !reflect.DeepEqual(m.Deps, want) && !(len(want) == 0 && len(m.Deps) == 0) {
+					t.Fatalf("iteration %d step %d rank %d: deps %v, want %v", it, k, r, m.Deps, want)
+				}
+				if it == 0 && k == 1 && m.Release != 3*units.Microsecond {
+					t.Errorf("first step released at %v, want 3us", m.Release)
+				}
+			}
+		}
+		if b := tr.Messages[base+p*(p-1)]; !b.IsSync() {
+			t.Fatalf("iteration %d does not end with a barrier: %+v", it, b)
+		}
+	}
+	plan, err := gen.OSUPlan(spec)
+	if err != nil || len(plan) != 2 || !plan[0].Warmup || plan[1].Warmup {
+		t.Fatalf("OSUPlan = %+v, %v", plan, err)
+	}
+	if _, err := gen.Parse("osu-alltoall:algo=bruck", 1); err == nil || !strings.Contains(err.Error(), "algo") {
+		t.Errorf("algo=bruck: %v, want an error naming algo", err)
+	}
+}

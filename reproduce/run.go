@@ -1,0 +1,202 @@
+package reproduce
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/internal/pool"
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/version"
+)
+
+// Files Execute writes at the top of its output folder, beside the run
+// folders.
+const (
+	// ReportFile is the report as JSON (Report).
+	ReportFile = "reproduction.json"
+	// ConfigsDir holds one run.yaml per run, named after its label.
+	ConfigsDir = "configs"
+)
+
+// Options say how Execute runs an experiment.
+type Options struct {
+	// Scale is Small or Full (default Small).
+	Scale Scale
+	// Out is the output folder; it is written whole or not at all.
+	Out string
+	// Force replaces a previous ccreplay output folder at Out.
+	Force bool
+	// Parallel is the number of runs at once (default the number of CPUs).
+	Parallel int
+	// Registry builds the algorithms.
+	Registry *cca.Registry
+	// Progress, when not nil, is told after every run.
+	Progress func(done, total int)
+	// Figures are the formats of the figure ("png", "svg"); nil writes
+	// none.
+	Figures []string
+}
+
+// ConfigName is the file name under ConfigsDir of the run labelled label.
+func ConfigName(label string) string {
+	return strings.NewReplacer("/", "_", "=", "-", ":", "-").Replace(label) + ".yaml"
+}
+
+// Execute runs every configuration of e at o.Scale into o.Out and judges
+// its claims. Runs are independent and deterministic: the output does not
+// depend on o.Parallel. On an error or a cancelled ctx nothing is left
+// at o.Out but what was there before.
+func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
+	if o.Scale == "" {
+		o.Scale = Small
+	}
+	if o.Parallel < 1 {
+		o.Parallel = runtime.GOMAXPROCS(0)
+	}
+	if o.Registry == nil {
+		return nil, errors.New("reproduce: no algorithm registry")
+	}
+	runs := e.Runs(o.Scale)
+	if err := checkLabels(runs); err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Name, err)
+	}
+	stage, err := runfolder.Stage(o.Out, runfolder.StageOptions{Force: o.Force})
+	if err != nil {
+		return nil, err
+	}
+	defer stage.Abort()
+	if err := os.MkdirAll(filepath.Join(stage.Dir, ConfigsDir), 0o755); err != nil {
+		return nil, err
+	}
+	// Resolve every run first: a bad configuration fails before any
+	// simulation starts.
+	setups := make([]*runconfig.Setup, len(runs))
+	cfgs := make([]replay.Config, len(runs))
+	outs := make([]*Outcome, len(runs))
+	for i, r := range runs {
+		path := filepath.Join(stage.Dir, ConfigsDir, ConfigName(r.Label))
+		b, err := marshalConfig(&r.Config)
+		if err != nil {
+			return nil, err
+		}
+		head := fmt.Sprintf("# %s (%s), %s scale, run %s: rerun with\n#   ccreplay run --config %s -o OUT\n", e.Name, e.Paper, o.Scale, r.Label, filepath.ToSlash(filepath.Join(ConfigsDir, ConfigName(r.Label))))
+		if err := output.WriteFileAtomic(path, append([]byte(head), b...)); err != nil {
+			return nil, err
+		}
+		st, err := runconfig.Resolve(runconfig.Request{Config: path}, o.Registry)
+		if err != nil {
+			return nil, fmt.Errorf("%s run %s: %w", e.Name, r.Label, err)
+		}
+		if len(st.Specs) != 1 {
+			return nil, fmt.Errorf("%s run %s: want one algorithm, got %d", e.Name, r.Label, len(st.Specs))
+		}
+		seed := uint64(1)
+		if r.Config.Seed != nil {
+			seed = *r.Config.Seed
+		}
+		if cfgs[i], err = st.Config(st.Specs[0], seed); err != nil {
+			return nil, fmt.Errorf("%s run %s: %w", e.Name, r.Label, err)
+		}
+		setups[i] = st
+		outs[i] = &Outcome{Run: r, Dir: filepath.Join(stage.Dir, filepath.FromSlash(r.Label))}
+	}
+	err = pool.Run(ctx, len(runs), o.Parallel, func(ctx context.Context, i int) error {
+		oc := outs[i]
+		res, err := replay.RunContext(ctx, cfgs[i], setups[i].Trace, oc.Dir)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
+		}
+		man := replay.NewManifest(&cfgs[i], filepath.ToSlash(setups[i].TraceName), res)
+		man.Warnings = setups[i].Warnings
+		if err := replay.WriteManifest(oc.Dir, &man); err != nil {
+			return err
+		}
+		oc.Result = res
+		return nil
+	}, func(done, failed, total int) {
+		if o.Progress != nil {
+			o.Progress(done, total)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	byLabel := Outcomes{}
+	for _, oc := range outs {
+		byLabel[oc.Run.Label] = oc
+	}
+	rep, err := judge(e, o.Scale, byLabel)
+	if err != nil {
+		return nil, err
+	}
+	for _, oc := range outs {
+		rep.Runs = append(rep.Runs, RunInfo{Label: oc.Run.Label, Config: filepath.ToSlash(filepath.Join(ConfigsDir, ConfigName(oc.Run.Label)))})
+	}
+	if err := output.WriteJSONAtomic(filepath.Join(stage.Dir, ReportFile), rep); err != nil {
+		return nil, err
+	}
+	if len(o.Figures) > 0 {
+		if _, err := plot.WriteFigure(stage.Dir, Figure(rep), o.Figures); err != nil {
+			return nil, err
+		}
+	}
+	coll := runfolder.Collection{Tool: "ccreplay " + version.Version, Trace: e.Name, Topology: string(o.Scale)}
+	for _, oc := range outs {
+		coll.Runs = append(coll.Runs, oc.Run.Label)
+	}
+	if err := runfolder.WriteCollection(stage.Dir, &coll); err != nil {
+		return nil, err
+	}
+	if err := stage.Commit(); err != nil {
+		return nil, err
+	}
+	for _, oc := range outs {
+		oc.Dir = filepath.Join(o.Out, filepath.FromSlash(oc.Run.Label))
+	}
+	return rep, nil
+}
+
+// checkLabels refuses empty, duplicate, absolute or escaping labels.
+func checkLabels(runs []Run) error {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		l := r.Label
+		if l == "" || strings.HasPrefix(l, "/") || strings.Contains(l, "..") || strings.Contains(l, "\\") {
+			return fmt.Errorf("bad run label %q", l)
+		}
+		if seen[l] {
+			return fmt.Errorf("run label %q used twice", l)
+		}
+		seen[l] = true
+	}
+	return nil
+}
+
+// judge measures every claim of e at scale on the outcomes.
+func judge(e *Experiment, scale Scale, oc Outcomes) (*Report, error) {
+	rep := &Report{Experiment: e.Name, Paper: e.Paper, Title: e.Title, Scale: scale, SchemaVersion: ReportVersion}
+	for _, c := range e.Claims(scale) {
+		v, err := c.Measure(oc)
+		if err != nil {
+			return nil, fmt.Errorf("%s claim %s: %w", e.Name, c.ID, err)
+		}
+		rep.Claims = append(rep.Claims, ClaimResult{
+			ID: c.ID, What: c.What, Unit: c.Unit, Paper: c.Paper, Ours: Value(v),
+			Rule: c.Rule(), Verdict: c.Judge(v), Note: c.Note, Change: c.Kind == Change,
+		})
+	}
+	return rep, nil
+}
