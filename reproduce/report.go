@@ -198,7 +198,8 @@ const FigureName = "reproduction"
 // Figure draws every claim that is a positive quantity as a pair of
 // points, the paper's and ccreplay's, against the claim's index, on a
 // logarithmic axis of ratio to the paper (the paper is 1); changes are
-// drawn as (1 + change). The x ticks name the claims.
+// drawn as (1 + change). The x ticks name the claims (every k-th when
+// there are more than five).
 func Figure(r *Report) plot.Figure {
 	fig := plot.Figure{
 		Name:   FigureName,
@@ -210,6 +211,13 @@ func Figure(r *Report) plot.Figure {
 	ref := plot.Series{Label: "paper", Colour: -1, Dash: 1}
 	ours := plot.Series{Label: "ccreplay", Colour: 0, Points: true, Scatter: true}
 	var x float64
+	drawn := 0
+	for _, c := range r.Claims {
+		if p, o := c.Paper, float64(c.Ours); c.Change && 1+p > 0 && 1+o > 0 || !c.Change && p > 0 && o > 0 {
+			drawn++
+		}
+	}
+	every := (drawn + 4) / 5 // at most five labelled ticks: they are long
 	for _, c := range r.Claims {
 		p, o := c.Paper, float64(c.Ours)
 		if c.Change {
@@ -220,7 +228,11 @@ func Figure(r *Report) plot.Figure {
 		}
 		x++
 		ours.X, ours.Y = append(ours.X, x), append(ours.Y, o/p)
-		fig.XTicks = append(fig.XTicks, plot.Tick{Value: x, Label: shortID(c.ID)})
+		t := plot.Tick{Value: x}
+		if (int(x)-1)%every == 0 {
+			t.Label = shortID(c.ID)
+		}
+		fig.XTicks = append(fig.XTicks, t)
 	}
 	if x == 0 {
 		fig.Notes = append(fig.Notes, "no claim with positive values to draw")
