@@ -175,3 +175,130 @@ func init() {
 		},
 	})
 }
+
+// table3 is RL-CC-NIC (Fuhrer 2023), Table III: normalized goodput and
+// latency [us] of the MLP teacher and its distilled trees on many-to-one in
+// simulation with a 2 us decision latency, by flows.
+var table3 = map[int]map[string][2]float64{
+	64:   {"mlp": {0.92, 12.19}, "tree": {0.92, 12.03}},
+	512:  {"mlp": {0.90, 17.82}, "tree": {0.90, 17.98}},
+	2048: {"mlp": {0.90, 27.62}, "tree": {0.90, 27.35}},
+}
+
+// table3Policies are Table III's rows: the shipped MLP teacher and the
+// shipped trees distilled from it (docs/DISTILL.md).
+var table3Policies = []struct{ name, policy string }{{"mlp", "teacher"}, {"tree", "default"}}
+
+func table3Flows(s Scale) []int {
+	if s == Full {
+		return []int{64, 512, 2048}
+	}
+	return []int{64}
+}
+
+// table3Run is manyToOneRun's many-to-one under RL-CC with the policy and
+// Table III's 2 us decision latency.
+func table3Run(n int, policy string) Run {
+	r := manyToOneRun(n, "rlcc")
+	r.Label = fmt.Sprintf("n=%d/policy=%s", n, policy)
+	r.Config.CCAParams = map[string]string{"policy": policy, "latency": "2us"}
+	return r
+}
+
+// table3Figures are GP (in-order payload the receiver accepted in the
+// window x 8 / (line rate x window)) and the mean one-way latency of the
+// data packets delivered in the window (delivery - departure from the
+// sender's NIC, us), as rl/eval measures them.
+func readTable3(oc *Outcome) (gp, latUs float64, err error) {
+	type key struct{ flow, psn int64 }
+	sent := map[key]int64{} // last departure from the sender NIC
+	expect := map[int64]int64{}
+	var good, latSum, latN int64
+	err = arrowread.ScanPackets(filepath.Join(oc.Dir, runfolder.PacketsFile), func(r *v2.PacketRow) error {
+		if r.Kind != v2.KindData {
+			return nil
+		}
+		k := key{r.FlowID, r.PSN}
+		switch {
+		case r.Event == "dequeue" && r.Node == r.Src:
+			sent[k] = r.TNs
+		case r.Event == "deliver":
+			inOrder := r.PSN == expect[r.FlowID]
+			if inOrder {
+				expect[r.FlowID]++
+			}
+			if r.TNs >= table1From && r.TNs < table1To {
+				latSum += r.TNs - sent[k]
+				latN++
+				if inOrder {
+					good += int64(r.Bytes) - headerBytes
+				}
+			}
+			delete(sent, k)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	if latN == 0 {
+		return 0, 0, fmt.Errorf("run %s: nothing delivered in the window", oc.Run.Label)
+	}
+	win := float64(table1To-table1From) / 1e9
+	return float64(good) * 8 / (100e9 * win), float64(latSum) / float64(latN) / 1e3, nil
+}
+
+// headerBytes is the NIC's default header per data packet (nic.DefaultConfig).
+const headerBytes = 48
+
+func table3Measure(label string, latency bool) func(Outcomes) (float64, error) {
+	return func(o Outcomes) (float64, error) {
+		oc, ok := o[label]
+		if !ok {
+			return 0, fmt.Errorf("no run %q", label)
+		}
+		gp, lat, err := readTable3(oc)
+		if latency {
+			return lat, err
+		}
+		return gp, err
+	}
+}
+
+func init() {
+	register(&Experiment{
+		Name:  "rlccnic-table3",
+		Paper: "RL-CC-NIC (Fuhrer 2023), Table III",
+		Title: "many-to-one in simulation with a 2 us decision latency: goodput and latency of the MLP policy and its distilled trees",
+		Setup: "Paper: many-to-one at 64, 512 and 2048 flows in its simulator, both policies with an emulated 2 us decision " +
+			"latency; GP is normalized goodput, latency in us. ccreplay: the many-to-one of rlcc-table1 (100 Gb/s star, 1 us " +
+			"links, 5 MB buffer, PFC on, 10 ms, measured over [5 ms, 10 ms)) under RL-CC with `latency=2us` and the shipped " +
+			"MLP teacher (`policy=teacher`) or the shipped trees distilled from it (`policy=default`); ccreplay's policies are " +
+			"its own training, not the paper's. GP counts the in-order payload the receiver accepted (1000 of every 1048 wire " +
+			"bytes, so at most 0.954); latency is a data packet's delivery minus its departure from the sender's NIC. Small " +
+			"scale: 64 flows; full: 64, 512 and 2048.",
+		Runs: func(s Scale) []Run {
+			var runs []Run
+			for _, n := range table3Flows(s) {
+				for _, p := range table3Policies {
+					runs = append(runs, table3Run(n, p.policy))
+				}
+			}
+			return runs
+		},
+		Claims: func(s Scale) []Claim {
+			var cs []Claim
+			for _, n := range table3Flows(s) {
+				for _, p := range table3Policies {
+					row, label := table3[n][p.name], table3Run(n, p.policy).Label
+					id, what := fmt.Sprintf("n=%d/%s/", n, p.name), fmt.Sprintf("%d to 1 %s ", n, p.name)
+					cs = append(cs,
+						Claim{ID: id + "gp", What: what + "GP", Paper: row[0], Kind: Quantity, Factor: 1.1, Measure: table3Measure(label, false)},
+						Claim{ID: id + "latency", What: what + "latency", Unit: "us", Paper: row[1], Kind: Quantity, Factor: 2, Measure: table3Measure(label, true)},
+					)
+				}
+			}
+			return cs
+		},
+	})
+}

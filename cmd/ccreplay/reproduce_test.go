@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,6 +194,37 @@ func TestOSUTableFromConfigFile(t *testing.T) {
 	for name, out := range map[string]string{"run": r.stdout, "compare": c.stdout} {
 		if !strings.Contains(out, "MPI_Alltoall average latency") || !strings.Contains(out, "1024") {
 			t.Errorf("%s --config: no OSU table:\n%s", name, out)
+		}
+	}
+}
+
+// Two implementations of RL-CC-NIC (Fuhrer 2023) Table III's measures agree:
+// reproduce reads packets.parquet with Arrow after the run, `eval rlcc`
+// meters the packets during it (rl/eval).
+func TestReproduceAgreesWithEvalMeter(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, "reproduce", "rlccnic-table3", "-o", filepath.Join(dir, "t3"), "--json", "--figure", "none")
+	r.mustSucceed(t)
+	var rep reproduce.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, c := range rep.Claims {
+		got[c.ID] = float64(c.Ours)
+	}
+	e := runCLI(t, "eval", "rlcc", "--policy", "teacher", "--flows", "64", "--baselines", "none", "--json")
+	e.mustSucceed(t)
+	var rows []struct {
+		Goodput   float64 `json:"goodput"`
+		LatencyUs float64 `json:"latency_us"`
+	}
+	if err := json.Unmarshal([]byte(e.stdout), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("eval --json: %v\n%s", err, e.stdout)
+	}
+	for id, want := range map[string]float64{"n=64/mlp/gp": rows[0].Goodput, "n=64/mlp/latency": rows[0].LatencyUs} {
+		if g := got[id]; math.Abs(g-want) > 1e-5*math.Abs(want) {
+			t.Errorf("%s: reproduce %v, eval rlcc %v", id, g, want)
 		}
 	}
 }
