@@ -54,8 +54,11 @@ type Flow struct {
 	nextAvail          units.Time
 	lastProgress       units.Time
 	sched              uint8 // schedIdle, schedReady, schedPacing or schedBlocked
-	timerAt            units.Time
-	window             units.Bytes
+	// pauseHeld is true while the flow is in its NIC's pausedFlows: a
+	// RESUME of its class wakes it.
+	pauseHeld bool
+	timerAt   units.Time
+	window    units.Bytes
 
 	// receiver
 	expect     int64

@@ -129,11 +129,28 @@ func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
 	n.Port.Kick(now)
 }
 
-// unblock requeues a flow that waits for its window, once it may send.
+// unblock requeues a flow that waits for its window, once it may send. A
+// flow whose window opens while its class is paused waits for the RESUME
+// instead: it joins pausedFlows, which setPaused wakes. (It once stayed
+// blocked for good when the ACKs that opened its window all came during a
+// pause: no later ACK unblocked it and the RESUME did not know it.)
 func (n *NIC) unblock(now units.Time, f *Flow) {
-	if f.sched == schedBlocked && n.paused&(1<<f.Prio) == 0 && n.windowOpen(f) {
-		f.sched = schedIdle
-		n.wake(now, f)
+	if f.sched != schedBlocked || !n.windowOpen(f) {
+		return
+	}
+	if n.paused&(1<<f.Prio) != 0 {
+		n.holdForResume(f)
+		return
+	}
+	f.sched = schedIdle
+	n.wake(now, f)
+}
+
+// holdForResume puts a blocked flow in pausedFlows once.
+func (n *NIC) holdForResume(f *Flow) {
+	if !f.pauseHeld {
+		f.pauseHeld = true
+		n.pausedFlows = append(n.pausedFlows, f)
 	}
 }
 
@@ -249,7 +266,7 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 			continue // a late ACK moved it past its released data
 		case n.paused&(1<<f.Prio) != 0:
 			f.sched = schedBlocked
-			n.pausedFlows = append(n.pausedFlows, f)
+			n.holdForResume(f)
 			continue
 		case !n.windowOpen(f):
 			f.sched = schedBlocked // an ACK wakes it
@@ -454,6 +471,7 @@ func (n *NIC) setPaused(now units.Time, prio uint8, on bool) {
 		held := n.pausedFlows
 		n.pausedFlows = nil
 		for _, f := range held {
+			f.pauseHeld = false
 			if f.sched == schedBlocked {
 				f.sched = schedIdle
 				n.wake(now, f)

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/ccreplay/ccreplay/output"
@@ -8,7 +9,23 @@ import (
 	"github.com/ccreplay/ccreplay/version"
 )
 
-// NewManifest describes a finished run; traceName names its input.
+// StalledWarning is a warning for a run that ended with flows unfinished
+// although nothing limited its time (Config.MaxTime 0): every event was
+// done and data was left to send. A PFC deadlock can do that in a
+// network with cyclic buffer dependencies; anywhere else it is a bug of
+// the model (a flow nothing wakes), to report. Empty when every flow
+// finished or the run had a time limit.
+func StalledWarning(cfg *Config, res *Result) string {
+	s := &res.Summary
+	if cfg.MaxTime > 0 || s.FlowsFinished >= s.Flows {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d flows never finished: the network went idle at %v with their data unsent or unacknowledged (a PFC deadlock, or a bug to report)",
+		s.Flows-s.FlowsFinished, s.Flows, res.SimEnd)
+}
+
+// NewManifest describes a finished run; traceName names its input. Its
+// Warnings hold the StalledWarning, if any: callers add their input's.
 func NewManifest(cfg *Config, traceName string, res *Result) runfolder.Manifest {
 	files := []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.SummaryFile}
 	if cfg.Packets != PacketsNone && cfg.Packets != "" {
@@ -18,7 +35,12 @@ func NewManifest(cfg *Config, traceName string, res *Result) runfolder.Manifest 
 	for _, r := range cfg.Switch.ECN.PerRate {
 		perRate = append(perRate, runfolder.ECNRateEcho{RateBps: int64(r.Rate), KminBytes: int64(r.KminBytes), KmaxBytes: int64(r.KmaxBytes), Pmax: r.Pmax})
 	}
+	var warnings []string
+	if w := StalledWarning(cfg, res); w != "" {
+		warnings = append(warnings, w)
+	}
 	return runfolder.Manifest{
+		Warnings:      warnings,
 		SchemaVersion: runfolder.Version, Kind: runfolder.KindRun, Tool: "ccreplay " + version.Version, Trace: traceName,
 		Seed: cfg.Seed, CCA: cfg.CC.Name, CCAParams: cfg.CC.Params,
 		Topology: cfg.Topology.Name, Packets: string(cfg.Packets),

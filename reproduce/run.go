@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -120,7 +121,7 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 			return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
 		}
 		man := replay.NewManifest(&cfgs[i], filepath.ToSlash(setups[i].TraceName), res)
-		man.Warnings = setups[i].Warnings
+		man.Warnings = append(slices.Clone(setups[i].Warnings), man.Warnings...)
 		if err := replay.WriteManifest(oc.Dir, &man); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -217,7 +218,7 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 		r.res, r.err = replay.RunContext(ctx, cfgs[i], st.Trace, r.dir)
 		if r.err == nil {
 			man := replay.NewManifest(&cfgs[i], filepath.ToSlash(st.TraceName), r.res)
-			man.Warnings = st.Warnings
+			man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
 			r.err = replay.WriteManifest(r.dir, &man)
 		}
 		if r.err != nil && !errors.Is(r.err, context.Canceled) {

@@ -7,6 +7,7 @@ import (
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -193,7 +194,7 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	}
 	man := replay.NewManifest(&cfg, filepath.ToSlash(st.TraceName), res)
 	man.Files = append(man.Files, dataset.FileName, DatasetFile)
-	man.Warnings = st.Warnings
+	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
 	info := datasetInfo{
 		SchemaVersion: v2.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.TraceName),
 		CCA: spec.Name, Seed: r.Seed, Rewards: rewards.Names(), RLCCTarget: o.Target, RLCCBeta: o.Beta,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -239,7 +240,10 @@ func (o *runOptions) run(ctx context.Context) error {
 		}
 	}
 	man := replay.NewManifest(&cfg, filepath.ToSlash(traceName), res)
-	man.Warnings = st.Warnings
+	if w := replay.StalledWarning(&cfg, res); w != "" {
+		fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+	}
+	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
 	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
 		return err
 	}
