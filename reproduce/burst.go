@@ -89,17 +89,7 @@ func readBacklog(oc *Outcome) (backlog, error) {
 
 // burstMeasure reads one number of a case's backlog.
 func burstMeasure(c string, f func(backlog) float64) func(Outcomes) (float64, error) {
-	return func(o Outcomes) (float64, error) {
-		oc, ok := o[burstRun(c).Label]
-		if !ok {
-			return 0, fmt.Errorf("no run for case %s", c)
-		}
-		b, err := readBacklog(oc)
-		if err != nil {
-			return 0, err
-		}
-		return f(b), nil
-	}
+	return fromRun(burstRun(c).Label, "backlog", readBacklog, f)
 }
 
 func init() {

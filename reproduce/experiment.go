@@ -51,6 +51,10 @@ type Outcome struct {
 	// runs, the final place afterwards).
 	Dir    string
 	Result *replay.Result
+
+	// derived holds what measures computed from the run's files, by kind,
+	// so that claims sharing a scan of packets.parquet read it once.
+	derived map[string]any
 }
 
 // Outcomes are an experiment's runs by label.
@@ -202,7 +206,7 @@ func Lookup(name string) (*Experiment, error) {
 		}
 	}
 	var names []string
-	for _, e := range registry {
+	for _, e := range All() {
 		names = append(names, e.Name)
 	}
 	return nil, fmt.Errorf("unknown experiment %q (known: %s; `ccreplay reproduce --list` describes them)", name, strings.Join(names, ", "))

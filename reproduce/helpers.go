@@ -55,3 +55,27 @@ func change(a, b string, g get) func(Outcomes) (float64, error) {
 }
 
 func fctMeanUs(s *metrics.Summary) float64 { return s.FCTMeanNs / 1e3 }
+
+// fromRun measures pick of what read derives from the run labelled label
+// (typically a scan of its packets.parquet). read runs once per run and
+// kind; every claim of that kind on the run shares its result.
+func fromRun[T any](label, kind string, read func(*Outcome) (T, error), pick func(T) float64) func(Outcomes) (float64, error) {
+	return func(o Outcomes) (float64, error) {
+		oc, ok := o[label]
+		if !ok || oc.Result == nil {
+			return 0, fmt.Errorf("no run %q", label)
+		}
+		if v, ok := oc.derived[kind].(T); ok {
+			return pick(v), nil
+		}
+		v, err := read(oc)
+		if err != nil {
+			return 0, err
+		}
+		if oc.derived == nil {
+			oc.derived = map[string]any{}
+		}
+		oc.derived[kind] = v
+		return pick(v), nil
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/all"
+	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
 )
 
@@ -210,5 +211,26 @@ func TestFormat(t *testing.T) {
 		if got := Format(tc.v, tc.unit, tc.change); got != tc.want {
 			t.Errorf("Format(%v, %q, %v) = %q, want %q", tc.v, tc.unit, tc.change, got, tc.want)
 		}
+	}
+}
+
+// fromRun derives a run's figures once for all the claims that read them.
+func TestFromRunDerivesOnce(t *testing.T) {
+	reads := 0
+	read := func(*Outcome) ([2]float64, error) { reads++; return [2]float64{1, 2}, nil }
+	o := Outcomes{"a": {Result: &replay.Result{}}}
+	first := fromRun("a", "k", read, func(v [2]float64) float64 { return v[0] })
+	second := fromRun("a", "k", read, func(v [2]float64) float64 { return v[1] })
+	if v, err := first(o); v != 1 || err != nil {
+		t.Fatalf("first = %v, %v", v, err)
+	}
+	if v, err := second(o); v != 2 || err != nil {
+		t.Fatalf("second = %v, %v", v, err)
+	}
+	if reads != 1 {
+		t.Errorf("read %d times, want once", reads)
+	}
+	if _, err := first(Outcomes{}); err == nil {
+		t.Error("a missing run gave no error")
 	}
 }

@@ -115,17 +115,7 @@ func readTable1(oc *Outcome) (table1Figures, error) {
 }
 
 func table1Measure(label string, pick func(table1Figures) float64) func(Outcomes) (float64, error) {
-	return func(o Outcomes) (float64, error) {
-		oc, ok := o[label]
-		if !ok {
-			return 0, fmt.Errorf("no run %q", label)
-		}
-		f, err := readTable1(oc)
-		if err != nil {
-			return 0, err
-		}
-		return pick(f), nil
-	}
+	return fromRun(label, "table1", readTable1, pick)
 }
 
 // noteRLCCFairness is what is known of RL-CC's fairness here.
@@ -209,12 +199,15 @@ func table3Run(n int, policy string) Run {
 // window x 8 / (line rate x window)) and the mean one-way latency of the
 // data packets delivered in the window (delivery - departure from the
 // sender's NIC, us), as rl/eval measures them.
-func readTable3(oc *Outcome) (gp, latUs float64, err error) {
+type table3Figures struct{ gp, latUs float64 }
+
+// readTable3 measures table3Figures from a run's packets.parquet.
+func readTable3(oc *Outcome) (table3Figures, error) {
 	type key struct{ flow, psn int64 }
 	sent := map[key]int64{} // last departure from the sender NIC
 	expect := map[int64]int64{}
 	var good, latSum, latN int64
-	err = arrowread.ScanPackets(filepath.Join(oc.Dir, runfolder.PacketsFile), func(r *v2.PacketRow) error {
+	err := arrowread.ScanPackets(filepath.Join(oc.Dir, runfolder.PacketsFile), func(r *v2.PacketRow) error {
 		if r.Kind != v2.KindData {
 			return nil
 		}
@@ -239,30 +232,25 @@ func readTable3(oc *Outcome) (gp, latUs float64, err error) {
 		return nil
 	})
 	if err != nil {
-		return 0, 0, err
+		return table3Figures{}, err
 	}
 	if latN == 0 {
-		return 0, 0, fmt.Errorf("run %s: nothing delivered in the window", oc.Run.Label)
+		return table3Figures{}, fmt.Errorf("run %s: nothing delivered in the window", oc.Run.Label)
 	}
 	win := float64(table1To-table1From) / 1e9
-	return float64(good) * 8 / (100e9 * win), float64(latSum) / float64(latN) / 1e3, nil
+	return table3Figures{gp: float64(good) * 8 / (100e9 * win), latUs: float64(latSum) / float64(latN) / 1e3}, nil
 }
 
 // headerBytes is the NIC's default header per data packet (nic.DefaultConfig).
 const headerBytes = 48
 
 func table3Measure(label string, latency bool) func(Outcomes) (float64, error) {
-	return func(o Outcomes) (float64, error) {
-		oc, ok := o[label]
-		if !ok {
-			return 0, fmt.Errorf("no run %q", label)
-		}
-		gp, lat, err := readTable3(oc)
+	return fromRun(label, "table3", readTable3, func(f table3Figures) float64 {
 		if latency {
-			return lat, err
+			return f.latUs
 		}
-		return gp, err
-	}
+		return f.gp
+	})
 }
 
 func init() {

@@ -228,3 +228,54 @@ func TestReproduceAgreesWithEvalMeter(t *testing.T) {
 		}
 	}
 }
+
+// RL-CC (Tessler 2022) Table 1's SU, FR and QL of the baselines, read by
+// reproduce from packets.parquet, equal `eval rlcc`'s in-run meter on the
+// same many-to-one. (RL-CC's own row differs by design: eval assumes a
+// 2 us decision latency, the experiment the policy's own.)
+func TestReproduceTable1AgreesWithEvalMeter(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, "reproduce", "rlcc-table1", "-o", filepath.Join(dir, "t1"), "--json", "--figure", "none")
+	r.mustSucceed(t)
+	var rep reproduce.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, c := range rep.Claims {
+		got[c.ID] = float64(c.Ours)
+	}
+	e := runCLI(t, "eval", "rlcc", "--flows", "128", "--baselines", "dcqcn:zhu2015,hpcc,swift", "--json")
+	e.mustSucceed(t)
+	var rows []struct {
+		Algorithm string  `json:"algorithm"`
+		SU        float64 `json:"su_pct"`
+		FR        float64 `json:"fr_pct"`
+		QL        float64 `json:"ql_us"`
+	}
+	if err := json.Unmarshal([]byte(e.stdout), &rows); err != nil {
+		t.Fatalf("eval --json: %v\n%s", err, e.stdout)
+	}
+	checked := 0
+	for _, row := range rows {
+		name, _, _ := strings.Cut(row.Algorithm, ":")
+		if name == "rlcc" {
+			continue
+		}
+		for col, want := range map[string]float64{"su": row.SU, "fr": row.FR, "ql": row.QL} {
+			id := "n=128/" + name + "/" + col
+			g, ok := got[id]
+			tol := 1e-6 * math.Max(1, math.Abs(want))
+			if col == "ql" {
+				tol = 1e-3 // us: packets.parquet holds queue delays in whole ns, the meter in ps
+			}
+			if !ok || math.Abs(g-want) > tol {
+				t.Errorf("%s: reproduce %v, eval rlcc %v", id, g, want)
+			}
+			checked++
+		}
+	}
+	if checked != 9 {
+		t.Errorf("compared %d figures, want 9", checked)
+	}
+}
