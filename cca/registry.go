@@ -38,6 +38,10 @@ type Spec struct {
 	CNPInterval units.Time
 	// NeedsINT asks switches to stamp INT on data packets.
 	NeedsINT bool
+	// NeedsFlowCounter asks switches to count flows per egress port, FDCC
+	// (Zhang 2023) Algorithm 2, and stamp the count in INT
+	// (telemetry.Hop.Flows); implies NeedsINT.
+	NeedsFlowCounter bool
 	// Params is every parameter's effective value, for summary.json.
 	Params map[string]string
 }

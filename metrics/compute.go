@@ -16,6 +16,8 @@ func Compute(flows []v2.FlowRow, msgs []v2.MessageRow, ports []v2.PortRow, opt O
 	}
 	s.SimDurationNs = simDuration(flows, msgs, ports)
 	flowStats(&s, flows)
+	s.GoodputNorm = goodputNorm(s.GoodputBps, flows, ports)
+	s.PFCPausedFracMean = pfcPausedFracMean(flows)
 	concurrentStats(&s, flows)
 	s.Buckets = buckets(flows, opt.Buckets)
 	messageStats(&s, msgs)
@@ -51,6 +53,7 @@ func flowStats(s *Summary, flows []v2.FlowRow) {
 	var (
 		fcts      []int64
 		slowdowns []float64
+		sdStand   []float64 // fct / standalone FCT
 		rates     []float64 // per-flow goodput, bit/s, in row order
 		bits      int64     // payload bits of finished flows
 		first     int64     // earliest start of a finished flow
@@ -77,6 +80,9 @@ func flowStats(s *Summary, flows []v2.FlowRow) {
 		if isFinite(f.Slowdown) {
 			slowdowns = append(slowdowns, f.Slowdown)
 		}
+		if f.StandaloneNs > 0 {
+			sdStand = append(sdStand, float64(f.FCTNs)/float64(f.StandaloneNs))
+		}
 		if f.FCTNs > 0 {
 			rates = append(rates, goodput(f.SizeBytes, f.FCTNs))
 		}
@@ -98,6 +104,53 @@ func flowStats(s *Summary, flows []v2.FlowRow) {
 	sd := floatSummary(slowdowns)
 	s.SlowdownMean, s.SlowdownP50, s.SlowdownP90, s.SlowdownP95 = sd.mean, sd.p50, sd.p90, sd.p95
 	s.SlowdownP99, s.SlowdownP999, s.SlowdownMax = sd.p99, sd.p999, sd.max
+	ss := floatSummary(sdStand)
+	s.SlowdownStandaloneMean, s.SlowdownStandaloneP50, s.SlowdownStandaloneP99 = ss.mean, ss.p50, ss.p99
+}
+
+// goodputNorm is the aggregate goodput over the receiver's link rate when
+// every flow has one destination (an n-to-1 run), else 0. The rate is the
+// destination host's NIC port's: hosts are nodes 0..hosts-1, so its ports
+// row has node = dst and is_switch false.
+func goodputNorm(goodputBps float64, flows []v2.FlowRow, ports []v2.PortRow) float64 {
+	if len(flows) == 0 {
+		return 0
+	}
+	dst := flows[0].Dst
+	for i := range flows {
+		if flows[i].Dst != dst {
+			return 0
+		}
+	}
+	for i := range ports {
+		p := &ports[i]
+		if p.Node == dst && !p.IsSwitch && p.RateBps > 0 {
+			// NB: times the reciprocal, so that at 100 Gb/s this is
+			// bit-identical to goodput_bps * 1e-11 (1/1e11 rounds to the
+			// literal 1e-11), what reproduce's fdcc-table6.2 reported before.
+			return finite(goodputBps * (1 / float64(p.RateBps)))
+		}
+	}
+	return 0
+}
+
+// pfcPausedFracMean is the mean of pfc_paused_ns / fct_ns over the finished
+// flows with fct_ns > 0, in row order; 0 when any row's pfc_paused_ns is
+// unknown (negative).
+func pfcPausedFracMean(flows []v2.FlowRow) float64 {
+	var sum float64
+	var n int
+	for i := range flows {
+		f := &flows[i]
+		if f.PFCPausedNs < 0 {
+			return 0
+		}
+		if finished(f.FinishNs) && f.FCTNs > 0 {
+			sum += float64(f.PFCPausedNs) / float64(f.FCTNs)
+			n++
+		}
+	}
+	return ratio(sum, float64(n))
 }
 
 // goodput is a flow's rate, size*8 / fct, in bit/s.

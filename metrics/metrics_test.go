@@ -430,7 +430,8 @@ func TestJSONNames(t *testing.T) {
 		"jain_index", "min_max_rate_ratio", "goodput_bps", "goodput_mean_bps",
 		"switch_util_max", "switch_util_mean", "qlen_avg_bytes", "qlen_p99_bytes",
 		"qlen_max_bytes", "pfc_pause_fraction", "pfc_pause_fraction_max", "pause_frames",
-		"ecn_marked_pkts")
+		"ecn_marked_pkts", "slowdown_standalone_mean", "slowdown_standalone_p50",
+		"slowdown_standalone_p99", "goodput_norm", "pfc_paused_frac_mean")
 	for _, k := range want {
 		if _, ok := m[k]; !ok {
 			t.Errorf("summary JSON has no %q", k)
@@ -461,6 +462,9 @@ func TestWriteTable(t *testing.T) {
 		"switch util mean         75.00 %\n",
 		"queue p99 (worst port)   4.883 KiB\n",
 		"PFC paused (all ports)   12.50 %\n",
+		"PFC paused (flow mean)   0.00 %\n",
+		"FCT/standalone p99       0.00x\n",
+		"goodput / receiver link  n/a (needs one receiver and a finished flow)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q", want)

@@ -15,6 +15,7 @@
 //	FCT          = last byte delivered at the receiver - first release at the sender
 //	ideal FCT    = base RTT + (size + packets*header bytes)*8 / bottleneck rate
 //	slowdown     = FCT / ideal FCT (the flow rows' slowdown column)
+//	standalone slowdown = FCT / standalone FCT (FDCC thesis' FCTSD)
 //	MCT          = message finish - release; a collective's: last finish - first release
 //	ECN ratio    = Σ CE-marked data packets / Σ data packets sent
 //	unfair ratio = (BW_max - BW_avg) / BW_avg        (FDCC thesis)
@@ -24,8 +25,10 @@
 //	               over x = concurrent_bytes*8 / window, window = [latest
 //	               start, earliest finish] of the flows
 //	goodput      = Σ payload bits / (last finish - first start)
+//	normalized goodput = goodput / the receiver's link rate (n-to-1 runs)
 //	switch util  = tx_bytes*8 / (rate_bps * sim_duration)
 //	PFC fraction = Σ paused_ns / (ports * sim_duration_ns)
+//	flow PFC fraction = mean of pfc_paused_ns / FCT over the flows
 //
 // Percentiles are nearest-rank on the sorted values, index = ceil(p*n) - 1
 // clamped to [0, n-1] (p in per mille, computed in integers); no
@@ -87,6 +90,20 @@ type Summary struct {
 	SlowdownP99  float64 `json:"slowdown_p99"`
 	SlowdownP999 float64 `json:"slowdown_p999"`
 	SlowdownMax  float64 `json:"slowdown_max"`
+
+	// Slowdown against the standalone FCT of finished flows (FDCC thesis,
+	// Sec. 5.4 and Table 6.2, "FCTSD": "the ratio between the practical
+	// absolute flow completion time and the standalone flow completion
+	// time"): fct_ns / standalone_fct_ns, with the receiver-side fct_ns of
+	// every other metric (the slowdown_* fields above divide it by the
+	// ideal FCT instead). NB: standalone_fct_ns is the HPCC simulator's
+	// sender-side ideal, which includes the way back of the ACK, so a
+	// short flow's value can be below 1; flows.parquet's sender_slowdown
+	// is the sender-side ratio. Rows with standalone_fct_ns <= 0 are left
+	// out.
+	SlowdownStandaloneMean float64 `json:"slowdown_standalone_mean"`
+	SlowdownStandaloneP50  float64 `json:"slowdown_standalone_p50"`
+	SlowdownStandaloneP99  float64 `json:"slowdown_standalone_p99"`
 
 	// MCT (message completion time) of finished messages, ns:
 	// mct_ns = finish_ns - release_ns.
@@ -170,6 +187,15 @@ type Summary struct {
 	GoodputBps float64 `json:"goodput_bps"`
 	// GoodputMeanBps is the mean of the per-flow goodputs x_i, bit/s.
 	GoodputMeanBps float64 `json:"goodput_mean_bps"`
+	// GoodputNorm is GoodputBps over the receiver's link rate (FDCC
+	// thesis, Table 6.1 and Table 6.2, "Goodput"): the payload bits of
+	// the finished flows / (receiver link rate * (their last finish_ns -
+	// their first start_ns)), the link rate being rate_bps of the
+	// receiver's NIC port (the ports row with node = dst and is_switch
+	// false). Defined for n-to-1 runs only: 0 when the flows have more
+	// than one destination, none finished, or the receiver's port row is
+	// missing (no ports rows) or has no rate.
+	GoodputNorm float64 `json:"goodput_norm"`
 
 	// Switch utilization of each switch port with tx_bytes > 0:
 	// tx_bytes*8 / (rate_bps * sim_duration_ns / 1e9); the max and the mean
@@ -188,6 +214,13 @@ type Summary struct {
 	// paused_ns / sim_duration_ns of the most paused port.
 	PFCPauseFraction    float64 `json:"pfc_pause_fraction"`
 	PFCPauseFractionMax float64 `json:"pfc_pause_fraction_max"`
+	// PFCPausedFracMean is the mean over the finished flows with
+	// fct_ns > 0 of pfc_paused_ns / fct_ns: the share of its completion
+	// time a flow had data ready to send but was held by a PFC pause at
+	// its sender (FDCC thesis, Fig. 6.3b, "PFC pause time over flow
+	// completion time"). 0 when the rows lack pfc_paused_ns (read as -1,
+	// files of schema v1 or written before the column).
+	PFCPausedFracMean float64 `json:"pfc_paused_frac_mean"`
 	// PauseFrames = Σ pauses_sent over all ports.
 	PauseFrames int64 `json:"pause_frames"`
 	// ECNMarkedPkts = Σ ecn_marked_pkts over all ports (marks applied).

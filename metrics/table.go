@@ -42,6 +42,9 @@ func WriteTable(w io.Writer, s Summary) {
 	row("slowdown p99", fmtX(s.SlowdownP99))
 	row("slowdown p99.9", fmtX(s.SlowdownP999))
 	row("slowdown max", fmtX(s.SlowdownMax))
+	row("FCT/standalone mean", fmtX(s.SlowdownStandaloneMean))
+	row("FCT/standalone p50", fmtX(s.SlowdownStandaloneP50))
+	row("FCT/standalone p99", fmtX(s.SlowdownStandaloneP99))
 	stats("MCT", s.MCTMeanNs, s.MCTP50Ns, s.MCTP90Ns, s.MCTP95Ns, s.MCTP99Ns, s.MCTP999Ns, s.MCTMaxNs)
 	if s.Collectives > 0 {
 		stats("CCT", s.CCTMeanNs, s.CCTP50Ns, s.CCTP90Ns, s.CCTP95Ns, s.CCTP99Ns, s.CCTP999Ns, s.CCTMaxNs)
@@ -59,6 +62,11 @@ func WriteTable(w io.Writer, s Summary) {
 
 	row("goodput (aggregate)", fmtBps(s.GoodputBps))
 	row("goodput (flow mean)", fmtBps(s.GoodputMeanBps))
+	if s.GoodputNorm > 0 {
+		row("goodput / receiver link", fmt.Sprintf("%.4f", s.GoodputNorm))
+	} else {
+		row("goodput / receiver link", "n/a (needs one receiver and a finished flow)")
+	}
 	row("unfair ratio", fmt.Sprintf("%.4f", s.UnfairRatio))
 	row("Jain index", fmt.Sprintf("%.4f", s.JainIndex))
 	row("min/max rate", fmt.Sprintf("%.4f", s.MinMaxRateRatio))
@@ -79,6 +87,7 @@ func WriteTable(w io.Writer, s Summary) {
 	row("queue max (worst port)", fmtBytes(float64(s.QLenMaxBytes)))
 	row("PFC paused (all ports)", fmtPct(s.PFCPauseFraction))
 	row("PFC paused (worst port)", fmtPct(s.PFCPauseFractionMax))
+	row("PFC paused (flow mean)", fmtPct(s.PFCPausedFracMean))
 	row("PAUSE frames", fmt.Sprintf("%d", s.PauseFrames))
 	tw.Flush()
 

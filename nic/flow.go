@@ -55,8 +55,9 @@ type Flow struct {
 	lastProgress       units.Time
 	sched              uint8 // schedIdle, schedReady, schedPacing or schedBlocked
 	// pauseHeld is true while the flow is in its NIC's pausedFlows: a
-	// RESUME of its class wakes it.
+	// RESUME of its class wakes it. heldSince is when it was put there.
 	pauseHeld bool
+	heldSince units.Time
 	timerAt   units.Time
 	window    units.Bytes
 
@@ -74,6 +75,11 @@ type Flow struct {
 	// RTTProbes counts the RTT requests sent and RTTResponses the answers
 	// that came back.
 	RTTProbes, RTTResponses int64
+	// PFCPaused is the time the flow had a data packet it could send
+	// (released, window open, pacing time reached) while a PFC PAUSE of
+	// its class held it at this NIC, summed over its pauses, picoseconds;
+	// PFCPausedUntil adds a pause still on.
+	PFCPaused units.Time
 	// Start is the first release; Finish the last delivery (-1 unset).
 	Start, Finish units.Time
 	// SizeBytes is the payload of all its messages.
@@ -83,6 +89,15 @@ type Flow struct {
 // NewFlow makes a flow whose algorithm is built by newCC on first use.
 func NewFlow(id, src, dst int32, hash uint64, newCC func() cca.Algorithm) *Flow {
 	return &Flow{ID: id, Src: src, Dst: dst, Hash: hash, newCC: newCC, timerAt: units.Never, nackFor: -1, Start: -1, Finish: -1, probeAt: -1}
+}
+
+// PFCPausedUntil is PFCPaused plus the pause holding the flow now, if
+// any, up to now (flows.parquet's pfc_paused_ns at the end of a run).
+func (f *Flow) PFCPausedUntil(now units.Time) units.Time {
+	if f.pauseHeld {
+		return f.PFCPaused + now - f.heldSince
+	}
+	return f.PFCPaused
 }
 
 // Messages are the flow's released messages in order.

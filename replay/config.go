@@ -91,9 +91,10 @@ type Config struct {
 	WrapCC func(flowID int32, a cca.Algorithm) cca.Algorithm `json:"-"`
 }
 
-// ApplyCCHints sets the switch ECN marking and the receiver's CNP interval
-// from the algorithm preset's hints. Call it before applying explicit user
-// overrides, which take precedence.
+// ApplyCCHints sets the switch ECN marking, the receiver's CNP interval,
+// INT and the switches' per-port flow counter from the algorithm preset's
+// hints. Call it before applying explicit user overrides, which take
+// precedence.
 func (c *Config) ApplyCCHints() {
 	if h := c.CC.ECN; h != nil {
 		c.Switch.ECN.Enabled = true
@@ -103,8 +104,11 @@ func (c *Config) ApplyCCHints() {
 	if c.CC.CNPInterval > 0 {
 		c.NIC.CNPInterval = c.CC.CNPInterval
 	}
-	if c.CC.NeedsINT {
+	if c.CC.NeedsINT || c.CC.NeedsFlowCounter {
 		c.Switch.INT = true
+	}
+	if c.CC.NeedsFlowCounter {
+		c.Switch.FlowCounter = true
 	}
 }
 
@@ -161,14 +165,17 @@ func (c *Config) Validate() error {
 }
 
 // checkSignals refuses a network that withholds the congestion signal the
-// algorithm reacts to: INT for HPCC-style algorithms, ECN marking for
+// algorithm reacts to: INT for HPCC-style algorithms (and the per-port
+// flow count, carried in INT, for those that ask for it), ECN marking for
 // DCQCN, DCTCP and Dolce-RC. Such a run completes but measures nothing
 // the algorithm is for (HPCC without INT sees no queue: 94.5 % of its
 // packets marked where it keeps 5.2 %), so it is an error naming both.
 func (c *Config) checkSignals() error {
 	switch {
-	case c.CC.NeedsINT && !c.Switch.INT:
+	case (c.CC.NeedsINT || c.CC.NeedsFlowCounter) && !c.Switch.INT:
 		return fmt.Errorf("%s needs INT telemetry from the switches, but switch.int is false: remove switch.int or set it true", c.CC.Name)
+	case c.CC.NeedsFlowCounter && !c.Switch.FlowCounter:
+		return fmt.Errorf("%s reads the per-port flow count (FDCC, Zhang 2023, Algorithm 2), but the switches do not count flows: apply the algorithm's hints (Config.ApplyCCHints)", c.CC.Name)
 	case c.CC.ECN != nil && !c.Switch.ECN.Enabled:
 		return fmt.Errorf("%s reacts to ECN marks, but switch.ecn.enabled is false: remove it or set it true (or pick an algorithm that does not use ECN)", c.CC.Name)
 	}

@@ -22,7 +22,8 @@ func (r *run) idealOneWay(path []topology.Hop, b units.Bytes) units.Time {
 	return topology.IdealOneWay(path, b, r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes)
 }
 
-func (r *run) flowRows() []v2.FlowRow {
+// flowRows are the flow rows of the run ended at end.
+func (r *run) flowRows(end units.Time) []v2.FlowRow {
 	rows := make([]v2.FlowRow, len(r.flows))
 	for i, f := range r.flows {
 		path := r.paths[i]
@@ -32,7 +33,7 @@ func (r *run) flowRows() []v2.FlowRow {
 			BaseRTTNs: f.BaseRTT.Nanoseconds(), BottleneckBps: int64(f.Bottleneck), Hops: int32(f.Hops),
 			DataPktsSent: f.DataPktsSent, DataBytesSent: f.DataBytesSent, CEPkts: f.CEPkts,
 			CNPs: f.CNPs, Nacks: f.Nacks, Timeouts: f.Timeouts, RetxBytes: f.RetxBytes, DroppedPkts: f.DroppedPkts,
-			ConcurrentBytes: r.win.bytes[i],
+			ConcurrentBytes: r.win.bytes[i], PFCPausedNs: f.PFCPausedUntil(end).Nanoseconds(),
 		}
 		msgs := f.Messages()
 		row.Messages = int64(len(msgs))

@@ -538,7 +538,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 	}
 	r.closeWindow() // no flow finished: the window ends with the run
 	res := &Result{SimEnd: end, Events: r.sim.Events}
-	res.Flows = r.flowRows()
+	res.Flows = r.flowRows(end)
 	res.Messages = r.messageRows()
 	res.Ports = r.portRows(end)
 	for _, f := range r.flows {

@@ -144,6 +144,12 @@ type Config struct {
 	// also wraps, at 2^17 units (10.5 MB with INT_MULTI 1). 0 (the
 	// default) carries exact values.
 	INTQLenUnit, INTBytesUnit units.Bytes `json:",omitempty"`
+	// FlowCounter counts the flows crossing each egress port, FDCC (Zhang
+	// 2023) Algorithm 2, and stamps the count in each INT hop
+	// (telemetry.Hop.Flows). It acts only where INT is stamped: with INT
+	// off it does nothing. Off (the default) costs one test of this bool
+	// per stamped hop.
+	FlowCounter bool `json:",omitempty"`
 }
 
 // INTQLenFieldUnits is the number of INTQLenUnit steps the simulator's

@@ -28,6 +28,8 @@ type Egress struct {
 	kmin, kmax, headroom, xoff, xon units.Bytes
 	pmax                            float64
 
+	flows flowSet // FDCC's flow counter (Config.FlowCounter)
+
 	// Stats is the queue length over time.
 	Stats QueueStats
 	// MarkedPkts, DroppedPkts, DroppedBytes, PausesSent and PausesReceived
@@ -99,6 +101,14 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		sw.checkResume(now, p.InPort, prio)
 	}
 	if sw.cfg.INT && p.Kind == fabric.Data {
+		// NB: the count stamped is the one after this packet's own update
+		// (FDCC, Zhang 2023, Algorithm 2 line 11 returns the size once
+		// lines 2-10 have run), and the port updates its set even when the
+		// packet's INT stack is full.
+		var flows int32
+		if sw.cfg.FlowCounter {
+			flows = e.flows.update(p.Flow, p.Last)
+		}
 		if p.Tel == nil {
 			p.Tel = sw.pool.GetTel()
 		}
@@ -110,7 +120,7 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 			if u := sw.cfg.INTBytesUnit; u > 0 {
 				b = b / u * u
 			}
-			t.Hops[t.N] = telemetry.Hop{QLen: q, TxBytes: b, TS: now, LinkRate: e.Port.Rate}
+			t.Hops[t.N] = telemetry.Hop{QLen: q, TxBytes: b, TS: now, LinkRate: e.Port.Rate, Flows: flows}
 			t.N++
 		}
 	}

@@ -57,7 +57,7 @@ type rig struct {
 	peers []*peer
 }
 
-func newRig(t *testing.T, cfg switchmodel.Config, specs ...switchmodel.PortSpec) *rig {
+func newRig(t testing.TB, cfg switchmodel.Config, specs ...switchmodel.PortSpec) *rig {
 	t.Helper()
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("config: %v", err)

@@ -14,6 +14,11 @@ type Hop struct {
 	TxBytes  units.Bytes      // cumulative bytes sent by that port, bytes
 	TS       units.Time       // dequeue time, picoseconds
 	LinkRate units.BitsPerSec // port rate, bits per second
+	// Flows is the number of flows counted by the egress port (FDCC,
+	// Zhang 2023, Algorithm 2), after this packet's own update (line 11
+	// returns the set's size once lines 2-10 have run); 0 when the
+	// counter is off (switchmodel.Config.FlowCounter).
+	Flows int32
 }
 
 // MaxHops is the number of INT hops a packet carries at most.

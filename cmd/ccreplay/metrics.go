@@ -33,6 +33,7 @@ type metricsOptions struct {
 	Verify    bool
 	NoPackets bool
 	Stats     bool
+	Phases    bool
 }
 
 // bySizeBucket is the --by value of the flow-size bucket view.
@@ -54,12 +55,17 @@ const metricsExamples = `  # a run and a comparison to look at
   # grouped by algorithm (mean over seeds, [min, max]), or the HPCC
   # FCT-slowdown per flow-size bucket view with 20 buckets
   ccreplay metrics cmp --by cca
-  ccreplay metrics cmp --by size-bucket --buckets 20`
+  ccreplay metrics cmp --by size-bucket --buckets 20
+
+  # FDCC's fair-share join, scaled down: each flow's share of the throughput
+  # between consecutive flow starts and finishes (needs packets.parquet)
+  ccreplay run --workload fairshare:size=5MB,stagger=100us --packets data --out runs/fs
+  ccreplay metrics runs/fs --phases`
 
 func newMetricsCmd(s *streams) *cobra.Command {
 	o := &metricsOptions{s: s}
 	c := &cobra.Command{
-		Use:   "metrics RUN_DIR... [--json] [--by size-bucket|cca|seed|KEY] [--verify]",
+		Use:   "metrics RUN_DIR... [--json] [--by size-bucket|cca|seed|KEY] [--verify] [--phases]",
 		Short: "Recompute every metric of run folders from their Parquet files, and compare runs",
 		Long: `Reads flows.parquet, messages.parquet and ports.parquet of each run folder with
 Apache Arrow and recomputes every metric of summary.json; streams packets.parquet
@@ -78,6 +84,12 @@ a partition key (mean over each group, [min, max]); --by size-bucket shows the
 FCT slowdown p50/p95/p99 per flow-size bucket (flows sorted by size, buckets of
 equal count).
 
+--phases (one run) splits the run at every flow start and finish and prints,
+per phase, each active flow's throughput (its data packets delivered in the
+phase, from packets.parquet), its share and the phase's Jain index: the FDCC
+thesis' fair-share join (Fig. 6.2). It needs packets.parquet (ccreplay run
+--packets data or all) and refuses a run without it.
+
 --verify compares the recomputed metrics with each run's summary.json: counts
 and integers exactly, floating point within a relative 1e-12 (in practice they
 are bit-identical); a difference fails with exit code 1.`,
@@ -86,6 +98,14 @@ are bit-identical); a difference fails with exit code 1.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("buckets") && o.Buckets < 1 {
 				return usageErrorf("--buckets must be >= 1, got %d", o.Buckets)
+			}
+			if o.Phases {
+				for _, f := range []string{"by", "verify", "no-packets", "buckets", "stats"} {
+					if cmd.Flags().Changed(f) {
+						return usageErrorf("--phases prints the phase table only: it does not take --%s", f)
+					}
+				}
+				return o.runPhases(args)
 			}
 			return o.run(args)
 		},
@@ -97,6 +117,7 @@ are bit-identical); a difference fails with exit code 1.`,
 	f.BoolVar(&o.Verify, "verify", false, "check the recomputed metrics against each run's summary.json (exit 1 on a difference)")
 	f.BoolVar(&o.NoPackets, "no-packets", false, "do not scan packets.parquet (packet_rows then comes from its footer)")
 	f.BoolVar(&o.Stats, "stats", false, "print wall time, packet rows per second and peak memory to stderr")
+	f.BoolVar(&o.Phases, "phases", false, "one run: each flow's throughput share and the Jain index between consecutive flow starts and finishes (needs packets.parquet)")
 	return c
 }
 

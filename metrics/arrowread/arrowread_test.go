@@ -456,3 +456,36 @@ func BenchmarkScanPackets(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
 }
+
+// pfc_paused_ns came to version 2 after files of that version were
+// written: a version 2 flows.parquet without it reads it as unknown (-1),
+// while a column every version 2 file has is still required.
+func TestLateV2Column(t *testing.T) {
+	dir := t.TempDir()
+	good := v2.Version
+	without := func(name string) []arrow.Field {
+		var fs []arrow.Field
+		for _, f := range arrowFields(flowCols) {
+			if f.Name != name {
+				fs = append(fs, f)
+			}
+		}
+		return fs
+	}
+	path := filepath.Join(dir, "before-pfc-paused.parquet")
+	writeArrowFile(t, path, without("pfc_paused_ns"), &good)
+	rows, err := ReadFlows(path)
+	if err != nil || len(rows) != 1 || rows[0] != (v2.FlowRow{PFCPausedNs: -1}) {
+		t.Errorf("v2 flows.parquet without pfc_paused_ns: %v, %+v", err, rows)
+	}
+	path = filepath.Join(dir, "no-concurrent.parquet")
+	writeArrowFile(t, path, without("concurrent_bytes"), &good)
+	if _, err := ReadFlows(path); err == nil || !strings.Contains(err.Error(), `missing column "concurrent_bytes" (int64)`) {
+		t.Errorf("v2 flows.parquet without concurrent_bytes: %v", err)
+	}
+	path = filepath.Join(dir, "all.parquet")
+	writeArrowFile(t, path, arrowFields(flowCols), &good)
+	if rows, err := ReadFlows(path); err != nil || len(rows) != 1 || rows[0] != (v2.FlowRow{}) {
+		t.Errorf("v2 flows.parquet with every column: %v, %+v", err, rows)
+	}
+}

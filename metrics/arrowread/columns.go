@@ -6,7 +6,8 @@ import (
 
 // The expected columns of each file: names and types as in schema/v2's
 // parquet tags (a test checks that every tagged column is here); columns
-// added in version 2 are marked v2Only.
+// added in version 2 are marked v2Only, those added to version 2 after its
+// first files v2Late.
 
 var packetCols = []col[v2.PacketRow]{
 	int64Col("t_ns", func(r *v2.PacketRow) *int64 { return &r.TNs }),
@@ -57,6 +58,9 @@ var flowCols = []col[v2.FlowRow]{
 	v2Only(float64Col("sender_slowdown", func(r *v2.FlowRow) *float64 { return &r.SenderSlowdown }), func(r *v2.FlowRow) { r.SenderSlowdown = 0 }),
 	// -1: unknown, and metrics then leaves the *_concurrent fairness out.
 	v2Only(int64Col("concurrent_bytes", func(r *v2.FlowRow) *int64 { return &r.ConcurrentBytes }), func(r *v2.FlowRow) { r.ConcurrentBytes = -1 }),
+	// -1: unknown, and metrics then leaves pfc_paused_frac_mean at 0. Added
+	// after version 2's first files, so a version 2 file may lack it too.
+	v2Late(int64Col("pfc_paused_ns", func(r *v2.FlowRow) *int64 { return &r.PFCPausedNs }), func(r *v2.FlowRow) { r.PFCPausedNs = -1 }),
 }
 
 var messageCols = []col[v2.MessageRow]{

@@ -107,22 +107,22 @@ func scan[T any](path string, cols []col[T], mem memory.Allocator, fn func(*T) e
 	if err != nil {
 		return err
 	}
+	// Columns the file's version lacks, and late version 2 columns the
+	// file lacks, are filled instead of read.
+	sch := pf.MetaData().Schema
 	var fills []func(*T)
-	if version < 2 {
-		kept := make([]col[T], 0, len(cols))
-		for _, c := range cols {
-			if c.since >= 2 {
-				fills = append(fills, c.fill)
-				continue
-			}
-			kept = append(kept, c)
+	kept := make([]col[T], 0, len(cols))
+	for _, c := range cols {
+		if (version < 2 && c.since >= 2) || (c.late && sch.ColumnIndexByName(c.name) < 0) {
+			fills = append(fills, c.fill)
+			continue
 		}
-		cols = kept
+		kept = append(kept, c)
 	}
+	cols = kept
 
 	// Leaf column indices in the order of cols; strings are read as
 	// dictionaries so that each batch decodes a handful of distinct values.
-	sch := pf.MetaData().Schema
 	leaves := make([]int, len(cols))
 	aprops := pqarrow.ArrowReadProperties{BatchSize: batchSize}
 	for k, c := range cols {

@@ -110,3 +110,20 @@ func Recompute(dir string, opt RecomputeOptions) (*Recomputed, error) {
 	out.Packets = &ps
 	return out, nil
 }
+
+// ScanPhases streams packets.parquet at path through a
+// metrics.PhaseAccumulator made from the run's flow rows and its end
+// (sim_duration_ns): the per-phase throughput shares of the flows. Memory
+// is that of the accumulator (one counter per phase and active flow) and
+// one record batch.
+func ScanPhases(path string, flows []v2.FlowRow, endNs int64) ([]metrics.Phase, error) {
+	acc := metrics.NewPhaseAccumulator(flows, endNs)
+	err := ScanPackets(path, func(r *v2.PacketRow) error {
+		acc.Add(r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return acc.Phases(), nil
+}

@@ -18,12 +18,23 @@ type col[T any] struct {
 	// older files lack it and their rows get fill instead.
 	since int
 	fill  func(row *T)
+	// late marks a column added to version 2 after files of that version
+	// were written: a version 2 file without it reads with fill too.
+	late bool
 }
 
 // v2Only marks c as added in schema version 2; rows of version 1 files get
 // fill.
 func v2Only[T any](c col[T], fill func(*T)) col[T] {
 	c.since, c.fill = 2, fill
+	return c
+}
+
+// v2Late marks c as added to schema version 2 after its first files: rows
+// of version 1 files, and of version 2 files without the column, get fill.
+func v2Late[T any](c col[T], fill func(*T)) col[T] {
+	c = v2Only(c, fill)
+	c.late = true
 	return c
 }
 

@@ -12,6 +12,13 @@
 -- sim_duration_ns when none finished)], and 0 with concurrent_window_ns 0
 -- when that window is shorter than 10 us (metrics.MinConcurrentWindowNs),
 -- empty, or a flow never started.
+--
+-- FDCC thesis metrics (FDCC, Zhang 2023, Sec. 5.4): slowdown_standalone_* is
+-- the receiver-side fct_ns / standalone_fct_ns ("FCTSD"); goodput_norm the
+-- aggregate goodput over the receiver's NIC rate when every flow has one
+-- destination (0 otherwise); pfc_paused_frac_mean the mean of
+-- pfc_paused_ns / fct_ns over finished flows (0 when a row's pfc_paused_ns
+-- is unknown, -1).
 with f as (
     select *,
            finish_ns >= 0 as done,
@@ -38,6 +45,13 @@ w as (
 c as (
     select f.concurrent_bytes::double * 8e9 / w.w_len::double as c_bps
     from f, w where w.ok
+),
+-- the receiver's NIC rate when every flow goes to one host (node = dst)
+r as (
+    select min(p.rate_bps) as rate_bps
+    from read_parquet(getvariable('run') || '/ports.parquet') p
+    where not p.is_switch and p.rate_bps > 0
+      and p.node = (select case when count(distinct dst) = 1 then any_value(dst) end from f)
 )
 select
     count(*)                                                          as flows,
@@ -56,6 +70,10 @@ select
     coalesce(quantile_disc(slowdown, 0.99) filter (where done and isfinite(slowdown)), 0)  as slowdown_p99,
     coalesce(quantile_disc(slowdown, 0.999) filter (where done and isfinite(slowdown)), 0) as slowdown_p999,
     coalesce(max(slowdown) filter (where done and isfinite(slowdown)), 0)               as slowdown_max,
+    -- FCTSD = receiver-side FCT / standalone FCT (FDCC thesis, Sec. 5.4)
+    coalesce(avg(fct_ns::double / standalone_fct_ns::double) filter (where done and standalone_fct_ns > 0), 0) as slowdown_standalone_mean,
+    coalesce(quantile_disc(fct_ns::double / standalone_fct_ns::double, 0.5) filter (where done and standalone_fct_ns > 0), 0) as slowdown_standalone_p50,
+    coalesce(quantile_disc(fct_ns::double / standalone_fct_ns::double, 0.99) filter (where done and standalone_fct_ns > 0), 0) as slowdown_standalone_p99,
     coalesce(sum(data_pkts_sent), 0)::bigint                          as data_pkts_sent,
     coalesce(sum(ce_pkts), 0)::bigint                                 as ce_pkts,
     -- ECN ratio = sum ce_pkts / sum data_pkts_sent (Dolce-RC's reward is 1 - this)
@@ -74,6 +92,14 @@ select
     coalesce((sum(size_bytes) filter (where done) * 8)::double * 1e9
              / nullif(max(finish_ns) filter (where done) - min(start_ns) filter (where done), 0)::double, 0) as goodput_bps,
     coalesce(avg(x_bps), 0)                                           as goodput_mean_bps,
+    -- goodput / the receiver's link rate (FDCC thesis, Tables 6.1 and 6.2), n-to-1 only
+    coalesce((sum(size_bytes) filter (where done) * 8)::double * 1e9
+             / nullif(max(finish_ns) filter (where done) - min(start_ns) filter (where done), 0)::double
+             / (select rate_bps from r)::double, 0)                  as goodput_norm,
+    -- share of the FCT a flow was held by PFC at its sender (FDCC thesis, Fig. 6.3b)
+    case when coalesce(bool_and(pfc_paused_ns >= 0), true)
+         then coalesce(avg(pfc_paused_ns::double / fct_ns::double) filter (where done and fct_ns > 0), 0)
+         else 0 end                                                   as pfc_paused_frac_mean,
     -- the same fairness during the incast (FDCC thesis, Sec. 5.4), over the window
     (select case when ok then w_start else 0 end from w)::bigint      as concurrent_window_start_ns,
     (select case when ok then w_len else 0 end from w)::bigint        as concurrent_window_ns,

@@ -120,10 +120,9 @@ type flowRec struct {
 	// Carried across rows.
 	lastRTT    units.Time // latest sample, 0 before any
 	totalAcked int64
-	hops       [telemetry.MaxHops]telemetry.Hop // previous INT sample, per hop index
-	nHops      int
-	qFrac      float64 // FDCC QLEN of the most congested hop (NaN before INT)
-	txFrac     float64 // FDCC SWITCHRATE of that hop (NaN before INT)
+	cong       telemetry.Congestion // the previous INT sample, per hop
+	qFrac      float64              // FDCC QLEN of the most congested hop (NaN before INT)
+	txFrac     float64              // FDCC SWITCHRATE of that hop (NaN before INT)
 }
 
 var (
@@ -217,37 +216,17 @@ func (f *flowRec) OnAck(now units.Time, a *cca.Ack) {
 }
 
 // observeINT keeps the largest queue of the interval and FDCC's
-// most-congested-hop features (FDCC, Zhang 2023, Section 4.2): per hop,
-// QLEN = qlen / (link rate x base RTT) and SWITCHRATE = tx bytes since the
-// previous sample x 8 / elapsed time / link rate; the most congested hop
-// maximises their sum. The first sample of a hop only seeds its rate.
+// most-congested-hop features (FDCC, Zhang 2023, Section 4.2), computed by
+// telemetry.Congestion, the same code the FDCC controller (cca/fdcc) uses.
 func (f *flowRec) observeINT(a *cca.Ack) {
-	best := math.Inf(-1)
 	for j := range a.NumHops {
-		h := &a.Hops[j]
-		if h.QLen > f.intMaxQ {
+		if h := &a.Hops[j]; h.QLen > f.intMaxQ {
 			f.intMaxQ, f.intMaxRate = h.QLen, h.LinkRate
 		}
-		if j >= f.nHops || h.LinkRate <= 0 {
-			continue
-		}
-		p := &f.hops[j]
-		dt := h.TS - p.TS
-		if dt <= 0 {
-			continue
-		}
-		bdp := float64(h.LinkRate) * f.base.Seconds() / 8
-		q := 0.0
-		if bdp > 0 {
-			q = float64(h.QLen) / bdp
-		}
-		tx := float64(h.TxBytes-p.TxBytes) * 8 / dt.Seconds() / float64(h.LinkRate)
-		if q+tx > best {
-			best, f.qFrac, f.txFrac = q+tx, q, tx
-		}
 	}
-	f.nHops = a.NumHops
-	copy(f.hops[:a.NumHops], a.Hops[:a.NumHops])
+	if q, tx, _, ok := f.cong.Observe(a.Hops[:a.NumHops], f.base); ok {
+		f.qFrac, f.txFrac = q, tx
+	}
 }
 
 // OnCNP forwards and counts.

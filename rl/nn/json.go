@@ -6,10 +6,11 @@ import (
 	"math"
 )
 
-// Activation names written in the JSON form.
+// Activation names written in the JSON form: the hidden layers' and the
+// default output's (see OutputTanh and OutputLinear for the output).
 const (
 	HiddenActivation = "relu"
-	OutputActivation = "tanh"
+	OutputActivation = OutputTanh
 )
 
 // layerJSON is one layer: W[j][i] is the weight from input i to unit j.
@@ -26,12 +27,18 @@ type mlpJSON struct {
 	Layers []layerJSON `json:"layers"`
 }
 
-// MarshalJSON writes {"sizes", "hidden": "relu", "output": "tanh",
-// "layers": [{"w": [[...]], "b": [...]}]}. Floats are written in the
-// shortest form that parses back exactly, so the same network always gives
-// the same bytes.
+// MarshalJSON writes {"sizes", "hidden": "relu", "output": "tanh" (or
+// "linear"), "layers": [{"w": [[...]], "b": [...]}]}. Floats are written in
+// the shortest form that parses back exactly, so the same network always
+// gives the same bytes.
 func (m *MLP) MarshalJSON() ([]byte, error) {
-	out := mlpJSON{Sizes: m.Sizes, Hidden: HiddenActivation, Output: OutputActivation}
+	if !validOutput(m.Output) {
+		return nil, fmt.Errorf("nn: unknown output activation %q (want %q or %q)", m.Output, OutputTanh, OutputLinear)
+	}
+	out := mlpJSON{Sizes: m.Sizes, Hidden: HiddenActivation, Output: OutputTanh}
+	if m.Output == OutputLinear {
+		out.Output = OutputLinear
+	}
 	for l := 1; l < len(m.Sizes); l++ {
 		in, n := m.Sizes[l-1], m.Sizes[l]
 		w, b := m.Split(m.Params, l)
@@ -51,10 +58,13 @@ func (m *MLP) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &in); err != nil {
 		return fmt.Errorf("nn: %w", err)
 	}
-	if in.Hidden != HiddenActivation || in.Output != OutputActivation {
-		return fmt.Errorf("nn: activations must be hidden %q and output %q, got %q and %q", HiddenActivation, OutputActivation, in.Hidden, in.Output)
+	if in.Hidden != HiddenActivation || (in.Output != OutputTanh && in.Output != OutputLinear) {
+		return fmt.Errorf("nn: activations must be hidden %q and output %q or %q, got %q and %q", HiddenActivation, OutputTanh, OutputLinear, in.Hidden, in.Output)
 	}
 	n := MLP{Sizes: in.Sizes}
+	if in.Output == OutputLinear {
+		n.Output = OutputLinear
+	}
 	if err := n.layout(); err != nil {
 		return err
 	}
@@ -88,7 +98,7 @@ func (m *MLP) UnmarshalJSON(b []byte) error {
 
 // Clone returns an independent copy.
 func (m *MLP) Clone() *MLP {
-	c := &MLP{Sizes: append([]int(nil), m.Sizes...), Params: append([]float64(nil), m.Params...)}
+	c := &MLP{Sizes: append([]int(nil), m.Sizes...), Output: m.Output, Params: append([]float64(nil), m.Params...)}
 	c.offs = append([]int(nil), m.offs...)
 	return c
 }

@@ -1,15 +1,22 @@
-// Package nn is a small fully connected network with one scalar output: ReLU
-// hidden layers and a tanh output, the architecture of the artifact of
-// RL-CC-NIC (Fuhrer 2023), Appendix A ("two fully-connected hidden layers of
-// width 12, a ReLU activation, and a TanH output activation"). It holds what
-// evaluating a policy needs and nothing more: the parameter layout, a
-// forward pass and a JSON form. Training (a seeded initialisation,
-// backpropagation, Adam) lives in package learn (rl/nn/learn), so the RL-CC
-// runtime (cca/rlcc) does not carry it.
+// Package nn holds small networks with one scalar output and what
+// evaluating them needs: the parameter layout, a forward pass and a JSON
+// form.
 //
-// Forward never allocates: the caller passes a work buffer of WorkSize
-// floats, so one network can be shared by many agents that each own their
-// buffer. An MLP is not safe for concurrent mutation.
+//   - MLP: ReLU hidden layers and a tanh output, the architecture of the
+//     artifact of RL-CC-NIC (Fuhrer 2023), Appendix A ("two
+//     fully-connected hidden layers of width 12, a ReLU activation, and a
+//     TanH output activation"); a linear output is available for critics.
+//   - LSTM: a standard LSTM cell run over a short observation history.
+//   - Recurrent: an LSTM encoder followed by an MLP head, the actor and
+//     critic networks of FDCC's memory-based TD3 (paper 002, Section 4.3).
+//
+// Training (a seeded initialisation, backpropagation, Adam) lives in
+// package learn (rl/nn/learn), so the RL-CC runtime (cca/rlcc) does not
+// carry it.
+//
+// Forward passes never allocate: the caller passes a work buffer of
+// WorkSize floats, so one network can be shared by many agents that each
+// own their buffer. A network is not safe for concurrent mutation.
 package nn
 
 import (
@@ -17,12 +24,25 @@ import (
 	"math"
 )
 
+// Output activations of an MLP (the MLP.Output field).
+const (
+	// OutputTanh squashes the output into (-1, 1): policies. The empty
+	// string means the same.
+	OutputTanh = "tanh"
+	// OutputLinear leaves the output unbounded: value functions (critics).
+	OutputLinear = "linear"
+)
+
 // MLP is a network Sizes[0] -> Sizes[1] -> ... -> 1. Layer l (1-based)
 // computes z_l = W_l h_{l-1} + b_l with h_0 = x; hidden layers apply ReLU,
-// the last layer tanh.
+// the last layer tanh (or nothing when Output is OutputLinear).
 type MLP struct {
 	// Sizes are the layer widths, input first; the last is 1.
 	Sizes []int
+	// Output is the output activation: "" or OutputTanh for tanh,
+	// OutputLinear for the identity. UnmarshalJSON stores "" for tanh, so
+	// a network read back equals one made by NewZero.
+	Output string
 	// Params holds every layer's weights (row-major, out x in) followed by
 	// its biases, layer after layer.
 	Params []float64
@@ -96,6 +116,7 @@ func (m *MLP) forward(x, work []float64) float64 {
 	prev := x
 	at := 0
 	last := len(m.Sizes) - 1
+	linear := m.Output == OutputLinear
 	for l := 1; l <= last; l++ {
 		in, out := m.Sizes[l-1], m.Sizes[l]
 		w, b := m.Split(m.Params, l)
@@ -106,10 +127,13 @@ func (m *MLP) forward(x, work []float64) float64 {
 			for i, v := range prev {
 				z += row[i] * v
 			}
-			if l == last {
-				h[j] = math.Tanh(z)
-			} else {
+			switch {
+			case l < last:
 				h[j] = max(z, 0) // ReLU
+			case linear:
+				h[j] = z
+			default:
+				h[j] = math.Tanh(z)
 			}
 		}
 		prev = h
@@ -118,7 +142,8 @@ func (m *MLP) forward(x, work []float64) float64 {
 	return prev[0]
 }
 
-// Forward is the network's output for input x (len Inputs), in (-1, 1).
+// Forward is the network's output for input x (len Inputs): in (-1, 1)
+// for a tanh output, any real for a linear one.
 // work must hold WorkSize floats; its contents are overwritten: on return
 // it starts with the activations h_1..h_L, layer after layer (Sizes[1]
 // values, then Sizes[2], ...), which learn.Backward reads.
@@ -132,4 +157,10 @@ func (m *MLP) check(x, work []float64) {
 	if len(x) != m.Sizes[0] || len(work) < m.WorkSize() {
 		panic(fmt.Sprintf("nn.MLP: input has %d values (want %d), work %d (want %d)", len(x), m.Sizes[0], len(work), m.WorkSize()))
 	}
+	if !validOutput(m.Output) {
+		panic(fmt.Sprintf("nn.MLP: unknown output activation %q (want %q or %q)", m.Output, OutputTanh, OutputLinear))
+	}
 }
+
+// validOutput reports whether s names an output activation.
+func validOutput(s string) bool { return s == "" || s == OutputTanh || s == OutputLinear }

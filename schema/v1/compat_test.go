@@ -56,8 +56,8 @@ func TestVersion1Readable(t *testing.T) {
 		t.Errorf("flows:\n got %+v\nwant %+v", got, want)
 	}
 	for _, f := range flows {
-		if f.SenderFinishNs != -1 || f.SenderFCTNs != -1 || f.SenderSlowdown != 0 || f.ConcurrentBytes != -1 {
-			t.Errorf("flow %d: v2 columns of a v1 file should read as unknown, got %d %d %g %d", f.FlowID, f.SenderFinishNs, f.SenderFCTNs, f.SenderSlowdown, f.ConcurrentBytes)
+		if f.SenderFinishNs != -1 || f.SenderFCTNs != -1 || f.SenderSlowdown != 0 || f.ConcurrentBytes != -1 || f.PFCPausedNs != -1 {
+			t.Errorf("flow %d: v2 columns of a v1 file should read as unknown, got %d %d %g %d %d", f.FlowID, f.SenderFinishNs, f.SenderFCTNs, f.SenderSlowdown, f.ConcurrentBytes, f.PFCPausedNs)
 		}
 	}
 	msgs, err := arrowread.ReadMessages(path("messages"))

@@ -9,8 +9,9 @@
 // Changes from v1 (schema/v1, still read by metrics/arrowread):
 // flows.parquet gains sender_finish_ns, sender_fct_ns and sender_slowdown
 // (the sender-side completion, the HPCC ns-3 simulator's FCT) and
-// concurrent_bytes (bytes delivered while every flow is active), and its
-// standalone_fct_ns is now exactly the simulator's formula
+// concurrent_bytes (bytes delivered while every flow is active) and
+// pfc_paused_ns (time the flow was held by a PFC pause at its sender), and
+// its standalone_fct_ns is now exactly the simulator's formula
 // (topology.NS3StandaloneFCT; v1 used ccreplay's own base RTT with the ACK).
 package v2
 
@@ -101,6 +102,13 @@ type FlowRow struct {
 	// empty (a flow finished before the last one started, or one never
 	// started). metrics' *_concurrent fairness is computed from it.
 	ConcurrentBytes int64 `parquet:"concurrent_bytes"`
+	// PFCPausedNs is the time this flow was ready to send a data packet
+	// (data released, window open, pacing time reached) but its sender
+	// NIC held it because a PFC PAUSE stopped the flow's priority class:
+	// from the moment it would have sent to the RESUME, summed over the
+	// run (up to its end for a pause still on), ns. 0 without PFC pauses.
+	// metrics' pfc_paused_frac_mean is pfc_paused_ns / fct_ns.
+	PFCPausedNs int64 `parquet:"pfc_paused_ns"`
 }
 
 // MessageRow is one message of the trace.
