@@ -9,6 +9,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dctcp"
+	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/cca/swift"
@@ -31,6 +32,7 @@ func allSpecs(t *testing.T) []cca.Spec {
 	presets := map[string][]string{
 		"dcqcn": dcqcn.Presets(), "dctcp": dctcp.Presets(), "hpcc": hpcc.Presets(), "rlcc": rlcc.Presets(),
 		"swift": swift.Presets(), "timely": timely.Presets(), "dolce": {"paper"}, "dolceplus": {"paper"}, "linerate": {""},
+		"fdcc": fdcc.Presets(),
 	}
 	var specs []cca.Spec
 	for _, name := range r.Names() {

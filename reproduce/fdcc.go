@@ -13,45 +13,49 @@ type table62Row struct {
 	qlenAvg, qlenP99, fctsdAvg, fctsdP99, unfair, goodput float64
 }
 
-// table62 is FDCC (Zhang 2023), Table 6.2, the baselines' rows (FDCC's own
-// rows wait for `--cca fdcc`), by flows and algorithm.
+// table62 is FDCC (Zhang 2023), Table 6.2, by flows and algorithm.
 var table62 = map[int]map[string]table62Row{
 	4: {
 		"dcqcn":  {42993.3, 48208, 4.0, 4.1, 0.00002, 0.96},
 		"timely": {43653.6, 49632, 4.0, 4.0, 0.00002, 0.95},
 		"hpcc":   {1089.1, 3354, 3.3, 4.3, 0.29881, 0.93},
 		"rlcc":   {49564.8, 52546, 4.3, 4.3, 0.00001, 0.90},
+		"fdcc":   {49275.3, 51128, 4.1, 4.1, 0.00002, 0.93},
 	},
 	16: {
 		"dcqcn":  {135259.8, 151960, 15.4, 16.0, 0.03805, 0.99},
 		"timely": {130874.7, 144672, 15.8, 16.2, 0.01845, 0.96},
 		"hpcc":   {2804.3, 6708, 17.4, 17.6, 0.01279, 0.88},
 		"rlcc":   {253288.8, 253786, 17.0, 17.0, 0.00003, 0.89},
+		"fdcc":   {30716, 31525, 16.9, 16.9, 0.00002, 0.90},
 	},
 	256: {
 		"dcqcn":  {1098612.9, 2882000, 253.0, 255.5, 0.00997, 0.96},
 		"timely": {1372074.3, 4037088, 293.8, 296.1, 0.00762, 0.83},
 		"hpcc":   {131961.3, 3274622, 294.5, 295.2, 0.00243, 0.83},
 		"rlcc":   {4167130.2, 4286572.2, 255.1, 255.4, 0.00117, 0.95},
+		"fdcc":   {3578233.5, 3688457.3, 254.5, 254.7, 0.00091, 0.96},
 	},
 	1024: {
 		"dcqcn":  {6718384.9, 6764840, 975.4, 982.1, 0.00683, 0.99},
 		"timely": {1914594.7, 6554592, 1026.1, 1028.3, 0.00218, 0.95},
 		"hpcc":   {1347184.6, 6502288, 1089.2, 1091.4, 0.00195, 0.89},
 		"rlcc":   {3085705.3, 6987246, 984.35, 986.5, 0.00225, 0.98},
+		"fdcc":   {2495439.2, 6572722, 975.6, 977.1, 0.00153, 0.99},
 	},
 }
 
-// fdccBaselines maps Table 6.2's algorithms to ccreplay's specs: the HPCC
-// simulator's settings, since the thesis ran that simulator ("the
-// infrastructure of network is inherited from previous work", Sec. 5.1)
-// with "the default parameters recommended in their respective papers"
-// (Sec. 5.2).
-var fdccBaselines = []struct{ name, spec string }{
+// fdccAlgorithms maps Tables 6.1 and 6.2's algorithms to ccreplay's specs:
+// the baselines take the HPCC simulator's settings, since the thesis ran
+// that simulator ("the infrastructure of network is inherited from
+// previous work", Sec. 5.1) with "the default parameters recommended in
+// their respective papers" (Sec. 5.2); FDCC is ccreplay's shipped policy.
+var fdccAlgorithms = []struct{ name, spec string }{
 	{"dcqcn", "dcqcn:hpcc"},
 	{"timely", "timely:hpcc"},
 	{"hpcc", "hpcc"},
 	{"rlcc", "rlcc"},
+	{"fdcc", "fdcc"},
 }
 
 // table62Flows are the incast sizes run at each scale.
@@ -113,18 +117,18 @@ func init() {
 	register(&Experiment{
 		Name:  "fdcc-table6.2",
 		Paper: "FDCC (Zhang 2023), Table 6.2",
-		Title: "n-to-1 incast of 20 MB flows on a 64-to-64 dumbbell: queue, FCT slowdown, unfairness and goodput of DCQCN, TIMELY, HPCC and RL-CC",
+		Title: "n-to-1 incast of 20 MB flows on a 64-to-64 dumbbell: queue, FCT slowdown, unfairness and goodput of DCQCN, TIMELY, HPCC, RL-CC and FDCC",
 		Setup: "Paper: ns-3 (the HPCC simulator's RDMA model), a dumbbell of 64 hosts per side at 100 Gb/s, " +
 			"n flows of 20 MB to one receiver started within 1 ms following a Gaussian, every algorithm with a one-BDP window, " +
 			"1000 B packets. Link delay, buffer and ECN settings are not stated: ccreplay uses 1 us links, its default switch " +
-			"(32 MB shared buffer, dynamic PFC) and each algorithm's `hpcc` preset (the simulator's own settings), RL-CC's shipped policy. " +
+			"(32 MB shared buffer, dynamic PFC) and each algorithm's `hpcc` preset (the simulator's own settings), RL-CC's and FDCC's shipped policies. " +
 			"Goodput is all payload over the span from the first start to the last finish, normalized to 100 Gb/s; FCTSD is the " +
 			"mean slowdown (FCT over the ideal FCT, which for 20 MB flows is within 0.1 % of the standalone FCT); Qlen is the " +
 			"largest time-weighted mean queue over switch ports. Small scale: 4- and 16-to-1; full: also 256 and 1024 (16 flows per host).",
 		Runs: func(s Scale) []Run {
 			var runs []Run
 			for _, n := range table62Flows(s) {
-				for _, b := range fdccBaselines {
+				for _, b := range fdccAlgorithms {
 					runs = append(runs, table62Run(n, b.spec))
 				}
 			}
@@ -133,14 +137,14 @@ func init() {
 		Claims: func(s Scale) []Claim {
 			var cs []Claim
 			for _, n := range table62Flows(s) {
-				for _, b := range fdccBaselines {
+				for _, b := range fdccAlgorithms {
 					row := table62[n][b.name]
 					label := table62Run(n, b.spec).Label
 					id := fmt.Sprintf("n=%d/%s/", n, b.name)
 					what := fmt.Sprintf("%d-to-1 %s ", n, b.spec)
 					cs = append(cs,
 						Claim{ID: id + "goodput", What: what + "goodput / 100G", Paper: row.goodput, Kind: Quantity, Factor: 1.1,
-							Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputBps }, 1e-11),
+							Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1),
 							Note:    map[bool]string{true: noteDCQCNRecovery}[b.name == "dcqcn"]},
 						Claim{ID: id + "fctsd", What: what + "mean FCT slowdown", Paper: row.fctsdAvg, Kind: Quantity, Factor: 1.2,
 							Measure: quantity(label, func(s *metrics.Summary) float64 { return s.SlowdownMean }, 1)},
@@ -151,6 +155,77 @@ func init() {
 							Measure: quantity(label, func(s *metrics.Summary) float64 { return s.QLenAvgBytes }, 1),
 							Note:    map[bool]string{true: noteWindowQueue}[b.name == "dcqcn" || b.name == "timely"]},
 					)
+				}
+			}
+			return cs
+		},
+	})
+}
+
+// table61 is FDCC (Zhang 2023), Table 6.1: normalized goodput of the n-to-1
+// incast on the two-level fat-tree, by flows and algorithm.
+var table61 = map[int]map[string]float64{
+	48:  {"dcqcn": 0.99, "timely": 0.99, "hpcc": 0.87, "rlcc": 0.98, "fdcc": 0.98},
+	192: {"dcqcn": 0.98, "timely": 0.98, "hpcc": 0.88, "rlcc": 0.89, "fdcc": 0.93},
+	768: {"dcqcn": 0.97, "timely": 0.96, "hpcc": 0.86, "rlcc": 0.88, "fdcc": 0.94},
+}
+
+// table61Flows are the incast sizes run at each scale.
+func table61Flows(s Scale) []int {
+	if s == Full {
+		return []int{48, 192, 768}
+	}
+	return []int{48}
+}
+
+// table61Run is the n-to-1 incast of Sec. 6.2 on the two-level fat-tree of
+// Sec. 5.3 (4 access switches of 16 hosts, 4 aggregation switches; one
+// uplink from each access switch to each aggregation switch, unstated):
+// the 48 hosts of the first three racks send n/48 flows each to the first
+// host of the last rack, released Gaussian within 1 ms, every algorithm
+// with the one-BDP window. Flows are 20 MB (Sec. 6.2) at full scale and
+// 2 MB at small scale (the 48-to-1 run at 20 MB moves 960 MB, over a
+// minute of replay per algorithm).
+func table61Run(s Scale, n int, spec string) Run {
+	size := "20MB"
+	if s != Full {
+		size = "2MB"
+	}
+	f := runFile(fmt.Sprintf("incast:n=48,per_host=%d,size=%s,jitter=1ms,dist=gaussian,dst=48", n/48, size),
+		"leafspine:leaves=4,hosts=16,spines=4,uplinks=1,rate=100G,fabric=100G,delay=1us", spec)
+	f.NIC = &runconfig.NICSection{Window: "bdp"}
+	return Run{Label: fmt.Sprintf("n=%d/cca=%s", n, part(spec)), Config: f}
+}
+
+func init() {
+	register(&Experiment{
+		Name:  "fdcc-table6.1",
+		Paper: "FDCC (Zhang 2023), Table 6.1",
+		Title: "n-to-1 incast on the two-level fat-tree: normalized goodput of DCQCN, TIMELY, HPCC, RL-CC and FDCC",
+		Setup: "Paper: ns-3 (the HPCC simulator's RDMA model), a two-level fat-tree of 4 access switches with 16 hosts each and 4 " +
+			"aggregation switches, 100 Gb/s links; the first three racks send n flows of 20 MB to one host of the last rack, started " +
+			"within 1 ms following a Gaussian, every algorithm with a one-BDP window. Uplinks per access switch, link delay, buffer " +
+			"and ECN settings are not stated: ccreplay uses `leafspine:leaves=4,hosts=16,spines=4,uplinks=1` with 1 us links, its default " +
+			"switch (32 MB shared buffer, dynamic PFC, ECMP) and the same algorithm presets as fdcc-table6.2. Goodput is all payload over " +
+			"the span from the first start to the last finish, normalized to 100 Gb/s. Small scale: 48-to-1 with 2 MB flows; full: 48, " +
+			"192 and 768 flows (1, 4 and 16 per host) of 20 MB.",
+		Runs: func(s Scale) []Run {
+			var runs []Run
+			for _, n := range table61Flows(s) {
+				for _, b := range fdccAlgorithms {
+					runs = append(runs, table61Run(s, n, b.spec))
+				}
+			}
+			return runs
+		},
+		Claims: func(s Scale) []Claim {
+			var cs []Claim
+			for _, n := range table61Flows(s) {
+				for _, b := range fdccAlgorithms {
+					label := table61Run(s, n, b.spec).Label
+					cs = append(cs, Claim{ID: fmt.Sprintf("n=%d/%s/goodput", n, b.name), What: fmt.Sprintf("%d-to-1 %s goodput / 100G", n, b.spec),
+						Paper: table61[n][b.name], Kind: Quantity, Factor: 1.1,
+						Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1)})
 				}
 			}
 			return cs

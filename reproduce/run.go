@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -46,6 +47,11 @@ type Options struct {
 	// Figures are the formats of the figure ("png", "svg"); nil writes
 	// none.
 	Figures []string
+	// CCAParams adds KEY=VALUE algorithm parameters to the runs of the
+	// algorithm each key of the map names, e.g. {"fdcc": {"policy":
+	// "p.json"}}: an evaluation of another policy on the paper's setup. The
+	// run configurations written carry them.
+	CCAParams map[string]map[string]string
 }
 
 // ConfigName is the file name under ConfigsDir of the run labelled label.
@@ -85,6 +91,16 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 	cfgs := make([]replay.Config, len(runs))
 	outs := make([]*Outcome, len(runs))
 	for i, r := range runs {
+		name, _, _ := strings.Cut(r.Config.CCA, ":")
+		if extra := o.CCAParams[name]; len(extra) > 0 {
+			p := maps.Clone(r.Config.CCAParams)
+			if p == nil {
+				p = map[string]string{}
+			}
+			maps.Copy(p, extra)
+			r.Config.CCAParams = p
+			runs[i] = r
+		}
 		path := filepath.Join(stage.Dir, ConfigsDir, ConfigName(r.Label))
 		b, err := marshalConfig(&r.Config)
 		if err != nil {

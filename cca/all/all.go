@@ -8,6 +8,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dctcp"
 	"github.com/ccreplay/ccreplay/cca/dolce"
+	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/linerate"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
@@ -19,7 +20,7 @@ import (
 func Registry() *cca.Registry {
 	r := cca.NewRegistry()
 	for _, reg := range []func(*cca.Registry){
-		dcqcn.Register, dctcp.Register, dolce.Register, hpcc.Register,
+		dcqcn.Register, dctcp.Register, dolce.Register, fdcc.Register, hpcc.Register,
 		linerate.Register, rlcc.Register, swift.Register, timely.Register,
 	} {
 		reg(r)

@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,6 +27,7 @@ var reaction = map[string]string{
 	"swift":     "RTT above the target delay: cwnd *= max(1 - beta*(delay-target)/delay, 1 - max_mdf) once per RTT (Kumar et al. 2020 Alg. 1)",
 	"timely":    "RTT above T_high: rate *= 1 - beta*(1 - T_high/new_rtt) (Mittal et al. 2015 Alg. 1 rule (2))",
 	"rlcc":      "RTT inflation (probe responses) and CNP counts: rate = a*rate with the policy's action a (RL-CC, Tessler 2022 \"Actions\", RL-CC-NIC (Fuhrer 2023))",
+	"fdcc":      "INT and RTT: the shared policy's output o sets a = 1 + 0.5 o or 1/(1 - 0.5 o), WIN = WIN*a, rate = WIN/baseRTT (FDCC, Zhang 2023, Sec. 4.2); what it does under congestion is learned",
 	"linerate":  "",
 }
 
@@ -100,6 +102,15 @@ func windowBounds(t *testing.T, name string, s cca.Spec, a cca.Algorithm, f cca.
 			T, _ = units.ParseDuration(v)
 		}
 		return units.BytesIn(T, minRate(t, s, f.LineRate)) - 1, units.BytesIn(T, f.LineRate) + 1
+	case "fdcc":
+		// Sec. 5.2-5.3: whole packets, at most one BDP, at least
+		// min_window packets.
+		T := f.BaseRTT
+		if v := s.Params["base_rtt"]; v != "path" {
+			T, _ = units.ParseDuration(v)
+		}
+		n, _ := strconv.Atoi(s.Params["min_window"])
+		return units.Bytes(n) * f.MTU, max(units.BytesIn(T, f.LineRate), units.Bytes(n)*f.MTU)
 	case "swift":
 		// Alg. 1 clamps cwnd to [min_cwnd, max_cwnd]; below one packet
 		// the window is one MTU and pacing spaces the packets.

@@ -26,6 +26,8 @@ type reproduceOptions struct {
 	JSON     bool
 	Parallel int
 	Figures  string
+	// params are extra algorithm parameters (eval fdcc's --policy).
+	params map[string]map[string]string
 }
 
 const reproduceExamples = `  # every experiment, with the paper each comes from
@@ -132,7 +134,7 @@ func (o *reproduceOptions) run(ctx context.Context, name string, outGiven bool) 
 	}
 	prog := o.s.newProgressLine()
 	rep, err := reproduce.Execute(ctx, e, reproduce.Options{
-		Scale: scale, Out: o.Out, Force: o.Force, Parallel: o.Parallel, Registry: registry(), Figures: figs,
+		Scale: scale, Out: o.Out, Force: o.Force, Parallel: o.Parallel, Registry: registry(), Figures: figs, CCAParams: o.params,
 		Progress: func(done, total int) {
 			prog.set(fmt.Sprintf("reproduce %s: %d/%d simulations done", e.Name, done, total))
 		},

@@ -42,7 +42,7 @@ type trainOptions struct {
 }
 
 func newTrainCmd(s *streams) *cobra.Command {
-	return learnerGroupCmd("train", "Train a learned congestion controller in the replay", "train", newTrainRLCCCmd(s))
+	return learnerGroupCmd("train", "Train a learned congestion controller in the replay", "train", newTrainRLCCCmd(s), newTrainFDCCCmd(s))
 }
 
 func newTrainRLCCCmd(s *streams) *cobra.Command {

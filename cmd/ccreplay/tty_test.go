@@ -287,3 +287,23 @@ func TestTerminalCtrlCStopsReproduce(t *testing.T) {
 		t.Errorf("left %v behind", names)
 	}
 }
+
+// Ctrl-C while FDCC trains (in an episode or in the TD3 updates): exit
+// 130 within a second and a half, nothing written.
+func TestTerminalCtrlCStopsFDCCTraining(t *testing.T) {
+	dir := t.TempDir()
+	p := startTTY(t, dir, "train", "fdcc", "--curriculum", "16", "--episodes-per-stage", "1000", "--duration", "2ms", "--batch", "64", "-o", "pol")
+	p.waitFor(t, "episode ", 90*time.Second)
+	sent := time.Now()
+	p.tty.Write([]byte{3})
+	code := p.wait(t, 5*time.Second)
+	if took := time.Since(sent); took > 1500*time.Millisecond {
+		t.Errorf("took %v to stop after Ctrl-C", took)
+	}
+	if code != ExitInterrupted || !strings.Contains(p.output(), "nothing written to pol") {
+		t.Errorf("exit %d, output:\n%s", code, p.output())
+	}
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("left %v behind", names)
+	}
+}

@@ -59,7 +59,7 @@ var rules = []rule{
 		why: "the algorithm boundary is a pure interface plus the registry"},
 	{pkgs: []string{"cca/..."}, allow: []string{"cca/...", "internal/keyval", "units", "limits", "telemetry", "rl/nn", "rl/gbt"},
 		why: "algorithms are pure state machines: no event queue, clock, packets, NIC, switch, replay or training code"},
-	{pkgs: []string{"cca/..."}, deny: []string{"rl/nn/learn", "rl/gbt/fit", "rl/reward", "rl/train", "rl/distill", "rl/dataset", "rl/eval", "rl/scenario"},
+	{pkgs: []string{"cca/..."}, deny: []string{"rl/nn/learn", "rl/gbt/fit", "rl/reward", "rl/train", "rl/distill", "rl/dataset", "rl/eval", "rl/scenario", "rl/td3", "rl/fdcctrain"},
 		why: "the RL-CC runtime evaluates a policy (forward pass, tree prediction, model readers); training stays out of every run"},
 
 	// Workloads, topologies and their importers.
@@ -85,6 +85,10 @@ var rules = []rule{
 		why: "the replay runs whatever cca.Spec it is given: it knows no concrete algorithm, no training, plotting or importer"},
 	{pkgs: []string{"rl/nn", "rl/gbt", "rl/reward"}, allow: none,
 		why: "models and rewards are plain math that both the runtime and the trainers build on"},
+	{pkgs: []string{"netcalc"}, allow: []string{"units"},
+		why: "the network-calculus model is min-plus algebra on curves: it never runs the packet replay it is compared with"},
+	{pkgs: []string{"rl/td3"}, allow: []string{"rl/nn", "rl/nn/learn"},
+		why: "TD3 is a learning rule on networks: it knows no simulator, algorithm or reward"},
 
 	{pkgs: []string{"reproduce"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/..."}, direct: true,
 		why: "a paper's experiment is run configurations (runconfig) a user could write, replayed and judged: it builds algorithms only through the registry it is given and reaches into no model"},

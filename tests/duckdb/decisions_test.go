@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/rl/fdcctrain"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -147,6 +148,31 @@ func TestLearningFromCLI(t *testing.T) {
 	checkMetadata(t, db, p)
 	if n := count(t, db, p); n != 3 {
 		t.Errorf("%s: %d rows, want one per episode (3)", p, n)
+	}
+}
+
+// TestFDCCLearningFromCLI checks learning.parquet of `ccreplay train fdcc`
+// (a four-episode curriculum): the columns and types of fdcctrain.Row, the
+// schema metadata, one row per episode and the curriculum's flow counts.
+func TestFDCCLearningFromCLI(t *testing.T) {
+	out := filepath.Join(workDir, "train-fdcc")
+	if _, err := ccreplayErr("train", "fdcc", "-o", out, "--curriculum", "2,4", "--episodes-per-stage", "2", "--duration", "1ms",
+		"--updates", "2", "--batch", "16", "--hidden", "4", "--head", "4"); err != nil {
+		t.Fatalf("ccreplay train fdcc: %v", err)
+	}
+	p := filepath.Join(out, "learning.parquet")
+	db := openDB(t)
+	checkColumns(t, db, p, fdcctrain.Row{})
+	checkMetadata(t, db, p)
+	if n := count(t, db, p); n != 4 {
+		t.Errorf("%s: %d rows, want one per episode (4)", p, n)
+	}
+	var flows string
+	if err := db.QueryRow(`SELECT string_agg(CAST(flows AS VARCHAR), ',' ORDER BY episode) FROM read_parquet('` + p + `')`).Scan(&flows); err != nil {
+		t.Fatal(err)
+	}
+	if flows != "2,2,2,4" {
+		t.Errorf("%s: flows by episode %s, want 2,2,2,4 (stage 1 keeps stage 0's 2-to-1)", p, flows)
 	}
 }
 

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"path/filepath"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/cca/fdcc"
+)
+
+// evalFDCCOptions are `ccreplay eval fdcc`'s own flags; the rest are
+// reproduce's.
+type evalFDCCOptions struct {
+	reproduceOptions
+	Table  string
+	Policy string
+}
+
+func newEvalFDCCCmd(s *streams) *cobra.Command {
+	o := &evalFDCCOptions{reproduceOptions: reproduceOptions{s: s}}
+	c := &cobra.Command{
+		Use:   "fdcc --table 6.1|6.2 [--policy FILE] [--scale small|full] [-o DIR] [--json]",
+		Short: "FDCC (Zhang 2023), Table 6.1 or 6.2: FDCC and the baselines on the thesis' incasts, beside the thesis' numbers",
+		Long: `Runs FDCC (Zhang 2023)'s incast experiment of Table 6.2 (n-to-1 on the 64-to-64
+dumbbell: queue, FCT slowdown, unfair ratio, goodput) or Table 6.1 (n-to-1 on the
+two-level fat-tree: goodput) under DCQCN, TIMELY, HPCC, RL-CC and FDCC with the
+given policy, and prints each number of the table beside ccreplay's with a
+verdict. It is ccreplay reproduce fdcc-table6.1|fdcc-table6.2 with the FDCC
+runs' policy replaced by --policy: the run folders, configs/*.yaml,
+reproduction.json and the figure are written to --out the same way
+(docs/REPRODUCTION.md explains the verdicts and the setup).`,
+		Example: `  # the shipped policy on Table 6.2's 4- and 16-to-1 incasts
+  ccreplay eval fdcc --table 6.2 -o eval-fdcc
+
+  # a policy of your own (here a smoke run of the trainer) on the fat-tree, JSON for scripts
+  ccreplay train fdcc --curriculum 2 --episodes-per-stage 2 --duration 1ms --updates 2 --batch 16 -o my-fdcc
+  ccreplay eval fdcc --table 6.1 --policy my-fdcc/policy.json -o eval-fdcc-6.1 --json`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := map[string]string{"6.1": "fdcc-table6.1", "6.2": "fdcc-table6.2"}[o.Table]
+			if name == "" {
+				return usageErrorf("--table: want 6.1 or 6.2, got %q", o.Table)
+			}
+			if o.Policy != "default" {
+				if _, err := fdcc.Load(o.Policy); err != nil {
+					return inputErrorf("--policy: %v", err)
+				}
+				// Absolute, so that the configs written rerun from anywhere.
+				abs, err := filepath.Abs(o.Policy)
+				if err != nil {
+					return inputErrorf("--policy: %v", err)
+				}
+				o.params = map[string]map[string]string{"fdcc": {"policy": abs}}
+			}
+			return o.run(cmd.Context(), name, cmd.Flags().Changed("out"))
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Table, "table", "6.2", "the table: 6.1 (fat-tree goodput) or 6.2 (dumbbell queue, slowdown, unfairness, goodput)")
+	f.StringVar(&o.Policy, "policy", "default", `FDCC policy file (written by ccreplay train fdcc), or "default" (the embedded one)`)
+	f.StringVar(&o.Scale, "scale", "small", "small (minutes on a laptop) or full (the thesis' flow counts)")
+	f.StringVarP(&o.Out, "out", "o", "", "output folder (default reproduce-fdcc-table6.N-SCALE)")
+	f.BoolVar(&o.Force, "force", false, "replace a previous ccreplay output folder at --out")
+	f.BoolVar(&o.JSON, "json", false, "print the report as JSON")
+	f.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "simulations at once")
+	f.StringVar(&o.Figures, "figure", "png", "figure formats: png, svg, png,svg or none")
+	return c
+}

@@ -1,0 +1,82 @@
+package reproduce
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca/all"
+	"github.com/ccreplay/ccreplay/metrics"
+)
+
+// The shipped FDCC policy on FDCC (Zhang 2023), Table 6.2's 16-to-1 incast
+// (20 MB flows, Gaussian starts within 1 ms, 64-to-64 dumbbell, one-BDP
+// windows), beside DCQCN and HPCC on the same setup.
+//
+// The thesis claims "better overall fairness" with goodput 0.90 (Section
+// 6.2, Table 6.2). The shipped policy does NOT reproduce the fairness: its
+// unfair ratio during the incast is 11.6 against DCQCN's 0.43 and HPCC's
+// 0.75 (its flows finish largely one after another; docs/FDCC.md,
+// "Results"). This test guards what the policy does reach, measured when
+// it was shipped, so that a change of the agent, the trainer or the policy
+// that loses it shows: every flow finishes, goodput at least 0.8 of the
+// link (0.82 measured; the thesis' 0.90 within its x1.1 band), and a mean
+// FCT slowdown below DCQCN's and HPCC's (11.1 against 16.8 and 15.8). When
+// a policy meets the thesis' fairness, assert it here instead.
+func TestShippedFDCCOn16To1(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three 16-to-1 runs of 20 MB flows")
+	}
+	e := &Experiment{Name: "fdcc-16", Paper: "test", Title: "test", Setup: "test",
+		Runs: func(Scale) []Run {
+			return []Run{table62Run(16, "dcqcn:hpcc"), table62Run(16, "hpcc"), table62Run(16, "fdcc")}
+		},
+		Claims: func(Scale) []Claim { return nil },
+	}
+	out := t.TempDir() + "/out"
+	rep, err := Execute(context.Background(), e, Options{Out: out, Registry: all.Registry(), Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 3 {
+		t.Fatalf("%d runs", len(rep.Runs))
+	}
+	sum := map[string]*metrics.Summary{}
+	for _, spec := range []string{"dcqcn:hpcc", "hpcc", "fdcc"} {
+		s, err := readRunSummary(out, table62Run(16, spec).Label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum[spec] = s
+		t.Logf("%-11s unfair during the incast %.5f  goodput %.3f  mean slowdown %.1f  mean queue %.0f B  flows finished %d/%d",
+			spec, unfairDuringIncast(s), s.GoodputNorm, s.SlowdownMean, s.QLenAvgBytes, s.FlowsFinished, s.Flows)
+	}
+	f := sum["fdcc"]
+	if f.FlowsFinished != f.Flows {
+		t.Fatalf("fdcc: %d of %d flows finished", f.FlowsFinished, f.Flows)
+	}
+	if f.SlowdownMean >= sum["dcqcn:hpcc"].SlowdownMean || f.SlowdownMean >= sum["hpcc"].SlowdownMean {
+		t.Errorf("fdcc mean slowdown %.1f, want below DCQCN's %.1f and HPCC's %.1f", f.SlowdownMean, sum["dcqcn:hpcc"].SlowdownMean, sum["hpcc"].SlowdownMean)
+	}
+	if f.GoodputNorm < 0.8 {
+		t.Errorf("fdcc goodput %.3f of the link, want >= 0.8", f.GoodputNorm)
+	}
+}
+
+// readRunSummary reads the metrics of summary.json in the run folder
+// labelled label under out.
+func readRunSummary(out, label string) (*metrics.Summary, error) {
+	b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(label), "summary.json"))
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Metrics metrics.Summary `json:"metrics"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	return &doc.Metrics, nil
+}

@@ -1,0 +1,578 @@
+// Package fdcctrain trains FDCC's policy (FDCC, Zhang 2023, Sections 4.3
+// and 4.4) in the replay: memory-based TD3 (rl/td3) with one actor shared
+// by every flow, on n-to-1 incasts of a 64-to-64 dumbbell with a
+// curriculum of flow counts. The reward is Algorithm 1 (rl/reward.FDCC) of
+// the observation that follows each action, summed over n steps
+// (rl/reward.Discounted's n-step return, Section 4.2).
+//
+// Training is deterministic: the same Options give a byte-identical policy
+// and learning curve.
+package fdcctrain
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/rl/td3"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// Options configure a training run. Zero fields take the defaults their
+// comments give; every default is "not in paper 002" unless it says so.
+type Options struct {
+	// Curriculum are the flow counts of the stages: stage s trains on
+	// Curriculum[0..s] in turn (earlier stages kept: our reading of
+	// Section 4.4's "we add 4-to-1 fan-in traffic into training").
+	// Default 2, 4, 8, 16, 32 (Section 4.4).
+	Curriculum []int
+	// EpisodesPerStage is the number of episodes of each stage. Default
+	// 10000 (Section 4.4: "increases by 2 times every 10k episodes").
+	EpisodesPerStage int
+	// Seed seeds the networks, the replay buffer's sampling, the episodes'
+	// start times and the exploration noise.
+	Seed uint64
+	// Duration is one episode's simulated time, picoseconds. Default 10 ms.
+	Duration units.Time
+	// Jitter is the window the flows start in (Gaussian, as Section 4.4's
+	// "scheduled ... within 1 ms"), picoseconds. Default 1 ms.
+	Jitter units.Time
+	// FlowBytes is each flow's payload, bytes. Default 20 MB (the flows of
+	// Table 6.2; the training flows' size is not stated).
+	FlowBytes units.Bytes
+	// Explore is the standard deviation of the Gaussian noise added to
+	// the actor's output during episodes. Default 0.1.
+	Explore float64
+	// RandomEpisodes is the number of first episodes whose actions are
+	// drawn uniformly from [-1, 1] instead of the actor's (TD3's usual
+	// start-up exploration, Fujimoto et al. 2018): the window then walks
+	// over the whole [1 packet, 1 BDP] range, which a young actor's
+	// saturated output plus small noise never visits. Default 0.
+	RandomEpisodes int
+	// Gamma and NStep shape the n-step return R_t = sum_{i<n} gamma^i
+	// r_{t+i} (Section 4.2; neither is given). Defaults 0.99 and 5, as
+	// rl/dataset's return_fdcc_nstep.
+	Gamma float64
+	NStep int
+	// UpdatesPerEpisode is the number of TD3 gradient steps after each
+	// episode. Default 50.
+	UpdatesPerEpisode int
+	// Warmup is the number of transitions the buffer holds before the
+	// first update. Default 2 x the batch.
+	Warmup int
+	// TD3 configures the learner; zero fields take td3's defaults, except
+	// Inputs (fdcc.NumFeatures) and Seq (fdcc.History), which are fixed.
+	TD3 td3.Config
+	// CCA is the controller's configuration during training (rescaling,
+	// α, range, latency, flow count); its Policy is the learner's actor.
+	CCA fdcc.Config
+	// ProducedBy is written into the policy file.
+	ProducedBy string
+	// Progress, when set, is called after every episode.
+	Progress func(Row)
+	// Context, when set, stops training when done.
+	Context context.Context
+
+	random bool // this episode acts at random (RandomEpisodes)
+}
+
+// Row is one episode's line of the learning curve.
+type Row struct {
+	Episode int32 `json:"episode" parquet:"episode"`
+	Stage   int32 `json:"stage" parquet:"stage"`
+	Flows   int32 `json:"flows" parquet:"flows"`
+	// Seed is the episode's seed (its bits as int64: Parquet readers
+	// surprise on unsigned columns).
+	Seed int64 `json:"seed" parquet:"seed"`
+	// Steps is the number of decisions of every flow; Added the
+	// transitions stored.
+	Steps int64 `json:"decisions" parquet:"decisions"`
+	Added int64 `json:"transitions" parquet:"transitions"`
+	// Reward is the mean Algorithm 1 reward per decision.
+	Reward float64 `json:"mean_reward" parquet:"mean_reward"`
+	// Draining is the fraction of decisions in Algorithm 1's queue-draining
+	// stage (line 2).
+	Draining float64 `json:"draining_frac" parquet:"draining_frac"`
+	// Goodput is the payload acknowledged over the episode / (100 Gb/s x
+	// the time from the first release to the episode's end).
+	Goodput float64 `json:"goodput" parquet:"goodput"`
+	// MaxQLen is the largest QLEN feature seen, bandwidth-delay products.
+	MaxQLen float64 `json:"max_qlen_bdp" parquet:"max_qlen_bdp"`
+	// MeanOutput is the mean action o (noise included).
+	MeanOutput float64 `json:"mean_output" parquet:"mean_output"`
+	// CriticLoss, ActorObj and MeanQ are the TD3 statistics of the
+	// episode's updates (0 before the first, Updates = 0).
+	CriticLoss float64 `json:"critic_loss" parquet:"critic_loss"`
+	ActorObj   float64 `json:"actor_objective" parquet:"actor_objective"`
+	MeanQ      float64 `json:"mean_q" parquet:"mean_q"`
+	Updates    int32   `json:"updates" parquet:"updates"`
+}
+
+// Defaults returns o with every zero field filled.
+func (o Options) Defaults() Options {
+	if len(o.Curriculum) == 0 {
+		o.Curriculum = []int{2, 4, 8, 16, 32}
+	}
+	if o.EpisodesPerStage == 0 {
+		o.EpisodesPerStage = 10000
+	}
+	if o.Duration == 0 {
+		o.Duration = 10 * units.Millisecond
+	}
+	if o.Jitter == 0 {
+		o.Jitter = units.Millisecond
+	}
+	if o.FlowBytes == 0 {
+		o.FlowBytes = 20 * units.MB
+	}
+	if o.Explore == 0 {
+		o.Explore = 0.1
+	}
+	if o.Gamma == 0 {
+		o.Gamma = 0.99
+	}
+	if o.NStep == 0 {
+		o.NStep = 5
+	}
+	if o.CCA.Rescale == "" {
+		o.CCA.Rescale = fdcc.RescaleCompound
+	}
+	if o.UpdatesPerEpisode == 0 {
+		o.UpdatesPerEpisode = 50
+	}
+	t := td3.Defaults()
+	c := o.TD3
+	c.Inputs, c.Seq = fdcc.NumFeatures, fdcc.History
+	if c.Hidden == 0 {
+		c.Hidden = t.Hidden
+	}
+	if len(c.HeadHidden) == 0 {
+		c.HeadHidden = t.HeadHidden
+	}
+	if c.ActorLR == 0 {
+		c.ActorLR = t.ActorLR
+	}
+	if c.CriticLR == 0 {
+		c.CriticLR = t.CriticLR
+	}
+	if c.Batch == 0 {
+		c.Batch = t.Batch
+	}
+	if c.Buffer == 0 {
+		c.Buffer = 200_000
+	}
+	if c.Tau == 0 {
+		c.Tau = t.Tau
+	}
+	if c.PolicyDelay == 0 {
+		c.PolicyDelay = t.PolicyDelay
+	}
+	if c.TargetNoise == 0 {
+		c.TargetNoise = t.TargetNoise
+	}
+	if c.NoiseClip == 0 {
+		c.NoiseClip = t.NoiseClip
+	}
+	c.Seed = o.Seed
+	o.TD3 = c
+	if o.Warmup == 0 {
+		o.Warmup = 2 * c.Batch
+	}
+	return o
+}
+
+func (o *Options) validate() error {
+	switch {
+	case o.EpisodesPerStage < 1:
+		return fmt.Errorf("train fdcc: episodes per stage must be >= 1, got %d", o.EpisodesPerStage)
+	case o.Duration <= 0 || o.Jitter < 0 || o.Jitter%units.Nanosecond != 0:
+		return fmt.Errorf("train fdcc: the episode must last a positive time and the start window be whole nanoseconds >= 0")
+	case o.FlowBytes <= 0:
+		return fmt.Errorf("train fdcc: flow size must be positive, got %d B", int64(o.FlowBytes))
+	case !(o.Explore >= 0 && o.Explore <= 1):
+		return fmt.Errorf("train fdcc: exploration noise must be in [0, 1], got %v", o.Explore)
+	case !(o.Gamma > 0 && o.Gamma <= 1):
+		return fmt.Errorf("train fdcc: gamma must be in (0, 1], got %v", o.Gamma)
+	case o.NStep < 1 || o.NStep > 64:
+		return fmt.Errorf("train fdcc: n-step must be in 1..64, got %d", o.NStep)
+	case o.UpdatesPerEpisode < 0 || o.Warmup < 0 || o.RandomEpisodes < 0:
+		return fmt.Errorf("train fdcc: updates per episode and warm-up must not be negative")
+	}
+	for _, n := range o.Curriculum {
+		if n < 1 || n > 64 {
+			return fmt.Errorf("train fdcc: curriculum flow counts must be in 1..64 (one flow per sender of the 64-to-64 dumbbell), got %d", n)
+		}
+	}
+	return nil
+}
+
+func (o *Options) ctx() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
+}
+
+// Result is a trained policy and its learning curve.
+type Result struct {
+	Policy *fdcc.Policy
+	Curve  []Row
+}
+
+// episodeSeed mixes the run seed and the episode index (splitmix64).
+func episodeSeed(seed uint64, ep int) uint64 {
+	x := seed*0x9e3779b97f4a7c15 + uint64(ep) + 1
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// Train runs the curriculum and returns the final actor as a policy.
+func Train(o Options) (*Result, error) {
+	o = o.Defaults()
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	ag, err := td3.New(o.TD3)
+	if err != nil {
+		return nil, fmt.Errorf("train fdcc: %w", err)
+	}
+	res := &Result{}
+	ep := 0
+	for stage := range o.Curriculum {
+		for i := range o.EpisodesPerStage {
+			if err := o.ctx().Err(); err != nil {
+				return nil, fmt.Errorf("train fdcc: interrupted after %d episodes: %w", ep, err)
+			}
+			flows := o.Curriculum[i%(stage+1)]
+			seed := episodeSeed(o.Seed, ep)
+			pol, err := fdcc.NewPolicy(ag.Actor(), o.CCA.Rescale, "training")
+			if err != nil {
+				return nil, fmt.Errorf("train fdcc: %w", err)
+			}
+			eo := o
+			eo.random = ep < o.RandomEpisodes
+			eps, err := Episode(pol, flows, seed, eo)
+			if err != nil {
+				return nil, fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, flows, err)
+			}
+			row := eps.Row
+			row.Episode, row.Stage, row.Flows, row.Seed = int32(ep), int32(stage), int32(flows), int64(seed)
+			for _, t := range eps.Transitions(o.Gamma, o.NStep) {
+				if err := ag.Add(t); err != nil {
+					return nil, fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, flows, err)
+				}
+				row.Added++
+			}
+			if ag.Len() >= o.Warmup && o.UpdatesPerEpisode > 0 {
+				if err := update(ag, &o, &row); err != nil {
+					return nil, fmt.Errorf("train fdcc: interrupted in the updates after episode %d: %w", ep, err)
+				}
+			}
+			res.Curve = append(res.Curve, row)
+			if o.Progress != nil {
+				o.Progress(row)
+			}
+			ep++
+		}
+	}
+	net := ag.Actor().Clone()
+	if res.Policy, err = fdcc.NewPolicy(net, o.CCA.Rescale, o.ProducedBy); err != nil {
+		return nil, fmt.Errorf("train fdcc: %w", err)
+	}
+	return res, nil
+}
+
+// Flow is one flow's decisions in an episode.
+type Flow struct {
+	Decisions []fdcc.Decision
+	// Active is Total_flow_num at each decision: the flows toward the
+	// destination that have started and not finished (flow_count=dst), or
+	// the switch's count (flow_count=switch).
+	Active []int
+	// Finished reports whether the flow completed within the episode (its
+	// last transition is then terminal).
+	Finished bool
+}
+
+// EpisodeResult is what one episode leaves for learning.
+type EpisodeResult struct {
+	Flows []Flow
+	Row   Row
+}
+
+// Scenario is the training incast: flows senders of the 64-to-64
+// dumbbell (100 Gb/s, 1 us links; FDCC, Zhang 2023, Section 5.3's
+// dumbbell), one flow each to the first host of the far side, starting
+// Gaussian within the jitter window; every flow has the one-BDP window
+// (Section 5.3).
+func Scenario(flows int, seed uint64, o Options) (replay.Config, *topology.Topology, error) {
+	o = o.Defaults()
+	return scenario(flows, seed, &o)
+}
+
+func scenario(flows int, seed uint64, o *Options) (replay.Config, *topology.Topology, error) {
+	topo, err := topology.Parse("dumbbell:n=64,rate=100G,bottleneck=100G,delay=1us", 0)
+	if err != nil {
+		return replay.Config{}, nil, err
+	}
+	cfg := replay.Config{
+		Topology: topo, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
+		Seed: seed, Packets: replay.PacketsNone, MaxTime: o.Duration,
+	}
+	cfg.NIC.WindowBDP = true
+	return cfg, topo, nil
+}
+
+// Episode replays one flows-to-1 incast under pol with exploration noise
+// and returns every flow's decisions.
+func Episode(pol *fdcc.Policy, flows int, seed uint64, o Options) (*EpisodeResult, error) {
+	o = o.Defaults()
+	spec := fmt.Sprintf("incast:n=%d,size=%d,jitter=%dns,dist=gaussian,dst=64", flows, int64(o.FlowBytes), int64(o.Jitter/units.Nanosecond))
+	tr, err := gen.Parse(spec, int64(seed))
+	if err != nil {
+		return nil, err
+	}
+	cfg, _, err := scenario(flows, seed, &o)
+	if err != nil {
+		return nil, err
+	}
+	cc := o.CCA
+	cc.Policy, cc.PolicyPath = pol, "training"
+	cs, err := fdcc.NewSpec("fdcc:train", cc)
+	if err != nil {
+		return nil, err
+	}
+	cfg.CC = cs
+	cfg.ApplyCCHints()
+	n := len(tr.Messages)
+	er := &EpisodeResult{Flows: make([]Flow, n)}
+	release := make([]units.Time, n)
+	size := make([]units.Bytes, n)
+	for i, m := range tr.Messages {
+		release[i], size[i] = m.Release, units.Bytes(m.Bytes)
+	}
+	acked := make([]units.Bytes, n)
+	done := make([]units.Time, n)
+	for i := range done {
+		done[i] = units.Never
+	}
+	active := func(now units.Time) int {
+		k := 0
+		for i := range n {
+			if release[i] <= now && now < done[i] {
+				k++
+			}
+		}
+		return k
+	}
+	useSwitch := cc.FlowCount == fdcc.FlowCountSwitch
+
+	cfg.WrapCC = func(id int32, a cca.Algorithm) cca.Algorithm {
+		ag := a.(*fdcc.Agent)
+		rng := rand.New(rand.NewPCG(seed, uint64(id)+1))
+		switch {
+		case o.random:
+			ag.SetExplore(func(float64, *[fdcc.NumFeatures]float64) float64 { return 2*rng.Float64() - 1 })
+		case o.Explore > 0:
+			ag.SetExplore(func(x float64, _ *[fdcc.NumFeatures]float64) float64 { return x + rng.NormFloat64()*o.Explore })
+		}
+		f := &er.Flows[id]
+		ag.SetHook(func(d *fdcc.Decision) {
+			f.Decisions = append(f.Decisions, *d)
+			k := d.Flows
+			if !useSwitch {
+				k = active(d.Time)
+			}
+			f.Active = append(f.Active, k)
+		})
+		return &tracker{Agent: ag, acked: &acked[id], size: size[id], done: &done[id]}
+	}
+	res, err := replay.RunContext(o.ctx(), cfg, tr, "")
+	if err != nil {
+		return nil, err
+	}
+	// The learning row: decisions, rewards, goodput.
+	var total units.Bytes
+	first := units.Never
+	var rsum, drain, osum float64
+	var nr int
+	for i := range er.Flows {
+		f := &er.Flows[i]
+		f.Finished = done[i] != units.Never
+		total += acked[i]
+		first = min(first, release[i])
+		for k := range f.Decisions {
+			d := &f.Decisions[k]
+			er.Row.Steps++
+			osum += d.Output
+			er.Row.MaxQLen = max(er.Row.MaxQLen, d.Obs[fdcc.FeatQLen])
+			if r := Reward(d, f.Active[k]); !math.IsNaN(r) {
+				rsum += r
+				nr++
+				if reward.FDCCDraining(Obs(d, f.Active[k])) {
+					drain++
+				}
+			}
+		}
+	}
+	if nr > 0 {
+		er.Row.Reward, er.Row.Draining = rsum/float64(nr), drain/float64(nr)
+	}
+	if er.Row.Steps > 0 {
+		er.Row.MeanOutput = osum / float64(er.Row.Steps)
+	}
+	end := res.Summary.SimDurationNs
+	if span := float64(end)*1e3 - float64(first); span > 0 {
+		er.Row.Goodput = float64(total) * 8 / (span / float64(units.Second)) / 100e9
+	}
+	return er, nil
+}
+
+// tracker records a flow's acknowledged bytes and when it completes.
+type tracker struct {
+	*fdcc.Agent
+	acked *units.Bytes
+	size  units.Bytes
+	done  *units.Time
+}
+
+func (t *tracker) OnAck(now units.Time, a *cca.Ack) {
+	*t.acked += a.AckedBytes
+	if *t.acked >= t.size && *t.done == units.Never {
+		*t.done = now
+	}
+	t.Agent.OnAck(now, a)
+}
+
+// Obs is Algorithm 1's input from a decision's observation: SWITCHRATE,
+// QLEN and RTT are the features, THROUGHPUT the goodput feature (the
+// flow's goodput over the step / line rate), Total_flow_num is flows.
+// Without telemetry yet, SWITCHRATE and QLEN are NaN.
+func Obs(d *fdcc.Decision, flows int) reward.FDCCObs {
+	o := reward.FDCCObs{
+		SwitchRate: d.Obs[fdcc.FeatSwitchRate], QLen: d.Obs[fdcc.FeatQLen], RTT: d.Obs[fdcc.FeatRTT],
+		Throughput: d.Obs[fdcc.FeatGoodput], Flows: flows,
+	}
+	if !d.INT {
+		o.SwitchRate, o.QLen = math.NaN(), math.NaN()
+	}
+	return o
+}
+
+// Reward is Algorithm 1's reward of the observation d (the outcome of the
+// previous decision's action).
+func Reward(d *fdcc.Decision, flows int) float64 { return reward.FDCC(Obs(d, flows)) }
+
+// Transitions turns the episode into TD3 transitions: for each flow and
+// decision t with a later decision, the history of up to fdcc.History
+// transformed observations ending at t, the output o_t, the n-step return
+// of the rewards of observations t+1..t+m (m = min(n, decisions after t);
+// FDCC, Zhang 2023, Section 4.2), and the history ending at t+m with
+// discount gamma^m, or 0 when the flow finished and t+m is its last
+// decision. Steps whose rewards are not all defined (no telemetry yet) are
+// skipped.
+func (e *EpisodeResult) Transitions(gamma float64, n int) []td3.Transition {
+	var out []td3.Transition
+	for i := range e.Flows {
+		f := &e.Flows[i]
+		k := len(f.Decisions)
+		if k < 2 {
+			continue
+		}
+		xs := make([]float64, k*fdcc.NumFeatures)
+		r := make([]float64, k) // r[t] = reward of the action at t (observation t+1)
+		for t := range k {
+			fdcc.Transform(xs[t*fdcc.NumFeatures:(t+1)*fdcc.NumFeatures], &f.Decisions[t].Obs)
+			if t > 0 {
+				r[t-1] = Reward(&f.Decisions[t], f.Active[t])
+			}
+		}
+		hist := func(t int) ([]float64, int) {
+			lo := max(0, t-fdcc.History+1)
+			return xs[lo*fdcc.NumFeatures : (t+1)*fdcc.NumFeatures], t - lo + 1
+		}
+		for t := 0; t < k-1; t++ {
+			m := min(n, k-1-t)
+			ret, g, ok := 0.0, 1.0, true
+			for j := range m {
+				if math.IsNaN(r[t+j]) {
+					ok = false
+					break
+				}
+				ret += g * r[t+j]
+				g *= gamma
+			}
+			if !ok {
+				continue
+			}
+			if f.Finished && t+m == k-1 {
+				g = 0
+			}
+			obs, steps := hist(t)
+			next, nsteps := hist(t + m)
+			out = append(out, td3.Transition{
+				Obs: slices.Clone(obs), Steps: steps, Action: f.Decisions[t].Output, Reward: ret,
+				Next: slices.Clone(next), NextSteps: nsteps, Discount: g,
+			})
+		}
+	}
+	return out
+}
+
+// Output file names in the training folder.
+const (
+	PolicyFile   = "policy.json"
+	LearningFile = "learning.parquet"
+)
+
+// WriteOutputs writes dir/policy.json and dir/learning.parquet, each
+// atomically.
+func WriteOutputs(dir string, res *Result) error {
+	b, err := res.Policy.Marshal()
+	if err != nil {
+		return err
+	}
+	if err := output.WriteFileAtomic(filepath.Join(dir, PolicyFile), b); err != nil {
+		return err
+	}
+	return output.WriteRows(filepath.Join(dir, LearningFile), res.Curve)
+}
+
+// update takes the episode's gradient steps one at a time, so that a
+// cancelled context stops training within one step, and fills row with
+// their mean statistics.
+func update(ag *td3.Agent, o *Options, row *Row) error {
+	var closs, obj, q float64
+	actor := 0
+	for range o.UpdatesPerEpisode {
+		if err := o.ctx().Err(); err != nil {
+			return err
+		}
+		st := ag.Update(1)
+		closs += st.CriticLoss
+		q += st.MeanQ
+		if st.ActorSteps > 0 {
+			obj += st.ActorObjective
+			actor++
+		}
+	}
+	n := float64(o.UpdatesPerEpisode)
+	row.CriticLoss, row.MeanQ, row.Updates = closs/n, q/n, int32(o.UpdatesPerEpisode)
+	if actor > 0 {
+		row.ActorObj = obj / float64(actor)
+	}
+	return nil
+}

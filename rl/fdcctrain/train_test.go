@@ -1,0 +1,174 @@
+package fdcctrain
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// decision builds a decision with the reward-relevant features.
+func decision(rtt, q, sr, gp, o float64, int bool) fdcc.Decision {
+	var d fdcc.Decision
+	d.Obs[fdcc.FeatRTT], d.Obs[fdcc.FeatQLen], d.Obs[fdcc.FeatSwitchRate], d.Obs[fdcc.FeatGoodput] = rtt, q, sr, gp
+	d.Obs[fdcc.FeatLastAction] = o
+	d.Output, d.INT = o, int
+	return d
+}
+
+func TestRewardIsAlgorithm1(t *testing.T) {
+	// FDCC (Zhang 2023), Algorithm 1 through rl/reward.FDCC: line 2's test
+	// on SWITCHRATE + QLEN - 1 > 0.5, line 3 -RTT, line 5
+	// THROUGHPUT + 1/RTT - (THROUGHPUT - 1/N)^2.
+	d := decision(3, 0.9, 0.7, 0.2, 0, true) // 0.9 + 0.7 - 1 = 0.6 > 0.5
+	if got := Reward(&d, 4); got != -3 {
+		t.Errorf("draining: reward %v, want -RTT = -3", got)
+	}
+	d = decision(1.25, 0.2, 0.9, 0.3, 0, true) // 0.1 <= 0.5
+	want := 0.3 + 1/1.25 - (0.3-0.25)*(0.3-0.25)
+	if got := Reward(&d, 4); math.Abs(got-want) > 1e-15 {
+		t.Errorf("probing: reward %v, want %v", got, want)
+	}
+	if got, ref := Reward(&d, 4), reward.FDCC(reward.FDCCObs{SwitchRate: 0.9, QLen: 0.2, RTT: 1.25, Throughput: 0.3, Flows: 4}); got != ref {
+		t.Errorf("reward %v differs from reward.FDCC %v", got, ref)
+	}
+	d.INT = false
+	if got := Reward(&d, 4); !math.IsNaN(got) {
+		t.Errorf("without telemetry: reward %v, want NaN (stage unknown)", got)
+	}
+}
+
+func TestTransitionsNStep(t *testing.T) {
+	// Section 4.2: r_t = sum_{i<n} gamma^i r_{t+i}; the reward of the action
+	// at t is Algorithm 1 on the observation at t+1.
+	var f Flow
+	for k := range 12 {
+		f.Decisions = append(f.Decisions, decision(1+0.1*float64(k), 0.1, 0.5, 0.2, 0.01*float64(k), k > 0))
+		f.Active = append(f.Active, 2)
+	}
+	e := &EpisodeResult{Flows: []Flow{f}}
+	const gamma, n = 0.9, 3
+	tr := e.Transitions(gamma, n)
+	r := make([]float64, 11)
+	for k := range r {
+		r[k] = Reward(&f.Decisions[k+1], 2)
+	}
+	ret := reward.Discounted(r, gamma, n)
+	if len(tr) != 11 {
+		t.Fatalf("%d transitions, want 11 (every decision with a later one)", len(tr))
+	}
+	for k, x := range tr {
+		if math.Abs(x.Reward-ret[k]) > 1e-12 {
+			t.Errorf("t=%d: return %v, want %v", k, x.Reward, ret[k])
+		}
+		m := min(n, 11-k)
+		if want := math.Pow(gamma, float64(m)); math.Abs(x.Discount-want) > 1e-12 {
+			t.Errorf("t=%d: discount %v, want gamma^%d (the episode ends by time: bootstrap)", k, x.Discount, m)
+		}
+		if want := min(k+1, fdcc.History); x.Steps != want || len(x.Obs) != want*fdcc.NumFeatures {
+			t.Errorf("t=%d: history of %d steps (%d values), want %d", k, x.Steps, len(x.Obs), want)
+		}
+		if want := min(k+m+1, fdcc.History); x.NextSteps != want {
+			t.Errorf("t=%d: next history of %d steps, want %d", k, x.NextSteps, want)
+		}
+		if x.Action != f.Decisions[k].Output {
+			t.Errorf("t=%d: action %v, want the decision's output %v", k, x.Action, f.Decisions[k].Output)
+		}
+	}
+	// The newest row of a history is the decision's own observation.
+	var last [fdcc.NumFeatures]float64
+	fdcc.Transform(last[:], &f.Decisions[10].Obs)
+	if got := tr[10].Obs[len(tr[10].Obs)-fdcc.NumFeatures:]; !equal(got, last[:]) {
+		t.Errorf("history of t=10 ends with %v, want %v", got, last)
+	}
+	// A finished flow's last step is terminal.
+	e.Flows[0].Finished = true
+	tr = e.Transitions(gamma, n)
+	if tr[10].Discount != 0 || tr[8].Discount != 0 || tr[7].Discount == 0 {
+		t.Errorf("finished flow: discounts %v %v %v, want 0 where the n steps reach the last decision", tr[7].Discount, tr[8].Discount, tr[10].Discount)
+	}
+	// No telemetry at decision 0's successor would make the first return
+	// undefined; decision 0 itself never enters a reward.
+	e.Flows[0].Decisions[1].INT = false
+	if tr = e.Transitions(gamma, n); len(tr) != 10 {
+		t.Errorf("%d transitions, want 10 (the one whose reward is undefined skipped)", len(tr))
+	}
+}
+
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// tiny is a training run of a few seconds.
+func tiny(seed uint64) Options {
+	o := Options{Curriculum: []int{2, 4}, EpisodesPerStage: 2, Seed: seed, Duration: 1500 * units.Microsecond,
+		UpdatesPerEpisode: 3, RandomEpisodes: 1, ProducedBy: "test"}
+	o.TD3.Batch, o.TD3.Hidden, o.TD3.HeadHidden = 32, 8, []int{8}
+	return o
+}
+
+func TestTrainDeterministic(t *testing.T) {
+	var out [2][]byte
+	for i := range out {
+		res, err := Train(tiny(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Curve) != 4 || res.Curve[0].Flows != 2 || res.Curve[2].Flows != 2 || res.Curve[3].Flows != 4 {
+			t.Fatalf("curriculum 2,4 x 2 episodes: flows %v, want 2 2 2 4 (stage 1 keeps stage 0's 2-to-1)", flows(res.Curve))
+		}
+		if res.Curve[3].Updates == 0 || res.Curve[3].Added == 0 {
+			t.Fatalf("last episode: %d transitions, %d updates", res.Curve[3].Added, res.Curve[3].Updates)
+		}
+		if out[i], err = res.Policy.Marshal(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(out[0], out[1]) {
+		t.Fatal("two runs with the same options wrote different policies")
+	}
+	res, err := Train(tiny(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := res.Policy.Marshal(); bytes.Equal(b, out[0]) {
+		t.Fatal("another seed wrote the same policy")
+	}
+	if _, err := fdcc.Parse(out[0], "trained"); err != nil {
+		t.Fatalf("the trained policy does not load: %v", err)
+	}
+}
+
+func flows(rows []Row) []int32 {
+	var f []int32
+	for _, r := range rows {
+		f = append(f, r.Flows)
+	}
+	return f
+}
+
+func TestOptionsRejected(t *testing.T) {
+	for _, o := range []Options{
+		{Curriculum: []int{0}},
+		{Curriculum: []int{65}},
+		{Gamma: 1.5},
+		{NStep: 100},
+		{FlowBytes: -1},
+		{Jitter: 1},
+	} {
+		if _, err := Train(o); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+}
