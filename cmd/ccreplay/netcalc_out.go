@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"path/filepath"
+	"strconv"
+
+	"github.com/ccreplay/ccreplay/netcalc"
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// ncAggregate is the flow_id of the aggregate's rows in curves.
+const ncAggregate = -1
+
+// ncCurveRow is one row of curves.parquet: one flow (or the aggregate,
+// flow_id -1) at one recorded time. Values not defined for the row are -1
+// (the aggregate's epoch and rtt_ns, rate_bps of window CCs, window_bytes
+// of rate CCs and of the aggregate).
+type ncCurveRow struct {
+	TNs          int64   `parquet:"t_ns,delta"`    // sample time, ns
+	FlowID       int64   `parquet:"flow_id"`       // model flow (summary.json flows), -1 = aggregate
+	Epoch        int32   `parquet:"epoch"`         // timeouts of the flow so far
+	ABytes       float64 `parquet:"a_bytes"`       // arrival function A, bytes
+	AhatBytes    float64 `parquet:"ahat_bytes"`    // admitted Â, bytes, in epoch coordinates
+	DBytes       float64 `parquet:"d_bytes"`       // departures D, bytes, in epoch coordinates
+	DLoBytes     float64 `parquet:"d_lo_bytes"`    // Theorem 1 lower bound of D (aggregate: D)
+	DHiBytes     float64 `parquet:"d_hi_bytes"`    // Theorem 1 upper bound of D (aggregate: D)
+	BacklogBytes float64 `parquet:"backlog_bytes"` // bytes in the path server
+	RateBps      float64 `parquet:"rate_bps"`      // rate limit r, bit/s (aggregate: the sum)
+	WindowBytes  float64 `parquet:"window_bytes"`  // window W, bytes
+	RTTNs        int64   `parquet:"rtt_ns"`        // Eq. (1) RTT, ns
+	Paused       bool    `parquet:"paused"`        // PFC pauses the flow (aggregate: any flow)
+}
+
+// ncEventRow is one row of events.parquet.
+type ncEventRow struct {
+	TNs    int64   `parquet:"t_ns,delta"` // event time, ns
+	FlowID int64   `parquet:"flow_id"`    // model flow
+	Kind   string  `parquet:"kind,dict"`  // inc, cnp, timeout, pause, resume or flight
+	Before float64 `parquet:"before"`     // value before, in unit
+	After  float64 `parquet:"after"`      // value after, in unit
+	Unit   string  `parquet:"unit,dict"`  // bps (rate) or bytes (window, backlog)
+}
+
+var (
+	ncCurveColumns = []string{"t_ns", "flow_id", "epoch", "a_bytes", "ahat_bytes", "d_bytes", "d_lo_bytes",
+		"d_hi_bytes", "backlog_bytes", "rate_bps", "window_bytes", "rtt_ns", "paused"}
+	ncEventColumns = []string{"t_ns", "flow_id", "kind", "before", "after", "unit"}
+)
+
+func nsOf(t units.Time) int64 { return int64(t / units.Nanosecond) }
+
+// at returns s[k], or -1 for a series the CC does not have.
+func at(s []float64, k int) float64 {
+	if s == nil {
+		return -1
+	}
+	return s[k]
+}
+
+// ncCurveRows flattens a Result: per sample, the aggregate then each flow.
+func ncCurveRows(res *netcalc.Result) []ncCurveRow {
+	n := len(res.Aggregate.Backlog)
+	rows := make([]ncCurveRow, 0, n*(len(res.Flows)+1))
+	ag := &res.Aggregate
+	for k := range n {
+		t := nsOf(res.T(k))
+		paused := false
+		for i := range res.Flows {
+			paused = paused || res.Flows[i].Paused[k]
+		}
+		d := ag.D.V[k]
+		rows = append(rows, ncCurveRow{TNs: t, FlowID: ncAggregate, Epoch: -1, ABytes: ag.A.V[k], AhatBytes: ag.Ahat.V[k],
+			DBytes: d, DLoBytes: d, DHiBytes: d, BacklogBytes: ag.Backlog[k], RateBps: at(ag.Rate, k),
+			WindowBytes: -1, RTTNs: -1, Paused: paused})
+		for i := range res.Flows {
+			f := &res.Flows[i]
+			rows = append(rows, ncCurveRow{TNs: t, FlowID: int64(i), Epoch: f.Epoch[k], ABytes: f.A.V[k],
+				AhatBytes: f.Ahat.V[k], DBytes: f.D.V[k], DLoBytes: f.DLo.V[k], DHiBytes: f.DHi.V[k],
+				BacklogBytes: f.Backlog[k], RateBps: at(f.Rate, k), WindowBytes: at(f.Window, k),
+				RTTNs: nsOf(f.RTT[k]), Paused: f.Paused[k]})
+		}
+	}
+	return rows
+}
+
+func ncEventRows(res *netcalc.Result) []ncEventRow {
+	rows := make([]ncEventRow, len(res.Events))
+	for i, e := range res.Events {
+		unit := "bytes"
+		if e.IsRate {
+			unit = "bps"
+		}
+		rows[i] = ncEventRow{TNs: nsOf(e.T), FlowID: int64(e.Flow), Kind: string(e.Kind), Before: e.Before, After: e.After, Unit: unit}
+	}
+	return rows
+}
+
+// writeNCFiles writes curves and events into dir as format (parquet or
+// csv) and returns the file names.
+func writeNCFiles(dir, format string, res *netcalc.Result) ([]string, error) {
+	curves, events := ncCurveRows(res), ncEventRows(res)
+	names := []string{"curves." + format, "events." + format}
+	if format == "parquet" {
+		if err := output.WriteRows(filepath.Join(dir, names[0]), curves); err != nil {
+			return nil, err
+		}
+		return names, output.WriteRows(filepath.Join(dir, names[1]), events)
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(ncCurveColumns)
+	for _, r := range curves {
+		w.Write([]string{i(r.TNs), i(r.FlowID), i(int64(r.Epoch)), f(r.ABytes), f(r.AhatBytes), f(r.DBytes),
+			f(r.DLoBytes), f(r.DHiBytes), f(r.BacklogBytes), f(r.RateBps), f(r.WindowBytes), i(r.RTTNs),
+			strconv.FormatBool(r.Paused)})
+	}
+	w.Flush()
+	if err := output.WriteFileAtomic(filepath.Join(dir, names[0]), b.Bytes()); err != nil {
+		return nil, err
+	}
+	b.Reset()
+	w.Write(ncEventColumns)
+	for _, r := range events {
+		w.Write([]string{i(r.TNs), i(r.FlowID), r.Kind, f(r.Before), f(r.After), r.Unit})
+	}
+	w.Flush()
+	return names, output.WriteFileAtomic(filepath.Join(dir, names[1]), b.Bytes())
+}

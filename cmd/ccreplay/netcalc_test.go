@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/netcalc"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// paperIncastArgs is the 31-to-1 incast of paper 003, Section V.
+var paperIncastArgs = []string{"netcalc", "--topology", "star:hosts=32,rate=100G,delay=1us",
+	"--workload", "incast:n=31,size=10MB"}
+
+func ncRun(t *testing.T, out string, extra ...string) ncSummary {
+	t.Helper()
+	args := append(slices.Clone(paperIncastArgs), append(extra, "--out", out, "--json")...)
+	r := runCLI(t, args...)
+	r.mustSucceed(t)
+	var s ncSummary
+	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+		t.Fatalf("--json: %v\n%s", err, r.stdout)
+	}
+	return s
+}
+
+// The CLI maps the star incast onto exactly PaperIncast (C = 100 Gb/s,
+// ΔR = 2 x (1us + 1us), 31 x 10 MB at t = 0, X_off/X_on 950/925 kB), and
+// its summary gives the model's own peak: the PFC-only plateau near 30 MB
+// (Fig. 7b).
+func TestNetcalcPFCIncastMatchesModel(t *testing.T) {
+	o := &netcalcOptions{s: &streams{}, Workload: "incast:n=31,size=10MB", Topology: "star:hosts=32,rate=100G,delay=1us",
+		Seed: 1, CCA: "linerate", PFC: "on", Dt: "100ns", Horizon: "10ms", Record: "1us", Out: "x"}
+	cfg, _, _, err := o.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := netcalc.PaperIncast(false, true)
+	want.Record = units.Microsecond
+	for i := range want.Flows { // the generator's release times are 0 too
+		want.Flows[i].Arrivals[0].At = cfg.Flows[i].Arrivals[0].At
+	}
+	if !reflect.DeepEqual(cfg, want) {
+		t.Fatalf("config\n got %+v\nwant %+v", cfg, want)
+	}
+	res, err := netcalc.Run(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var peak float64
+	for _, v := range res.Aggregate.Backlog {
+		peak = max(peak, v)
+	}
+	s := ncRun(t, filepath.Join(t.TempDir(), "pfc"), "--cca", "linerate", "--pfc", "on")
+	if s.PeakBacklogBytes != peak {
+		t.Errorf("summary peak %v, netcalc.Run peak %v", s.PeakBacklogBytes, peak)
+	}
+	if s.FinalBacklogBytes < 27e6 || s.FinalBacklogBytes > 33e6 || peak < 27e6 || peak > 33e6 {
+		t.Errorf("backlog plateau: peak %v, at 10 ms %v; want 27-33 MB", peak, s.FinalBacklogBytes)
+	}
+	if s.FirstPauseNs <= 0 || s.CBps != int64(100*units.Gbps) || s.DeltaRNs != 4000 || s.XOffBytes != 950_000 || s.XOnBytes != 925_000 {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+// DCQCN without PFC writes curves and events that Arrow reads with the
+// documented columns; CNPs cut the rates; the same inputs give the same
+// bytes.
+func TestNetcalcDCQCNFiles(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	s := ncRun(t, a, "--cca", "dcqcn", "--pfc", "off", "--horizon", "1ms")
+	ncRun(t, b, "--cca", "dcqcn", "--pfc", "off", "--horizon", "1ms")
+	if s.CNPs == 0 || s.Cuts < s.CNPs || s.FirstPauseNs != -1 || s.PeakBacklogBytes < 50e6 {
+		t.Errorf("summary %+v", s)
+	}
+	curves := readArrow(t, filepath.Join(a, "curves.parquet"))
+	if curves.rows != s.CurveRows || curves.rows != 1001*32 {
+		t.Errorf("curves: %d rows, summary says %d, want %d", curves.rows, s.CurveRows, 1001*32)
+	}
+	for _, c := range []string{"t_ns", "flow_id", "rtt_ns"} {
+		if len(curves.i64[c]) != curves.rows {
+			t.Errorf("curves: int64 column %s has %d values", c, len(curves.i64[c]))
+		}
+	}
+	for _, c := range []string{"a_bytes", "ahat_bytes", "d_bytes", "d_lo_bytes", "d_hi_bytes", "backlog_bytes", "rate_bps", "window_bytes"} {
+		if len(curves.f64[c]) != curves.rows {
+			t.Errorf("curves: double column %s has %d values", c, len(curves.f64[c]))
+		}
+	}
+	if len(curves.i32["epoch"]) != curves.rows || len(curves.b["paused"]) != curves.rows {
+		t.Errorf("curves: epoch or paused missing")
+	}
+	if curves.i64["flow_id"][0] != -1 || curves.i64["t_ns"][32] != 1000 {
+		t.Errorf("curves: first rows flow_id %v t_ns %v", curves.i64["flow_id"][:2], curves.i64["t_ns"][32])
+	}
+	events := readArrow(t, filepath.Join(a, "events.parquet"))
+	if events.rows != s.Events || len(events.i64["t_ns"]) != events.rows || len(events.f64["before"]) != events.rows {
+		t.Fatalf("events: %d rows, summary %d", events.rows, s.Events)
+	}
+	for _, name := range []string{"curves.parquet", "events.parquet", "summary.json"} {
+		x, _ := os.ReadFile(filepath.Join(a, name))
+		y, _ := os.ReadFile(filepath.Join(b, name))
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs of the same inputs", name)
+		}
+	}
+	// The cnp kind is in the file (a dict column Arrow reads as strings).
+	raw, _ := os.ReadFile(filepath.Join(a, "events.parquet"))
+	if !bytes.Contains(raw, []byte("cnp")) {
+		t.Errorf("events.parquet has no cnp event")
+	}
+}
+
+func TestNetcalcCSV(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "csv")
+	r := runCLI(t, "netcalc", "--workload", "incast:n=2,size=1MB", "--cca", "aimd-window", "--horizon", "200us",
+		"--format", "csv", "--out", out)
+	r.mustSucceed(t)
+	b, err := os.ReadFile(filepath.Join(out, "curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if lines[0] != strings.Join(ncCurveColumns, ",") || len(lines) != 1+201*3 {
+		t.Errorf("curves.csv: header %q, %d lines", lines[0], len(lines))
+	}
+	if _, err := os.Stat(filepath.Join(out, "events.csv")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestNetcalcErrors(t *testing.T) {
+	dir := t.TempDir()
+	two := writeFile(t, dir, "two.csv", csvTrace("0,0,2,1000,0,-1,-1,,0", "1,1,3,1000,0,-1,-1,,0"))
+	deps := writeFile(t, dir, "deps.csv", csvTrace("0,0,2,1000,0,-1,-1,,0", "1,1,2,1000,0,-1,-1,0,0"))
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--trace", two}, ExitBadInput, "no single bottleneck"},
+		{[]string{"--trace", deps}, ExitBadInput, "depends on other messages"},
+		{[]string{"--workload", smallWorkload, "--cca", "cubic"}, ExitBadInput, "unknown model congestion control"},
+		{[]string{"--workload", smallWorkload, "--cca-param", "kmin=5KB", "--cca", "vegas"}, ExitBadInput, "unknown parameter of vegas"},
+		{[]string{"--workload", smallWorkload, "--dt", "fast"}, ExitUsage, "--dt"},
+		{[]string{"--workload", smallWorkload, "--dt", "0.5ns"}, ExitUsage, "--dt"},
+		{[]string{"--workload", smallWorkload, "--record", "150ns"}, ExitUsage, "--record"},
+		{[]string{"--workload", smallWorkload, "--pfc", "maybe"}, ExitUsage, "--pfc"},
+	} {
+		r := runCLI(t, append([]string{"netcalc", "--out", out}, tc.args...)...)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and one line with %q", tc.args, r.code, r.stderr, tc.code, tc.want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed command left %s", out)
+	}
+}
+
+// The flags parse into the options without running anything.
+func TestNetcalcParseFlags(t *testing.T) {
+	c := newNetcalcCmd(&streams{})
+	if err := c.ParseFlags([]string{"--workload", "incast:n=2,size=1MB", "--cca", "vegas", "--cca-param", "w0=3000",
+		"--cca-param", "low=1500", "--pfc", "on", "--dt", "50ns", "-o", "x", "--format", "csv"}); err != nil {
+		t.Fatal(err)
+	}
+	get := func(name string) string { return c.Flags().Lookup(name).Value.String() }
+	for name, want := range map[string]string{"cca": "vegas", "cca-param": "[w0=3000,low=1500]", "pfc": "on",
+		"dt": "50ns", "horizon": "10ms", "record": "1us", "out": "x", "format": "csv", "json": "false"} {
+		if got := get(name); got != want {
+			t.Errorf("--%s = %q, want %q", name, got, want)
+		}
+	}
+}
