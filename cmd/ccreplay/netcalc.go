@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,7 @@ type netcalcOptions struct {
 	Dt, Horizon, Record       string
 	Out, Format               string
 	JSON, Force, Strict       bool
+	Compare                   bool
 
 	set map[string]bool
 }
@@ -73,9 +75,11 @@ type ncSummary struct {
 	CurveRows         int     `json:"curve_rows"`
 	// ModelWallMs is printed in the text summary only: summary.json stays
 	// byte-identical for the same inputs.
-	ModelWallMs float64  `json:"-"`
-	Files       []string `json:"files"`
-	Warnings    []string `json:"warnings"`
+	ModelWallMs float64 `json:"-"`
+	// Compare is the packet replay's side with --compare (else absent).
+	Compare  *ncCompare `json:"compare,omitempty"`
+	Files    []string   `json:"files"`
+	Warnings []string   `json:"warnings"`
 }
 
 const netcalcExamples = `  # the paper's 31-to-1 incast (Section V): DCQCN without PFC, 10 ms of model time
@@ -112,6 +116,13 @@ Workloads and topologies are resolved as ` + "`ccreplay run`" + ` does. Writes, 
                    first PFC pause, cuts, events
 --format csv writes .csv files instead. --pfc on sets X_off/X_on to 9.5/9.25 kB
 per Gb/s of C (950/925 kB at 100 Gb/s).
+--compare also replays the workload packet by packet up to --horizon (linerate
+as linerate, dcqcn as dcqcn:zhu2015; static PFC at the same thresholds, a
+buffer that never overflows) and writes:
+  replay/          the run folder, as ccreplay run writes it (--packets data)
+  compare.parquet  per recorded step: t_ns, model_/replay_backlog_bytes (payload
+                   queued at the bottleneck), model_/replay_rate_bps (payload into
+                   it), model_/replay_paused (1 or 0)
 
 ` + ncParamHelp() + "\n" + workloadHelp() + "\n" + topologyHelp(),
 		Example: netcalcExamples,
@@ -119,7 +130,11 @@ per Gb/s of C (950/925 kB at 100 Gb/s).
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.set = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
-			return o.run()
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			return o.run(ctx)
 		},
 	}
 	f := c.Flags()
@@ -137,6 +152,7 @@ per Gb/s of C (950/925 kB at 100 Gb/s).
 	f.StringVar(&o.Format, "format", "parquet", "file format of curves and events: parquet or csv")
 	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout")
 	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay output")
+	f.BoolVar(&o.Compare, "compare", false, "also run the packet replay (linerate, or dcqcn:zhu2015 for dcqcn) into replay/ and write compare.parquet")
 	f.BoolVar(&o.Strict, "strict", false, "refuse a damaged input (a truncated capture) instead of warning")
 	return c
 }
@@ -183,7 +199,7 @@ func (o *netcalcOptions) check() error {
 	case !slices.Contains(ncCCs, netcalc.CCKind(o.CCA)):
 		return inputErrorf("--cca %q: unknown model congestion control (want linerate, dcqcn, aimd-rate, aimd-window or vegas)", o.CCA)
 	}
-	return nil
+	return o.compareCheck()
 }
 
 // config resolves the workload and the topology as run does and builds
@@ -220,7 +236,7 @@ func (o *netcalcOptions) config() (netcalc.Config, *ncPath, *runconfig.Setup, er
 	return cfg, p, st, nil
 }
 
-func (o *netcalcOptions) run() error {
+func (o *netcalcOptions) run(ctx context.Context) error {
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -250,7 +266,20 @@ func (o *netcalcOptions) run() error {
 	if err != nil {
 		return err
 	}
+	var cmp *ncCompare
+	if o.Compare {
+		var more []string
+		if _, cmp, more, err = o.runReplay(ctx, stage.Dir, &cfg, p, res); err != nil {
+			return err
+		}
+		for _, w := range more {
+			fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+		}
+		warnings = append(warnings, more...)
+		files = append(files, ncCompareDir+"/", ncCompareFile)
+	}
 	sum := o.summarize(&cfg, p, st, res)
+	sum.Compare = cmp
 	sum.ModelWallMs = float64(wall.Microseconds()) / 1000
 	sum.Files = append(files, "summary.json")
 	sum.Warnings = warnings
@@ -275,6 +304,15 @@ func (o *netcalcOptions) run() error {
 	fmt.Fprintf(o.s.Out, "peak backlog %.3f MB at %s, first PFC pause %s, %d cuts, %d events; model %v of %v in %.0f ms; outputs in %s\n",
 		sum.PeakBacklogBytes/1e6, units.FormatDuration(units.Nanos(sum.PeakBacklogNs)),
 		firstPause, sum.Cuts, sum.Events, cfg.Horizon, cfg.Dt, sum.ModelWallMs, o.Out)
+	if c := sum.Compare; c != nil {
+		firstPause = "none"
+		if c.FirstPauseNs >= 0 {
+			firstPause = units.FormatDuration(units.Nanos(c.FirstPauseNs))
+		}
+		fmt.Fprintf(o.s.Out, "replay (%s): peak backlog %.3f MB at %s, first PFC pause %s; replay %.0f ms, %.1fx the model's wall time; in %s and %s\n",
+			c.ReplayCCA, c.PeakBacklogBytes/1e6, units.FormatDuration(units.Nanos(c.PeakBacklogNs)), firstPause,
+			c.ReplayWallMs, c.ReplayWallMs/max(sum.ModelWallMs, 0.001), ncCompareDir+"/", ncCompareFile)
+	}
 	return nil
 }
 

@@ -23,7 +23,10 @@ type ncFlow struct {
 // ncPath is what the workload and the topology give the model: the flows
 // and the shared bottleneck.
 type ncPath struct {
-	Dst      int32
+	Dst int32
+	// Link is the bottleneck: the first link of rate C that every path
+	// shares (its transmitting node and egress port).
+	Link     topology.Hop
 	C        units.BitsPerSec
 	DeltaR   units.Time
 	Flows    []netcalc.Flow
@@ -108,7 +111,7 @@ func (p *ncPath) bottleneck(paths [][]topology.Hop) error {
 	}
 	for _, h := range paths[0] {
 		if count[link{h.Node, h.Port}] == len(paths) && (p.C == 0 || h.Rate < p.C) {
-			p.C = h.Rate
+			p.C, p.Link = h.Rate, h
 		}
 	}
 	var rtts []units.Time

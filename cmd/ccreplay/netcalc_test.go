@@ -20,8 +20,14 @@ var paperIncastArgs = []string{"netcalc", "--topology", "star:hosts=32,rate=100G
 
 func ncRun(t *testing.T, out string, extra ...string) ncSummary {
 	t.Helper()
-	args := append(slices.Clone(paperIncastArgs), append(extra, "--out", out, "--json")...)
-	r := runCLI(t, args...)
+	return ncRunArgs(t, out, append(slices.Clone(paperIncastArgs), extra...)...)
+}
+
+// ncRunArgs runs the command line args with --out out --json and reads
+// the summary it prints.
+func ncRunArgs(t *testing.T, out string, args ...string) ncSummary {
+	t.Helper()
+	r := runCLI(t, append(slices.Clone(args), "--out", out, "--json")...)
 	r.mustSucceed(t)
 	var s ncSummary
 	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
@@ -154,6 +160,8 @@ func TestNetcalcErrors(t *testing.T) {
 		{[]string{"--workload", smallWorkload, "--dt", "0.5ns"}, ExitUsage, "--dt"},
 		{[]string{"--workload", smallWorkload, "--record", "150ns"}, ExitUsage, "--record"},
 		{[]string{"--workload", smallWorkload, "--pfc", "maybe"}, ExitUsage, "--pfc"},
+		{[]string{"--workload", smallWorkload, "--cca", "vegas", "--compare"}, ExitUsage, "--compare: vegas has no packet counterpart"},
+		{[]string{"--workload", smallWorkload, "--cca", "aimd-rate", "--compare"}, ExitUsage, "--compare"},
 	} {
 		r := runCLI(t, append([]string{"netcalc", "--out", out}, tc.args...)...)
 		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/netcalc"
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// ncReplayCCA maps a model CC onto the packet replay's algorithm for
+// --compare; the others have no packet counterpart.
+var ncReplayCCA = map[netcalc.CCKind]string{
+	netcalc.LineRate: "linerate",
+	netcalc.DCQCN:    "dcqcn:zhu2015", // Table II of the paper
+}
+
+// ncCompareDir and ncCompareFile are what --compare adds to the folder.
+const (
+	ncCompareDir  = "replay"
+	ncCompareFile = "compare.parquet"
+)
+
+// ncCompare is summary.json's "compare" object: the replay's side.
+type ncCompare struct {
+	ReplayCCA         string  `json:"replay_cca"`
+	ReplayDir         string  `json:"replay_dir"`
+	BottleneckNode    int32   `json:"bottleneck_node"`
+	BottleneckPort    int32   `json:"bottleneck_port"`
+	BufferBytes       int64   `json:"buffer_bytes"`
+	MaxTimeNs         int64   `json:"max_time_ns"`
+	PeakBacklogBytes  float64 `json:"replay_peak_backlog_bytes"` // payload bytes, at the recorded steps
+	PeakBacklogNs     int64   `json:"replay_peak_backlog_ns"`
+	FirstPauseNs      int64   `json:"replay_first_pause_ns"` // -1: no pause
+	FinalBacklogBytes float64 `json:"replay_final_backlog_bytes"`
+	Rows              int     `json:"compare_rows"`
+	// ReplayWallMs is printed in the text summary only.
+	ReplayWallMs float64 `json:"-"`
+}
+
+// ncCompareRow is one row of compare.parquet: the model and the replay at
+// one recorded step. Bytes are payload bytes (the model has no headers).
+type ncCompareRow struct {
+	TNs                int64   `parquet:"t_ns,delta"`           // sample time, ns
+	ModelBacklogBytes  float64 `parquet:"model_backlog_bytes"`  // model aggregate backlog, bytes
+	ReplayBacklogBytes float64 `parquet:"replay_backlog_bytes"` // payload queued at the bottleneck port, bytes
+	ModelRateBps       float64 `parquet:"model_rate_bps"`       // admitted Â over the last step, bit/s
+	ReplayRateBps      float64 `parquet:"replay_rate_bps"`      // payload enqueued at the bottleneck over the last step, bit/s
+	ModelPaused        int64   `parquet:"model_paused"`         // 1: PFC pauses some flow
+	ReplayPaused       int64   `parquet:"replay_paused"`        // 1: some sender's link is paused
+}
+
+// bottleneckTap bins the data packets that leave the bottleneck port by
+// the recorded step at or after their enqueue and dequeue times (payload
+// bytes), and records the PAUSE/RESUME frames the senders receive.
+type bottleneckTap struct {
+	node, port int32
+	step       units.Time
+	enq, deq   []float64 // per step k: bytes with time in (t_{k-1}, t_k]
+	pfc        []pfcFrame
+}
+
+type pfcFrame struct {
+	t          units.Time
+	node, port int32
+	prio       uint8
+	pause      bool
+}
+
+// bin is the first step k with k*step >= t, or -1 past the last one.
+func (b *bottleneckTap) bin(t units.Time) int {
+	k := int((t + b.step - 1) / b.step)
+	if k >= len(b.enq) {
+		return -1
+	}
+	return k
+}
+
+func (b *bottleneckTap) Dequeue(now units.Time, node, port int32, p *fabric.Packet) {
+	if node != b.node || port != b.port || p.Kind != fabric.Data {
+		return
+	}
+	if k := b.bin(p.EnqAt); k >= 0 {
+		b.enq[k] += float64(p.Payload)
+	}
+	if k := b.bin(now); k >= 0 {
+		b.deq[k] += float64(p.Payload)
+	}
+}
+
+func (b *bottleneckTap) Deliver(units.Time, int32, *fabric.Packet)     {}
+func (b *bottleneckTap) Drop(units.Time, int32, int32, *fabric.Packet) {}
+
+func (b *bottleneckTap) observePFC(now units.Time, node, port int32, prio uint8, pause bool) {
+	b.pfc = append(b.pfc, pfcFrame{now, node, port, prio, pause})
+}
+
+// compareCheck refuses --compare with a model CC the replay does not have.
+func (o *netcalcOptions) compareCheck() error {
+	if _, ok := ncReplayCCA[netcalc.CCKind(o.CCA)]; !ok && o.Compare {
+		return usageErrorf("--compare: %s has no packet counterpart in the replay (want --cca linerate or dcqcn)", o.CCA)
+	}
+	return nil
+}
+
+// runReplay runs the packet replay on the model's inputs into
+// dir/replay (a run folder, --packets data, stopped at the horizon) and
+// returns the compare rows and the summary's "compare" object.
+func (o *netcalcOptions) runReplay(ctx context.Context, dir string, cfg *netcalc.Config, p *ncPath, res *netcalc.Result) ([]ncCompareRow, *ncCompare, []string, error) {
+	spec := ncReplayCCA[cfg.CC]
+	st, err := runconfig.Resolve(runconfig.Request{
+		Trace: o.Trace, Workload: o.Workload, CCA: spec, Topology: o.Topology, Seed: o.Seed,
+		Out: o.Out, Packets: "data", MaxTime: o.Horizon, Strict: o.Strict, Set: o.set,
+	}, registry())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// Static PFC at the model's thresholds (per Gb/s of the ingress port, as
+	// the netcalc-burst experiment) and a buffer that never overflows:
+	// twice the workload's payload, at least 32 MB.
+	var total int64
+	for _, m := range st.Trace.Messages {
+		total += m.Bytes
+	}
+	pfc := cfg.PFC != nil
+	st.File.Switch = &runconfig.SwitchSection{
+		Buffer: fmt.Sprintf("%dB", max(2*total, 32_000_000)),
+		PFC:    &runconfig.PFCSection{Enabled: &pfc, Mode: "static", XoffPerGbps: "9500", XonPerGbps: "9250"},
+	}
+	rc, err := st.Config(st.Specs[0], o.Seed)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	n := len(res.Aggregate.Backlog)
+	tap := &bottleneckTap{node: p.Link.Node, port: p.Link.Port, step: res.Dt,
+		enq: make([]float64, n), deq: make([]float64, n)}
+	rc.Observer, rc.PFCObserver = tap, tap.observePFC
+	start := time.Now()
+	rres, err := replay.RunContext(ctx, rc, st.Trace, filepath.Join(dir, ncCompareDir))
+	wall := time.Since(start)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	man := replay.NewManifest(&rc, filepath.ToSlash(st.TraceName), rres)
+	man.Warnings = append(append([]string{}, st.Warnings...), man.Warnings...)
+	if err := replay.WriteManifest(filepath.Join(dir, ncCompareDir), &man); err != nil {
+		return nil, nil, nil, err
+	}
+	rows, c := compareRows(res, tap)
+	c.ReplayCCA, c.ReplayDir = spec, ncCompareDir
+	c.BottleneckNode, c.BottleneckPort = p.Link.Node, p.Link.Port
+	c.BufferBytes, c.MaxTimeNs = int64(rc.Switch.BufferBytes), nsOf(rc.MaxTime)
+	c.ReplayWallMs = float64(wall.Microseconds()) / 1000
+	if err := output.WriteRows(filepath.Join(dir, ncCompareFile), rows); err != nil {
+		return nil, nil, nil, err
+	}
+	var warnings []string
+	if len(o.CCAParams) > 0 {
+		warnings = append(warnings, fmt.Sprintf("--compare: the replay runs %s with its preset values; --cca-param applies to the model only", spec))
+	}
+	return rows, c, warnings, nil
+}
+
+// compareRows puts the model's aggregate and the replay's bottleneck side
+// by side at the model's recorded steps.
+func compareRows(res *netcalc.Result, tap *bottleneckTap) ([]ncCompareRow, *ncCompare) {
+	ag := &res.Aggregate
+	n := len(ag.Backlog)
+	c := &ncCompare{FirstPauseNs: -1, Rows: n}
+	rows := make([]ncCompareRow, n)
+	perSec := 8 / res.Dt.Seconds()
+	type key struct {
+		node, port int32
+		prio       uint8
+	}
+	paused := map[key]bool{}
+	j := 0
+	var in, out float64
+	for k := range n {
+		t := res.T(k)
+		in += tap.enq[k]
+		out += tap.deq[k]
+		for ; j < len(tap.pfc) && tap.pfc[j].t <= t; j++ {
+			f := tap.pfc[j]
+			if f.pause && c.FirstPauseNs < 0 {
+				c.FirstPauseNs = nsOf(f.t)
+			}
+			paused[key{f.node, f.port, f.prio}] = f.pause
+		}
+		r := ncCompareRow{TNs: nsOf(t), ModelBacklogBytes: ag.Backlog[k], ReplayBacklogBytes: in - out,
+			ReplayRateBps: tap.enq[k] * perSec}
+		if k > 0 {
+			r.ModelRateBps = (ag.Ahat.V[k] - ag.Ahat.V[k-1]) * perSec
+		}
+		for i := range res.Flows {
+			if res.Flows[i].Paused[k] {
+				r.ModelPaused = 1
+				break
+			}
+		}
+		for _, v := range paused {
+			if v {
+				r.ReplayPaused = 1
+				break
+			}
+		}
+		if r.ReplayBacklogBytes > c.PeakBacklogBytes {
+			c.PeakBacklogBytes, c.PeakBacklogNs = r.ReplayBacklogBytes, r.TNs
+		}
+		rows[k] = r
+	}
+	for ; j < len(tap.pfc); j++ { // a pause after the last step
+		if tap.pfc[j].pause && c.FirstPauseNs < 0 {
+			c.FirstPauseNs = nsOf(tap.pfc[j].t)
+		}
+	}
+	if n > 0 {
+		c.FinalBacklogBytes = rows[n-1].ReplayBacklogBytes
+	}
+	return rows, c
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/nic"
+)
+
+// ncCompareArgs is a 31-to-1 incast of 1 MB flows, small enough to replay
+// packet by packet in a test.
+var ncCompareArgs = []string{"--topology", "star:hosts=32,rate=100G,delay=1us", "--workload", "incast:n=31,size=1MB"}
+
+func ncCompareRun(t *testing.T, out string, extra ...string) (ncSummary, arrowTable) {
+	t.Helper()
+	s := ncRunArgs(t, out, append(append([]string{"netcalc"}, ncCompareArgs...), append(extra, "--compare")...)...)
+	if s.Compare == nil {
+		t.Fatalf("summary.json has no compare object")
+	}
+	for _, f := range []string{"replay/packets.parquet", "replay/summary.json", "replay/flows.parquet", "compare.parquet"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	c := readArrow(t, filepath.Join(out, ncCompareFile))
+	if c.rows != s.Compare.Rows {
+		t.Errorf("compare.parquet: %d rows, summary says %d", c.rows, s.Compare.Rows)
+	}
+	for _, col := range []string{"t_ns", "model_paused", "replay_paused"} {
+		if len(c.i64[col]) != c.rows {
+			t.Errorf("compare: int64 column %s has %d values", col, len(c.i64[col]))
+		}
+	}
+	for _, col := range []string{"model_backlog_bytes", "replay_backlog_bytes", "model_rate_bps", "replay_rate_bps"} {
+		if len(c.f64[col]) != c.rows {
+			t.Errorf("compare: double column %s has %d values", col, len(c.f64[col]))
+		}
+	}
+	return s, c
+}
+
+// Bound test without congestion control (linerate, PFC off): at every
+// recorded step the replay's bottleneck backlog stays within the model's
+// vertical deviation sup(Â-D) plus one packet (MTU payload) per flow.
+func TestNetcalcCompareLineRateBound(t *testing.T) {
+	s, c := ncCompareRun(t, filepath.Join(t.TempDir(), "lr"), "--cca", "linerate", "--pfc", "off", "--horizon", "3ms")
+	var vdev float64
+	for _, v := range c.f64["model_backlog_bytes"] {
+		vdev = max(vdev, v)
+	}
+	bound := vdev + float64(len(s.Flows))*float64(nic.DefaultConfig().MTUPayload)
+	for k, v := range c.f64["replay_backlog_bytes"] {
+		if v > bound || v < 0 {
+			t.Fatalf("t=%d ns: replay backlog %v B, bound %v B (model sup %v + %d MTUs)", c.i64["t_ns"][k], v, bound, vdev, len(s.Flows))
+		}
+	}
+	cmp := s.Compare
+	if cmp.ReplayCCA != "linerate" || cmp.PeakBacklogBytes < 0.9*vdev || cmp.FirstPauseNs != -1 || cmp.FinalBacklogBytes != 0 {
+		t.Errorf("compare summary %+v (model peak %v)", cmp, vdev)
+	}
+	if cmp.BufferBytes < 31_000_000 {
+		t.Errorf("replay buffer %d B is smaller than the workload", cmp.BufferBytes)
+	}
+}
+
+// DCQCN --compare writes a compare.parquet Arrow reads, where both sides
+// have a backlog and an arrival rate.
+func TestNetcalcCompareDCQCN(t *testing.T) {
+	s, c := ncCompareRun(t, filepath.Join(t.TempDir(), "dcqcn"), "--cca", "dcqcn", "--pfc", "on", "--horizon", "1ms")
+	if s.Compare.ReplayCCA != "dcqcn:zhu2015" || c.rows != 1001 {
+		t.Errorf("replay %s, %d rows", s.Compare.ReplayCCA, c.rows)
+	}
+	for _, col := range []string{"model_backlog_bytes", "replay_backlog_bytes", "model_rate_bps", "replay_rate_bps"} {
+		var peak float64
+		for _, v := range c.f64[col] {
+			peak = max(peak, v)
+		}
+		if peak <= 0 {
+			t.Errorf("compare: %s is never positive", col)
+		}
+	}
+}
