@@ -34,6 +34,8 @@ type netcalcOptions struct {
 	Out, Format               string
 	JSON, Force, Strict       bool
 	Compare                   bool
+	Figure                    string
+	figures                   []string
 
 	set map[string]bool
 }
@@ -114,6 +116,11 @@ Workloads and topologies are resolved as ` + "`ccreplay run`" + ` does. Writes, 
                    before, after, unit (bps or bytes)
   summary.json     inputs, the model's C/ΔR/flows, peak backlog and its time,
                    first PFC pause, cuts, events
+  backlog.png      aggregate backlog (MB) over time (ms): the model's, the
+                   replay's with --compare, PFC pauses as bars above (Figs. 7b-10b)
+  rates.png        aggregate arrival rate into the bottleneck (Gb/s) over time:
+                   model, replay, and the first 4 flows' model rates (Figs. 7a-10a)
+--figure svg or png,svg changes the figures' format, --figure none leaves them out.
 --format csv writes .csv files instead. --pfc on sets X_off/X_on to 9.5/9.25 kB
 per Gb/s of C (950/925 kB at 100 Gb/s).
 --compare also replays the workload packet by packet up to --horizon (linerate
@@ -153,6 +160,7 @@ buffer that never overflows) and writes:
 	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout")
 	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay output")
 	f.BoolVar(&o.Compare, "compare", false, "also run the packet replay (linerate, or dcqcn:zhu2015 for dcqcn) into replay/ and write compare.parquet")
+	f.StringVar(&o.Figure, "figure", "png", "figures backlog and rates (Figs. 7-10 of the paper): png, svg, png,svg or none")
 	f.BoolVar(&o.Strict, "strict", false, "refuse a damaged input (a truncated capture) instead of warning")
 	return c
 }
@@ -198,6 +206,10 @@ func (o *netcalcOptions) check() error {
 		return usageErrorf("--format %q: want parquet or csv", o.Format)
 	case !slices.Contains(ncCCs, netcalc.CCKind(o.CCA)):
 		return inputErrorf("--cca %q: unknown model congestion control (want linerate, dcqcn, aimd-rate, aimd-window or vegas)", o.CCA)
+	}
+	var err error
+	if o.figures, err = parseFigureFormats(o.Figure); err != nil {
+		return err
 	}
 	return o.compareCheck()
 }
@@ -267,9 +279,10 @@ func (o *netcalcOptions) run(ctx context.Context) error {
 		return err
 	}
 	var cmp *ncCompare
+	var rows []ncCompareRow
 	if o.Compare {
 		var more []string
-		if _, cmp, more, err = o.runReplay(ctx, stage.Dir, &cfg, p, res); err != nil {
+		if rows, cmp, more, err = o.runReplay(ctx, stage.Dir, &cfg, p, res); err != nil {
 			return err
 		}
 		for _, w := range more {
@@ -279,6 +292,12 @@ func (o *netcalcOptions) run(ctx context.Context) error {
 		files = append(files, ncCompareDir+"/", ncCompareFile)
 	}
 	sum := o.summarize(&cfg, p, st, res)
+	title := fmt.Sprintf("%s, %s, pfc %s", sum.Workload, o.CCA, o.PFC)
+	figs, err := writeNCFigures(stage.Dir, o.figures, ncFigureCurves(res, rows, title))
+	if err != nil {
+		return err
+	}
+	files = append(files, figs...)
 	sum.Compare = cmp
 	sum.ModelWallMs = float64(wall.Microseconds()) / 1000
 	sum.Files = append(files, "summary.json")

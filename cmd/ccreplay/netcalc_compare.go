@@ -11,6 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -56,13 +57,22 @@ type ncCompareRow struct {
 	ReplayPaused       int64   `parquet:"replay_paused"`        // 1: some sender's link is paused
 }
 
-// bottleneckTap bins the data packets that leave the bottleneck port by
-// the recorded step at or after their enqueue and dequeue times (payload
-// bytes), and records the PAUSE/RESUME frames the senders receive.
+// bottleneckTap bins payload bytes by the recorded step at or after their
+// time: arrivals into the bottleneck switch (a data packet to the receiver
+// leaving any port that links to that switch arrives one serialization and
+// one propagation delay later, which is when the switch queues it), the
+// departures from the bottleneck port, and, for a consistency check, the
+// enqueue times the departing packets carry. Arrivals, not the departing
+// packets' enqueue times, make the backlog: packets still queued when the
+// replay stops at the horizon never depart. It also records the
+// PAUSE/RESUME frames the senders receive.
 type bottleneckTap struct {
 	node, port int32
+	dst        int32
 	step       units.Time
-	enq, deq   []float64 // per step k: bytes with time in (t_{k-1}, t_k]
+	up         map[[2]int32]topology.Port // ports linked to the bottleneck switch
+	arr, deq   []float64                  // per step k: bytes with time in (t_{k-1}, t_k]
+	enq        []float64                  // departing packets by their enqueue time
 	pfc        []pfcFrame
 }
 
@@ -83,7 +93,16 @@ func (b *bottleneckTap) bin(t units.Time) int {
 }
 
 func (b *bottleneckTap) Dequeue(now units.Time, node, port int32, p *fabric.Packet) {
-	if node != b.node || port != b.port || p.Kind != fabric.Data {
+	if p.Kind != fabric.Data {
+		return
+	}
+	if l, ok := b.up[[2]int32{node, port}]; ok && p.Dst == b.dst {
+		if k := b.bin(now + units.TxTime(units.Bytes(p.Size), l.Rate) + l.Delay); k >= 0 {
+			b.arr[k] += float64(p.Payload)
+		}
+		return
+	}
+	if node != b.node || port != b.port {
 		return
 	}
 	if k := b.bin(p.EnqAt); k >= 0 {
@@ -138,8 +157,15 @@ func (o *netcalcOptions) runReplay(ctx context.Context, dir string, cfg *netcalc
 		return nil, nil, nil, err
 	}
 	n := len(res.Aggregate.Backlog)
-	tap := &bottleneckTap{node: p.Link.Node, port: p.Link.Port, step: res.Dt,
-		enq: make([]float64, n), deq: make([]float64, n)}
+	tap := &bottleneckTap{node: p.Link.Node, port: p.Link.Port, dst: p.Dst, step: res.Dt,
+		up: map[[2]int32]topology.Port{}, arr: make([]float64, n), enq: make([]float64, n), deq: make([]float64, n)}
+	for _, nd := range st.Topology.Nodes {
+		for j, pt := range nd.Ports {
+			if pt.Peer == p.Link.Node {
+				tap.up[[2]int32{nd.ID, int32(j)}] = pt
+			}
+		}
+	}
 	rc.Observer, rc.PFCObserver = tap, tap.observePFC
 	start := time.Now()
 	rres, err := replay.RunContext(ctx, rc, st.Trace, filepath.Join(dir, ncCompareDir))
@@ -184,7 +210,7 @@ func compareRows(res *netcalc.Result, tap *bottleneckTap) ([]ncCompareRow, *ncCo
 	var in, out float64
 	for k := range n {
 		t := res.T(k)
-		in += tap.enq[k]
+		in += tap.arr[k]
 		out += tap.deq[k]
 		for ; j < len(tap.pfc) && tap.pfc[j].t <= t; j++ {
 			f := tap.pfc[j]
@@ -194,7 +220,7 @@ func compareRows(res *netcalc.Result, tap *bottleneckTap) ([]ncCompareRow, *ncCo
 			paused[key{f.node, f.port, f.prio}] = f.pause
 		}
 		r := ncCompareRow{TNs: nsOf(t), ModelBacklogBytes: ag.Backlog[k], ReplayBacklogBytes: in - out,
-			ReplayRateBps: tap.enq[k] * perSec}
+			ReplayRateBps: tap.arr[k] * perSec}
 		if k > 0 {
 			r.ModelRateBps = (ag.Ahat.V[k] - ag.Ahat.V[k-1]) * perSec
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,5 +80,31 @@ func TestNetcalcCompareDCQCN(t *testing.T) {
 		if peak <= 0 {
 			t.Errorf("compare: %s is never positive", col)
 		}
+	}
+}
+
+// The replay's backlog does not depend on where the replay stops: packets
+// still queued at the horizon count (they arrived; they never depart).
+func TestNetcalcCompareHorizonIndependent(t *testing.T) {
+	dir := t.TempDir()
+	peak := map[string][2]float64{}
+	for _, h := range []string{"300us", "1ms"} {
+		r := runCLI(t, "netcalc", "--topology", "star:hosts=32,rate=100G,delay=1us", "--workload", "incast:n=31,size=1MB",
+			"--cca", "dcqcn", "--pfc", "off", "--horizon", h, "--compare", "--figure", "none", "--out", filepath.Join(dir, h), "--json")
+		r.mustSucceed(t)
+		var s struct {
+			Compare struct {
+				Peak  float64 `json:"replay_peak_backlog_bytes"`
+				Final float64 `json:"replay_final_backlog_bytes"`
+			} `json:"compare"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+			t.Fatal(err)
+		}
+		peak[h] = [2]float64{s.Compare.Peak, s.Compare.Final}
+	}
+	if peak["300us"][0] != peak["1ms"][0] || peak["300us"][1] <= 0 {
+		t.Errorf("peak backlog %v (300 us) against %v (1 ms), final at 300 us %v: want the same peak and a queue left at 300 us",
+			peak["300us"][0], peak["1ms"][0], peak["300us"][1])
 	}
 }
