@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/all"
@@ -79,4 +80,43 @@ func readRunSummary(out, label string) (*metrics.Summary, error) {
 		return nil, err
 	}
 	return &doc.Metrics, nil
+}
+
+// Options.CCAParams adds parameters to the runs of the named algorithm
+// only (eval fdcc's --policy), in the configs written and in the runs.
+func TestCCAParamsReachTheirAlgorithm(t *testing.T) {
+	e := &Experiment{Name: "params", Paper: "test", Title: "test", Setup: "test",
+		Runs: func(Scale) []Run {
+			return []Run{
+				{Label: "cca=fdcc", Config: runFile("incast:n=2,size=100KB", "", "fdcc")},
+				{Label: "cca=hpcc", Config: runFile("incast:n=2,size=100KB", "", "hpcc")},
+			}
+		},
+		Claims: func(Scale) []Claim { return nil },
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := Execute(context.Background(), e, Options{Out: out, Registry: all.Registry(), Parallel: 1,
+		CCAParams: map[string]map[string]string{"fdcc": {"min_window": "2"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for label, want := range map[string]string{"cca=fdcc": "2", "cca=hpcc": ""} {
+		b, err := os.ReadFile(filepath.Join(out, ConfigsDir, ConfigName(label)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Params map[string]string `json:"cca_params"`
+		}
+		s, err := os.ReadFile(filepath.Join(out, label, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(s, &doc); err != nil {
+			t.Fatal(err)
+		}
+		inConfig := strings.Contains(string(b), "min_window")
+		if got := doc.Params["min_window"]; got != want || inConfig != (want != "") {
+			t.Errorf("%s: min_window %q in the run (want %q), in its config %v", label, got, want, inConfig)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package fdcc
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -138,7 +137,7 @@ func (a *Agent) OnAck(now units.Time, ack *cca.Ack) {
 	a.decide(now, ack.RTT)
 }
 
-// Observe builds the observation of a decision at now with RTT sample rtt
+// observe builds the observation of a decision at now with RTT sample rtt
 // from the agent's state (FDCC, Zhang 2023, Section 4.2, "Observations").
 func (a *Agent) observe(now, rtt units.Time) [NumFeatures]float64 {
 	dt := now - a.lastDec
@@ -243,9 +242,3 @@ func (a *Agent) Window() units.Bytes { return units.Bytes(a.whole(a.win)) }
 
 // Decisions is the number of decisions taken so far.
 func (a *Agent) Decisions() int64 { return a.decided }
-
-// Describe is the agent's state on one line (tests and logs).
-func (a *Agent) Describe() string {
-	return fmt.Sprintf("win=%.0fB rate=%.4gGbps a=%.4g o=%.4g decisions=%d qlen=%.3g switchrate=%.3g",
-		a.win, a.rate/1e9, a.mult, a.lastO, a.decided, a.q, a.sr)
-}

@@ -313,27 +313,21 @@ type EpisodeResult struct {
 	Row   Row
 }
 
-// Scenario is the training incast: flows senders of the 64-to-64
-// dumbbell (100 Gb/s, 1 us links; FDCC, Zhang 2023, Section 5.3's
-// dumbbell), one flow each to the first host of the far side, starting
-// Gaussian within the jitter window; every flow has the one-BDP window
-// (Section 5.3).
-func Scenario(flows int, seed uint64, o Options) (replay.Config, *topology.Topology, error) {
-	o = o.Defaults()
-	return scenario(flows, seed, &o)
-}
-
-func scenario(flows int, seed uint64, o *Options) (replay.Config, *topology.Topology, error) {
+// scenario is the training incast's network: the 64-to-64 dumbbell
+// (100 Gb/s, 1 us links; FDCC, Zhang 2023, Section 5.3) with the switch's
+// defaults, every flow with the one-BDP window (Section 5.3), stopped at
+// the episode's duration.
+func scenario(seed uint64, o *Options) (replay.Config, error) {
 	topo, err := topology.Parse("dumbbell:n=64,rate=100G,bottleneck=100G,delay=1us", 0)
 	if err != nil {
-		return replay.Config{}, nil, err
+		return replay.Config{}, err
 	}
 	cfg := replay.Config{
 		Topology: topo, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
 		Seed: seed, Packets: replay.PacketsNone, MaxTime: o.Duration,
 	}
 	cfg.NIC.WindowBDP = true
-	return cfg, topo, nil
+	return cfg, nil
 }
 
 // Episode replays one flows-to-1 incast under pol with exploration noise
@@ -345,7 +339,7 @@ func Episode(pol *fdcc.Policy, flows int, seed uint64, o Options) (*EpisodeResul
 	if err != nil {
 		return nil, err
 	}
-	cfg, _, err := scenario(flows, seed, &o)
+	cfg, err := scenario(seed, &o)
 	if err != nil {
 		return nil, err
 	}
