@@ -104,6 +104,78 @@ func Load(path string) (*File, error) {
 	return &fc, nil
 }
 
+// DecodeNode checks a YAML document or mapping node that holds a run
+// configuration (unknown keys refused, as Load does) and decodes it; path
+// names it in errors. A sweep specification is decoded with it after its
+// axes are taken out.
+func DecodeNode(path string, node *yaml.Node) (*File, error) {
+	if err := checkKeys(path, node, reflect.TypeOf(File{}), ""); err != nil {
+		return nil, err
+	}
+	var fc File
+	if err := node.Decode(&fc); err != nil {
+		return nil, inputErrorf("%s: %s", path, yamlMessage(err))
+	}
+	return &fc, nil
+}
+
+// KeyPath checks a dotted key of a run configuration ("switch.ecn.kmin",
+// "cca_params.ai_rate", "seed") and says what it names: KeyValue for a
+// key of File (any key under cca_params), KeySpecParam for a parameter of
+// the workload or topology spec ("workload.load", "topology.hosts"). A
+// key that is not there is an error naming the unknown part.
+func KeyPath(key string) (KeyKind, error) {
+	parts := strings.Split(key, ".")
+	t := reflect.TypeOf(File{})
+	for i, p := range parts {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if p == "" {
+			return 0, fmt.Errorf("key %q: empty part", key)
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			if i != len(parts)-1 {
+				return 0, fmt.Errorf("key %q: %s holds values, not sections", key, strings.Join(parts[:i], "."))
+			}
+			return KeyValue, nil
+		case reflect.Struct:
+		default:
+			if i == 1 && len(parts) == 2 && (parts[0] == "workload" || parts[0] == "topology") {
+				return KeySpecParam, nil
+			}
+			return 0, fmt.Errorf("key %q: %s is a value, not a section", key, strings.Join(parts[:i], "."))
+		}
+		f, ok := yamlField(t, p)
+		if !ok {
+			where := "at the top level"
+			if i > 0 {
+				where = "in section " + strings.Join(parts[:i], ".")
+			}
+			return 0, fmt.Errorf("key %q: unknown key %q %s", key, p, where)
+		}
+		t = f.Type
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct || t.Kind() == reflect.Map || t.Kind() == reflect.Slice {
+		return 0, fmt.Errorf("key %q is a section; give one of its values", key)
+	}
+	return KeyValue, nil
+}
+
+// KeyKind is what a dotted configuration key names (KeyPath).
+type KeyKind int
+
+const (
+	// KeyValue is a value of the configuration file.
+	KeyValue KeyKind = iota + 1
+	// KeySpecParam is a parameter inside the workload or topology spec.
+	KeySpecParam
+)
+
 // yamlMessage is the YAML library's error on one line, without its
 // "yaml: " prefix.
 func yamlMessage(err error) string {

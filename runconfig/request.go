@@ -51,6 +51,10 @@ type Request struct {
 	// Set names the flags given on the command line (they win over the
 	// file); their values' errors are FlagErrors.
 	Set map[string]bool
+	// Loaded, when not nil, is the configuration already read (a sweep's
+	// point): Resolve uses it instead of reading Config, which then only
+	// names it in messages.
+	Loaded *File
 
 	fromFile map[string]bool // values taken from the configuration file
 }
@@ -217,7 +221,9 @@ func Resolve(req Request, reg *cca.Registry) (*Setup, error) {
 	if r.Set == nil {
 		r.Set = map[string]bool{}
 	}
-	if r.Config != "" {
+	if r.Loaded != nil {
+		st.File = *r.Loaded
+	} else if r.Config != "" {
 		fc, err := Load(r.Config)
 		if err != nil {
 			return nil, err

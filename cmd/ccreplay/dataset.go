@@ -15,6 +15,7 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
+	"github.com/ccreplay/ccreplay/runconfig"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -149,64 +150,23 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	spec, tr := st.Specs[0], st.Trace
+	spec := st.Specs[0]
 	cfg, err := st.Config(spec, r.Seed)
 	if err != nil {
 		return err
-	}
-	forced := rewards.FDCC && !cfg.Switch.INT
-	if rewards.FDCC {
-		cfg.Switch.INT = true // FDCC's reward reads INT (FDCC, Zhang 2023, Section 4.2)
-	}
-	runID := o.RunID
-	if runID == "" {
-		runID = fmt.Sprintf("%s/%s/seed=%d", spec.Name, filepath.ToSlash(st.TraceName), r.Seed)
-	}
-	interval := dataset.IntervalBaseRTT
-	if o.IntervalNs >= 0 {
-		interval = units.Nanos(o.IntervalNs)
 	}
 	stage, err := r.stage()
 	if err != nil {
 		return err
 	}
 	defer stage.Abort()
-	dcfg := dataset.Config{
-		RunID: runID, CCA: spec.Name, Flows: dataset.Flows(tr, st.Topology), Interval: interval,
-		Rewards: rewards, Target: o.Target, Beta: o.Beta, Gamma: o.Gamma, NStep: o.NStep,
-	}
-	rec, err := dataset.New(stage.Dir, dcfg)
-	if err != nil {
-		return inputError{err}
-	}
-	cfg.WrapCC = rec.Wrap
 	prog := r.s.newProgressLine()
 	cfg.Progress = prog.replayProgress()
-	res, err := replay.RunContext(ctx, cfg, tr, stage.Dir)
+	p := datasetParams{Rewards: rewards, Gamma: o.Gamma, NStep: o.NStep, IntervalNs: o.IntervalNs, Target: o.Target, Beta: o.Beta, RunID: o.RunID}
+	info, err := writeDataset(ctx, st, cfg, r.Seed, p, stage.Dir)
 	prog.clear()
 	if err != nil {
-		rec.Abort()
 		return r.failed(err, stage)
-	}
-	stats, err := rec.Close()
-	if err != nil {
-		return err
-	}
-	man := replay.NewManifest(&cfg, filepath.ToSlash(st.TraceName), res)
-	man.Files = append(man.Files, dataset.FileName, DatasetFile)
-	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-	info := datasetInfo{
-		SchemaVersion: v2.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.TraceName),
-		CCA: spec.Name, Seed: r.Seed, Rewards: rewards.Names(), RLCCTarget: o.Target, RLCCBeta: o.Beta,
-		Gamma: o.Gamma, NStep: o.NStep, IntervalNs: o.IntervalNs, INTForced: forced,
-		Rows: stats.Rows, Flows: stats.Flows, RewardMeans: stats.Rewards, SimEndNs: res.SimEnd.Nanoseconds(),
-	}
-	if err := output.WriteJSONAtomic(filepath.Join(stage.Dir, DatasetFile), jsonSafe(info)); err != nil {
-		return err
-	}
-	// The manifest goes last: it is what marks the folder complete.
-	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
-		return err
 	}
 	if err := stage.Commit(); err != nil {
 		return err
@@ -217,11 +177,85 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 		return nil
 	}
 	fmt.Fprintf(r.s.Out, "ccreplay dataset: %s under %s, seed %d: %d decisions of %d flows in %s\n",
-		info.Trace, spec.Name, r.Seed, stats.Rows, stats.Flows, filepath.Join(r.Out, dataset.FileName))
-	for _, m := range stats.Rewards {
+		info.Trace, spec.Name, r.Seed, info.Rows, info.Flows, filepath.Join(r.Out, dataset.FileName))
+	for _, m := range info.RewardMeans {
 		fmt.Fprintf(r.s.Out, "  %-22s mean %12.6g over %d rows\n", m.Column, m.Mean, m.Rows)
 	}
 	return nil
+}
+
+// datasetParams are a dataset's options beyond its run's.
+type datasetParams struct {
+	Rewards      dataset.Rewards
+	Gamma        float64
+	NStep        int
+	IntervalNs   int64
+	Target, Beta float64
+	RunID        string
+}
+
+// defaultDatasetParams are the dataset command's defaults: every reward.
+func defaultDatasetParams() datasetParams {
+	all, _ := dataset.ParseRewards("all")
+	return datasetParams{Rewards: all, Gamma: dataset.DefaultGamma, NStep: dataset.DefaultNStep, IntervalNs: -1, Target: 0.064, Beta: 1.5}
+}
+
+// writeDataset replays the resolved run st (cfg its configuration) while
+// recording every decision with its rewards into dir: decisions.parquet,
+// dataset.json, then summary.json, which marks dir complete.
+func writeDataset(ctx context.Context, st *runconfig.Setup, cfg replay.Config, seed uint64, p datasetParams, dir string) (datasetInfo, error) {
+	spec, tr := st.Specs[0], st.Trace
+	forced := p.Rewards.FDCC && !cfg.Switch.INT
+	if p.Rewards.FDCC {
+		cfg.Switch.INT = true // FDCC's reward reads INT (FDCC, Zhang 2023, Section 4.2)
+	}
+	runID := p.RunID
+	if runID == "" {
+		runID = fmt.Sprintf("%s/%s/seed=%d", spec.Name, filepath.ToSlash(st.TraceName), seed)
+	}
+	interval := dataset.IntervalBaseRTT
+	if p.IntervalNs >= 0 {
+		interval = units.Nanos(p.IntervalNs)
+	}
+	dcfg := dataset.Config{
+		RunID: runID, CCA: spec.Name, Flows: dataset.Flows(tr, st.Topology), Interval: interval,
+		Rewards: p.Rewards, Target: p.Target, Beta: p.Beta, Gamma: p.Gamma, NStep: p.NStep,
+	}
+	rec, err := dataset.New(dir, dcfg)
+	if err != nil {
+		return datasetInfo{}, inputError{err}
+	}
+	cfg.WrapCC = rec.Wrap
+	res, err := replay.RunContext(ctx, cfg, tr, dir)
+	if err != nil {
+		rec.Abort()
+		return datasetInfo{}, err
+	}
+	stats, err := rec.Close()
+	if err != nil {
+		return datasetInfo{}, err
+	}
+	man := replay.NewManifest(&cfg, filepath.ToSlash(st.TraceName), res)
+	man.Files = append(man.Files, dataset.FileName, DatasetFile)
+	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
+	info := datasetInfo{
+		SchemaVersion: v2.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.TraceName),
+		CCA: spec.Name, Seed: seed, Rewards: p.Rewards.Names(), RLCCTarget: p.Target, RLCCBeta: p.Beta,
+		Gamma: p.Gamma, NStep: p.NStep, IntervalNs: p.IntervalNs, INTForced: forced,
+		Rows: stats.Rows, Flows: stats.Flows, RewardMeans: stats.Rewards, SimEndNs: res.SimEnd.Nanoseconds(),
+	}
+	if err := output.WriteJSONAtomic(filepath.Join(dir, DatasetFile), jsonSafe(info)); err != nil {
+		return datasetInfo{}, err
+	}
+	// The manifest goes last: it is what marks the folder complete.
+	return info, replay.WriteManifest(dir, &man)
+}
+
+// sweepDataset is a dataset sweep's point: every reward, the dataset
+// command's defaults.
+func sweepDataset(ctx context.Context, st *runconfig.Setup, cfg replay.Config, dir string) error {
+	_, err := writeDataset(ctx, st, cfg, st.Req.Seed, defaultDatasetParams(), dir)
+	return err
 }
 
 // jsonSafe replaces non-finite means (which encoding/json rejects) by 0;

@@ -307,3 +307,35 @@ func TestTerminalCtrlCStopsFDCCTraining(t *testing.T) {
 		t.Errorf("left %v behind", names)
 	}
 }
+
+// A sweep at a terminal shows its progress (points done, failed, running,
+// pending); Ctrl-C stops it within a second, keeps the points done, leaves
+// no folder of the points that were running (status: 2 done, 2 pending,
+// which the same command then runs).
+func TestTerminalCtrlCStopsSweepAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	// Two quick points, then two long ones that are running at Ctrl-C.
+	args := []string{"sweep", "--workload", "incast:n=16,size={64KB,2GB}", "--seeds", "1..2", "--out", "sw", "-j", "2", "--packets", "none"}
+	p := startTTY(t, dir, args...)
+	p.waitFor(t, "2/4 done, 0 failed, 2 running", 60*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	sent := time.Now()
+	if _, err := p.tty.Write([]byte{3}); err != nil {
+		t.Fatal(err)
+	}
+	code := p.wait(t, 5*time.Second)
+	if took := time.Since(sent); took > 1500*time.Millisecond {
+		t.Errorf("took %v to stop after Ctrl-C, want under a second", took)
+	}
+	out := p.output()
+	if code != ExitInterrupted || !strings.Contains(out, "interrupted: 2 of 4 points done") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sw", "size=2GB")); !os.IsNotExist(err) {
+		t.Errorf("the interrupted points left their folders: %v", dirNames(t, filepath.Join(dir, "sw")))
+	}
+	st := runCLI(t, "sweep", "status", filepath.Join(dir, "sw"))
+	if !strings.Contains(st.stdout, "4 points: 2 done, 0 failed, 0 running, 2 pending") {
+		t.Errorf("status after Ctrl-C: %s", st.stdout)
+	}
+}

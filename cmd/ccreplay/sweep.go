@@ -1,0 +1,474 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/sweep"
+)
+
+func init() { registerCommand(newSweepCmd) }
+
+// sweepOptions are the flags of `ccreplay sweep`.
+type sweepOptions struct {
+	s     *streams
+	f     sweep.Flags
+	kind  string
+	Out   string
+	Jobs  int
+	JSON  bool
+	Slurm bool
+	slurm sweep.SlurmOptions
+}
+
+const sweepExamples = `  # three algorithms x three loads x two seeds (18 runs), -j cores at a time, then sweep.parquet
+  ccreplay sweep --cca dcqcn,hpcc,dolce --workload 'cdf:dist=websearch,load={0.3,0.5,0.7},hosts=16,flows=100' \
+      --seeds 1..2 --out sw
+
+  # the same command again runs only what is not done (after Ctrl-C, a failure, a new axis value)
+  ccreplay sweep --cca dcqcn,hpcc,dolce --workload 'cdf:dist=websearch,load={0.3,0.5,0.7},hosts=16,flows=100' \
+      --seeds 1..2 --out sw
+
+  # DCQCN's marking thresholds on an incast: any configuration key is an axis, zip ties two
+  ccreplay sweep --workload incast:n=8,size=256KB --cca dcqcn --axis switch.ecn.kmin=5KB,50KB \
+      --axis switch.ecn.kmax=200KB,400KB --zip switch.ecn.kmin,switch.ecn.kmax --seeds 1..3 --out sw-ecn
+
+  # the same from a specification file; reward datasets instead of runs
+  ccreplay sweep --spec examples/sweep.yaml --out sw-spec
+  ccreplay sweep --spec examples/sweep.yaml --kind dataset --out ds-spec
+
+  # where it stands, one table, one figure
+  ccreplay sweep status sw
+  ccreplay sweep collect sw
+  ccreplay sweep plot sw --metric slowdown_p99 --x load -o figs
+
+  # on a Slurm cluster (a folder every node sees, a ccreplay binary every node runs):
+  #   ccreplay sweep --spec sweep.yaml --out /shared/sw --slurm --chunk 4 --array-max 50 --time 00:30:00`
+
+func newSweepCmd(s *streams) *cobra.Command {
+	o := &sweepOptions{s: s}
+	c := &cobra.Command{
+		Use:   "sweep (--spec FILE | flags) --out DIR",
+		Short: "Run a parameter study: every point of a grid of configurations, locally or on Slurm, resumable, one table out",
+		Long: `Runs one ccreplay run (or dataset) per point of a grid of configurations and writes
+  OUT/sweep.json          the sweep: its specification and every point with the hash of its configuration
+  OUT/COL=V/.../COL=V/    each point's run folder (as 'ccreplay run' writes it, plus point.json), a
+                          hive-partitioned tree: read_parquet('OUT/**/flows.parquet', hive_partitioning=true)
+  OUT/sweep.parquet       one row per point: each axis as a column, state, and every number of its summary.json
+
+Axes are any key a run takes. On the command line: --cca A,B (algorithms), --seeds 1..5,
+braces in a spec's parameter (--workload 'cdf:dist=websearch,load={0.3,0.5,0.7}',
+--topology 'star:hosts={16,32}'), --cca-param 'ai_rate={5Mbps,40Mbps}', and
+--axis KEY=V1,V2 for any configuration key (switch.buffer, switch.ecn.kmin, nic.window,
+max_time, ...). A specification file (--spec) holds the keys of 'run --config' plus
+'axes:' (in order, outermost first; values as lists, A..B, or {from, to, step, unit}),
+'zip:' (axes that move together) and 'kind: run|dataset'. Points are the grid product
+of the axes, first axis slowest.
+
+Every point is written atomically. Running the same command again skips the points whose
+folder holds a complete run of the same configuration hash and runs the others: the ones
+interrupted, failed, or changed by an edited specification. A point that fails does not
+stop the others; the command then exits 1 and 'sweep status' lists the failures.
+
+With --slurm the points not done are submitted as one job array (sbatch --array=0-N%M),
+each task running 'ccreplay sweep point' on its share against the same folder; run the
+same command again to submit what failed. Follow with 'sweep status', finish with
+'sweep collect'.`,
+		Example: sweepExamples,
+		Args:    usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd.Context())
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.f.Spec, "spec", "", "sweep specification (YAML: run configuration keys plus axes, zip, kind)")
+	f.StringVar(&o.f.Config, "config", "", "YAML run configuration every point starts from")
+	f.StringVar(&o.kind, "kind", "", "what each point runs: run (default) or dataset (a reward dataset per point)")
+	f.StringVar(&o.f.Trace, "trace", "", "trace file of every point (braces: several files, an axis)")
+	f.StringVar(&o.f.Workload, "workload", "", "workload generator spec; a parameter's {V1,V2} or {A..B} is an axis")
+	f.StringVar(&o.f.CCA, "cca", "", "algorithm NAME[:PRESET], or a comma list (an axis): "+algorithmNames())
+	f.StringArrayVar(&o.f.CCAParams, "cca-param", nil, "parameter KEY=VALUE or KEY={V1,V2} (an axis); repeatable")
+	f.StringVar(&o.f.Topology, "topology", "", "topology spec; a parameter's {V1,V2} is an axis")
+	f.StringVar(&o.f.Seeds, "seeds", "", "seeds: N, A..B or a comma list (an axis when several)")
+	f.StringArrayVar(&o.f.Axes, "axis", nil, "an axis over any configuration key: KEY=V1,V2,... or KEY=A..B; repeatable")
+	f.StringArrayVar(&o.f.Zip, "zip", nil, "axes that move together: KEY,KEY,...; repeatable")
+	f.StringVar(&o.f.Packets, "packets", "", "per-packet log detail of each point: none (default), data or all")
+	f.StringVar(&o.f.MaxTime, "max-time", "", "stop each point at this simulated time (e.g. 10ms)")
+	f.StringVarP(&o.Out, "out", "o", "", "the sweep's folder (required)")
+	f.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "points run at once (local)")
+	f.BoolVar(&o.JSON, "json", false, "print the outcome as JSON to stdout")
+	f.BoolVar(&o.Slurm, "slurm", false, "submit the points not done to Slurm as one job array instead of running them here")
+	f.StringVar(&o.slurm.Partition, "partition", "", "Slurm partition (--slurm)")
+	f.StringVar(&o.slurm.Time, "time", "", "Slurm time limit per task, e.g. 00:30:00 (--slurm)")
+	f.IntVar(&o.slurm.ArrayMax, "array-max", 0, "Slurm: at most this many tasks at once (0 = no limit)")
+	f.IntVar(&o.slurm.Chunk, "chunk", 1, "Slurm: points per array task")
+	f.StringVar(&o.slurm.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
+	f.StringVar(&o.slurm.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
+	c.AddCommand(newSweepPointCmd(s), newSweepStatusCmd(s), newSweepCollectCmd(s), newSweepPlotCmd(s))
+	return c
+}
+
+func (o *sweepOptions) run(ctx context.Context) error {
+	if o.Out == "" {
+		return usageErrorf("give the sweep's folder: --out DIR")
+	}
+	if o.Jobs < 1 {
+		return usageErrorf("-j/--jobs must be >= 1, got %d", o.Jobs)
+	}
+	switch o.kind {
+	case "", string(sweep.KindRun), string(sweep.KindDataset):
+		o.f.Kind = sweep.Kind(o.kind)
+	default:
+		return usageErrorf("--kind %q: want run or dataset", o.kind)
+	}
+	if o.slurm.Chunk < 1 || o.slurm.ArrayMax < 0 {
+		return usageErrorf("--chunk must be >= 1 and --array-max >= 0")
+	}
+	sp, err := sweep.FromFlags(o.f)
+	if err != nil {
+		return err
+	}
+	pl, err := sweep.NewPlan(sp)
+	if err != nil {
+		return err
+	}
+	if _, err := pl.Prepare(o.Out); err != nil {
+		if errors.Is(err, runfolder.ErrRefused) {
+			return usageError{err}
+		}
+		return err
+	}
+	if o.Slurm {
+		return o.submit(ctx, pl)
+	}
+	prog := o.s.newProgressLine()
+	start := time.Now()
+	c, err := pl.RunLocal(ctx, o.Out, o.Jobs, sweepExec(o.s), func(c sweep.Counts, eta time.Duration) {
+		line := fmt.Sprintf("sweep: %d/%d done, %d failed, %d running, %d pending", c.Done, c.Total, c.Failed, c.Running, c.Pending)
+		if eta > 0 {
+			line += fmt.Sprintf(", ETA %s", eta.Round(time.Second))
+		}
+		prog.set(line)
+	})
+	prog.clear()
+	if errors.Is(err, context.Canceled) {
+		return interrupted("interrupted: %d of %d points done (%d before this command); the points that were running left nothing; run the same command to go on", c.Done, c.Total, c.Skipped)
+	}
+	if err != nil {
+		return err
+	}
+	_, states, t, err := sweep.Collect(o.Out)
+	if err != nil {
+		return err
+	}
+	if err := t.WriteParquet(filepath.Join(o.Out, sweep.TableFile)); err != nil {
+		return err
+	}
+	if o.JSON {
+		if err := writeJSON(o.s, sweepOutcome(o.Out, states, t, time.Since(start))); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(o.s.Out, "ccreplay sweep: %d points (%d run now, %d already done, %d failed) in %s; table %s\n",
+			c.Total, c.Done-c.Skipped+c.Failed, c.Skipped, c.Failed, time.Since(start).Round(time.Millisecond), filepath.Join(o.Out, sweep.TableFile))
+		if c.Failed > 0 {
+			sweep.WriteStatus(o.s.Out, o.Out, states, 20)
+		}
+	}
+	if c.Failed > 0 {
+		return fmt.Errorf("%d of %d points failed (listed by 'ccreplay sweep status %s'); run the same command again to retry them", c.Failed, c.Total, o.Out)
+	}
+	return nil
+}
+
+// submit sends the points not done (nor running) to Slurm.
+func (o *sweepOptions) submit(ctx context.Context, pl *sweep.Plan) error {
+	states, err := sweep.States(o.Out, pl.Points)
+	if err != nil {
+		return err
+	}
+	var todo []int
+	for _, s := range states {
+		if s.State == sweep.Pending || s.State == sweep.Failed {
+			todo = append(todo, s.Index)
+		}
+	}
+	c := sweep.Tally(states)
+	if len(todo) == 0 {
+		if o.JSON {
+			return writeJSON(o.s, map[string]any{"submitted": nil, "done": c.Done, "running": c.Running, "total": c.Total})
+		}
+		fmt.Fprintf(o.s.Out, "ccreplay sweep: nothing to submit: %d points done, %d running, of %d\n", c.Done, c.Running, c.Total)
+		return nil
+	}
+	opt := o.slurm
+	if opt.Exe == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("finding this ccreplay binary for the tasks: %v; give --ccreplay PATH", err)
+		}
+		if strings.Contains(exe, "go-build") {
+			return usageErrorf("this ccreplay runs from a temporary build (go run), which the tasks cannot reach; build it (make build) or give --ccreplay PATH")
+		}
+		opt.Exe = exe
+	}
+	sub, err := sweep.SubmitSlurm(ctx, o.Out, todo, opt)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return writeJSON(o.s, sub)
+	}
+	fmt.Fprintf(o.s.Out, "ccreplay sweep: submitted Slurm job %s: %d points in %d tasks (%d done, %d running before); script %s\n",
+		sub.JobID, sub.Points, sub.Tasks, c.Done, c.Running, sub.Script)
+	fmt.Fprintf(o.s.Out, "follow with 'ccreplay sweep status %s'; when it is done, 'ccreplay sweep collect %s'\n", o.Out, o.Out)
+	return nil
+}
+
+type sweepJSON struct {
+	Dir       string             `json:"dir"`
+	Table     string             `json:"table"`
+	Total     int                `json:"total"`
+	Done      int                `json:"done"`
+	Failed    int                `json:"failed"`
+	Running   int                `json:"running"`
+	Pending   int                `json:"pending"`
+	Columns   []string           `json:"columns"`
+	NotDone   []sweep.PointState `json:"not_done,omitempty"`
+	WallTimeS float64            `json:"wall_time_s,omitempty"`
+}
+
+func sweepOutcome(dir string, states []sweep.PointState, t *sweep.Table, wall time.Duration) sweepJSON {
+	c := sweep.Tally(states)
+	j := sweepJSON{Dir: dir, Table: filepath.Join(dir, sweep.TableFile), Total: c.Total, Done: c.Done, Failed: c.Failed,
+		Running: c.Running, Pending: c.Pending, WallTimeS: wall.Seconds()}
+	if t != nil {
+		for _, col := range t.Columns {
+			j.Columns = append(j.Columns, col.Name)
+		}
+	}
+	for _, s := range states {
+		if s.State != sweep.Done {
+			j.NotDone = append(j.NotDone, s)
+		}
+	}
+	return j
+}
+
+func writeJSON(s *streams, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(s.Out, string(b))
+	return err
+}
+
+// sweepExec runs one point as `ccreplay run` would (or `dataset`), into
+// dir, without printing.
+func sweepExec(s *streams) sweep.Exec {
+	return func(ctx context.Context, kind sweep.Kind, fc *runconfig.File, name, dir string) error {
+		req := runconfig.Request{Config: name, Loaded: fc, CCA: "dcqcn", Seed: 1, Packets: "none", Set: map[string]bool{}}
+		st, err := runconfig.Resolve(req, registry())
+		if err != nil {
+			return err
+		}
+		cfg, err := st.Config(st.Specs[0], st.Req.Seed)
+		if err != nil {
+			return err
+		}
+		if kind == sweep.KindDataset {
+			return sweepDataset(ctx, st, cfg, dir)
+		}
+		res, err := replay.RunContext(ctx, cfg, st.Trace, dir)
+		if err != nil {
+			return err
+		}
+		man := replay.NewManifest(&cfg, filepath.ToSlash(st.TraceName), res)
+		man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
+		return replay.WriteManifest(dir, &man)
+	}
+}
+
+// newSweepPointCmd is `ccreplay sweep point`: what a Slurm task runs.
+func newSweepPointCmd(s *streams) *cobra.Command {
+	var index, task, chunk int
+	var list string
+	c := &cobra.Command{
+		Use:   "point DIR (--index I | --list FILE --task T [--chunk K])",
+		Short: "Run points of a planned sweep (what each Slurm array task runs)",
+		Long: `Runs points of the sweep in DIR, as planned in DIR/sweep.json: point I, or the points a
+Slurm submission lists for array task T (entries T*K..T*K+K-1 of FILE). A point already done
+is skipped; a failure is recorded in DIR/.sweep/failed and the command exits non-zero after
+trying every point of its share.`,
+		Example: `  # a sweep, then its point 3 on its own (already done here, so skipped)
+  ccreplay sweep --workload incast:n=4,size=64KB --cca dcqcn,hpcc --seeds 1..2 --out sw -j 1
+  ccreplay sweep point sw --index 3
+
+  # what a Slurm array task runs:
+  #   ccreplay sweep point /shared/sw --list /shared/sw/.sweep/slurm/submit-001.list --task "$SLURM_ARRAY_TASK_ID" --chunk 4`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root := args[0]
+			m, err := sweep.ReadManifest(root)
+			if err != nil {
+				return err
+			}
+			var idx []int
+			switch {
+			case list != "" && index >= 0:
+				return usageErrorf("give --index or --list, not both")
+			case list != "":
+				if idx, err = sweep.TaskPoints(list, task, chunk); err != nil {
+					return err
+				}
+			case index >= 0:
+				idx = []int{index}
+			default:
+				return usageErrorf("give --index I or --list FILE --task T")
+			}
+			pl, err := sweep.PlanOf(root, m)
+			if err != nil {
+				return err
+			}
+			return pl.RunIndexes(cmd.Context(), root, idx, m, sweepExec(s))
+		},
+	}
+	c.Flags().IntVar(&index, "index", -1, "the point to run")
+	c.Flags().StringVar(&list, "list", "", "a submission's list of points (one index per line)")
+	c.Flags().IntVar(&task, "task", 0, "the array task: runs entries task*chunk .. task*chunk+chunk-1 of --list")
+	c.Flags().IntVar(&chunk, "chunk", 1, "points per task")
+	return c
+}
+
+func newSweepStatusCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	var limit int
+	c := &cobra.Command{
+		Use:   "status DIR",
+		Short: "Show a sweep's points done, failed, running and pending, from its folder alone",
+		Long: `Reads DIR (local or Slurm sweeps alike) and counts its points: done (the folder holds a
+complete run of the point's configuration hash), failed (the last attempt's error), running
+(a process is on it) and pending; then lists the points not done, failures first. Exits 0
+whatever the states are.`,
+		Example: `  ccreplay sweep --workload incast:n=4,size=64KB --cca dcqcn,hpcc --seeds 1..2 --out sw
+  ccreplay sweep status sw
+  ccreplay sweep status sw --json --limit 0`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := sweep.ReadManifest(args[0])
+			if err != nil {
+				return err
+			}
+			states, err := sweep.States(args[0], m.Points)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(s, sweepOutcome(args[0], states, nil, 0))
+			}
+			sweep.WriteStatus(s.Out, args[0], states, limit)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the counts and the points not done as JSON")
+	c.Flags().IntVar(&limit, "limit", 50, "list at most this many points not done (0 = all)")
+	return c
+}
+
+func newSweepCollectCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "collect DIR",
+		Short: "Write DIR/sweep.parquet: one row per point, every axis and every metric",
+		Long: `Writes DIR/sweep.parquet (atomically): one row per point of the sweep, in point order, with
+  point, dir, status, error, hash   the point and its state
+  one column per axis               named after its key's last part (load, seed, cca, kmin),
+                                    int64 or float64 when every value is a number, else text
+  every number of summary.json      sim_end_ns, events, data_packets and each metric
+                                    (fct_p99_ns, slowdown_p99, ...), null for points not done
+A local sweep collects at its end; a Slurm sweep is collected with this command.`,
+		Example: `  ccreplay sweep --workload incast:n=4,size=64KB --cca dcqcn,hpcc --seeds 1..2 --out sw
+  ccreplay sweep collect sw
+  duckdb -c "select cca, load, avg(slowdown_p99) from 'sw/sweep.parquet' where status = 'done' group by all order by all"`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			start := time.Now()
+			_, states, t, err := sweep.Collect(args[0])
+			if err != nil {
+				return err
+			}
+			if err := t.WriteParquet(filepath.Join(args[0], sweep.TableFile)); err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(s, sweepOutcome(args[0], states, t, time.Since(start)))
+			}
+			c := sweep.Tally(states)
+			fmt.Fprintf(s.Out, "wrote %s: %d rows (%d done, %d failed, %d running, %d pending), %d columns\n",
+				filepath.Join(args[0], sweep.TableFile), t.Rows, c.Done, c.Failed, c.Running, c.Pending, len(t.Columns))
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the counts and the table's columns as JSON")
+	return c
+}
+
+func newSweepPlotCmd(s *streams) *cobra.Command {
+	var metric, x, line, out, format string
+	c := &cobra.Command{
+		Use:   "plot DIR --metric M --x AXIS [--line AXIS] -o OUTDIR",
+		Short: "Draw a metric of a sweep against an axis, one line per algorithm (or another axis)",
+		Long: `Draws METRIC (a column of sweep.parquet) against the axis X, one line per value of --line
+(default: cca when it is an axis), each point the mean over the done points that share its x
+and line (seeds and the other axes). Writes OUTDIR/sweep_METRIC_vs_X.png (or .svg).`,
+		Example: `  ccreplay sweep --workload 'incast:n={2,4,8},size=64KB' --cca dcqcn,hpcc --seeds 1..2 --out sw
+  ccreplay sweep plot sw --metric fct_p99_ns --x n -o figs`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, _, t, err := sweep.Collect(args[0])
+			if err != nil {
+				return err
+			}
+			if !cmd.Flags().Changed("line") && t.Column("cca") != nil && x != "cca" {
+				line = "cca"
+			}
+			fig, err := sweep.Figure(t, metric, x, line)
+			if err != nil {
+				return usageError{err}
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			paths, err := plot.WriteFigure(out, fig, []string{format})
+			if err != nil {
+				return err
+			}
+			for _, p := range paths {
+				fmt.Fprintln(s.Out, "wrote "+p)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&metric, "metric", "slowdown_p99", "the column to draw")
+	c.Flags().StringVar(&x, "x", "", "the axis on the x axis (required)")
+	c.Flags().StringVar(&line, "line", "", "one line per value of this axis (default: cca)")
+	c.Flags().StringVarP(&out, "out", "o", ".", "folder of the figure")
+	c.Flags().StringVar(&format, "format", "png", "png or svg")
+	c.MarkFlagRequired("x")
+	return c
+}

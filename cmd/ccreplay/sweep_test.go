@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v16/arrow/memory"
+	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow/go/v16/parquet/pqarrow"
+
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/sweep"
+)
+
+// readSweepTable reads sweep.parquet back with Arrow's reader (the file
+// is written by Arrow's writer; DuckDB reads it in tests/duckdb): column
+// names and the string form of each row.
+func readSweepTable(t *testing.T, path string) ([]string, [][]string) {
+	t.Helper()
+	r, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fr, err := pqarrow.NewFileReader(r, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	var names []string
+	rows := make([][]string, tab.NumRows())
+	for i := 0; i < int(tab.NumCols()); i++ {
+		col := tab.Column(i)
+		names = append(names, col.Name())
+		row := 0
+		for _, chunk := range col.Data().Chunks() {
+			for j := 0; j < chunk.Len(); j++ {
+				v := "null"
+				if !chunk.IsNull(j) {
+					v = chunk.(interface{ ValueStr(int) string }).ValueStr(j)
+				}
+				rows[row] = append(rows[row], v)
+				row++
+			}
+		}
+	}
+	return names, rows
+}
+
+func colIndex(names []string, name string) int {
+	for i, n := range names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// A sweep from the command line: braces make axes, one hive-partitioned
+// run folder per point, sweep.parquet with one row per point read back by
+// Arrow; the same command again runs nothing; outputs are byte-identical
+// whatever -j is.
+func TestSweepCLI(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	args := []string{"sweep", "--cca", "dcqcn,hpcc", "--workload", "incast:n={2,4},size=64KB", "--seeds", "1..3", "--out", "sw"}
+	r := runCLI(t, append(args, "-j", "2")...)
+	r.mustSucceed(t)
+	if !strings.Contains(r.stdout, "12 points (12 run now, 0 already done, 0 failed)") {
+		t.Fatalf("stdout: %s", r.stdout)
+	}
+	runs, err := runfolder.Find("sw")
+	if err != nil || len(runs) != 12 {
+		t.Fatalf("%d run folders, %v", len(runs), err)
+	}
+	if runs[0].Dir != filepath.Join("sw", "cca=dcqcn", "n=2", "seed=1") {
+		t.Errorf("first point folder %s", runs[0].Dir)
+	}
+	names, rows := readSweepTable(t, filepath.Join("sw", sweep.TableFile))
+	if len(rows) != 12 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for _, c := range []string{"point", "dir", "status", "cca", "n", "seed", "sim_end_ns", "fct_p99_ns", "slowdown_p99", "unfair_ratio"} {
+		if colIndex(names, c) < 0 {
+			t.Errorf("sweep.parquet has no column %s: %v", c, names)
+		}
+	}
+	if got := rows[11][colIndex(names, "dir")]; got != "cca=hpcc/n=4/seed=3" {
+		t.Errorf("last row's dir %q", got)
+	}
+	if got := rows[5][colIndex(names, "flows")]; got != "4" {
+		t.Errorf("row 5 flows %q, want 4 (n=4)", got)
+	}
+	// Resume: nothing to run.
+	r = runCLI(t, args...)
+	r.mustSucceed(t)
+	if !strings.Contains(r.stdout, "12 points (0 run now, 12 already done, 0 failed)") {
+		t.Fatalf("resume: %s", r.stdout)
+	}
+	// Determinism: one worker, another folder, the same bytes.
+	runCLI(t, "sweep", "--cca", "dcqcn,hpcc", "--workload", "incast:n={2,4},size=64KB", "--seeds", "1..3", "--out", "sw1", "-j", "1").mustSucceed(t)
+	for _, f := range []string{sweep.TableFile, sweep.ManifestFile, "cca=hpcc/n=4/seed=3/flows.parquet", "cca=hpcc/n=4/seed=3/summary.json", "cca=hpcc/n=4/seed=3/point.json"} {
+		a, _ := os.ReadFile(filepath.Join("sw", f))
+		b, _ := os.ReadFile(filepath.Join("sw1", f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between -j 2 and -j 1", f)
+		}
+	}
+	// Status and collect through the command.
+	st := runCLI(t, "sweep", "status", "sw")
+	st.mustSucceed(t)
+	if !strings.Contains(st.stdout, "12 points: 12 done, 0 failed, 0 running, 0 pending") {
+		t.Errorf("status: %s", st.stdout)
+	}
+	c := runCLI(t, "sweep", "collect", "sw", "--json")
+	c.mustSucceed(t)
+	if !strings.Contains(c.stdout, `"done": 12`) {
+		t.Errorf("collect --json: %s", c.stdout)
+	}
+	p := runCLI(t, "sweep", "plot", "sw", "--metric", "fct_p99_ns", "--x", "n", "-o", "figs")
+	p.mustSucceed(t)
+	if _, err := os.Stat(filepath.Join("figs", "sweep_fct_p99_ns_vs_n.png")); err != nil {
+		t.Errorf("plot: %v\n%s", err, p.stdout)
+	}
+}
+
+// A point that fails does not stop the others; the command exits 1 and
+// names the failures; the same command again retries only them.
+func TestSweepFailedPoints(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	args := []string{"sweep", "--workload", "incast:n=2,size=64KB", "--axis", "cca_params.ai_rate=5Mbps,-3Mbps", "--seeds", "1..2", "--out", "sw"}
+	r := runCLI(t, args...)
+	if r.code != ExitFailure || !strings.Contains(r.stderr, "2 of 4 points failed") || !strings.Contains(r.stdout, "ai_rate=-3Mbps") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	names, rows := readSweepTable(t, filepath.Join("sw", sweep.TableFile))
+	failed := 0
+	for _, row := range rows {
+		if row[colIndex(names, "status")] == "failed" {
+			failed++
+			if row[colIndex(names, "error")] == "null" || row[colIndex(names, "fct_p99_ns")] != "null" {
+				t.Errorf("failed row: %v", row)
+			}
+		}
+	}
+	if failed != 2 {
+		t.Errorf("%d failed rows, want 2", failed)
+	}
+	r = runCLI(t, args...)
+	if r.code != ExitFailure || !strings.Contains(r.stdout, "(2 run now, 2 already done, 2 failed)") {
+		t.Errorf("retry: exit %d %s", r.code, r.stdout)
+	}
+}
+
+// Command-line mistakes exit 2, bad specifications 3, a folder that is
+// not a sweep is refused.
+func TestSweepErrors(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFile(t, dir, "bad.yaml", "workload: incast:n=2,size=1KB\naxes:\n  switch.bufer: [1MB]\n")
+	os.MkdirAll("foreign", 0o755)
+	writeFile(t, dir, "foreign/x.txt", "x")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"sweep", "--workload", "incast:n=2,size=1KB"}, ExitUsage, "--out"},
+		{[]string{"sweep", "--workload", "incast:n={2,3", "--out", "o"}, ExitUsage, "unbalanced braces"},
+		{[]string{"sweep", "--workload", "incast:n=2,size=1KB", "--axis", "nic.nope=1,2", "--out", "o"}, ExitUsage, `unknown key "nope" in section nic`},
+		{[]string{"sweep", "--spec", "bad.yaml", "--out", "o"}, ExitBadInput, `bad.yaml:3: axis switch.bufer`},
+		{[]string{"sweep", "--workload", "incast:n=2,size=1KB", "--out", "foreign"}, ExitUsage, "not a ccreplay sweep"},
+		{[]string{"sweep", "status", "foreign"}, ExitBadInput, "not a sweep folder"},
+		{[]string{"sweep", "--workload", "incast:n=2,size=1KB", "--out", "o", "--kind", "train"}, ExitUsage, "--kind"},
+	} {
+		r := runCLI(t, c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, r.code, r.stderr, c.code, c.want)
+		}
+	}
+}
+
+// A dataset sweep writes decisions.parquet in every point folder.
+func TestSweepDataset(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	runCLI(t, "sweep", "--kind", "dataset", "--workload", "incast:n=2,size=64KB", "--cca", "dcqcn,hpcc", "--out", "ds").mustSucceed(t)
+	for _, c := range []string{"dcqcn", "hpcc"} {
+		if _, err := os.Stat(filepath.Join("ds", "cca="+c, "decisions.parquet")); err != nil {
+			t.Error(err)
+		}
+	}
+}

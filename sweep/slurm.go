@@ -1,0 +1,160 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// SlurmOptions say how a sweep is submitted to Slurm.
+type SlurmOptions struct {
+	// Exe is the ccreplay binary the tasks run (an absolute path every
+	// node can reach).
+	Exe string
+	// Partition and Time are sbatch's --partition and --time ("" = the
+	// cluster's defaults).
+	Partition, Time string
+	// ArrayMax bounds the tasks running at once (sbatch --array=...%M; 0 =
+	// no bound).
+	ArrayMax int
+	// Chunk is the points per task (>= 1).
+	Chunk int
+	// Sbatch is the sbatch command ("" = "sbatch" on PATH).
+	Sbatch string
+	// Extra are more #SBATCH options, each "--key=value".
+	Extra []string
+}
+
+// Submission is a job array submitted for a sweep.
+type Submission struct {
+	// JobID is Slurm's job id of the array.
+	JobID string `json:"job_id"`
+	// Script and List are the batch script and the list of the points it
+	// runs (one index per line), in .sweep/slurm/.
+	Script string `json:"script"`
+	List   string `json:"list"`
+	// Points and Tasks count the points submitted and the array's tasks.
+	Points int `json:"points"`
+	Tasks  int `json:"tasks"`
+}
+
+// SubmitSlurm writes a batch script running the given points (chunk of
+// them per array task, each task `ccreplay sweep point --list L --task
+// $SLURM_ARRAY_TASK_ID --chunk K ROOT`) and submits it as one job array
+// with sbatch. Nothing else of Slurm is used: the tasks write into root
+// like local workers do, and `sweep status` reads the folder. The script
+// and list are named by the number of earlier submissions, so a resubmit
+// never overwrites what a running array reads.
+func SubmitSlurm(ctx context.Context, root string, points []int, opt SlurmOptions) (*Submission, error) {
+	if len(points) == 0 {
+		return nil, fmt.Errorf("no points to submit")
+	}
+	if opt.Chunk < 1 {
+		opt.Chunk = 1
+	}
+	if opt.Exe == "" {
+		return nil, fmt.Errorf("no ccreplay binary for the tasks")
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(absRoot, StateDir, "slurm")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	seq := 1
+	for ; ; seq++ {
+		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("submit-%03d.sh", seq))); os.IsNotExist(err) {
+			break
+		}
+	}
+	list := filepath.Join(dir, fmt.Sprintf("submit-%03d.list", seq))
+	script := filepath.Join(dir, fmt.Sprintf("submit-%03d.sh", seq))
+	var lb strings.Builder
+	for _, i := range points {
+		fmt.Fprintln(&lb, i)
+	}
+	if err := os.WriteFile(list, []byte(lb.String()), 0o644); err != nil {
+		return nil, err
+	}
+	tasks := (len(points) + opt.Chunk - 1) / opt.Chunk
+	array := fmt.Sprintf("0-%d", tasks-1)
+	if opt.ArrayMax > 0 {
+		array += "%" + strconv.Itoa(opt.ArrayMax)
+	}
+	var sb strings.Builder
+	sb.WriteString("#!/bin/sh\n")
+	fmt.Fprintf(&sb, "# ccreplay sweep %s: %d points, %d per task\n", absRoot, len(points), opt.Chunk)
+	fmt.Fprintf(&sb, "#SBATCH --job-name=ccreplay-sweep\n#SBATCH --array=%s\n", array)
+	fmt.Fprintf(&sb, "#SBATCH --output=%s\n", filepath.Join(dir, fmt.Sprintf("submit-%03d_%%a.out", seq)))
+	fmt.Fprintf(&sb, "#SBATCH --chdir=%s\n", cwd)
+	if opt.Partition != "" {
+		fmt.Fprintf(&sb, "#SBATCH --partition=%s\n", opt.Partition)
+	}
+	if opt.Time != "" {
+		fmt.Fprintf(&sb, "#SBATCH --time=%s\n", opt.Time)
+	}
+	for _, e := range opt.Extra {
+		fmt.Fprintf(&sb, "#SBATCH %s\n", e)
+	}
+	fmt.Fprintf(&sb, "exec %s sweep point --list %s --chunk %d --task \"$SLURM_ARRAY_TASK_ID\" %s\n",
+		shellQuote(opt.Exe), shellQuote(list), opt.Chunk, shellQuote(absRoot))
+	if err := os.WriteFile(script, []byte(sb.String()), 0o755); err != nil {
+		return nil, err
+	}
+	sbatch := opt.Sbatch
+	if sbatch == "" {
+		sbatch = "sbatch"
+	}
+	cmd := exec.CommandContext(ctx, sbatch, "--parsable", script)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		os.Remove(script)
+		os.Remove(list)
+		return nil, fmt.Errorf("sbatch %s: %v: %s", script, err, strings.TrimSpace(stderr.String()))
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(stdout.String()), ";")
+	return &Submission{JobID: id, Script: script, List: list, Points: len(points), Tasks: tasks}, nil
+}
+
+// TaskPoints reads a submission's list and returns the points of one
+// array task: entries task*chunk .. task*chunk+chunk-1.
+func TaskPoints(list string, task, chunk int) ([]int, error) {
+	b, err := os.ReadFile(list)
+	if err != nil {
+		return nil, inputErrorf("--list: %v", err)
+	}
+	var all []int
+	for n, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		i, err := strconv.Atoi(strings.TrimSpace(line))
+		if err != nil {
+			return nil, inputErrorf("%s:%d: %q is not a point index", list, n+1, line)
+		}
+		all = append(all, i)
+	}
+	if chunk < 1 || task < 0 || task*chunk >= len(all) {
+		return nil, flagErrorf("--task %d --chunk %d: the list %s has %d points", task, chunk, list, len(all))
+	}
+	return all[task*chunk : min(len(all), task*chunk+chunk)], nil
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
