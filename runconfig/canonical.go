@@ -42,8 +42,11 @@ type Canonical struct {
 	NIC    nic.Config         `json:"nic"`
 	// LocalRateBps is the same-host copy rate, bit/s (0 = instant).
 	LocalRateBps int64 `json:"local_rate_bps"`
-	// PPN is the MPI processes per node of a DUMPI trace (0 otherwise).
-	PPN int `json:"ppn,omitempty"`
+	// PPN is the MPI processes per node of an application trace (DUMPI,
+	// OTF2, Chakra; 0 otherwise) and ComputeScale the factor on its
+	// compute gaps (0 when 1 or not an application trace).
+	PPN          int     `json:"ppn,omitempty"`
+	ComputeScale float64 `json:"compute_scale,omitempty"`
 }
 
 // Canonical describes the run cfg (built by st.Config) resolves to. A trace
@@ -54,8 +57,11 @@ func (st *Setup) Canonical(cfg *replay.Config) (Canonical, error) {
 		Seed: cfg.Seed, Packets: string(cfg.Packets), MaxTimeNs: cfg.MaxTime.Nanoseconds(),
 		CheckNs: cfg.CheckEvery.Nanoseconds(), Switch: cfg.Switch, NIC: cfg.NIC, LocalRateBps: int64(cfg.LocalRate),
 	}
-	if IsDUMPI(st.Req.Trace) {
+	if AppFormatOf(st.Req.Trace) != "" {
 		c.PPN = st.Req.PPN
+		if s := st.Req.ComputeScale; s != 0 && s != 1 {
+			c.ComputeScale = s
+		}
 	}
 	if st.Req.Trace != "" || st.HPCC != nil {
 		sum, err := fileSHA256(st.TraceName)

@@ -2,13 +2,11 @@ package runconfig
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/ingest"
-	"github.com/ccreplay/ccreplay/ingest/dumpi"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -44,8 +42,12 @@ type Request struct {
 	Packets string
 	// MaxTime and Check are durations with units ("10ms"); "" for none.
 	MaxTime, Check string
-	// PPN is the MPI processes per node of DUMPI traces.
+	// PPN is the MPI processes per node of application traces (DUMPI,
+	// OTF2, Chakra).
 	PPN int
+	// ComputeScale multiplies the compute gaps of application traces (0
+	// means 1).
+	ComputeScale float64
 	// Strict refuses damaged inputs instead of warning.
 	Strict bool
 	// Set names the flags given on the command line (they win over the
@@ -160,13 +162,7 @@ func params(kvs []string, fromFile map[string]string) (map[string]string, error)
 }
 
 // IsDUMPI tells an SST DUMPI trace (.meta, or a rank's .bin) by its name.
-func IsDUMPI(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".meta", ".bin":
-		return true
-	}
-	return false
-}
+func IsDUMPI(path string) bool { return AppFormatOf(path) == FormatDUMPI }
 
 // loadWorkload reads the trace or runs the generator. Its warnings are
 // what the reader found damaged or left out of the input.
@@ -178,10 +174,11 @@ func (r *Request) loadWorkload() (*trace.Trace, string, []string, error) {
 		return nil, "", nil, flagErrorf("give either --trace or --workload, not both")
 	case r.Trace == "" && r.Workload == "":
 		return nil, "", nil, flagErrorf("give a workload: --trace FILE or --workload SPEC (e.g. incast:n=16,size=1MB)")
-	case IsDUMPI(r.Trace):
-		// An SST DUMPI MPI trace: point-to-point and collective messages
-		// with the application's dependencies and compute gaps.
-		tr, rep, err := dumpi.Load(r.Trace, dumpi.Options{PPN: r.PPN})
+	case AppFormatOf(r.Trace) != "":
+		// An application trace (SST DUMPI or OTF2 MPI, Chakra execution
+		// trace): point-to-point and collective messages with the
+		// application's dependencies and compute gaps.
+		tr, rep, err := LoadApp(r.Trace, AppFormatOf(r.Trace), AppOptions{PPN: r.PPN, ComputeScale: r.ComputeScale})
 		if err != nil {
 			return nil, "", nil, inputError(err)
 		}

@@ -78,10 +78,6 @@ type Spec struct {
 // MaxPoints bounds the points of one sweep.
 const MaxPoints = 1_000_000
 
-// specKeys are the keys a sweep specification adds to a run
-// configuration's.
-var specKeys = map[string]bool{"axes": true, "zip": true, "kind": true}
-
 // LoadSpec reads a sweep specification: a YAML run configuration (the
 // keys of `run --config`, unknown keys refused) with the sweep's keys:
 //

@@ -104,7 +104,7 @@ The columns are documented in docs/DATASETS.md.`,
 	}
 	f := c.Flags()
 	r := &o.run
-	f.StringVar(&r.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture or SST DUMPI trace")
+	f.StringVar(&r.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture, MPI trace (DUMPI, OTF2) or Chakra execution trace")
 	f.StringVar(&r.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
 	f.StringVar(&r.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
 	f.StringArrayVar(&r.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
@@ -114,7 +114,7 @@ The columns are documented in docs/DATASETS.md.`,
 	f.StringVar(&r.Packets, "packets", "none", "per-packet log detail: none, data or all")
 	f.StringVar(&r.Config, "config", "", "YAML run configuration (as for 'ccreplay run')")
 	f.StringVar(&r.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms)")
-	f.IntVar(&r.PPN, "ppn", 1, "DUMPI traces: MPI processes per node")
+	addAppFlags(f, r)
 	f.BoolVar(&r.JSON, "json", false, "print dataset.json to stdout instead of the text summary")
 	f.StringVar(&o.Rewards, "reward", "all", "rewards to compute, comma-separated: "+strings.Join(dataset.RewardNames(), ", ")+" or all")
 	f.Float64Var(&o.Gamma, "gamma", dataset.DefaultGamma, "discount factor of return_fdcc_nstep, in [0, 1]")

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/ingest"
-	"github.com/ccreplay/ccreplay/ingest/dumpi"
 	"github.com/ccreplay/ccreplay/trace"
 )
 
@@ -25,6 +24,7 @@ type ingestOptions struct {
 	HostsFile string
 	Timing    string
 	PPN       int
+	Scale     float64
 
 	timing ingest.Timing
 }
@@ -36,13 +36,17 @@ const ingestExamples = `  # what is in a capture: packets by kind, QPs, messages
   ccreplay ingest examples/alltoall_roce.pcap -o app.parquet --timing closed
 
   # choose the hosts: one "address host" pair per line
-  ccreplay ingest examples/alltoall_roce.pcap --hosts examples/hosts.txt -o app.csv --json`
+  ccreplay ingest examples/alltoall_roce.pcap --hosts examples/hosts.txt -o app.csv --json
+
+  # an OTF2 archive (8 ranks, 4 per node) and a Chakra trace set (8 ranks), as traces
+  ccreplay ingest examples/otf2_halo8/traces.otf2 --ppn 4 -o halo.parquet
+  ccreplay ingest examples/chakra_allreduce8/workload.0.et --compute-scale 0.5 --json`
 
 func newIngestCmd(s *streams) *cobra.Command {
 	o := &ingestOptions{s: s}
 	c := &cobra.Command{
 		Use:   "ingest FILE [-o trace.parquet] [--json] [--hosts FILE] [--timing open|closed]",
-		Short: "Turn a packet capture (RoCEv2 or TCP/UDP) into a trace and report what it holds",
+		Short: "Turn a packet capture, MPI trace (DUMPI, OTF2) or Chakra execution trace into a trace and report what it holds",
 		Long: `Reads a pcap or pcapng capture (optionally gzip-compressed): Ethernet with or
 without VLAN tags, Linux cooked or raw IP; IPv4 and IPv6. RoCEv2 packets (UDP
 destination port 4791) are assembled per queue pair into SEND, RDMA WRITE and
@@ -58,7 +62,19 @@ Timing: open releases every message at its captured time; closed chains each
 QP's messages (each waits for the previous one plus the captured gap), so a
 capture taken under one congestion control replays fairly under another.
 
-A capture cut short is read up to the damaged packet, with a warning.`,
+A capture cut short is read up to the damaged packet, with a warning.
+
+Application traces become messages with the application's dependencies and
+compute gaps (a message waits for what precedes it on its rank), ranks placed
+ppn per host, gaps scaled by --compute-scale:
+  SST DUMPI      the .meta file or any rank's .bin
+  OTF2 (Score-P) the anchor file (traces.otf2) of an archive: MPI point-to-point,
+                 collectives, regions for compute gaps (docs/OTF2.md)
+  Chakra ET      any rank's prefix.N.et; its siblings are found by number: compute,
+                 send/recv and collective nodes with data and control
+                 dependencies (docs/CHAKRA.md)
+The report gives ranks, messages, bytes per collective kind, the time span and
+every event kind skipped.`,
 		Example: ingestExamples,
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -74,7 +90,8 @@ A capture cut short is read up to the damaged packet, with a warning.`,
 	f.BoolVar(&o.JSON, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.HostsFile, "hosts", "", "map addresses to hosts: one \"address host\" pair per line")
 	f.StringVar(&o.Timing, "timing", "open", "message release: open (captured times) or closed (per-QP dependencies)")
-	f.IntVar(&o.PPN, "ppn", 1, "DUMPI traces: MPI processes per node (ranks placed in blocks of ppn per host)")
+	f.IntVar(&o.PPN, "ppn", 1, "MPI and Chakra traces: processes (ranks) per node, placed in blocks of ppn per host")
+	f.Float64Var(&o.Scale, "compute-scale", 1, "MPI and Chakra traces: multiply every compute gap by this")
 	return c
 }
 
@@ -95,8 +112,8 @@ func (o *ingestOptions) validate() error {
 }
 
 func (o *ingestOptions) run() error {
-	if runconfig.IsDUMPI(o.File) {
-		return o.runDUMPI()
+	if f := runconfig.AppFormatOf(o.File); f != "" {
+		return o.runApp(f)
 	}
 	// The ICRC check costs little and tells whether the capture is sound.
 	opt := ingest.Options{Timing: o.timing, HostsFile: o.HostsFile, VerifyICRC: true}
@@ -139,9 +156,10 @@ func (o *ingestOptions) print(rep *ingest.Report) error {
 	return nil
 }
 
-// runDUMPI ingests an SST DUMPI MPI trace (its .meta or any rank's .bin).
-func (o *ingestOptions) runDUMPI() error {
-	tr, rep, err := dumpi.Load(o.File, dumpi.Options{PPN: o.PPN})
+// runApp ingests an application trace: SST DUMPI (its .meta or any
+// rank's .bin), OTF2 (the anchor .otf2) or Chakra (any rank's .et).
+func (o *ingestOptions) runApp(f runconfig.AppFormat) error {
+	tr, rep, err := runconfig.LoadApp(o.File, f, runconfig.AppOptions{PPN: o.PPN, ComputeScale: o.Scale})
 	if err != nil {
 		return inputError{err}
 	}

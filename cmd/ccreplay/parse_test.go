@@ -80,7 +80,7 @@ func parseRun(t *testing.T, args ...string) (*runOptions, error) {
 func TestParseRunFlags(t *testing.T) {
 	// defaults is what `ccreplay run` with no flags parses to.
 	defaults := func() runOptions {
-		return runOptions{CCA: "dcqcn", Seed: 1, Out: "out", Packets: "data", PPN: 1}
+		return runOptions{CCA: "dcqcn", Seed: 1, Out: "out", Packets: "data", PPN: 1, Scale: 1}
 	}
 	tests := []struct {
 		name string
@@ -122,7 +122,7 @@ func TestParseRunFlags(t *testing.T) {
 			*o = runOptions{
 				Workload: smallWorkload, CCA: "dcqcn:dolce", CCAParams: []string{"kmin=10KB", "kmax=100KB"},
 				Topology: "star:hosts=8", Seed: 9, Out: "o", Packets: "all", Config: "c.yaml",
-				JSON: true, Stats: true, MaxTime: "1ms", Check: "5us", PPN: 1,
+				JSON: true, Stats: true, MaxTime: "1ms", Check: "5us", PPN: 1, Scale: 1,
 			}
 		}},
 	}

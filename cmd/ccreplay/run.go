@@ -42,6 +42,7 @@ type runOptions struct {
 	HPCC      string
 	FCTTxt    string
 	PPN       int
+	Scale     float64
 	Force     bool
 	Strict    bool
 
@@ -54,7 +55,7 @@ func (o *runOptions) request(list bool) runconfig.Request {
 	return runconfig.Request{
 		Config: o.Config, Trace: o.Trace, Workload: o.Workload, HPCCConfig: o.HPCC,
 		CCA: o.CCA, CCAList: list, CCAParams: o.CCAParams, Topology: o.Topology, Seed: o.Seed,
-		Out: o.Out, Packets: o.Packets, MaxTime: o.MaxTime, Check: o.Check, PPN: o.PPN,
+		Out: o.Out, Packets: o.Packets, MaxTime: o.MaxTime, Check: o.Check, PPN: o.PPN, ComputeScale: o.Scale,
 		Strict: o.Strict, Set: o.set,
 	}
 }
@@ -87,6 +88,10 @@ const runExamples = `  # 16-to-1 incast of 1 MB flows under DCQCN on a star size
   ccreplay run --workload longflows:n=4,size=50MB --cca dcqcn --cca-param ai_rate=40Mbps \
       --packets all --out runs/long --json
 
+  # an MPI job traced by Score-P (OTF2, 4 ranks per node) and an AI training step (Chakra)
+  ccreplay run --trace examples/otf2_halo8/traces.otf2 --ppn 4 --cca dolce --out runs/halo
+  ccreplay run --trace examples/chakra_allreduce8/workload.0.et --cca hpcc --out runs/allreduce
+
   # everything from a YAML file (flags given explicitly still win)
   ccreplay run --config examples/run.yaml`
 
@@ -115,7 +120,7 @@ as the last step. A folder holding a previous run is replaced only with
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture (.pcap, .pcapng, .cap, optionally .gz) or SST DUMPI MPI trace (.meta or a rank's .bin)")
+	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture (.pcap, .pcapng, .cap, optionally .gz), MPI trace (SST DUMPI .meta or a rank's .bin; OTF2 anchor .otf2) or Chakra execution trace (any rank's prefix.N.et)")
 	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
 	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
 	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
@@ -129,10 +134,16 @@ as the last step. A folder holding a previous run is replaced only with
 	f.StringVar(&o.Check, "check", "", "verify byte conservation at this simulated period (e.g. 10us)")
 	f.BoolVar(&o.Stats, "stats", false, "print wall time, data packets per second and peak memory to stderr")
 	f.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
-	f.IntVar(&o.PPN, "ppn", 1, "DUMPI traces: MPI processes per node (ranks placed in blocks of ppn per host)")
+	addAppFlags(f, o)
 	f.StringVar(&o.FCTTxt, "fct-txt", "", "also write flow completions in the HPCC simulator's fct.txt layout to this file")
 	addOutputFlags(f, o)
 	return c
+}
+
+// addAppFlags adds the flags of application traces (DUMPI, OTF2, Chakra).
+func addAppFlags(f *pflag.FlagSet, o *runOptions) {
+	f.IntVar(&o.PPN, "ppn", 1, "MPI and Chakra traces: processes (ranks) per node, placed in blocks of ppn per host")
+	f.Float64Var(&o.Scale, "compute-scale", 1, "MPI and Chakra traces: multiply every compute gap by this (0.5 = compute twice as fast)")
 }
 
 // addOutputFlags adds the flags every command writing a run folder has.

@@ -282,7 +282,7 @@ func writeJSON(s *streams, v any) error {
 // dir, without printing.
 func sweepExec(s *streams) sweep.Exec {
 	return func(ctx context.Context, kind sweep.Kind, fc *runconfig.File, name, dir string) error {
-		req := runconfig.Request{Config: name, Loaded: fc, CCA: "dcqcn", Seed: 1, Packets: "none", Set: map[string]bool{}}
+		req := runconfig.Request{Config: name, Loaded: fc, CCA: "dcqcn", Seed: 1, Packets: "none", PPN: 1, Set: map[string]bool{}}
 		st, err := runconfig.Resolve(req, registry())
 		if err != nil {
 			return err

@@ -51,19 +51,27 @@ type builder struct {
 	sendNode  [][]int32 // rank -> send index -> node, or -1
 	recvMatch [][]int32 // rank -> receive index -> node of the matched send, or -1
 	collInst  [][]*instance
+	collFns   []FuncID // by collective id
 }
 
 // build turns the ranks' reduced programs into a trace: communicators
 // (phase 2), point-to-point matching (3), collectives (4), dependencies
 // (5), then the trace order.
 func build(logs []*rankLog, opt Options) (*trace.Trace, *Report, error) {
+	tr, rep, _, err := buildWith(logs, opt, nil)
+	return tr, rep, err
+}
+
+// buildWith is build with phase 2 done by the caller when res is not nil;
+// it also returns the function of each collective, by CollectiveID.
+func buildWith(logs []*rankLog, opt Options, res *resolver) (*trace.Trace, *Report, []FuncID, error) {
 	n := len(logs)
 	if opt.EagerLimit == 0 {
 		opt.EagerLimit = DefaultEagerLimit
 	}
 	hosts, nHosts, ppn, err := placement(n, opt)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	b := &builder{opt: opt, logs: logs, skips: map[skipKey]int64{},
 		rep: &Report{Ranks: n, Hosts: nHosts, PPN: ppn, Calls: map[string]int64{}, NotRecorded: map[string]int64{}, Collectives: map[string]int64{}}}
@@ -83,7 +91,10 @@ func build(logs []*rankLog, opt Options) (*trace.Trace, *Report, error) {
 		started = true
 	}
 	b.rep.DurationNs = last - b.t0
-	b.res = resolveComms(logs)
+	b.res = res
+	if b.res == nil {
+		b.res = resolveComms(logs)
+	}
 	b.matchP2P()
 	b.collectives()
 	for r := range logs {
@@ -91,11 +102,11 @@ func build(logs []*rankLog, opt Options) (*trace.Trace, *Report, error) {
 	}
 	order, err := b.order()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tr := b.emit(order, hosts, nHosts, ppn)
 	b.report()
-	return tr, b.rep, nil
+	return tr, b.rep, b.collFns, nil
 }
 
 // add appends a node and returns its index.

@@ -75,6 +75,7 @@ func (b *builder) collectives() {
 		}
 		in.id = nextID
 		nextID++
+		b.collFns = append(b.collFns, in.fn)
 		b.rep.Collectives[in.fn.String()]++
 		in.parts = make([][]part, len(in.ops))
 		for _, m := range msgs {
