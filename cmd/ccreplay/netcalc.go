@@ -289,7 +289,7 @@ func (o *netcalcOptions) run(ctx context.Context) error {
 			fmt.Fprintf(o.s.Err, "warning: %s\n", w)
 		}
 		warnings = append(warnings, more...)
-		files = append(files, ncCompareDir+"/", ncCompareFile)
+		files = append(files, ncCompareDir+"/", ncCompareFile, ncCompareFlowsFile)
 	}
 	sum := o.summarize(&cfg, p, st, res)
 	title := fmt.Sprintf("%s, %s, pfc %s", sum.Workload, o.CCA, o.PFC)
@@ -328,11 +328,21 @@ func (o *netcalcOptions) run(ctx context.Context) error {
 		if c.FirstPauseNs >= 0 {
 			firstPause = units.FormatDuration(units.Nanos(c.FirstPauseNs))
 		}
-		fmt.Fprintf(o.s.Out, "replay (%s): peak backlog %.3f MB at %s, first PFC pause %s; replay %.0f ms, %.1fx the model's wall time; in %s and %s\n",
+		fmt.Fprintf(o.s.Out, "replay (%s): peak backlog %.3f MB at %s, first PFC pause %s; replay %.0f ms, %.1fx the model's wall time; in %s, %s and %s\n",
 			c.ReplayCCA, c.PeakBacklogBytes/1e6, units.FormatDuration(units.Nanos(c.PeakBacklogNs)), firstPause,
-			c.ReplayWallMs, c.ReplayWallMs/max(sum.ModelWallMs, 0.001), ncCompareDir+"/", ncCompareFile)
+			c.ReplayWallMs, c.ReplayWallMs/max(sum.ModelWallMs, 0.001), ncCompareDir+"/", ncCompareFile, ncCompareFlowsFile)
+		fmt.Fprintf(o.s.Out, "peak delay at the bottleneck: model %s, replay %s; Jain's index of the flows' bytes by the horizon: model %.4f, replay %.4f\n",
+			fmtDelayNs(c.ModelPeakDelayNs), fmtDelayNs(c.ReplayPeakDelayNs), c.ModelJain, c.ReplayJain)
 	}
 	return nil
+}
+
+// fmtDelayNs prints a delay in ns, or "none" for -1.
+func fmtDelayNs(ns int64) string {
+	if ns < 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%.1f us", float64(ns)/1e3)
 }
 
 // summarize computes summary.json but for the wall time and the files.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -22,10 +23,12 @@ var ncReplayCCA = map[netcalc.CCKind]string{
 	netcalc.DCQCN:    "dcqcn:zhu2015", // Table II of the paper
 }
 
-// ncCompareDir and ncCompareFile are what --compare adds to the folder.
+// ncCompareDir, ncCompareFile and ncCompareFlowsFile are what --compare
+// adds to the folder.
 const (
-	ncCompareDir  = "replay"
-	ncCompareFile = "compare.parquet"
+	ncCompareDir       = "replay"
+	ncCompareFile      = "compare.parquet"
+	ncCompareFlowsFile = "compare_flows.parquet"
 )
 
 // ncCompare is summary.json's "compare" object: the replay's side.
@@ -40,7 +43,16 @@ type ncCompare struct {
 	PeakBacklogNs     int64   `json:"replay_peak_backlog_ns"`
 	FirstPauseNs      int64   `json:"replay_first_pause_ns"` // -1: no pause
 	FinalBacklogBytes float64 `json:"replay_final_backlog_bytes"`
-	Rows              int     `json:"compare_rows"`
+	// ModelPeakDelayNs and ReplayPeakDelayNs are the largest delays of
+	// compare.parquet (-1: none measured).
+	ModelPeakDelayNs  int64 `json:"model_peak_delay_ns"`
+	ReplayPeakDelayNs int64 `json:"replay_peak_delay_ns"`
+	// ModelJain and ReplayJain are Jain's index of the payload each flow
+	// got through the bottleneck by the horizon (1 = equal shares).
+	ModelJain  float64 `json:"model_jain_index"`
+	ReplayJain float64 `json:"replay_jain_index"`
+	Rows       int     `json:"compare_rows"`
+	FlowRows   int     `json:"compare_flow_rows"`
 	// ReplayWallMs is printed in the text summary only.
 	ReplayWallMs float64 `json:"-"`
 }
@@ -55,6 +67,27 @@ type ncCompareRow struct {
 	ReplayRateBps      float64 `parquet:"replay_rate_bps"`      // payload enqueued at the bottleneck over the last step, bit/s
 	ModelPaused        int64   `parquet:"model_paused"`         // 1: PFC pauses some flow
 	ReplayPaused       int64   `parquet:"replay_paused"`        // 1: some sender's link is paused
+	// ModelDelayNs is the model's delay of the byte admitted at t: the
+	// horizontal deviation inf{d >= 0 : Out(t+d) >= Â(t)} of the
+	// aggregate, at the grid's resolution; -1 when that byte has not left
+	// by the horizon.
+	ModelDelayNs int64 `parquet:"model_delay_ns"`
+	// ReplayDelayNs is the mean time (payload-weighted) the data packets
+	// enqueued at the bottleneck port in the step ending at t spent there,
+	// enqueue to the end of their transmission; -1 when none was
+	// enqueued, or none of them left by the horizon.
+	ReplayDelayNs int64 `parquet:"replay_delay_ns"`
+}
+
+// ncFlowRow is one row of compare_flows.parquet: one flow of the model and
+// the same flow (its messages) in the replay at one recorded step.
+type ncFlowRow struct {
+	TNs                int64   `parquet:"t_ns,delta"`           // sample time, ns
+	FlowID             int64   `parquet:"flow_id"`              // the model's flow index (summary.json flows)
+	ModelRateBps       float64 `parquet:"model_rate_bps"`       // admitted ΔÂ_j over the last step (0 across a timeout), bit/s
+	ReplayRateBps      float64 `parquet:"replay_rate_bps"`      // the flow's payload arriving at the bottleneck switch over the last step, bit/s
+	ModelBacklogBytes  float64 `parquet:"model_backlog_bytes"`  // the flow's bytes in the path server, bytes
+	ReplayBacklogBytes float64 `parquet:"replay_backlog_bytes"` // the flow's payload arrived at the bottleneck switch and not yet sent on the bottleneck port, bytes
 }
 
 // bottleneckTap bins payload bytes by the recorded step at or after their
@@ -68,11 +101,19 @@ type ncCompareRow struct {
 // PAUSE/RESUME frames the senders receive.
 type bottleneckTap struct {
 	node, port int32
+	rate       units.BitsPerSec // the bottleneck port's
 	dst        int32
 	step       units.Time
 	up         map[[2]int32]topology.Port // ports linked to the bottleneck switch
 	arr, deq   []float64                  // per step k: bytes with time in (t_{k-1}, t_k]
 	enq        []float64                  // departing packets by their enqueue time
+	// sojourn is, per step of enqueue, the payload-weighted sum of the
+	// departing packets' time at the bottleneck port, ps x bytes.
+	sojourn []float64
+	// flowOf maps a message to its model flow; arrF and deqF are arr and
+	// deq per model flow.
+	flowOf     map[int64]int
+	arrF, deqF [][]float64
 	pfc        []pfcFrame
 }
 
@@ -99,6 +140,9 @@ func (b *bottleneckTap) Dequeue(now units.Time, node, port int32, p *fabric.Pack
 	if l, ok := b.up[[2]int32{node, port}]; ok && p.Dst == b.dst {
 		if k := b.bin(now + units.TxTime(units.Bytes(p.Size), l.Rate) + l.Delay); k >= 0 {
 			b.arr[k] += float64(p.Payload)
+			if f, ok := b.flowOf[p.MsgID]; ok {
+				b.arrF[f][k] += float64(p.Payload)
+			}
 		}
 		return
 	}
@@ -107,9 +151,16 @@ func (b *bottleneckTap) Dequeue(now units.Time, node, port int32, p *fabric.Pack
 	}
 	if k := b.bin(p.EnqAt); k >= 0 {
 		b.enq[k] += float64(p.Payload)
+		// Dequeue is called when the transmission starts; the packet
+		// leaves the port when it ends.
+		out := now + units.TxTime(units.Bytes(p.Size), b.rate)
+		b.sojourn[k] += float64(out-p.EnqAt) * float64(p.Payload)
 	}
 	if k := b.bin(now); k >= 0 {
 		b.deq[k] += float64(p.Payload)
+		if f, ok := b.flowOf[p.MsgID]; ok {
+			b.deqF[f][k] += float64(p.Payload)
+		}
 	}
 }
 
@@ -157,8 +208,16 @@ func (o *netcalcOptions) runReplay(ctx context.Context, dir string, cfg *netcalc
 		return nil, nil, nil, err
 	}
 	n := len(res.Aggregate.Backlog)
-	tap := &bottleneckTap{node: p.Link.Node, port: p.Link.Port, dst: p.Dst, step: res.Dt,
-		up: map[[2]int32]topology.Port{}, arr: make([]float64, n), enq: make([]float64, n), deq: make([]float64, n)}
+	tap := &bottleneckTap{node: p.Link.Node, port: p.Link.Port, rate: p.C, dst: p.Dst, step: res.Dt,
+		up: map[[2]int32]topology.Port{}, arr: make([]float64, n), enq: make([]float64, n), deq: make([]float64, n),
+		sojourn: make([]float64, n), flowOf: map[int64]int{}}
+	for fi, src := range p.Sources {
+		for _, id := range src.Messages {
+			tap.flowOf[id] = fi
+		}
+		tap.arrF = append(tap.arrF, make([]float64, n))
+		tap.deqF = append(tap.deqF, make([]float64, n))
+	}
 	for _, nd := range st.Topology.Nodes {
 		for j, pt := range nd.Ports {
 			if pt.Peer == p.Link.Node {
@@ -179,11 +238,15 @@ func (o *netcalcOptions) runReplay(ctx context.Context, dir string, cfg *netcalc
 		return nil, nil, nil, err
 	}
 	rows, c := compareRows(res, tap)
+	flowRows := compareFlowRows(res, tap, c)
 	c.ReplayCCA, c.ReplayDir = spec, ncCompareDir
 	c.BottleneckNode, c.BottleneckPort = p.Link.Node, p.Link.Port
 	c.BufferBytes, c.MaxTimeNs = int64(rc.Switch.BufferBytes), nsOf(rc.MaxTime)
 	c.ReplayWallMs = float64(wall.Microseconds()) / 1000
 	if err := output.WriteRows(filepath.Join(dir, ncCompareFile), rows); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := output.WriteRows(filepath.Join(dir, ncCompareFlowsFile), flowRows); err != nil {
 		return nil, nil, nil, err
 	}
 	var warnings []string
@@ -239,7 +302,17 @@ func compareRows(res *netcalc.Result, tap *bottleneckTap) ([]ncCompareRow, *ncCo
 		if r.ReplayBacklogBytes > c.PeakBacklogBytes {
 			c.PeakBacklogBytes, c.PeakBacklogNs = r.ReplayBacklogBytes, r.TNs
 		}
+		r.ReplayDelayNs = -1
+		if tap.enq[k] > 0 {
+			r.ReplayDelayNs = int64(math.Round(tap.sojourn[k] / tap.enq[k] / float64(units.Nanosecond)))
+		}
 		rows[k] = r
+	}
+	modelDelays(res, rows)
+	c.ModelPeakDelayNs, c.ReplayPeakDelayNs = -1, -1
+	for _, r := range rows {
+		c.ModelPeakDelayNs = max(c.ModelPeakDelayNs, r.ModelDelayNs)
+		c.ReplayPeakDelayNs = max(c.ReplayPeakDelayNs, r.ReplayDelayNs)
 	}
 	for ; j < len(tap.pfc); j++ { // a pause after the last step
 		if tap.pfc[j].pause && c.FirstPauseNs < 0 {
@@ -250,4 +323,76 @@ func compareRows(res *netcalc.Result, tap *bottleneckTap) ([]ncCompareRow, *ncCo
 		c.FinalBacklogBytes = rows[n-1].ReplayBacklogBytes
 	}
 	return rows, c
+}
+
+// modelDelays sets each row's model delay: the horizontal deviation of the
+// aggregate's Â and Out (both never drop) at the recorded steps, by a
+// pointer that only moves forward.
+func modelDelays(res *netcalc.Result, rows []ncCompareRow) {
+	ag := &res.Aggregate
+	n := len(rows)
+	m := 0
+	for k := range n {
+		m = max(m, k)
+		for m < n && ag.Out.V[m] < ag.Ahat.V[k]-ncTieBytes {
+			m++
+		}
+		if m == n {
+			rows[k].ModelDelayNs = -1
+			continue
+		}
+		rows[k].ModelDelayNs = nsOf(res.T(m) - res.T(k))
+	}
+}
+
+// ncTieBytes is the tolerance of byte comparisons between curves (the
+// model's float sums).
+const ncTieBytes = 1e-6
+
+// compareFlowRows puts each model flow beside its messages in the replay,
+// step by step, and sets the Jain indexes of what each flow got through
+// the bottleneck by the horizon.
+func compareFlowRows(res *netcalc.Result, tap *bottleneckTap, c *ncCompare) []ncFlowRow {
+	n := len(res.Aggregate.Backlog)
+	perSec := 8 / res.Dt.Seconds()
+	rows := make([]ncFlowRow, 0, n*len(res.Flows))
+	modelOut := make([]float64, len(res.Flows))
+	replayOut := make([]float64, len(res.Flows))
+	in := make([]float64, len(res.Flows))
+	for k := range n {
+		t := nsOf(res.T(k))
+		for f := range res.Flows {
+			s := &res.Flows[f]
+			in[f] += tap.arrF[f][k]
+			replayOut[f] += tap.deqF[f][k]
+			r := ncFlowRow{TNs: t, FlowID: int64(f), ModelBacklogBytes: s.Backlog[k],
+				ReplayRateBps: tap.arrF[f][k] * perSec, ReplayBacklogBytes: in[f] - replayOut[f]}
+			if k > 0 {
+				r.ModelRateBps = max(0, s.Ahat.V[k]-s.Ahat.V[k-1]) * perSec
+			}
+			rows = append(rows, r)
+		}
+	}
+	for f := range res.Flows {
+		if v := res.Flows[f].Out.V; len(v) > 0 {
+			modelOut[f] = v[len(v)-1]
+		}
+	}
+	c.ModelJain, c.ReplayJain = jain(modelOut), jain(replayOut)
+	c.FlowRows = len(rows)
+	return rows
+}
+
+// jain is Jain's fairness index (Σx)²/(n·Σx²) of xs; 1 for no flow or
+// nothing sent.
+func jain(xs []float64) float64 {
+	var s, s2 float64
+	for _, x := range xs {
+		s += x
+		s2 += x * x
+	}
+	if s2 == 0 {
+		return 1
+	}
+	return s * s / (float64(len(xs)) * s2)
 }

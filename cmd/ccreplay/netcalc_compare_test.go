@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,7 +29,7 @@ func ncCompareRun(t *testing.T, out string, extra ...string) (ncSummary, arrowTa
 	if c.rows != s.Compare.Rows {
 		t.Errorf("compare.parquet: %d rows, summary says %d", c.rows, s.Compare.Rows)
 	}
-	for _, col := range []string{"t_ns", "model_paused", "replay_paused"} {
+	for _, col := range []string{"t_ns", "model_paused", "replay_paused", "model_delay_ns", "replay_delay_ns"} {
 		if len(c.i64[col]) != c.rows {
 			t.Errorf("compare: int64 column %s has %d values", col, len(c.i64[col]))
 		}
@@ -36,6 +37,28 @@ func ncCompareRun(t *testing.T, out string, extra ...string) (ncSummary, arrowTa
 	for _, col := range []string{"model_backlog_bytes", "replay_backlog_bytes", "model_rate_bps", "replay_rate_bps"} {
 		if len(c.f64[col]) != c.rows {
 			t.Errorf("compare: double column %s has %d values", col, len(c.f64[col]))
+		}
+	}
+	// compare_flows.parquet: one row per step and flow, whose per-flow
+	// backlogs add up to compare.parquet's (the same payload, split by
+	// the messages' model flow).
+	f := readArrow(t, filepath.Join(out, ncCompareFlowsFile))
+	if f.rows != s.Compare.FlowRows || f.rows != c.rows*len(s.Flows) {
+		t.Fatalf("compare_flows.parquet: %d rows, summary says %d, want %d steps x %d flows", f.rows, s.Compare.FlowRows, c.rows, len(s.Flows))
+	}
+	for k := 0; k < c.rows; k++ {
+		var model, replay float64
+		for j := 0; j < len(s.Flows); j++ {
+			i := k*len(s.Flows) + j
+			if f.i64["t_ns"][i] != c.i64["t_ns"][k] || f.i64["flow_id"][i] != int64(j) {
+				t.Fatalf("compare_flows row %d: t %d flow %d, want t %d flow %d", i, f.i64["t_ns"][i], f.i64["flow_id"][i], c.i64["t_ns"][k], j)
+			}
+			model += f.f64["model_backlog_bytes"][i]
+			replay += f.f64["replay_backlog_bytes"][i]
+		}
+		if math.Abs(replay-c.f64["replay_backlog_bytes"][k]) > 1e-6 || math.Abs(model-c.f64["model_backlog_bytes"][k]) > 1e-3*max(1, model) {
+			t.Fatalf("t=%d ns: the flows' backlogs add up to %v (model) and %v (replay), compare.parquet says %v and %v",
+				c.i64["t_ns"][k], model, replay, c.f64["model_backlog_bytes"][k], c.f64["replay_backlog_bytes"][k])
 		}
 	}
 	return s, c
@@ -62,6 +85,28 @@ func TestNetcalcCompareLineRateBound(t *testing.T) {
 	}
 	if cmp.BufferBytes < 31_000_000 {
 		t.Errorf("replay buffer %d B is smaller than the workload", cmp.BufferBytes)
+	}
+	// Delay: the model's FIFO at rate C delays the byte admitted at t by
+	// its backlog over C (the horizontal deviation of Â and D); the replay's
+	// packets wait as long for the payload ahead of them, plus their
+	// headers (wire/payload) and one packet's transmission.
+	cfg := nic.DefaultConfig()
+	wire := float64(cfg.MTUPayload+cfg.HeaderBytes) / float64(cfg.MTUPayload)
+	mtuNs := float64(cfg.MTUPayload+cfg.HeaderBytes) * 8 / 100 // ns at 100 Gb/s
+	for k := range c.rows {
+		m, r := c.i64["model_delay_ns"][k], c.i64["replay_delay_ns"][k]
+		if want := c.f64["model_backlog_bytes"][k] * 8 / 100; m >= 0 && math.Abs(float64(m)-want) > 100+1 {
+			t.Fatalf("t=%d ns: model delay %d ns, backlog/C %v ns", c.i64["t_ns"][k], m, want)
+		}
+		if r >= 0 && m >= 0 && float64(r) > float64(m)*wire+float64(len(s.Flows))*mtuNs+200 {
+			t.Fatalf("t=%d ns: replay delay %d ns, above the model's %d ns x %.3f plus one packet per flow", c.i64["t_ns"][k], r, m, wire)
+		}
+	}
+	if cmp.ModelPeakDelayNs < 2_300_000 || cmp.ReplayPeakDelayNs < cmp.ModelPeakDelayNs {
+		t.Errorf("peak delays: model %d ns, replay %d ns; want about 30 MB / 100 Gb/s = 2.4 ms, the replay's above (headers)", cmp.ModelPeakDelayNs, cmp.ReplayPeakDelayNs)
+	}
+	if cmp.ModelJain < 0.999 || cmp.ReplayJain < 0.99 {
+		t.Errorf("Jain's index model %v replay %v: 31 equal flows at line rate share the link", cmp.ModelJain, cmp.ReplayJain)
 	}
 }
 
