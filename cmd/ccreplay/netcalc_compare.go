@@ -1,9 +1,9 @@
 package main
 
 import (
-	"math"
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"time"
 
