@@ -234,7 +234,8 @@ func rangeValues(from, to, step float64, unit string, dec int) ([]Value, error) 
 }
 
 // ParseValues reads the values of an axis written on one line: "A..B"
-// (integers, inclusive), a comma list "a,b,c", or one value.
+// (integers, inclusive), a comma list "a,b,c", or one value; "~" is "not
+// set", as in YAML.
 func ParseValues(s string) ([]Value, error) {
 	s = strings.TrimSpace(s)
 	if a, b, ok := strings.Cut(s, ".."); ok {
@@ -258,7 +259,7 @@ func ParseValues(s string) ([]Value, error) {
 		if f == "" {
 			return nil, fmt.Errorf("%q: empty value", s)
 		}
-		out = append(out, Value{Text: f})
+		out = append(out, Value{Text: f, Null: f == "~"})
 	}
 	return out, nil
 }
@@ -282,13 +283,6 @@ func (sp *Spec) AddAxis(key string, vals []Value) error {
 	}
 	if len(vals) == 0 {
 		return fmt.Errorf("axis %s has no values", key)
-	}
-	seen := map[Value]bool{}
-	for _, v := range vals {
-		if seen[v] {
-			return fmt.Errorf("axis %s: value %s listed twice", key, v)
-		}
-		seen[v] = true
 	}
 	sp.Axes = append(sp.Axes, Axis{Key: key, Values: vals})
 	return nil
@@ -354,6 +348,24 @@ func (sp *Spec) check() error {
 	}
 	n := 1
 	for _, g := range sp.groups() {
+		// A value may repeat on a zipped axis (dcqcn twice, with two
+		// parameter sets), not a whole tuple of the group.
+		seen := map[string]bool{}
+		for i := range sp.Axes[g[0]].Values {
+			var tuple []string
+			for _, a := range g {
+				tuple = append(tuple, sp.Axes[a].Values[i].String())
+			}
+			k := strings.Join(tuple, "\x00")
+			if seen[k] {
+				what := "value " + strings.Join(tuple, ", ")
+				if len(g) == 1 {
+					return fmt.Errorf("axis %s: %s listed twice", sp.Axes[g[0]].Key, what)
+				}
+				return fmt.Errorf("zip: values (%s) listed twice", strings.Join(tuple, ", "))
+			}
+			seen[k] = true
+		}
 		n *= len(sp.Axes[g[0]].Values)
 		if n > MaxPoints {
 			return fmt.Errorf("more than %d points", MaxPoints)

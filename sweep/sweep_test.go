@@ -65,6 +65,28 @@ zip:
 	}
 }
 
+// One algorithm twice with two parameter sets: a value repeats on a zipped
+// axis, each tuple once.
+func TestZipRepeatedValues(t *testing.T) {
+	sp := mustSpec(t, "workload: incast:n=2,size=1KB\naxes:\n  cca: [dcqcn, dcqcn, hpcc]\n  cca_params.ai_rate: [5Mbps, 40Mbps, ~]\nzip: [[cca, cca_params.ai_rate]]\n")
+	want := []string{"cca=dcqcn/ai_rate=5Mbps", "cca=dcqcn/ai_rate=40Mbps", "cca=hpcc/ai_rate=none"}
+	if got := dirs(t, sp); !reflect.DeepEqual(got, want) {
+		t.Errorf("points %v, want %v", got, want)
+	}
+	// The same on the command line, ~ for "not set".
+	fl, err := FromFlags(Flags{Workload: "incast:n=2,size=1KB", Axes: []string{"cca=dcqcn,dcqcn,hpcc", "cca_params.ai_rate=5Mbps,40Mbps,~"}, Zip: []string{"cca,cca_params.ai_rate"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dirs(t, fl); !reflect.DeepEqual(got, want) {
+		t.Errorf("flags: points %v, want %v", got, want)
+	}
+	pts, _ := fl.Points()
+	if _, set := pts[2].file.CCAParams["ai_rate"]; set {
+		t.Errorf("~ on the command line must leave the key out: %v", pts[2].file.CCAParams)
+	}
+}
+
 // Values set sections, spec parameters and cca_params; ~ leaves a key out;
 // {from, to, step} prints decimals as written.
 func TestApplyValues(t *testing.T) {
@@ -111,6 +133,7 @@ func TestSpecErrors(t *testing.T) {
 		{"axes:\n  switch.bufer: [1MB]\n", `sweep.yaml:2: axis switch.bufer: key "switch.bufer": unknown key "bufer" in section switch`},
 		{"axes:\n  cca: []\n", "axis cca has no values"},
 		{"axes:\n  cca: [a, a]\n", "value a listed twice"},
+		{"axes:\n  cca: [a, a]\n  seed: [1, 1]\nzip: [[cca, seed]]\n", "zip: values (a, 1) listed twice"},
 		{"axes:\n  seed: 5..1\n", "want A..B with integers A <= B"},
 		{"axes:\n  a.b: [1]\n", `unknown key "a"`},
 		{"axes:\n  cca: [a, b]\n  seed: [1]\nzip: [[cca, seed]]\n", "different numbers of values"},
