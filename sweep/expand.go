@@ -36,6 +36,9 @@ type Flags struct {
 	Axes []string
 	// Zip are KEY,KEY,... groups of axes that move together.
 	Zip []string
+	// Dataset are a dataset sweep's options; each one set replaces the
+	// specification file's.
+	Dataset DatasetOptions
 }
 
 // FromFlags builds the sweep the flags describe. Axes come in this order,
@@ -59,6 +62,25 @@ func FromFlags(f Flags) (*Spec, error) {
 	}
 	if f.Kind != "" {
 		sp.Kind = f.Kind
+	}
+	d := f.Dataset
+	if d.Reward != "" {
+		sp.Dataset.Reward = d.Reward
+	}
+	if d.Gamma != nil {
+		sp.Dataset.Gamma = d.Gamma
+	}
+	if d.NStep != nil {
+		sp.Dataset.NStep = d.NStep
+	}
+	if d.DecisionIntervalNs != nil {
+		sp.Dataset.DecisionIntervalNs = d.DecisionIntervalNs
+	}
+	if d.RLCCTarget != nil {
+		sp.Dataset.RLCCTarget = d.RLCCTarget
+	}
+	if d.RLCCBeta != nil {
+		sp.Dataset.RLCCBeta = d.RLCCBeta
 	}
 	bad := func(flag string, err error) error { return flagErrorf("--%s: %v", flag, err) }
 	set := func(key, val string) { setKey(sp.Base, strings.Split(key, "."), Value{Text: val}) }

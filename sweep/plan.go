@@ -74,6 +74,13 @@ func NewPlan(sp *Spec) (*Plan, error) {
 		p := &pts[i]
 		h := sha256.New()
 		fmt.Fprintf(h, "ccreplay sweep point\nversion %s\nkind %s\n", version.Version, sp.Kind)
+		if sp.Kind == KindDataset {
+			d, err := json.Marshal(sp.Dataset)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(h, "dataset %s\n", d)
+		}
 		b, err := json.Marshal(p.file)
 		if err != nil {
 			return nil, err

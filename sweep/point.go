@@ -16,11 +16,12 @@ import (
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
 
-// Exec runs one point: the run configuration cfg (name names it in
-// messages) into the folder dir, which it fills as `ccreplay run` (or
-// `dataset`) fills its --out, summary.json last. The sweep stages dir and
-// moves it into place when Exec succeeds.
-type Exec func(ctx context.Context, kind Kind, cfg *runconfig.File, name, dir string) error
+// Exec runs one point of the sweep sp: the run configuration cfg (name
+// names it in messages) into the folder dir, which it fills as `ccreplay
+// run` (or `dataset`, by sp.Kind, with sp.Dataset) fills its --out,
+// summary.json last. The sweep stages dir and moves it into place when
+// Exec succeeds.
+type Exec func(ctx context.Context, sp *Spec, cfg *runconfig.File, name, dir string) error
 
 // pointRecord is point.json.
 type pointRecord struct {
@@ -85,7 +86,7 @@ func (pl *Plan) RunPoint(ctx context.Context, root string, p *Point, exec Exec) 
 	}
 	defer st.Abort()
 	name := fmt.Sprintf("%s point %d (%s)", pl.Spec.Name, p.Index, p.Dir)
-	if err := exec(ctx, pl.Spec.Kind, p.file, name, st.Dir); err != nil {
+	if err := exec(ctx, pl.Spec, p.file, name, st.Dir); err != nil {
 		return err
 	}
 	rec := pointRecord{Index: p.Index, Hash: p.Hash, Values: map[string]string{}, Config: string(p.yaml)}

@@ -73,6 +73,27 @@ type Spec struct {
 	Axes []Axis `json:"axes"`
 	// Zip lists groups of axis keys that move together.
 	Zip [][]string `json:"zip,omitempty"`
+	// Dataset are the options of a dataset sweep's points (kind dataset):
+	// `ccreplay dataset`'s, the same at every point.
+	Dataset DatasetOptions `json:"dataset,omitempty"`
+}
+
+// DatasetOptions are `ccreplay dataset`'s options beyond the run's; a nil
+// or empty value takes the dataset command's default.
+type DatasetOptions struct {
+	// Reward is the comma-separated rewards ("" = all).
+	Reward string `yaml:"reward" json:"reward,omitempty"`
+	// Gamma is the discount factor of return_fdcc_nstep, in [0, 1].
+	Gamma *float64 `yaml:"gamma" json:"gamma,omitempty"`
+	// NStep is the steps of return_fdcc_nstep (<= 0: to the flow's end).
+	NStep *int `yaml:"nstep" json:"nstep,omitempty"`
+	// DecisionIntervalNs is the minimum time between two rows of a flow,
+	// ns (-1: the flow's base RTT, 0: every change).
+	DecisionIntervalNs *int64 `yaml:"decision_interval_ns" json:"decision_interval_ns,omitempty"`
+	// RLCCTarget and RLCCBeta are RL-CC's reward parameters (an RTT
+	// inflation target and tolerance, dimensionless).
+	RLCCTarget *float64 `yaml:"rlcc_target" json:"rlcc_target,omitempty"`
+	RLCCBeta   *float64 `yaml:"rlcc_beta" json:"rlcc_beta,omitempty"`
 }
 
 // MaxPoints bounds the points of one sweep.
@@ -90,6 +111,9 @@ const MaxPoints = 1_000_000
 //	  switch.buffer: {from: 8, to: 32, step: 8, unit: MB}
 //	zip:
 //	  - [workload.load, max_time]          # these move together
+//	dataset:             # kind dataset: `ccreplay dataset`'s options
+//	  reward: rlcc,fdcc
+//	  gamma: 0.9
 func LoadSpec(path string) (*Spec, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -115,7 +139,7 @@ func ParseSpec(name string, b []byte) (*Spec, error) {
 		return nil, inputErrorf("%s:%d: a sweep specification is a section of key: value lines", name, root.Line)
 	}
 	sp := &Spec{Name: name, Kind: KindRun, Base: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}}
-	var axes, zip *yaml.Node
+	var axes, zip, ds *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		switch {
@@ -123,6 +147,8 @@ func ParseSpec(name string, b []byte) (*Spec, error) {
 			axes = v
 		case k.Value == "zip":
 			zip = v
+		case k.Value == "dataset":
+			ds = v
 		case k.Value == "kind":
 			switch Kind(v.Value) {
 			case KindRun, KindDataset:
@@ -136,6 +162,21 @@ func ParseSpec(name string, b []byte) (*Spec, error) {
 	}
 	if _, err := runconfig.DecodeNode(name, sp.Base); err != nil {
 		return nil, err
+	}
+	if ds != nil {
+		if ds.Kind != yaml.MappingNode {
+			return nil, inputErrorf("%s:%d: dataset: want key: value lines (reward, gamma, nstep, decision_interval_ns, rlcc_target, rlcc_beta)", name, ds.Line)
+		}
+		for i := 0; i+1 < len(ds.Content); i += 2 {
+			switch ds.Content[i].Value {
+			case "reward", "gamma", "nstep", "decision_interval_ns", "rlcc_target", "rlcc_beta":
+			default:
+				return nil, inputErrorf("%s:%d: unknown key %q in section dataset", name, ds.Content[i].Line, ds.Content[i].Value)
+			}
+		}
+		if err := ds.Decode(&sp.Dataset); err != nil {
+			return nil, inputErrorf("%s:%d: dataset: %v", name, ds.Line, strings.TrimPrefix(err.Error(), "yaml: "))
+		}
 	}
 	if axes != nil {
 		if axes.Kind != yaml.MappingNode {
@@ -423,6 +464,13 @@ func (sp *Spec) YAML() ([]byte, error) {
 	doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	doc.Content = append(doc.Content, scalar("kind"), scalar(string(sp.Kind)))
 	doc.Content = append(doc.Content, sp.Base.Content...)
+	if sp.Dataset != (DatasetOptions{}) {
+		var ds yaml.Node
+		if err := ds.Encode(sp.Dataset); err != nil {
+			return nil, err
+		}
+		doc.Content = append(doc.Content, scalar("dataset"), &ds)
+	}
 	if len(sp.Axes) > 0 {
 		axes := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		for _, a := range sp.Axes {

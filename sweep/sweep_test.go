@@ -232,7 +232,7 @@ func TestPlanHashes(t *testing.T) {
 // fakeExec writes a complete run folder without replaying; it fails the
 // points whose cca is "bad" and counts its calls.
 func fakeExec(calls *atomic.Int64, block chan struct{}) Exec {
-	return func(ctx context.Context, kind Kind, cfg *runconfig.File, name, dir string) error {
+	return func(ctx context.Context, sp *Spec, cfg *runconfig.File, name, dir string) error {
 		calls.Add(1)
 		if cfg.CCA == "bad" {
 			return errors.New("unknown congestion control \"bad\"")
@@ -313,9 +313,9 @@ func TestRunLocalCancel(t *testing.T) {
 	var calls atomic.Int64
 	block := make(chan struct{})
 	started := make(chan struct{}, 4)
-	exec := func(ctx context.Context, kind Kind, cfg *runconfig.File, name, dir string) error {
+	exec := func(ctx context.Context, sp *Spec, cfg *runconfig.File, name, dir string) error {
 		started <- struct{}{}
-		return fakeExec(&calls, block)(ctx, kind, cfg, name, dir)
+		return fakeExec(&calls, block)(ctx, sp, cfg, name, dir)
 	}
 	go func() { <-started; <-started; cancel() }()
 	c, err := pl.RunLocal(ctx, root, 2, exec, nil)

@@ -17,6 +17,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/dataset"
 	"github.com/ccreplay/ccreplay/runconfig"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
+	"github.com/ccreplay/ccreplay/sweep"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -251,11 +252,52 @@ func writeDataset(ctx context.Context, st *runconfig.Setup, cfg replay.Config, s
 	return info, replay.WriteManifest(dir, &man)
 }
 
-// sweepDataset is a dataset sweep's point: every reward, the dataset
-// command's defaults.
-func sweepDataset(ctx context.Context, st *runconfig.Setup, cfg replay.Config, dir string) error {
-	_, err := writeDataset(ctx, st, cfg, st.Req.Seed, defaultDatasetParams(), dir)
-	return err
+// datasetParamsOf turns a dataset sweep's options into the dataset
+// command's, its defaults where not given, checked as the command checks
+// its flags.
+func datasetParamsOf(d sweep.DatasetOptions) (datasetParams, error) {
+	p := defaultDatasetParams()
+	if d.Reward != "" {
+		r, err := dataset.ParseRewards(d.Reward)
+		if err != nil {
+			return p, fmt.Errorf("dataset reward: %v", err)
+		}
+		if len(r.Names()) == 0 {
+			return p, fmt.Errorf("dataset reward: give at least one of %s", strings.Join(dataset.RewardNames(), ", "))
+		}
+		p.Rewards = r
+	}
+	if d.Gamma != nil {
+		p.Gamma = *d.Gamma
+	}
+	if d.NStep != nil {
+		p.NStep = *d.NStep
+	}
+	if d.DecisionIntervalNs != nil {
+		p.IntervalNs = *d.DecisionIntervalNs
+	}
+	if d.RLCCTarget != nil {
+		p.Target = *d.RLCCTarget
+	}
+	if d.RLCCBeta != nil {
+		p.Beta = *d.RLCCBeta
+	}
+	return p, p.check()
+}
+
+// check refuses values the dataset command refuses.
+func (p datasetParams) check() error {
+	switch {
+	case !(p.Gamma >= 0 && p.Gamma <= 1):
+		return fmt.Errorf("gamma: want a value in [0, 1], got %v", p.Gamma)
+	case p.IntervalNs < -1:
+		return fmt.Errorf("decision interval: want -1, 0 or a positive number of ns, got %d", p.IntervalNs)
+	case !(p.Target > 0) || math.IsInf(p.Target, 0):
+		return fmt.Errorf("rlcc target: want a positive number, got %v", p.Target)
+	case !(p.Beta >= 0) || math.IsInf(p.Beta, 0):
+		return fmt.Errorf("rlcc beta: want a number >= 0, got %v", p.Beta)
+	}
+	return nil
 }
 
 // jsonSafe replaces non-finite means (which encoding/json rejects) by 0;

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/rl/dataset"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
@@ -33,6 +34,10 @@ type sweepOptions struct {
 	JSON  bool
 	Slurm bool
 	slurm sweep.SlurmOptions
+	// a dataset sweep's options, taken when given
+	reward string
+	gamma  float64
+	nstep  int
 }
 
 const sweepExamples = `  # three algorithms x three loads x two seeds (18 runs), -j cores at a time, then sweep.parquet
@@ -91,6 +96,16 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 		Example: sweepExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			fs := cmd.Flags()
+			if fs.Changed("reward") {
+				o.f.Dataset.Reward = o.reward
+			}
+			if fs.Changed("gamma") {
+				o.f.Dataset.Gamma = &o.gamma
+			}
+			if fs.Changed("nstep") {
+				o.f.Dataset.NStep = &o.nstep
+			}
 			return o.run(cmd.Context())
 		},
 	}
@@ -108,6 +123,9 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 	f.StringArrayVar(&o.f.Zip, "zip", nil, "axes that move together: KEY,KEY,...; repeatable")
 	f.StringVar(&o.f.Packets, "packets", "", "per-packet log detail of each point: none (default), data or all")
 	f.StringVar(&o.f.MaxTime, "max-time", "", "stop each point at this simulated time (e.g. 10ms)")
+	f.StringVar(&o.reward, "reward", "", "--kind dataset: rewards, comma-separated, or all (default all; as 'ccreplay dataset')")
+	f.Float64Var(&o.gamma, "gamma", dataset.DefaultGamma, "--kind dataset: discount factor of return_fdcc_nstep, in [0, 1]")
+	f.IntVar(&o.nstep, "nstep", dataset.DefaultNStep, "--kind dataset: steps of return_fdcc_nstep")
 	f.StringVarP(&o.Out, "out", "o", "", "the sweep's folder (required)")
 	f.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "points run at once (local)")
 	f.BoolVar(&o.JSON, "json", false, "print the outcome as JSON to stdout")
@@ -141,6 +159,13 @@ func (o *sweepOptions) run(ctx context.Context) error {
 	sp, err := sweep.FromFlags(o.f)
 	if err != nil {
 		return err
+	}
+	if sp.Kind == sweep.KindDataset {
+		if _, err := datasetParamsOf(sp.Dataset); err != nil {
+			return usageErrorf("%v", err)
+		}
+	} else if sp.Dataset != (sweep.DatasetOptions{}) {
+		return usageErrorf("dataset options (--reward, --gamma, --nstep, a dataset: section) need --kind dataset")
 	}
 	pl, err := sweep.NewPlan(sp)
 	if err != nil {
@@ -281,7 +306,7 @@ func writeJSON(s *streams, v any) error {
 // sweepExec runs one point as `ccreplay run` would (or `dataset`), into
 // dir, without printing.
 func sweepExec(s *streams) sweep.Exec {
-	return func(ctx context.Context, kind sweep.Kind, fc *runconfig.File, name, dir string) error {
+	return func(ctx context.Context, sp *sweep.Spec, fc *runconfig.File, name, dir string) error {
 		req := runconfig.Request{Config: name, Loaded: fc, CCA: "dcqcn", Seed: 1, Packets: "none", PPN: 1, Set: map[string]bool{}}
 		st, err := runconfig.Resolve(req, registry())
 		if err != nil {
@@ -291,8 +316,13 @@ func sweepExec(s *streams) sweep.Exec {
 		if err != nil {
 			return err
 		}
-		if kind == sweep.KindDataset {
-			return sweepDataset(ctx, st, cfg, dir)
+		if sp.Kind == sweep.KindDataset {
+			p, err := datasetParamsOf(sp.Dataset)
+			if err != nil {
+				return err
+			}
+			_, err = writeDataset(ctx, st, cfg, st.Req.Seed, p, dir)
+			return err
 		}
 		res, err := replay.RunContext(ctx, cfg, st.Trace, dir)
 		if err != nil {

@@ -49,7 +49,7 @@ func BenchmarkSweepPointOverhead(b *testing.B) {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				b.Fatal(err)
 			}
-			if err := exec(context.Background(), sweep.KindRun, p.Config(), "bench", dir); err != nil {
+			if err := exec(context.Background(), sp, p.Config(), "bench", dir); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,14 +190,48 @@ func TestSweepErrors(t *testing.T) {
 	}
 }
 
-// A dataset sweep writes decisions.parquet in every point folder.
+// A dataset sweep writes decisions.parquet in every point folder, with
+// the dataset options of its specification (or flags); changing them
+// changes every point's hash; bad ones are refused before anything runs.
 func TestSweepDataset(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	runCLI(t, "sweep", "--kind", "dataset", "--workload", "incast:n=2,size=64KB", "--cca", "dcqcn,hpcc", "--out", "ds").mustSucceed(t)
+	args := []string{"sweep", "--kind", "dataset", "--workload", "incast:n=2,size=64KB", "--cca", "dcqcn,hpcc", "--reward", "rlcc", "--out", "ds"}
+	runCLI(t, args...).mustSucceed(t)
 	for _, c := range []string{"dcqcn", "hpcc"} {
+		var info struct {
+			Rewards []string `json:"rewards"`
+			Gamma   float64  `json:"gamma"`
+		}
+		b, err := os.ReadFile(filepath.Join("ds", "cca="+c, "dataset.json"))
+		if err != nil || json.Unmarshal(b, &info) != nil {
+			t.Fatalf("%s: %v", c, err)
+		}
+		if len(info.Rewards) != 1 || info.Rewards[0] != "rlcc" || info.Gamma != 0.99 {
+			t.Errorf("%s: dataset.json %+v, want only rlcc and the default gamma", c, info)
+		}
 		if _, err := os.Stat(filepath.Join("ds", "cca="+c, "decisions.parquet")); err != nil {
 			t.Error(err)
 		}
+	}
+	r := runCLI(t, append(args, "--gamma", "0.5")...)
+	r.mustSucceed(t)
+	if !strings.Contains(r.stdout, "(2 run now, 0 already done") {
+		t.Errorf("a changed gamma must rerun every point: %s", r.stdout)
+	}
+	writeFile(t, dir, "ds.yaml", "kind: dataset\nworkload: incast:n=2,size=64KB\ndataset:\n  reward: fdcc\n  nstep: 3\naxes:\n  cca: [dcqcn]\n")
+	runCLI(t, "sweep", "--spec", "ds.yaml", "--out", "ds2").mustSucceed(t)
+	for _, bad := range [][]string{
+		{"sweep", "--kind", "dataset", "--workload", "incast:n=2,size=1KB", "--reward", "nope", "--out", "x"},
+		{"sweep", "--kind", "dataset", "--workload", "incast:n=2,size=1KB", "--gamma", "2", "--out", "x"},
+		{"sweep", "--workload", "incast:n=2,size=1KB", "--gamma", "0.5", "--out", "x"},
+	} {
+		if r := runCLI(t, bad...); r.code != ExitUsage {
+			t.Errorf("%v: exit %d %s", bad, r.code, r.stderr)
+		}
+	}
+	writeFile(t, dir, "bad.yaml", "kind: dataset\nworkload: incast:n=2,size=1KB\ndataset:\n  gama: 1\n")
+	if r := runCLI(t, "sweep", "--spec", "bad.yaml", "--out", "x"); r.code != ExitBadInput || !strings.Contains(r.stderr, `bad.yaml:4: unknown key "gama" in section dataset`) {
+		t.Errorf("bad dataset section: exit %d %s", r.code, r.stderr)
 	}
 }
