@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -433,10 +434,10 @@ func (sp *Spec) groups() [][]int {
 		}
 		g := []int{i}
 		for _, z := range sp.Zip {
-			if contains(z, a.Key) {
+			if slices.Contains(z, a.Key) {
 				g = g[:0]
 				for j := range sp.Axes {
-					if contains(z, sp.Axes[j].Key) {
+					if slices.Contains(z, sp.Axes[j].Key) {
 						g = append(g, j)
 						inGroup[j] = true
 					}
@@ -446,15 +447,6 @@ func (sp *Spec) groups() [][]int {
 		out = append(out, g)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // YAML writes the specification back as a sweep specification file: the

@@ -2,6 +2,7 @@ package chakra
 
 import (
 	"fmt"
+	"github.com/ccreplay/ccreplay/ingest/internal/depgraph"
 	"maps"
 	"math"
 	"path/filepath"
@@ -37,11 +38,7 @@ type instance struct {
 }
 
 // part is one message a rank sends (out) or receives in a collective.
-type part struct {
-	step int32
-	node int32
-	out  bool
-}
+type part = depgraph.Part
 
 // builder turns the ranks' graphs into trace messages.
 type builder struct {
@@ -234,8 +231,8 @@ func (b *builder) instance(pg string, k int, members []int32, ops [][]int32, id 
 	for _, cm := range decompose(ct, sizes) {
 		src := members[cm.src]
 		nd := b.add(node{src: src, dst: members[cm.dst], bytes: cm.bytes, coll: in.id, rank: src, op: ops[src][k]})
-		in.parts[cm.src] = append(in.parts[cm.src], part{step: cm.step, node: nd, out: true})
-		in.parts[cm.dst] = append(in.parts[cm.dst], part{step: cm.step, node: nd})
+		in.parts[cm.src] = append(in.parts[cm.src], part{Step: cm.step, Node: nd, Out: true})
+		in.parts[cm.dst] = append(in.parts[cm.dst], part{Step: cm.step, Node: nd})
 		b.rep.CollectiveMessages++
 		b.rep.CollectiveBytes[name] += cm.bytes
 	}
@@ -337,27 +334,5 @@ func (b *builder) walk(r int) {
 // received messages. Each step is a send-receive exchange that ends when
 // its messages are delivered.
 func (b *builder) collectiveSteps(parts []part, x int32) []int32 {
-	p := []int32{x}
-	for i := 0; i < len(parts); {
-		j := i
-		for j < len(parts) && parts[j].step == parts[i].step {
-			j++
-		}
-		sent := false
-		var step []int32
-		for _, pt := range parts[i:j] {
-			if pt.out {
-				b.nodes[pt.node].deps = slices.Clone(p)
-				sent = true
-			}
-			step = append(step, pt.node)
-		}
-		if sent {
-			p = step
-		} else {
-			p = append(p, step...)
-		}
-		i = j
-	}
-	return p
+	return depgraph.Steps(parts, x, func(node int32, deps []int32) { b.nodes[node].deps = deps })
 }

@@ -1,39 +1,16 @@
 package chakra
 
 import (
-	"container/heap"
 	"fmt"
 	"path/filepath"
 	"slices"
 
+	"github.com/ccreplay/ccreplay/ingest/internal/depgraph"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
 
 // The trace order and the trace itself.
-
-// estHeap orders node indices by estimated release time, then index.
-type estHeap struct {
-	idx []int32
-	est []units.Time
-}
-
-// Len, Less, Swap, Push and Pop implement heap.Interface.
-func (h *estHeap) Len() int { return len(h.idx) }
-func (h *estHeap) Less(i, j int) bool {
-	a, c := h.idx[i], h.idx[j]
-	if h.est[a] != h.est[c] {
-		return h.est[a] < h.est[c]
-	}
-	return a < c
-}
-func (h *estHeap) Swap(i, j int) { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *estHeap) Push(x any)    { h.idx = append(h.idx, x.(int32)) }
-func (h *estHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
-}
 
 // order returns the nodes in trace order: a topological order of the
 // dependencies (Kahn's algorithm) that takes first the node whose
@@ -43,52 +20,25 @@ func (h *estHeap) Pop() any {
 // sends only after waiting for the first.
 func (b *builder) order() ([]int32, error) {
 	n := len(b.nodes)
-	indeg := make([]int32, n)
-	start := make([]int32, n+1)
 	for i := range b.nodes {
 		nd := &b.nodes[i]
 		slices.Sort(nd.deps)
 		nd.deps = slices.Compact(nd.deps)
-		indeg[i] = int32(len(nd.deps))
-		for _, d := range nd.deps {
-			start[d+1]++
-		}
 	}
-	for i := range n {
-		start[i+1] += start[i]
-	}
-	succ := make([]int32, start[n])
-	fill := slices.Clone(start[:n])
-	for i := range b.nodes {
-		for _, d := range b.nodes[i].deps {
-			succ[fill[d]] = int32(i)
-			fill[d]++
-		}
-	}
-	h := &estHeap{est: make([]units.Time, n)}
-	for i := range n {
-		if indeg[i] == 0 {
-			h.idx = append(h.idx, int32(i))
-		}
-	}
-	heap.Init(h)
-	order := make([]int32, 0, n)
-	for h.Len() > 0 {
-		i := heap.Pop(h).(int32)
-		order = append(order, i)
-		for _, s := range succ[start[i]:start[i+1]] {
-			h.est[s] = max(h.est[s], h.est[i])
-			if indeg[s]--; indeg[s] == 0 {
-				h.est[s] = min(h.est[s]+b.nodes[s].gap, units.Never/2)
-				heap.Push(h, s)
+	est := make([]units.Time, n)
+	order, left := depgraph.Order(n, func(i int32) []int32 { return b.nodes[i].deps },
+		func(i int32) int64 {
+			if len(b.nodes[i].deps) > 0 {
+				est[i] = min(est[i]+b.nodes[i].gap, units.Never/2)
 			}
-		}
-	}
+			return int64(est[i])
+		},
+		func(from, to int32) { est[to] = max(est[to], est[from]) })
 	if len(order) == n {
 		return order, nil
 	}
 	for i := range n {
-		if indeg[i] > 0 {
+		if left(int32(i)) {
 			nd := &b.nodes[i]
 			return nil, fmt.Errorf("chakra: the ranks wait for each other: %d messages can never be sent, among them one of %s node %d (a receive or collective that waits for a message its peer sends only later)",
 				n-len(order), filepath.Base(b.graphs[nd.rank].file), nd.op)

@@ -1,6 +1,9 @@
 package dumpi
 
-import "github.com/ccreplay/ccreplay/trace"
+import (
+	"github.com/ccreplay/ccreplay/ingest/internal/depgraph"
+	"github.com/ccreplay/ccreplay/trace"
+)
 
 // The trace builder: phases 3 to 5 over the ranks' reduced programs
 // (events.go) and their resolved communicators (comm.go).
@@ -32,11 +35,7 @@ type instance struct {
 }
 
 // part is one message a rank sends (out) or receives in a collective.
-type part struct {
-	step int32
-	node int32
-	out  bool
-}
+type part = depgraph.Part
 
 // builder holds phases 3 to 5.
 type builder struct {

@@ -1,6 +1,6 @@
 package dumpi
 
-import "slices"
+import "github.com/ccreplay/ccreplay/ingest/internal/depgraph"
 
 // Phase 5: each rank's program becomes dependencies, gaps and
 // synchronization points.
@@ -83,27 +83,5 @@ func (b *builder) walk(r int) {
 // per step with rendezvous completion: a step ends when its messages are
 // delivered.
 func (b *builder) collectiveSteps(parts []part, x int32) []int32 {
-	p := []int32{x}
-	for i := 0; i < len(parts); {
-		j := i
-		for j < len(parts) && parts[j].step == parts[i].step {
-			j++
-		}
-		sent := false
-		var step []int32
-		for _, pt := range parts[i:j] {
-			if pt.out {
-				b.nodes[pt.node].deps = slices.Clone(p)
-				sent = true
-			}
-			step = append(step, pt.node)
-		}
-		if sent {
-			p = step
-		} else {
-			p = append(p, step...)
-		}
-		i = j
-	}
-	return p
+	return depgraph.Steps(parts, x, func(node int32, deps []int32) { b.nodes[node].deps = deps })
 }

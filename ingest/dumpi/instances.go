@@ -81,8 +81,8 @@ func (b *builder) collectives() {
 		for _, m := range msgs {
 			src, dst := in.comm.members[m.src], in.comm.members[m.dst]
 			nd := b.add(node{src: src, dst: dst, bytes: m.bytes, coll: in.id, when: in.ops[m.src].entry - b.t0})
-			in.parts[m.src] = append(in.parts[m.src], part{step: m.step, node: nd, out: true})
-			in.parts[m.dst] = append(in.parts[m.dst], part{step: m.step, node: nd})
+			in.parts[m.src] = append(in.parts[m.src], part{Step: m.step, Node: nd, Out: true})
+			in.parts[m.dst] = append(in.parts[m.dst], part{Step: m.step, Node: nd})
 			b.rep.CollectiveMessages++
 			b.rep.CollectiveBytes += m.bytes
 		}

@@ -1,11 +1,11 @@
 package dumpi
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/ccreplay/ccreplay/ingest/internal/depgraph"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -16,74 +16,19 @@ import (
 // 106 days).
 const maxNs = math.MaxInt64 / int64(units.Nanosecond)
 
-// nodeHeap orders node indices by recorded time, then index.
-type nodeHeap struct {
-	idx   []int32
-	nodes []node
-}
-
-// Len, Less, Swap, Push and Pop implement heap.Interface.
-func (h *nodeHeap) Len() int { return len(h.idx) }
-func (h *nodeHeap) Less(i, j int) bool {
-	a, c := h.idx[i], h.idx[j]
-	if h.nodes[a].when != h.nodes[c].when {
-		return h.nodes[a].when < h.nodes[c].when
-	}
-	return a < c
-}
-func (h *nodeHeap) Swap(i, j int) { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *nodeHeap) Push(x any)    { h.idx = append(h.idx, x.(int32)) }
-func (h *nodeHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
-}
-
 // order returns the nodes in trace order: a topological order of the
 // dependencies that follows the recorded times where it can (Kahn's
 // algorithm with the earliest recorded node first). A cycle means the
 // receives were matched inconsistently with the program order.
 func (b *builder) order() ([]int32, error) {
 	n := len(b.nodes)
-	indeg := make([]int32, n)
-	start := make([]int32, n+1)
 	for i := range b.nodes {
 		nd := &b.nodes[i]
 		slices.Sort(nd.deps)
 		nd.deps = slices.Compact(nd.deps)
-		indeg[i] = int32(len(nd.deps))
-		for _, d := range nd.deps {
-			start[d+1]++
-		}
 	}
-	for i := range n {
-		start[i+1] += start[i]
-	}
-	succ := make([]int32, start[n])
-	fill := slices.Clone(start[:n])
-	for i := range b.nodes {
-		for _, d := range b.nodes[i].deps {
-			succ[fill[d]] = int32(i)
-			fill[d]++
-		}
-	}
-	h := &nodeHeap{nodes: b.nodes}
-	for i := range n {
-		if indeg[i] == 0 {
-			h.idx = append(h.idx, int32(i))
-		}
-	}
-	heap.Init(h)
-	order := make([]int32, 0, n)
-	for h.Len() > 0 {
-		i := heap.Pop(h).(int32)
-		order = append(order, i)
-		for _, s := range succ[start[i]:start[i+1]] {
-			if indeg[s]--; indeg[s] == 0 {
-				heap.Push(h, s)
-			}
-		}
-	}
+	order, _ := depgraph.Order(n, func(i int32) []int32 { return b.nodes[i].deps },
+		func(i int32) int64 { return b.nodes[i].when }, nil)
 	if len(order) != n {
 		return nil, fmt.Errorf("dumpi: dependency cycle among %d messages: the receives could not be matched consistently with the ranks' program order (MPI_ANY_SOURCE receives?)", n-len(order))
 	}

@@ -1,0 +1,46 @@
+package depgraph
+
+import (
+	"reflect"
+	"testing"
+)
+
+// Kahn's order takes the ready node of least key, then least index; a
+// node's key is read when its last dependency is taken, after relax saw
+// every edge into it; a cycle leaves its nodes out.
+func TestOrder(t *testing.T) {
+	deps := [][]int32{{}, {}, {0, 1}, {2}, {}}
+	when := []int64{5, 1, 0, 0, 5}
+	var relaxed [][2]int32
+	order, left := Order(len(deps), func(i int32) []int32 { return deps[i] }, func(i int32) int64 { return when[i] },
+		func(from, to int32) { relaxed = append(relaxed, [2]int32{from, to}) })
+	if want := []int32{1, 0, 2, 3, 4}; !reflect.DeepEqual(order, want) {
+		t.Errorf("order %v, want %v (1 has the least key; 0 and 4 tie at 5, index first; 2 and 3 become ready at key 0)", order, want)
+	}
+	if want := [][2]int32{{1, 2}, {0, 2}, {2, 3}}; !reflect.DeepEqual(relaxed, want) {
+		t.Errorf("relaxed %v, want %v", relaxed, want)
+	}
+	if left(2) {
+		t.Error("no node is left in an acyclic graph")
+	}
+	cyc := [][]int32{{}, {2}, {1}}
+	order, left = Order(3, func(i int32) []int32 { return cyc[i] }, func(int32) int64 { return 0 }, nil)
+	if len(order) != 1 || !left(1) || !left(2) || left(0) {
+		t.Errorf("cycle: order %v", order)
+	}
+}
+
+// A collective's steps: a rank that sends in a step makes the step's
+// messages its progress; a rank that only receives adds them to it.
+func TestSteps(t *testing.T) {
+	deps := map[int32][]int32{}
+	last := Steps([]Part{{Step: 0, Node: 10, Out: true}, {Step: 0, Node: 11}, {Step: 1, Node: 12}, {Step: 2, Node: 13, Out: true}}, 9,
+		func(n int32, d []int32) { deps[n] = d })
+	want := map[int32][]int32{10: {9}, 13: {10, 11, 12}}
+	if !reflect.DeepEqual(deps, want) {
+		t.Errorf("deps %v, want %v", deps, want)
+	}
+	if !reflect.DeepEqual(last, []int32{13}) {
+		t.Errorf("last step %v, want [13]", last)
+	}
+}
