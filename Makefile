@@ -58,13 +58,20 @@ FUZZTIME ?= 20s
 fuzz:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
-# Hot-path micro-benchmarks (event heap, packet log, whole runs, packet-log scan, tree and MLP decisions).
+# Hot-path micro-benchmarks (event queue, packet log, whole runs, packet-log scan, tree and MLP decisions).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./kernel/ ./replay/... ./output/ ./topology/ ./metrics/... ./rl/gbt/... ./cca/rlcc/
 
-# End-to-end: packets per second and peak memory of whole runs (one core).
+# End-to-end (docs/PERFORMANCE.md): the performance issue's cases (HPCC
+# fat-tree WebSearch, 16-host star WebSearch, 16-to-1 incast, 1,024-host
+# fat-tree OSU all-to-all): data packets/s, events per data packet,
+# events/s, peak RSS and the --packets data cost. About a minute;
+# BENCH_FLAGS=--full for the issue's full scale, and e.g.
+# BENCH_FLAGS="--runs 5 --base /path/to/old/ccreplay" to time an older
+# build against this one, interleaved, checking identical outputs.
+BENCH_FLAGS ?=
 bench-e2e: build
-	./scripts/bench-e2e.sh ./ccreplay
+	./scripts/bench-e2e.sh $(BENCH_FLAGS) ./ccreplay
 
 clean:
 	rm -f ccreplay

@@ -1,6 +1,7 @@
 // Package kernel is the simulator's discrete-event core: integer picosecond
-// time, a typed 4-ary heap of events ordered by (time, insertion sequence)
-// that allocates nothing per event, and the run's one seeded RNG.
+// time, a radix heap of events ordered by (time, insertion sequence) that
+// allocates nothing per event once its buckets have grown, and the run's
+// one seeded RNG.
 //
 // There is no package-level state: every run owns its *Sim.
 package kernel
@@ -22,7 +23,7 @@ type Handler interface {
 // HandlerID names a registered Handler (see Sim.Register).
 type HandlerID uint32
 
-// event is one pending callback, 24 bytes so that heap moves stay cheap.
+// event is one pending callback, 24 bytes so that queue moves stay cheap.
 // Events at equal times run in the order they were scheduled: seqKind
 // holds the insertion sequence in its high 56 bits and the kind in the low
 // 8, so comparing it compares sequences.
@@ -37,11 +38,11 @@ func (a *event) less(b *event) bool {
 	return a.at < b.at || (a.at == b.at && a.seqKind < b.seqKind)
 }
 
-// Sim owns the clock, the event heap and the RNG of one run.
+// Sim owns the clock, the event queue and the RNG of one run.
 type Sim struct {
 	now      units.Time
 	seq      uint64
-	heap     []event
+	q        radixQueue
 	handlers []Handler
 	stopped  bool
 	err      error
@@ -54,7 +55,6 @@ type Sim struct {
 // NewSim returns a simulator at time zero whose RNG is seeded with seed.
 func NewSim(seed uint64) *Sim {
 	return &Sim{
-		heap: make([]event, 0, 1024),
 		Rand: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
 }
@@ -63,7 +63,7 @@ func NewSim(seed uint64) *Sim {
 func (s *Sim) Now() units.Time { return s.now }
 
 // Pending is the number of scheduled events not yet run.
-func (s *Sim) Pending() int { return len(s.heap) }
+func (s *Sim) Pending() int { return s.q.len() }
 
 // Register adds h to the run's handlers and returns the id to schedule
 // its events with.
@@ -85,8 +85,7 @@ func (s *Sim) Schedule(at units.Time, h HandlerID, kind uint8, arg int32) {
 		return
 	}
 	s.seq++
-	s.heap = append(s.heap, event{at: at, seqKind: s.seq<<8 | uint64(kind), h: h, arg: arg})
-	s.up(len(s.heap) - 1)
+	s.q.push(event{at: at, seqKind: s.seq<<8 | uint64(kind), h: h, arg: arg})
 }
 
 // badTime handles a Schedule call outside [now, limits.ClockLimit].
@@ -137,11 +136,11 @@ func (s *Sim) RunBudget(until units.Time, max uint64) uint64 {
 	}
 	// NB: the loop counts with s.Events alone, so that slicing a run
 	// costs one comparison per event and no extra counter.
-	for s.Events < end && len(s.heap) > 0 && !s.stopped {
-		if s.heap[0].at > until {
+	for s.Events < end && !s.stopped {
+		e, ok := s.q.popUntil(until)
+		if !ok {
 			break
 		}
-		e := s.pop()
 		s.now = e.at
 		s.Events++
 		s.handlers[e.h].Handle(e.at, uint8(e.seqKind), e.arg)
@@ -150,71 +149,4 @@ func (s *Sim) RunBudget(until units.Time, max uint64) uint64 {
 }
 
 // NextAt is the time of the earliest pending event, or units.Never.
-func (s *Sim) NextAt() units.Time {
-	if len(s.heap) == 0 {
-		return units.Never
-	}
-	return s.heap[0].at
-}
-
-// pop removes the earliest event. It moves the hole left at the root down
-// to a leaf along the smallest children, then lifts the heap's last
-// element into it ("bottom-up" deletion: the last element is usually a
-// late event, so this saves the comparisons a top-down sift makes
-// against it at every level).
-func (s *Sim) pop() event {
-	h := s.heap
-	top := h[0]
-	n := len(h) - 1
-	last := h[n]
-	h = h[:n]
-	s.heap = h
-	if n == 0 {
-		return top
-	}
-	i := 0
-	for {
-		c := 4*i + 1
-		if c >= n {
-			break
-		}
-		m := c
-		end := c + 4
-		if end > n {
-			end = n
-		}
-		for j := c + 1; j < end; j++ {
-			if h[j].less(&h[m]) {
-				m = j
-			}
-		}
-		h[i] = h[m]
-		i = m
-	}
-	for i > 0 {
-		p := (i - 1) / 4
-		if !last.less(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = last
-	return top
-}
-
-// up keeps the 4-ary heap property (each node <= its 4 children) after
-// an append.
-func (s *Sim) up(i int) {
-	h := s.heap
-	e := h[i]
-	for i > 0 {
-		p := (i - 1) / 4
-		if !e.less(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
-}
+func (s *Sim) NextAt() units.Time { return s.q.peek() }

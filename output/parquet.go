@@ -54,10 +54,15 @@ func WriteRows[T any](path string, rows []T) error {
 }
 
 // Stream writes a large Parquet file row by row (packets.parquet). Append
-// buffers rows in a slice allocated once and hands a full batch to the
-// Parquet writer, so appending does not allocate per row; an error of the
-// writer is remembered and returned by Close, so the hot path checks
-// nothing. The file appears at its path only when Close succeeds.
+// buffers rows in a slice allocated once and hands a full batch to a
+// goroutine of the Stream's own, which encodes and compresses it while
+// the caller (the simulation) goes on filling the next batch: the
+// encoding is off the caller's goroutine and, with two cores or more, in
+// parallel with it. Batches reach the Parquet writer whole and in order,
+// so the file is byte-identical to one written synchronously. Appending
+// does not allocate per row; an error of the writer is remembered and
+// returned by Close, so the hot path checks nothing. The file appears at
+// its path only when Close succeeds.
 //
 // A Stream is not safe for concurrent use.
 type Stream[T any] struct {
@@ -65,9 +70,22 @@ type Stream[T any] struct {
 	w    *parquet.GenericWriter[T]
 	buf  []T   // pending rows; cap(buf) is the batch size
 	rows int64 // rows appended
-	err  error // first write error
+	err  error // first error; the writer goroutine's is taken on Close
 	done bool  // Close or Abort was called
+
+	// The writer goroutine, started by the first full batch: it writes
+	// the batches sent on full, in order, and returns each on free for
+	// reuse; werr is its first error, read once wdone is closed.
+	full  chan []T
+	free  chan []T
+	wdone chan struct{}
+	werr  error
 }
+
+// streamBuffers is the number of batches a Stream holds: one being filled,
+// the others queued or being written. Three lets the simulation run a
+// whole batch ahead of the encoder without waiting.
+const streamBuffers = 3
 
 // errDone is remembered when rows are appended after Close or Abort.
 var errDone = errors.New("output: append to a closed stream")
@@ -100,19 +118,58 @@ func (s *Stream[T]) Append(row T) {
 	}
 }
 
-// flush hands the buffered rows to the Parquet writer.
+// flush hands the buffered rows to the writer goroutine (started here the
+// first time) and takes an empty batch to fill next.
 func (s *Stream[T]) flush() {
 	if s.err == nil && s.done {
 		s.err = errDone
 	}
-	if s.err == nil && len(s.buf) > 0 {
-		if _, err := s.w.Write(s.buf); err != nil {
-			s.err = fmt.Errorf("output: %s: %w", s.t.path, err)
-		}
+	if s.err != nil || len(s.buf) == 0 {
+		// NB: the slots keep their old values (and string references)
+		// until overwritten; clearing them would cost a pass over the batch.
+		s.buf = s.buf[:0]
+		return
 	}
-	// NB: the slots keep their old values (and string references) until
-	// overwritten; clearing them would cost a pass over the batch.
-	s.buf = s.buf[:0]
+	if s.full == nil {
+		s.start()
+	}
+	s.full <- s.buf
+	s.buf = <-s.free
+}
+
+// start launches the writer goroutine with streamBuffers-1 spare batches.
+func (s *Stream[T]) start() {
+	s.full = make(chan []T, streamBuffers)
+	s.free = make(chan []T, streamBuffers)
+	s.wdone = make(chan struct{})
+	for i := 1; i < streamBuffers; i++ {
+		s.free <- make([]T, 0, cap(s.buf))
+	}
+	go func() {
+		defer close(s.wdone)
+		for b := range s.full {
+			if s.werr == nil {
+				if _, err := s.w.Write(b); err != nil {
+					s.werr = fmt.Errorf("output: %s: %w", s.t.path, err)
+				}
+			}
+			s.free <- b[:0]
+		}
+	}()
+}
+
+// stop waits for the writer goroutine to write every batch sent to it and
+// end, and keeps its error.
+func (s *Stream[T]) stop() {
+	if s.full == nil {
+		return
+	}
+	close(s.full)
+	<-s.wdone
+	s.full = nil
+	if s.err == nil {
+		s.err = s.werr
+	}
 }
 
 // Rows returns the number of rows appended so far. After a successful Close
@@ -128,6 +185,7 @@ func (s *Stream[T]) Close() error {
 		return errDone
 	}
 	s.flush()
+	s.stop()
 	s.done = true
 	if s.err != nil {
 		s.t.abort()
@@ -147,6 +205,7 @@ func (s *Stream[T]) Abort() {
 	if s.done {
 		return
 	}
+	s.stop()
 	s.done = true
 	s.t.abort()
 }

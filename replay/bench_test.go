@@ -45,3 +45,22 @@ func BenchmarkRunIncast16LineRate(b *testing.B) {
 func BenchmarkRunFatTree320Incast64(b *testing.B) {
 	benchRun(b, "hpcc-fattree", "dcqcn", "incast:n=64,size=1MB", PacketsNone)
 }
+
+// The fat-tree case at a fifth of its duration: the HPCC paper's
+// 320-host fat-tree under WebSearch at 30 % load, 1 ms of arrivals.
+func BenchmarkRunFatTree320WebSearch(b *testing.B) {
+	benchRun(b, "hpcc-fattree", "dcqcn", "cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=1ms", PacketsNone)
+}
+
+// The 16-host star under WebSearch at 30 % load for 20 ms, logging every
+// data packet: the packets.parquet path.
+func BenchmarkRunStar16WebSearchPacketsData(b *testing.B) {
+	benchRun(b, "", "dcqcn", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=20ms", PacketsData)
+}
+
+// One OSU MPI_Alltoall of 1 KiB per rank pair over 256 hosts of the
+// Dolce-RC fat-tree (pairwise exchange, 65,280 queue pairs): many flows,
+// set-up and per-flow state.
+func BenchmarkRunFatTree256Alltoall(b *testing.B) {
+	benchRun(b, "dolce-fattree", "dcqcn", "osu-alltoall:nodes=256,ppn=1,sizes=1KiB,warmup=0,iters=1,algo=pairwise", PacketsNone)
+}

@@ -335,17 +335,14 @@ func (r *run) build() error {
 // order through one feeder event, dependent ones when their last
 // dependency is delivered.
 func (r *run) schedule() {
-	idx := make(map[int64]int32, len(r.tr.Messages))
-	for i := range r.tr.Messages {
-		idx[r.tr.Messages[i].ID] = int32(i)
-	}
+	idx := msgIndex(r.tr.Messages)
 	r.waiting = make([]int32, len(r.tr.Messages))
 	r.children = make([][]int32, len(r.tr.Messages))
 	for i := range r.tr.Messages {
 		m := &r.tr.Messages[i]
 		r.waiting[i] = int32(len(m.Deps))
 		for _, d := range m.Deps {
-			p := idx[d]
+			p := idx(d)
 			r.children[p] = append(r.children[p], int32(i))
 		}
 		if len(m.Deps) == 0 {
@@ -364,6 +361,28 @@ func (r *run) schedule() {
 	if q := r.cfg.QueueSampler; q != nil {
 		r.startSampler(q)
 	}
+}
+
+// msgIndex returns the function from a message id of a validated trace
+// to its index: a slice lookup when the ids are dense (generators number
+// messages from 0), else a map.
+func msgIndex(msgs []trace.Message) func(int64) int32 {
+	var maxID int64 = -1
+	for i := range msgs {
+		maxID = max(maxID, msgs[i].ID)
+	}
+	if maxID < int64(2*len(msgs)+64) {
+		dense := make([]int32, maxID+1)
+		for i := range msgs {
+			dense[msgs[i].ID] = int32(i)
+		}
+		return func(id int64) int32 { return dense[id] }
+	}
+	m := make(map[int64]int32, len(msgs))
+	for i := range msgs {
+		m[msgs[i].ID] = int32(i)
+	}
+	return func(id int64) int32 { return m[id] }
 }
 
 func (r *run) release(now units.Time, i int32) {

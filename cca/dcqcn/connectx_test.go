@@ -256,7 +256,7 @@ func TestZhuNS3FirstCuts(t *testing.T) {
 	if c.AlphaInit != 0.5 || !c.AlphaFirst || c.AlphaMode != AlphaZhu {
 		t.Fatalf("zhu2015-ns3: alpha_init %v alpha_first %v alpha_mode %v", c.AlphaInit, c.AlphaFirst, c.AlphaMode)
 	}
-	d := newValid(c)
+	d := newValid(&c)
 	line := units.BitsPerSec(100e9)
 	d.Start(0, cca.FlowInfo{LineRate: line, BaseRTT: 4 * units.Microsecond, MTU: 1000})
 	g, alpha, rate := c.G, 0.5, float64(line)
@@ -273,7 +273,8 @@ func TestZhuNS3FirstCuts(t *testing.T) {
 		t.Errorf("eight cuts keep %.4f of the rate, want more than 1/31", kept)
 	}
 	// zhu2015 cuts with the alpha from before the CNP: the first cut halves.
-	z := newValid(mustPreset(t, "zhu2015"))
+	zc := mustPreset(t, "zhu2015")
+	z := newValid(&zc)
 	z.Start(0, cca.FlowInfo{LineRate: line, BaseRTT: 4 * units.Microsecond, MTU: 1000})
 	z.OnCNP(50 * units.Microsecond)
 	if z.Rate() != line/2 {

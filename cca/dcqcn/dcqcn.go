@@ -40,7 +40,10 @@ func (s Stage) String() string {
 
 // DCQCN is the reaction point of one flow.
 type DCQCN struct {
-	cfg Config
+	// cfg is shared by every flow built from one Spec (a flow's state
+	// stays small: a run of a million queue pairs holds a million of
+	// these); nothing writes it after validation.
+	cfg *Config
 
 	line    units.BitsPerSec // R_C and R_T ceiling, from Start
 	minRate units.BitsPerSec // R_C and R_T floor: min(cfg.MinRate, line)
@@ -70,15 +73,15 @@ func New(cfg Config) (*DCQCN, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return newValid(cfg), nil
+	return newValid(&cfg), nil
 }
 
-func newValid(cfg Config) *DCQCN {
+func newValid(cfg *Config) *DCQCN {
 	return &DCQCN{cfg: cfg, incAt: units.Never, alphaAt: units.Never, decAt: units.Never}
 }
 
 // Config returns the validated configuration.
-func (d *DCQCN) Config() Config { return d.cfg }
+func (d *DCQCN) Config() Config { return *d.cfg }
 
 // Name returns "dcqcn".
 func (d *DCQCN) Name() string { return "dcqcn" }

@@ -243,9 +243,10 @@ func Build(preset string, overrides map[string]string) (cca.Spec, error) {
 	if err != nil {
 		return cca.Spec{}, err
 	}
+	shared := c // read-only, one per Spec: every flow's DCQCN points to it
 	return cca.Spec{
 		Name:        "dcqcn:" + name,
-		New:         func() cca.Algorithm { return newValid(c) },
+		New:         func() cca.Algorithm { return newValid(&shared) },
 		ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
 		CNPInterval: c.CNPInterval,
 		Params:      table.Values(&c),

@@ -1,0 +1,142 @@
+package kernel
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// radixQueue is the pending-event set: a radix heap (Ahuja, Mehlhorn,
+// Orlin and Tarjan 1990) keyed by event time, which a discrete-event
+// simulation may use because its clock never goes back: no event is
+// scheduled before the last one taken out.
+//
+// Bucket b > 0 holds the events whose time first differs from last (the
+// time of the last event taken) at bit b-1; bucket 0 holds those at
+// exactly last, in insertion order (sequence order), and is a FIFO.
+// Taking the earliest event is O(1) while bucket 0 has one; otherwise the
+// lowest non-empty bucket's earliest time becomes last and its events
+// move to lower buckets, each event moving at most 64 times in all and
+// in practice a few. Against the 4-ary heap of ~2,000 events this does
+// sequential appends instead of log-depth sifts with unpredictable
+// comparisons.
+//
+// Ties: events at one time all land in the same bucket, and when they
+// reach bucket 0 they are sorted by sequence; an event scheduled later
+// at the same time has a larger sequence than any pending, so appending
+// keeps bucket 0 in order. The order of events is therefore exactly
+// (time, sequence), the same as the heap's.
+type radixQueue struct {
+	last    units.Time
+	b0      []event // events at last, in sequence order, from b0head on
+	b0head  int
+	buckets [65][]event // buckets[0] unused (b0 instead)
+	// mins[b] is the earliest time in buckets[b] while it is non-empty,
+	// kept on every push so that finding the next time scans nothing.
+	mins [65]units.Time
+	mask uint64 // bit b-1 set when buckets[b] is non-empty (b >= 1)
+	n    int
+}
+
+// bucketOf is the bucket of an event at time at (at >= last).
+func (q *radixQueue) bucketOf(at units.Time) int {
+	return bits.Len64(uint64(at ^ q.last))
+}
+
+// len is the number of pending events.
+func (q *radixQueue) len() int { return q.n }
+
+// push adds e; e.at must not be before the last event taken.
+func (q *radixQueue) push(e event) {
+	q.n++
+	b := q.bucketOf(e.at)
+	if b == 0 {
+		q.b0 = append(q.b0, e)
+		return
+	}
+	q.add(b, e)
+}
+
+// add appends e to bucket b >= 1, keeping mins and mask.
+func (q *radixQueue) add(b int, e event) {
+	bit := uint64(1) << (b - 1)
+	if q.mask&bit == 0 || e.at < q.mins[b] {
+		q.mins[b] = e.at
+	}
+	q.buckets[b] = append(q.buckets[b], e)
+	q.mask |= bit
+}
+
+// minBucket returns the lowest non-empty bucket b >= 1 and its earliest
+// time; the queue must hold no event in b0.
+func (q *radixQueue) minBucket() (int, units.Time) {
+	b := bits.TrailingZeros64(q.mask) + 1
+	return b, q.mins[b]
+}
+
+// peek is the time of the earliest event, or units.Never.
+func (q *radixQueue) peek() units.Time {
+	if q.b0head < len(q.b0) {
+		return q.b0[q.b0head].at
+	}
+	if q.mask == 0 {
+		return units.Never
+	}
+	_, m := q.minBucket()
+	return m
+}
+
+// popUntil removes and returns the earliest event if it is not later than
+// until; ok is false (and nothing changes) when there is none.
+func (q *radixQueue) popUntil(until units.Time) (e event, ok bool) {
+	if q.b0head == len(q.b0) {
+		if q.mask == 0 {
+			return e, false
+		}
+		b, m := q.minBucket()
+		if m > until {
+			return e, false
+		}
+		q.refill(b, m)
+	}
+	e = q.b0[q.b0head]
+	if e.at > until {
+		return event{}, false
+	}
+	q.b0head++
+	q.n--
+	if q.b0head == len(q.b0) {
+		q.b0, q.b0head = q.b0[:0], 0
+	}
+	return e, true
+}
+
+// refill makes m, the earliest time of bucket b (the lowest non-empty
+// one), the new last and moves b's events to lower buckets: those at m to
+// b0 in sequence order. b0 is empty.
+func (q *radixQueue) refill(b int, m units.Time) {
+	q.last = m
+	bk := q.buckets[b]
+	q.buckets[b] = bk[:0]
+	q.mask &^= 1 << (b - 1)
+	for i := range bk {
+		e := &bk[i]
+		nb := q.bucketOf(e.at)
+		if nb == 0 {
+			q.b0 = append(q.b0, *e)
+			continue
+		}
+		q.add(nb, *e)
+	}
+	if len(q.b0) > 1 {
+		// The bucket held events in the order they reached it, not
+		// always sequence order.
+		slices.SortFunc(q.b0, func(x, y event) int {
+			if x.seqKind < y.seqKind {
+				return -1
+			}
+			return 1
+		})
+	}
+}
