@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/rl/fdcctrain"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // `ccreplay train fdcc` writes policy.json and learning.parquet (read
@@ -75,5 +79,47 @@ func TestTrainFDCCUsage(t *testing.T) {
 		if r.code == 0 || !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
 			t.Errorf("%v: exit %d, stderr %q: want one line naming %s", tc.args, r.code, r.stderr, tc.want)
 		}
+	}
+}
+
+// --checkpoint-every writes the actor after every N episodes and scores
+// each by the mean Algorithm 1 reward, without exploration noise, on the
+// --score-flows incasts at the --score-seeds: the last checkpoint is the
+// final policy, and scoring it again gives the same score.
+func TestTrainFDCCCheckpoints(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cp")
+	r := runCLI(t, "train", "fdcc", "--curriculum", "2,4", "--episodes-per-stage", "2", "--duration", "1ms", "--updates", "2",
+		"--batch", "16", "--hidden", "4", "--head", "4", "--checkpoint-every", "2", "--score-flows", "2,4", "--score-seeds", "1000001", "-o", out, "--json")
+	r.mustSucceed(t)
+	var sum trainFDCCSummary
+	if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Checkpoints) != 2 || sum.Checkpoints[0].Episode != 2 || sum.Checkpoints[1].Episode != 4 {
+		t.Fatalf("checkpoints %+v, want after 2 and 4 episodes", sum.Checkpoints)
+	}
+	last, err := os.ReadFile(sum.Checkpoints[1].Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, _ := os.ReadFile(filepath.Join(out, "policy.json"))
+	var a, b struct {
+		Net json.RawMessage `json:"network"`
+	}
+	if json.Unmarshal(last, &a) != nil || json.Unmarshal(final, &b) != nil || len(a.Net) == 0 || !bytes.Equal(a.Net, b.Net) {
+		t.Error("the last checkpoint's network is not the final policy's")
+	}
+	var scores []checkpointScore
+	if b, err := os.ReadFile(filepath.Join(out, "checkpoints", "scores.json")); err != nil || json.Unmarshal(b, &scores) != nil || len(scores) != 2 {
+		t.Fatalf("scores.json: %v %v", err, scores)
+	}
+	pol, err := fdcc.Load(sum.Checkpoints[1].Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := fdcctrain.Options{Curriculum: []int{2, 4}, EpisodesPerStage: 2, Duration: units.Millisecond}
+	again, err := fdcctrain.Score(pol, []int{2, 4}, []uint64{1000001}, opt)
+	if err != nil || again != scores[1].Score {
+		t.Errorf("scoring the last checkpoint again: %v (%v), scores.json says %v", again, err, scores[1].Score)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/rl/fdcctrain"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -38,6 +39,10 @@ type trainFDCCOptions struct {
 	LR         float64
 	Rescale    string
 	JSON       bool
+	// Every, ScoreFlows and ScoreSeeds: checkpoints and their scores.
+	Every      int
+	ScoreFlows string
+	ScoreSeeds string
 }
 
 func newTrainFDCCCmd(s *streams) *cobra.Command {
@@ -82,7 +87,17 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	f.Float64Var(&o.LR, "lr", 3e-4, "Adam step size of the actor and the critics")
 	f.StringVar(&o.Rescale, "rescale", "compound", "how the output becomes the window multiplier: compound (Section 4.2's text) or direct")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
+	f.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each (0: none)")
+	f.StringVar(&o.ScoreFlows, "score-flows", "8,16,32", "checkpoint scores: the n-to-1 incasts they play, comma-separated")
+	f.StringVar(&o.ScoreSeeds, "score-seeds", "1000001..1000002", "checkpoint scores: the episode seeds they play (A..B or a list; not seeds training draws)")
 	return c
+}
+
+// checkpointScore is one line of DIR/checkpoints/scores.json.
+type checkpointScore struct {
+	Episode int     `json:"episode"`
+	Policy  string  `json:"policy"`
+	Score   float64 `json:"mean_reward"`
 }
 
 func (o *trainFDCCOptions) options() (fdcctrain.Options, error) {
@@ -151,16 +166,35 @@ func (o *trainFDCCOptions) options() (fdcctrain.Options, error) {
 	return t, nil
 }
 
+// scoreSet parses --score-flows and --score-seeds.
+func (o *trainFDCCOptions) scoreSet() ([]int, []uint64, error) {
+	var flows []int
+	for _, p := range strings.Split(o.ScoreFlows, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 64 {
+			return nil, nil, usageErrorf("--score-flows: %q is not a flow count in 1..64", p)
+		}
+		flows = append(flows, n)
+	}
+	seeds, err := parseSeeds(o.ScoreSeeds)
+	if err != nil {
+		return nil, nil, usageErrorf("--score-seeds: %v", err)
+	}
+	return flows, seeds, nil
+}
+
 // trainFDCCSummary is `--json` output.
 type trainFDCCSummary struct {
-	Policy     string          `json:"policy"`
-	Learning   string          `json:"learning"`
-	Episodes   int             `json:"episodes"`
-	Seed       uint64          `json:"seed"`
-	ProducedBy string          `json:"produced_by"`
-	First      fdcctrain.Row   `json:"first"`
-	Last       fdcctrain.Row   `json:"last"`
-	LastByN    []fdcctrain.Row `json:"last_by_flows"`
+	Policy     string        `json:"policy"`
+	Learning   string        `json:"learning"`
+	Episodes   int           `json:"episodes"`
+	Seed       uint64        `json:"seed"`
+	ProducedBy string        `json:"produced_by"`
+	First      fdcctrain.Row `json:"first"`
+	Last       fdcctrain.Row `json:"last"`
+	// Checkpoints are the checkpoints' scores (--checkpoint-every).
+	Checkpoints []checkpointScore `json:"checkpoints,omitempty"`
+	LastByN     []fdcctrain.Row   `json:"last_by_flows"`
 }
 
 func (o *trainFDCCOptions) run(ctx context.Context) error {
@@ -170,6 +204,37 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 	}
 	t.Context = ctx
 	total := len(t.Curriculum) * t.EpisodesPerStage
+	var scores []checkpointScore
+	if o.Every < 0 {
+		return usageErrorf("--checkpoint-every: want 0 or more, got %d", o.Every)
+	}
+	if o.Every > 0 {
+		flows, seeds, err := o.scoreSet()
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(o.Out, "checkpoints")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return inputErrorf("output folder: %v", err)
+		}
+		t.CheckpointEvery = o.Every
+		t.Checkpoint = func(ep int, p *fdcc.Policy) error {
+			b, err := p.Marshal()
+			if err != nil {
+				return err
+			}
+			name := filepath.Join(dir, fmt.Sprintf("policy-ep%06d.json", ep))
+			if err := output.WriteFileAtomic(name, b); err != nil {
+				return err
+			}
+			sc, err := fdcctrain.Score(p, flows, seeds, t)
+			if err != nil {
+				return err
+			}
+			scores = append(scores, checkpointScore{Episode: ep, Policy: name, Score: sc})
+			return output.WriteJSONAtomic(filepath.Join(dir, "scores.json"), scores)
+		}
+	}
 	prog := o.s.newProgressLine()
 	if prog != nil {
 		t.Progress = func(r fdcctrain.Row) {
@@ -194,7 +259,7 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 	sum := trainFDCCSummary{
 		Policy: filepath.Join(o.Out, fdcctrain.PolicyFile), Learning: filepath.Join(o.Out, fdcctrain.LearningFile),
 		Episodes: total, Seed: t.Seed, ProducedBy: t.ProducedBy,
-		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1],
+		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1], Checkpoints: scores,
 	}
 	seen := map[int32]bool{}
 	for i := len(res.Curve) - 1; i >= 0 && len(seen) < len(t.Curriculum); i-- {
@@ -209,6 +274,16 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 		return enc.Encode(sum)
 	}
 	fmt.Fprintf(o.s.Out, "wrote %s and %s (%d episodes, seed %d)\n", sum.Policy, sum.Learning, total, t.Seed)
+	if len(scores) > 0 {
+		best := 0
+		for i, sc := range scores {
+			if sc.Score > scores[best].Score {
+				best = i
+			}
+			fmt.Fprintf(o.s.Out, "checkpoint after %6d episodes: mean reward %10.4f  %s\n", sc.Episode, sc.Score, sc.Policy)
+		}
+		fmt.Fprintf(o.s.Out, "highest mean reward on the score incasts: after %d episodes (%s)\n", scores[best].Episode, scores[best].Policy)
+	}
 	fmt.Fprintf(o.s.Out, "%-8s %10s %9s %9s %12s %12s\n", "last", "reward", "draining", "goodput", "max queue", "critic loss")
 	for _, r := range sum.LastByN {
 		fmt.Fprintf(o.s.Out, "%2d-to-1  %10.4f %9.3f %9.3f %8.2f BDP %12.4g\n", r.Flows, r.Reward, r.Draining, r.Goodput, r.MaxQLen, r.CriticLoss)

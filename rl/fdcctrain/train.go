@@ -82,10 +82,17 @@ type Options struct {
 	ProducedBy string
 	// Progress, when set, is called after every episode.
 	Progress func(Row)
+	// CheckpointEvery, when > 0 and Checkpoint is set, hands Checkpoint
+	// the actor as a policy after every CheckpointEvery episodes (episode
+	// is the number of episodes done), so that a run can be judged at
+	// several points of its training rather than only at its end.
+	CheckpointEvery int
+	Checkpoint      func(episode int, p *fdcc.Policy) error
 	// Context, when set, stops training when done.
 	Context context.Context
 
 	random bool // this episode acts at random (RandomEpisodes)
+	greedy bool // this episode acts without noise (Score)
 }
 
 // Row is one episode's line of the learning curve.
@@ -286,6 +293,15 @@ func Train(o Options) (*Result, error) {
 				o.Progress(row)
 			}
 			ep++
+			if o.CheckpointEvery > 0 && o.Checkpoint != nil && ep%o.CheckpointEvery == 0 {
+				cp, err := fdcc.NewPolicy(ag.Actor().Clone(), o.CCA.Rescale, fmt.Sprintf("%s (checkpoint after %d episodes)", o.ProducedBy, ep))
+				if err == nil {
+					err = o.Checkpoint(ep, cp)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("train fdcc: checkpoint after episode %d: %w", ep, err)
+				}
+			}
 		}
 	}
 	net := ag.Actor().Clone()
@@ -380,7 +396,7 @@ func Episode(pol *fdcc.Policy, flows int, seed uint64, o Options) (*EpisodeResul
 		switch {
 		case o.random:
 			ag.SetExplore(func(float64, *[fdcc.NumFeatures]float64) float64 { return 2*rng.Float64() - 1 })
-		case o.Explore > 0:
+		case o.Explore > 0 && !o.greedy:
 			ag.SetExplore(func(x float64, _ *[fdcc.NumFeatures]float64) float64 { return x + rng.NormFloat64()*o.Explore })
 		}
 		f := &er.Flows[id]
@@ -543,6 +559,32 @@ func WriteOutputs(dir string, res *Result) error {
 		return err
 	}
 	return output.WriteRows(filepath.Join(dir, LearningFile), res.Curve)
+}
+
+// Score is a policy's mean Algorithm 1 reward per decision, acting without
+// exploration noise, over one episode of each flows-to-1 incast for each
+// seed: the training objective measured on scenarios the training did not
+// draw (give seeds it did not use), to choose among checkpoints by the
+// paper's reward rather than by a test's metrics.
+func Score(pol *fdcc.Policy, flows []int, seeds []uint64, o Options) (float64, error) {
+	o = o.Defaults()
+	o.greedy, o.random = true, false
+	var sum float64
+	var n int64
+	for _, f := range flows {
+		for _, seed := range seeds {
+			eps, err := Episode(pol, f, seed, o)
+			if err != nil {
+				return 0, fmt.Errorf("score: %d-to-1, seed %d: %w", f, seed, err)
+			}
+			sum += eps.Row.Reward * float64(eps.Row.Steps)
+			n += eps.Row.Steps
+		}
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("score: no decisions")
+	}
+	return sum / float64(n), nil
 }
 
 // update takes the episode's gradient steps one at a time, so that a
