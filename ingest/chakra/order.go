@@ -50,34 +50,12 @@ func (b *builder) order() ([]int32, error) {
 // emit writes the nodes as a trace in the given order; the position in
 // the order is the message id.
 func (b *builder) emit(order []int32, hosts []int32, nHosts, ppn int) *trace.Trace {
-	nRanks := int64(len(b.graphs))
-	id := make([]int64, len(b.nodes))
-	for pos, i := range order {
-		id[i] = int64(pos)
-	}
-	tr := &trace.Trace{Hosts: nHosts, Ranks: hosts, PPN: ppn, Messages: make([]trace.Message, len(order))}
-	for pos, i := range order {
+	tr, c := depgraph.Emit(order, func(i int32) depgraph.Node {
 		nd := &b.nodes[i]
-		m := &tr.Messages[pos]
-		*m = trace.Message{ID: int64(pos), Src: hosts[nd.src], Dst: hosts[nd.dst], Bytes: nd.bytes,
-			FlowID: int64(nd.src)*nRanks + int64(nd.dst), CollectiveID: nd.coll,
-			Iteration: trace.NoIteration, SrcRank: nd.src, DstRank: nd.dst}
-		if nd.sync {
-			m.FlowID = trace.NoFlow
-			b.rep.SyncPoints++
-		} else {
-			b.rep.Messages++
-			b.rep.Bytes += nd.bytes
-		}
-		if len(nd.deps) == 0 {
-			continue
-		}
-		m.Deps = make([]int64, len(nd.deps))
-		for k, d := range nd.deps {
-			m.Deps[k] = id[d]
-		}
-		slices.Sort(m.Deps)
-		m.Gap = nd.gap
-	}
+		return depgraph.Node{Src: nd.src, Dst: nd.dst, Bytes: nd.bytes, Sync: nd.sync, Coll: nd.coll, Deps: nd.deps, Gap: nd.gap}
+	}, len(b.graphs), hosts, nHosts, ppn)
+	b.rep.Messages += c.Messages
+	b.rep.Bytes += c.Bytes
+	b.rep.SyncPoints += c.SyncPoints
 	return tr
 }

@@ -2,12 +2,15 @@
 // which ingest/otf2 drives, and ingest/chakra) share once their ranks'
 // calls are nodes with dependencies: the dependencies of a rank's messages
 // in a collective decomposed into steps, and the trace order, a
-// topological order of the nodes.
+// topological order of the nodes, and the trace written in that order.
 package depgraph
 
 import (
 	"container/heap"
 	"slices"
+
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // Part is one message of a rank in a decomposed collective: its node, the
@@ -129,4 +132,63 @@ func (h *keyHeap) Pop() any {
 	x := h.idx[len(h.idx)-1]
 	h.idx = h.idx[:len(h.idx)-1]
 	return x
+}
+
+// Node is what Emit needs of one node of a builder's graph.
+type Node struct {
+	// Src and Dst are ranks; a synchronization point has Src == Dst,
+	// Bytes 0 and Sync set.
+	Src, Dst int32
+	Bytes    int64
+	Sync     bool
+	// Coll is the collective id, or trace.NoCollective.
+	Coll int64
+	// Deps are node indices; Gap applies after the last of them, Release
+	// when there is none.
+	Deps         []int32
+	Gap, Release units.Time
+}
+
+// Counts are what Emit wrote.
+type Counts struct {
+	Messages, Bytes, SyncPoints int64
+}
+
+// Emit writes the nodes as a trace in the given order, a permutation of
+// all of them (the position in
+// the order is the message id): ranks placed on hosts, a queue pair per
+// (source rank, destination rank), synchronization points on no queue
+// pair, dependencies as message ids in ascending order.
+func Emit(order []int32, node func(i int32) Node, nRanks int, hosts []int32, nHosts, ppn int) (*trace.Trace, Counts) {
+	var c Counts
+	id := make([]int64, len(order))
+	for pos, i := range order {
+		id[i] = int64(pos)
+	}
+	tr := &trace.Trace{Hosts: nHosts, Ranks: hosts, PPN: ppn, Messages: make([]trace.Message, len(order))}
+	for pos, i := range order {
+		nd := node(i)
+		m := &tr.Messages[pos]
+		*m = trace.Message{ID: int64(pos), Src: hosts[nd.Src], Dst: hosts[nd.Dst], Bytes: nd.Bytes,
+			FlowID: int64(nd.Src)*int64(nRanks) + int64(nd.Dst), CollectiveID: nd.Coll,
+			Iteration: trace.NoIteration, SrcRank: nd.Src, DstRank: nd.Dst}
+		if nd.Sync {
+			m.FlowID = trace.NoFlow
+			c.SyncPoints++
+		} else {
+			c.Messages++
+			c.Bytes += nd.Bytes
+		}
+		if len(nd.Deps) == 0 {
+			m.Release = nd.Release
+			continue
+		}
+		m.Deps = make([]int64, len(nd.Deps))
+		for k, d := range nd.Deps {
+			m.Deps[k] = id[d]
+		}
+		slices.Sort(m.Deps)
+		m.Gap = nd.Gap
+	}
+	return tr, c
 }

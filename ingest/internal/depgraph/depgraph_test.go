@@ -44,3 +44,28 @@ func TestSteps(t *testing.T) {
 		t.Errorf("last step %v, want [13]", last)
 	}
 }
+
+// Emit numbers messages by their position in the order, maps dependencies
+// to those ids (ascending), puts a synchronization point on no queue pair
+// and a data message on its (source rank, destination rank) one.
+func TestEmit(t *testing.T) {
+	nodes := []Node{
+		{Src: 0, Dst: 0, Sync: true, Coll: -1, Release: 7},
+		{Src: 0, Dst: 1, Bytes: 100, Coll: 3, Deps: []int32{2, 0}, Gap: 5},
+		{Src: 1, Dst: 1, Sync: true, Coll: -1},
+	}
+	tr, c := Emit([]int32{2, 0, 1}, func(i int32) Node { return nodes[i] }, 2, []int32{0, 0}, 1, 2)
+	if c != (Counts{Messages: 1, Bytes: 100, SyncPoints: 2}) {
+		t.Errorf("counts %+v", c)
+	}
+	m := tr.Messages[2]
+	if m.ID != 2 || !reflect.DeepEqual(m.Deps, []int64{0, 1}) || m.Gap != 5 || m.FlowID != 1 || m.CollectiveID != 3 || m.SrcRank != 0 || m.DstRank != 1 {
+		t.Errorf("data message %+v", m)
+	}
+	if s := tr.Messages[1]; s.FlowID != -1 || s.Release != 7 || !s.IsSync() {
+		t.Errorf("sync point %+v", s)
+	}
+	if err := tr.Validate(); err != nil {
+		t.Error(err)
+	}
+}
