@@ -235,3 +235,40 @@ func TestSweepDataset(t *testing.T) {
 		t.Errorf("bad dataset section: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// status --limit lists at most that many points not done; plot draws a
+// text axis (cca) at categorical positions; a sweep whose sbatch cannot run
+// says so in one line and writes no script; point refuses an index past
+// the sweep.
+func TestSweepStatusPlotSlurmErrors(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	r := runCLI(t, "sweep", "--workload", "incast:n=2,size=16KB", "--axis", "cca_params.ai_rate=-1Mbps,-2Mbps,-3Mbps", "--out", "bad")
+	if r.code != ExitFailure {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	st := runCLI(t, "sweep", "status", "bad", "--limit", "1")
+	st.mustSucceed(t)
+	if !strings.Contains(st.stdout, "3 failed") || !strings.Contains(st.stdout, "(2 more not done)") || strings.Count(st.stdout, "failed  ") != 1 {
+		t.Errorf("status --limit 1:\n%s", st.stdout)
+	}
+	runCLI(t, "sweep", "--workload", "incast:n=2,size=16KB", "--cca", "dcqcn,hpcc", "--seeds", "1..2", "--out", "sw").mustSucceed(t)
+	p := runCLI(t, "sweep", "plot", "sw", "--metric", "fct_p99_ns", "--x", "cca", "-o", "figs")
+	p.mustSucceed(t)
+	if _, err := os.Stat(filepath.Join("figs", "sweep_fct_p99_ns_vs_cca.png")); err != nil {
+		t.Error(err)
+	}
+	if r := runCLI(t, "sweep", "plot", "sw", "--metric", "nope", "--x", "cca"); r.code != ExitUsage || !strings.Contains(r.stderr, "--metric nope") {
+		t.Errorf("unknown metric: exit %d %s", r.code, r.stderr)
+	}
+	r = runCLI(t, "sweep", "--workload", "incast:n=2,size=16KB", "--seeds", "1..2", "--out", "sl", "--slurm", "--ccreplay", "/bin/true", "--sbatch", "/no/such/sbatch")
+	if r.code != ExitFailure || !strings.Contains(r.stderr, "sbatch") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+		t.Errorf("sbatch missing: exit %d %q", r.code, r.stderr)
+	}
+	if scripts, _ := filepath.Glob(filepath.Join("sl", ".sweep", "slurm", "*.sh")); len(scripts) != 0 {
+		t.Errorf("a failed submission left %v", scripts)
+	}
+	if r := runCLI(t, "sweep", "point", "sw", "--index", "9"); r.code != ExitBadInput || !strings.Contains(r.stderr, "no point 9") {
+		t.Errorf("point past the sweep: exit %d %s", r.code, r.stderr)
+	}
+}
