@@ -187,6 +187,11 @@ func (p *pageChecker) page(rg *pqformat.RowGroup, c *pqColumn, codec pqformat.Co
 		max  int
 	}{{"repetition", h.repBytes, c.maxRep}, {"definition", h.defBytes, c.maxDef}} {
 		if l.max > 0 {
+			if l.n == 0 && entries > 0 {
+				// parquet-go decodes no levels from an empty section and
+				// then dereferences them (a nil pointer panic).
+				return fmt.Errorf("a page of %d values of column %s has no %s levels", entries, c.f.name, l.name)
+			}
 			if _, err := rleValues(levels[:l.n], levelWidth(l.max), entries, -1); err != nil {
 				return fmt.Errorf("%s levels: %w", l.name, err)
 			}
