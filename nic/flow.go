@@ -60,6 +60,11 @@ type Flow struct {
 	heldSince units.Time
 	timerAt   units.Time
 	window    units.Bytes
+	// inNet counts the flow's packets made and not yet consumed: data,
+	// ACKs, NACKs, CNPs and RTT probes queued at a NIC, on a link or in a
+	// switch. A packet leaves the count when the NIC it was sent to
+	// receives it or a switch drops it (PacketDropped).
+	inNet int32
 
 	// receiver
 	expect     int64
@@ -98,6 +103,21 @@ func (f *Flow) PFCPausedUntil(now units.Time) units.Time {
 		return f.PFCPaused + now - f.heldSince
 	}
 	return f.PFCPaused
+}
+
+// PacketDropped takes a packet of the flow that a switch discarded out of
+// the packets in the network (see Quiet).
+func (f *Flow) PacketDropped() { f.inNet-- }
+
+// Quiet reports whether nothing of the flow is left to happen: it has
+// started, every released packet was delivered and acknowledged, no packet
+// of it is queued, on a link or in a switch, it waits in no send queue and
+// no PFC pause holds it. A quiet flow whose trace has no further message
+// can be retired: no later event changes its state or its counters (a
+// timer still pending finds nothing outstanding and does nothing).
+func (f *Flow) Quiet() bool {
+	return f.started && f.inNet == 0 && f.sched == schedIdle && !f.pauseHeld &&
+		f.una == f.relPSN && f.expect == f.relPSN
 }
 
 // Messages are the flow's released messages in order.

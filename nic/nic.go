@@ -66,6 +66,20 @@ type NIC struct {
 	Counters       Counters
 
 	ack cca.Ack // reused for every OnAck call: no allocation per ACK
+
+	// OnQuiet, when set, is called with a flow that has just become
+	// quiet (Flow.Quiet) after one of its packets arrived here, or after a
+	// RESUME or the send queue let go of it, so that the owner of the flow
+	// table may retire it. The NIC does not look up a flow again once
+	// OnQuiet has returned unless the owner releases a new message on it.
+	OnQuiet func(now units.Time, f *Flow)
+}
+
+// quiet hands f to OnQuiet if it has become quiet.
+func (n *NIC) quiet(now units.Time, f *Flow) {
+	if n.OnQuiet != nil && f.Quiet() {
+		n.OnQuiet(now, f)
+	}
 }
 
 // New makes host's NIC. flows is the run's shared flow table; the port is
@@ -264,6 +278,7 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		f.sched = schedIdle
 		switch {
 		case f.nxt >= f.relPSN:
+			n.quiet(now, f)
 			continue // a late ACK moved it past its released data
 		case n.paused&(1<<f.Prio) != 0:
 			f.sched = schedBlocked
@@ -335,6 +350,7 @@ func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
 	psn := f.nxt
 	pay := payloadOf(m, psn, n.cfg.MTUPayload)
 	p := n.pool.Get()
+	f.inNet++
 	p.Kind, p.Prio = fabric.Data, f.Prio
 	p.Src, p.Dst, p.Flow, p.Hash = f.Src, f.Dst, f.ID, f.Hash
 	p.PSN, p.MsgID = psn, int64(m.Index)
@@ -390,6 +406,7 @@ func (n *NIC) probeBytes() units.Bytes {
 // while a PAUSE holds that class (see held).
 func (n *NIC) sendProbe(now units.Time, f *Flow) {
 	p := n.pool.Get()
+	f.inNet++
 	p.Kind, p.Prio = fabric.RTTReq, f.Prio
 	p.Src, p.Dst, p.Flow, p.Hash = f.Src, f.Dst, f.ID, f.Hash
 	p.Size, p.SentAt, p.EnqAt = n.probeBytes(), now, now
@@ -400,6 +417,7 @@ func (n *NIC) sendProbe(now units.Time, f *Flow) {
 
 func (n *NIC) sendCtrl(now units.Time, k fabric.Kind, f *Flow, size units.Bytes) *fabric.Packet {
 	p := n.pool.Get()
+	f.inNet++
 	p.Kind, p.Prio = k, fabric.ControlPrio
 	if n.cfg.AckInDataClass && (k == fabric.Ack || k == fabric.Nack) {
 		p.Prio = f.Prio
@@ -416,19 +434,23 @@ func (n *NIC) sendCtrl(now units.Time, k fabric.Kind, f *Flow, size units.Bytes)
 
 // Receive implements fabric.Receiver for packets arriving from the switch.
 func (n *NIC) Receive(now units.Time, p *fabric.Packet, _ int32) {
+	var f *Flow // the packet's flow, for every kind but PAUSE and RESUME
 	switch p.Kind {
 	case fabric.Data:
 		n.Counters.RecvDataBytes += int64(p.Size)
 		if n.tap != nil {
 			n.tap.Deliver(now, n.host, p)
 		}
-		n.receiveData(now, n.flows[p.Flow], p)
+		f = n.flows[p.Flow]
+		n.receiveData(now, f, p)
 	case fabric.Ack:
-		n.receiveAck(now, n.flows[p.Flow], p)
+		f = n.flows[p.Flow]
+		n.receiveAck(now, f, p)
 	case fabric.Nack:
-		n.receiveNack(now, n.flows[p.Flow], p)
+		f = n.flows[p.Flow]
+		n.receiveNack(now, f, p)
 	case fabric.CNP:
-		f := n.flows[p.Flow]
+		f = n.flows[p.Flow]
 		f.CNPs++
 		if f.CC != nil {
 			f.CC.OnCNP(now)
@@ -437,10 +459,11 @@ func (n *NIC) Receive(now units.Time, p *fabric.Packet, _ int32) {
 	case fabric.Pause, fabric.Resume:
 		n.setPaused(now, p.PausePrio, p.Kind == fabric.Pause)
 	case fabric.RTTReq:
-		r := n.sendCtrl(now, fabric.RTTResp, n.flows[p.Flow], n.probeBytes())
+		f = n.flows[p.Flow]
+		r := n.sendCtrl(now, fabric.RTTResp, f, n.probeBytes())
 		r.SentAt = p.SentAt
 	case fabric.RTTResp:
-		f := n.flows[p.Flow]
+		f = n.flows[p.Flow]
 		f.RTTResponses++
 		if p.SentAt >= f.probeAt {
 			f.probeAt = -1 // the outstanding request is answered
@@ -451,6 +474,10 @@ func (n *NIC) Receive(now units.Time, p *fabric.Packet, _ int32) {
 		}
 	}
 	n.pool.Put(p)
+	if f != nil {
+		f.inNet--
+		n.quiet(now, f)
+	}
 }
 
 func (n *NIC) setPaused(now units.Time, prio uint8, on bool) {
@@ -483,6 +510,7 @@ func (n *NIC) setPaused(now units.Time, prio uint8, on bool) {
 				f.sched = schedIdle
 				n.wake(now, f)
 			}
+			n.quiet(now, f)
 		}
 		n.Port.Kick(now)
 	}
@@ -641,8 +669,11 @@ func (n *NIC) rearm(now units.Time, f *Flow) {
 // Handle runs the NIC's timer events.
 func (n *NIC) Handle(now units.Time, kind uint8, arg int32) {
 	f := n.flows[arg]
-	if now != f.timerAt {
-		return // superseded
+	if f == nil || now != f.timerAt {
+		// Superseded, or the flow was retired (OnQuiet) with this timer
+		// pending: it had nothing outstanding, so the timer would have
+		// done nothing.
+		return
 	}
 	f.timerAt = units.Never
 	if !f.Outstanding() {

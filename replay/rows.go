@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"github.com/ccreplay/ccreplay/nic"
 
 	"github.com/ccreplay/ccreplay/fabric"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -22,70 +23,97 @@ func (r *run) idealOneWay(path []topology.Hop, b units.Bytes) units.Time {
 	return topology.IdealOneWay(path, b, r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes)
 }
 
-// flowRows are the flow rows of the run ended at end.
+// flowRows are the flow rows of the run ended at end: the rows taken when
+// flows were retired, and the others now (a flow that never started gets
+// its state made here, for its path facts).
 func (r *run) flowRows(end units.Time) []v2.FlowRow {
-	rows := make([]v2.FlowRow, len(r.flows))
-	for i, f := range r.flows {
-		path := r.paths[i]
-		row := v2.FlowRow{
-			FlowID: int64(f.ID), Src: f.Src, Dst: f.Dst, SizeBytes: int64(f.SizeBytes),
-			StartNs: ns(f.Start), FinishNs: -1, FCTNs: -1, SenderFinishNs: -1, SenderFCTNs: -1,
-			BaseRTTNs: f.BaseRTT.Nanoseconds(), BottleneckBps: int64(f.Bottleneck), Hops: int32(f.Hops),
-			DataPktsSent: f.DataPktsSent, DataBytesSent: f.DataBytesSent, CEPkts: f.CEPkts,
-			CNPs: f.CNPs, Nacks: f.Nacks, Timeouts: f.Timeouts, RetxBytes: f.RetxBytes, DroppedPkts: f.DroppedPkts,
-			ConcurrentBytes: r.win.bytes[i], PFCPausedNs: f.PFCPausedUntil(end).Nanoseconds(),
+	rows := r.rows
+	if rows == nil {
+		rows = make([]v2.FlowRow, len(r.specs))
+	}
+	for i := range r.specs {
+		if r.retired != nil && r.retired[i] {
+			continue
 		}
-		msgs := f.Messages()
-		row.Messages = int64(len(msgs))
-		for _, m := range msgs {
-			row.Packets += m.NPkts
+		f := r.flows[i]
+		if f == nil {
+			f = r.newFlow(int32(i))
 		}
-		if f.CC != nil {
-			row.FinalRateBps = int64(f.CC.Rate())
-		}
-		// The flow's ideal: its last message cannot be delivered before its
-		// own release plus its own one-way ideal (messages on a QP are in order).
-		if n := len(msgs); n > 0 {
-			last := msgs[n-1]
-			ideal := last.Release - f.Start + r.idealOneWay(path, last.Bytes)
-			row.IdealFCTNs = ideal.Nanoseconds()
-			// The sender-side ideal: the HPCC simulator's standalone FCT
-			// (base RTT with one payload serialization per hop, all bytes
-			// with headers at the bottleneck) of the flow's bytes, and no
-			// less than its last message's own from that message's release.
-			mtu, hdr := r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes-r.cfg.NIC.INTBytes
-			standalone := max(topology.NS3StandaloneFCT(path, f.SizeBytes, mtu, hdr),
-				last.Release-f.Start+topology.NS3StandaloneFCT(path, last.Bytes, mtu, hdr))
-			row.StandaloneNs = standalone.Nanoseconds()
-			allDone, senderDone := true, true
-			var senderFinish units.Time
-			for _, m := range msgs {
-				allDone = allDone && m.Delivered >= 0
-				senderDone = senderDone && m.SenderDone >= 0
-				senderFinish = max(senderFinish, m.SenderDone)
-			}
-			complete := len(msgs) == len(r.msgsOfFlow(i))
-			if allDone && complete {
-				fct := f.Finish - f.Start
-				row.FinishNs, row.FCTNs = ns(f.Finish), fct.Nanoseconds()
-				row.Slowdown = float64(fct) / float64(ideal)
-				if fct > 0 {
-					row.GoodputBps = float64(f.SizeBytes) * 8 / fct.Seconds()
-				}
-			}
-			if senderDone && complete {
-				// Whole nanoseconds from the flow's start, truncated, as the
-				// simulator's fct.txt counts them.
-				sfct := (senderFinish - f.Start) / units.Nanosecond
-				row.SenderFinishNs, row.SenderFCTNs = ns(senderFinish), int64(sfct)
-				if standalone > 0 {
-					row.SenderSlowdown = float64(sfct*units.Nanosecond) / float64(standalone)
-				}
-			}
-		}
-		rows[i] = row
+		rows[i] = r.flowRow(i, f, end)
 	}
 	return rows
+}
+
+// pathOf is flow fid's path: the one kept while the flow is in progress,
+// else the same one computed again from its ECMP hash.
+func (r *run) pathOf(fid int32) []topology.Hop {
+	if p := r.paths[fid]; p != nil {
+		return p
+	}
+	sp := &r.specs[fid]
+	return r.routes.Path(sp.src, sp.dst, sp.hash)
+}
+
+// flowRow is flow i's row at time end (f is its state).
+func (r *run) flowRow(i int, f *nic.Flow, end units.Time) v2.FlowRow {
+	path := r.paths[i]
+	row := v2.FlowRow{
+		FlowID: int64(f.ID), Src: f.Src, Dst: f.Dst, SizeBytes: int64(f.SizeBytes),
+		StartNs: ns(f.Start), FinishNs: -1, FCTNs: -1, SenderFinishNs: -1, SenderFCTNs: -1,
+		BaseRTTNs: f.BaseRTT.Nanoseconds(), BottleneckBps: int64(f.Bottleneck), Hops: int32(f.Hops),
+		DataPktsSent: f.DataPktsSent, DataBytesSent: f.DataBytesSent, CEPkts: f.CEPkts,
+		CNPs: f.CNPs, Nacks: f.Nacks, Timeouts: f.Timeouts, RetxBytes: f.RetxBytes, DroppedPkts: f.DroppedPkts,
+		ConcurrentBytes: r.win.bytes[i], PFCPausedNs: f.PFCPausedUntil(end).Nanoseconds(),
+	}
+	msgs := f.Messages()
+	row.Messages = int64(len(msgs))
+	for _, m := range msgs {
+		row.Packets += m.NPkts
+	}
+	if f.CC != nil {
+		row.FinalRateBps = int64(f.CC.Rate())
+	}
+	// The flow's ideal: its last message cannot be delivered before its
+	// own release plus its own one-way ideal (messages on a QP are in order).
+	if n := len(msgs); n > 0 {
+		last := msgs[n-1]
+		ideal := last.Release - f.Start + r.idealOneWay(path, last.Bytes)
+		row.IdealFCTNs = ideal.Nanoseconds()
+		// The sender-side ideal: the HPCC simulator's standalone FCT
+		// (base RTT with one payload serialization per hop, all bytes
+		// with headers at the bottleneck) of the flow's bytes, and no
+		// less than its last message's own from that message's release.
+		mtu, hdr := r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes-r.cfg.NIC.INTBytes
+		standalone := max(topology.NS3StandaloneFCT(path, f.SizeBytes, mtu, hdr),
+			last.Release-f.Start+topology.NS3StandaloneFCT(path, last.Bytes, mtu, hdr))
+		row.StandaloneNs = standalone.Nanoseconds()
+		allDone, senderDone := true, true
+		var senderFinish units.Time
+		for _, m := range msgs {
+			allDone = allDone && m.Delivered >= 0
+			senderDone = senderDone && m.SenderDone >= 0
+			senderFinish = max(senderFinish, m.SenderDone)
+		}
+		complete := len(msgs) == len(r.msgsOfFlow(i))
+		if allDone && complete {
+			fct := f.Finish - f.Start
+			row.FinishNs, row.FCTNs = ns(f.Finish), fct.Nanoseconds()
+			row.Slowdown = float64(fct) / float64(ideal)
+			if fct > 0 {
+				row.GoodputBps = float64(f.SizeBytes) * 8 / fct.Seconds()
+			}
+		}
+		if senderDone && complete {
+			// Whole nanoseconds from the flow's start, truncated, as the
+			// simulator's fct.txt counts them.
+			sfct := (senderFinish - f.Start) / units.Nanosecond
+			row.SenderFinishNs, row.SenderFCTNs = ns(senderFinish), int64(sfct)
+			if standalone > 0 {
+				row.SenderSlowdown = float64(sfct*units.Nanosecond) / float64(standalone)
+			}
+		}
+	}
+	return row
 }
 
 // msgsOfFlow counts the trace's messages on flow i (released or not).
@@ -103,6 +131,7 @@ func (r *run) msgsOfFlow(i int) []int32 {
 
 func (r *run) messageRows() []v2.MessageRow {
 	rows := make([]v2.MessageRow, len(r.msgs))
+	lastF, lastPath := int32(-1), []topology.Hop(nil) // pathOf of the previous message's flow
 	for i, m := range r.msgs {
 		tm := &r.tr.Messages[i]
 		fid := r.msgF[i]
@@ -113,7 +142,10 @@ func (r *run) messageRows() []v2.MessageRow {
 		}
 		var ideal units.Time
 		if fid >= 0 {
-			ideal = r.idealOneWay(r.paths[fid], m.Bytes)
+			if fid != lastF {
+				lastF, lastPath = fid, r.pathOf(fid)
+			}
+			ideal = r.idealOneWay(lastPath, m.Bytes)
 		} else {
 			ideal = r.localTime(m.Bytes) // same host: no network
 		}

@@ -37,22 +37,44 @@ type Result struct {
 	DataPackets int64
 	// PacketRows is the number of rows written to packets.parquet.
 	PacketRows int64
+	// PacketHops counts packet transmissions onto links, every kind (data,
+	// ACK, CNP, PFC, ...) on every port of hosts and switches: the sum of
+	// ports.parquet's tx_pkts, the unit of work that the replay's cost
+	// grows with.
+	PacketHops int64
+	// PeakFlowsHeld is the largest number of flows whose state the run
+	// held at once: started and not yet retired (a flow is retired when
+	// its last message is complete and none of its packets is left in the
+	// network). The run's memory follows it, not the number of flows.
+	PeakFlowsHeld int
 }
 
 // run is one run's mutable state.
 type run struct {
-	cfg   *Config
-	tr    *trace.Trace
-	sim   *kernel.Sim
-	id    kernel.HandlerID
-	pool  fabric.Pool
-	tap   *packetTap
-	nics  []*nic.NIC
-	sws   []*switchmodel.Switch
-	flows []*nic.Flow
-	paths [][]topology.Hop
-	msgs  []*nic.Message
-	msgF  []int32 // message index -> flow index
+	cfg  *Config
+	tr   *trace.Trace
+	sim  *kernel.Sim
+	id   kernel.HandlerID
+	pool fabric.Pool
+	tap  *packetTap
+	nics []*nic.NIC
+	sws  []*switchmodel.Switch
+	// The flow table, indexed by flow id. A flow's nic.Flow and path are
+	// made at its first release (newFlow) and dropped when it is retired
+	// (flowQuiet): its row is then in rows. So the run holds the state of
+	// the flows in progress, not of every flow of the trace.
+	specs   []flowSpec
+	flows   []*nic.Flow       // nil before the first release and once retired
+	paths   [][]topology.Hop  // as flows
+	rows    []v2.FlowRow      // rows of retired flows (nil until the first)
+	retired []bool            // as rows
+	sdone   []int32           // messages whose sender has seen completion, per flow
+	routes  *topology.Routing // the topology's routes, for newFlow
+	maxRTT  units.Time        // NS3MaxRTT, computed once when needed
+	held    int               // flows started and not retired
+	peak    int               // the most held at once
+	msgs    []*nic.Message
+	msgF    []int32 // message index -> flow index
 
 	indep    []int32   // messages without dependencies, by (release, index)
 	nextRel  int       // cursor in indep
@@ -196,6 +218,79 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string)
 	return res, nil
 }
 
+// flowSpec is what the run knows of a flow before its first release:
+// enough to make its nic.Flow then (newFlow), and its row if it never
+// starts.
+type flowSpec struct {
+	src, dst int32
+	hash     uint64      // ECMP hash
+	prio     uint8       // trace priority class (0: the NIC's default)
+	size     units.Bytes // payload of all its messages
+}
+
+// newFlow makes flow fid's state: the queue pair, its path and the path's
+// facts (base RTT, bottleneck, hops) that the NIC and the algorithm use.
+func (r *run) newFlow(fid int32) *nic.Flow {
+	sp := &r.specs[fid]
+	cfg := r.cfg
+	newCC := cfg.CC.New
+	mk := newCC
+	if wrap := cfg.WrapCC; wrap != nil {
+		mk = func() cca.Algorithm { return wrap(fid, newCC()) }
+	}
+	f := nic.NewFlow(fid, sp.src, sp.dst, sp.hash, mk)
+	f.Prio = sp.prio // 0: the NIC's default class
+	f.SizeBytes = sp.size
+	path := r.routes.Path(sp.src, sp.dst, sp.hash)
+	f.BaseRTT = topology.PathBaseRTT(path, cfg.NIC.MTUPayload+cfg.NIC.HeaderBytes, cfg.NIC.AckBytes)
+	switch cfg.CCBaseRTT {
+	case BaseRTTNS3Pair:
+		f.CCBaseRTT = topology.NS3BaseRTT(path, cfg.NIC.MTUPayload)
+	case BaseRTTNS3Max:
+		if r.maxRTT == 0 {
+			r.maxRTT, _ = topology.NS3MaxRTT(cfg.Topology, cfg.NIC.MTUPayload)
+		}
+		f.CCBaseRTT = r.maxRTT
+	}
+	f.Bottleneck = topology.PathBottleneck(path)
+	f.Hops = len(path)
+	r.flows[fid], r.paths[fid] = f, path
+	return f
+}
+
+// flowQuiet implements nic.NIC.OnQuiet: a flow with nothing in the
+// network whose every trace message is delivered and complete at the
+// sender is retired. Its row is taken now (nothing can change it any
+// more: no packet of it is left and no message will come) and its state
+// and path are let go, so that memory follows the flows in progress.
+func (r *run) flowQuiet(now units.Time, f *nic.Flow) {
+	i := f.ID
+	if r.win.done[i] != r.win.msgs[i] || r.sdone[i] != r.win.msgs[i] {
+		return // more messages to come
+	}
+	if r.rows == nil {
+		r.rows = make([]v2.FlowRow, len(r.specs))
+		r.retired = make([]bool, len(r.specs))
+	}
+	r.rows[i] = r.flowRow(int(i), f, now)
+	r.retired[i] = true
+	r.flows[i], r.paths[i] = nil, nil
+	r.held--
+}
+
+// dropped is every switch's OnDrop: the flow's drop count and its packets
+// in the network; a drop can leave the flow quiet.
+func (r *run) dropped(now units.Time, p *fabric.Packet) {
+	f := r.flows[p.Flow]
+	if p.Kind == fabric.Data {
+		f.DroppedPkts++
+	}
+	f.PacketDropped()
+	if f.Quiet() {
+		r.flowQuiet(now, f)
+	}
+}
+
 // splitmix64 mixes the seed and a flow id into the flow's ECMP hash.
 func splitmix64(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
@@ -221,11 +316,13 @@ func (r *run) build() error {
 		tap = cfg.Observer
 	}
 	// Flows: one per queue pair, numbered in order of first appearance.
+	// Only their specifications are kept here; newFlow makes each one's
+	// state at its first release.
+	r.routes = routes
 	byQP := map[int64]int32{}
 	r.msgF = make([]int32, len(r.tr.Messages))
 	r.msgs = make([]*nic.Message, len(r.tr.Messages))
-	newCC := cfg.CC.New
-	var maxRTT units.Time // NS3MaxRTT, computed once when needed
+	var bottleneck []units.BitsPerSec // per flow, for the limit check below
 	for i := range r.tr.Messages {
 		m := &r.tr.Messages[i]
 		r.msgs[i] = &nic.Message{ID: m.ID, Index: int32(i), Bytes: units.Bytes(m.Bytes), FirstTx: -1, Delivered: -1, SenderDone: -1, Release: -1}
@@ -238,52 +335,38 @@ func (r *run) build() error {
 			fid, ok = byQP[m.FlowID]
 		}
 		if !ok {
-			fid = int32(len(r.flows))
+			fid = int32(len(r.specs))
 			h := splitmix64(cfg.Seed ^ splitmix64(uint64(fid)))
-			mk := newCC
-			if wrap := cfg.WrapCC; wrap != nil {
-				id := fid
-				mk = func() cca.Algorithm { return wrap(id, newCC()) }
-			}
-			f := nic.NewFlow(fid, m.Src, m.Dst, h, mk)
-			f.Prio = uint8(m.Priority) // 0: the NIC's default class
 			path := routes.Path(m.Src, m.Dst, h)
 			if len(path) == 0 {
 				return badInput{fmt.Errorf("message %d: topology %s has no route from host %d to host %d", m.ID, topo.Name, m.Src, m.Dst)}
 			}
-			f.BaseRTT = topology.PathBaseRTT(path, cfg.NIC.MTUPayload+cfg.NIC.HeaderBytes, cfg.NIC.AckBytes)
-			switch cfg.CCBaseRTT {
-			case BaseRTTNS3Pair:
-				f.CCBaseRTT = topology.NS3BaseRTT(path, cfg.NIC.MTUPayload)
-			case BaseRTTNS3Max:
-				if maxRTT == 0 {
-					maxRTT, _ = topology.NS3MaxRTT(topo, cfg.NIC.MTUPayload)
-				}
-				f.CCBaseRTT = maxRTT
-			}
-			f.Bottleneck = topology.PathBottleneck(path)
-			f.Hops = len(path)
-			r.flows = append(r.flows, f)
-			r.paths = append(r.paths, path)
+			r.specs = append(r.specs, flowSpec{src: m.Src, dst: m.Dst, hash: h, prio: uint8(m.Priority)})
+			bottleneck = append(bottleneck, topology.PathBottleneck(path))
 			if m.FlowID >= 0 {
 				byQP[m.FlowID] = fid
 			}
 		}
 		r.msgF[i] = fid
-		r.flows[fid].SizeBytes += units.Bytes(m.Bytes)
+		r.specs[fid].size += units.Bytes(m.Bytes)
 	}
-	r.win.msgs = make([]int32, len(r.flows))
-	r.win.done = make([]int32, len(r.flows))
-	r.win.bytes = make([]int64, len(r.flows))
+	nf := len(r.specs)
+	r.flows = make([]*nic.Flow, nf)
+	r.paths = make([][]topology.Hop, nf)
+	r.sdone = make([]int32, nf)
+	r.win.msgs = make([]int32, nf)
+	r.win.done = make([]int32, nf)
+	r.win.bytes = make([]int64, nf)
 	for _, fid := range r.msgF {
 		if fid >= 0 {
 			r.win.msgs[fid]++
 		}
 	}
-	for _, f := range r.flows {
-		if need := units.TxTime(f.SizeBytes, f.Bottleneck); need > limits.MaxTime {
+	for fid := range r.specs {
+		sp := &r.specs[fid]
+		if need := units.TxTime(sp.size, bottleneck[fid]); need > limits.MaxTime {
 			return badInput{fmt.Errorf("flow %d (host %d -> %d, %d bytes) cannot finish within the simulator's clock: alone at its %v bottleneck it needs more than the limit of %s",
-				f.ID, f.Src, f.Dst, f.SizeBytes, f.Bottleneck, limits.Describe(limits.MaxTime))}
+				fid, sp.src, sp.dst, sp.size, bottleneck[fid], limits.Describe(limits.MaxTime))}
 		}
 	}
 	// Nodes.
@@ -293,6 +376,7 @@ func (r *run) build() error {
 		n := &topo.Nodes[i]
 		if n.Kind == topology.Host {
 			x := nic.New(r.sim, &r.pool, tap, r, &r.cfg.NIC, r.flows, n.ID)
+			x.OnQuiet = r.flowQuiet
 			r.nics[i] = x
 			recv[i] = x
 			continue
@@ -302,7 +386,7 @@ func (r *run) build() error {
 			specs[j] = switchmodel.PortSpec{Rate: p.Rate, Delay: p.Delay}
 		}
 		sw := switchmodel.New(r.sim, &r.pool, routes, tap, n.ID, cfg.Switch, specs)
-		sw.OnDataDrop = func(p *fabric.Packet) { r.flows[p.Flow].DroppedPkts++ }
+		sw.OnDrop = r.dropped
 		r.sws = append(r.sws, sw)
 		recv[i] = sw
 	}
@@ -397,6 +481,11 @@ func (r *run) release(now units.Time, i int32) {
 		return
 	}
 	f := r.flows[r.msgF[i]]
+	if f == nil {
+		f = r.newFlow(r.msgF[i])
+		r.held++
+		r.peak = max(r.peak, r.held)
+	}
 	first := f.Start < 0
 	r.nics[f.Src].Release(now, f, r.msgs[i])
 	if first {
@@ -520,6 +609,9 @@ func (r *run) Delivered(now units.Time, f *nic.Flow, m *nic.Message) {
 // SenderDone implements nic.Hooks.
 func (r *run) SenderDone(now units.Time, f *nic.Flow, m *nic.Message) {
 	r.senderDone++
+	if f != nil {
+		r.sdone[f.ID]++
+	}
 	if r.done() {
 		r.sim.Stop()
 	}
@@ -556,12 +648,15 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("at end %v: %w", end, err)
 	}
 	r.closeWindow() // no flow finished: the window ends with the run
-	res := &Result{SimEnd: end, Events: r.sim.Events}
+	res := &Result{SimEnd: end, Events: r.sim.Events, PeakFlowsHeld: r.peak}
 	res.Flows = r.flowRows(end)
 	res.Messages = r.messageRows()
 	res.Ports = r.portRows(end)
-	for _, f := range r.flows {
-		res.DataPackets += f.DataPktsSent
+	for i := range res.Flows {
+		res.DataPackets += res.Flows[i].DataPktsSent
+	}
+	for i := range res.Ports {
+		res.PacketHops += res.Ports[i].TxPkts
 	}
 	res.Summary = metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	return res, nil

@@ -35,9 +35,11 @@ type Switch struct {
 
 	// DroppedDataBytes counts wire bytes of data packets dropped here.
 	DroppedDataBytes int64
-	// OnDataDrop, when set, is called with each data packet this switch
-	// drops, before the packet returns to the pool (per-flow drop counts).
-	OnDataDrop func(p *fabric.Packet)
+	// OnDrop, when set, is called with each packet this switch drops
+	// (data or control; PAUSE and RESUME are never dropped), before the
+	// packet returns to the pool: per-flow drop counts, and the flow's
+	// count of packets in the network.
+	OnDrop func(now units.Time, p *fabric.Packet)
 }
 
 // PortSpec describes one port when building a switch.
@@ -98,9 +100,9 @@ func (sw *Switch) Receive(now units.Time, p *fabric.Packet, inPort int32) {
 		e.DroppedBytes += int64(p.Size)
 		if p.Kind == fabric.Data {
 			sw.DroppedDataBytes += int64(p.Size)
-			if sw.OnDataDrop != nil {
-				sw.OnDataDrop(p)
-			}
+		}
+		if sw.OnDrop != nil {
+			sw.OnDrop(now, p)
 		}
 		if sw.tap != nil {
 			sw.tap.Drop(now, sw.id, out, p)

@@ -307,7 +307,7 @@ func TestRunStats(t *testing.T) {
 	r := runCLI(t, "run", "--workload", smallWorkload, "--out", t.TempDir(), "--stats")
 	r.mustSucceed(t)
 	lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
-	if len(lines) != 1 || !regexp.MustCompile(`^stats: wall [0-9.]+ s, 400 data packets, .* events/s, peak RSS `).MatchString(lines[0]) {
+	if len(lines) != 1 || !regexp.MustCompile(`^stats: wall [0-9.]+ s, 400 data packets, .* events/s, peak RSS .*, [0-9]+ packet-hops, [0-9.]+ ns per packet-hop, at most [0-9]+ flows held$`).MatchString(lines[0]) {
 		t.Errorf("stderr = %q, want one stats: line", r.stderr)
 	}
 	if !strings.Contains(r.stdout, "FCT p99") {

@@ -9,10 +9,18 @@ import (
 )
 
 // printStats writes one line of whole-run speed figures to w: wall time,
-// data packets per wall second, events per second and peak resident memory.
+// data packets per wall second, events per second, peak resident memory,
+// the packet-hops (transmissions onto links, every packet kind) with the
+// wall time per packet-hop, the figure that stays flat when cost grows
+// linearly with the work, and the most flows whose state was held at once
+// (replay.Result.PeakFlowsHeld).
 func printStats(w io.Writer, wall time.Duration, res *replay.Result) {
 	peak := peakRSS()
 	s := wall.Seconds()
-	fmt.Fprintf(w, "stats: wall %.3f s, %d data packets, %.0f data pkts/s, %d events, %.0f events/s, peak RSS %s\n",
-		s, res.DataPackets, float64(res.DataPackets)/s, res.Events, float64(res.Events)/s, peak)
+	perHop := 0.0
+	if res.PacketHops > 0 {
+		perHop = float64(wall.Nanoseconds()) / float64(res.PacketHops)
+	}
+	fmt.Fprintf(w, "stats: wall %.3f s, %d data packets, %.0f data pkts/s, %d events, %.0f events/s, peak RSS %s, %d packet-hops, %.1f ns per packet-hop, at most %d flows held\n",
+		s, res.DataPackets, float64(res.DataPackets)/s, res.Events, float64(res.Events)/s, peak, res.PacketHops, perHop, res.PeakFlowsHeld)
 }
