@@ -50,6 +50,7 @@ type Port struct {
 
 	pendingAt units.Time // the one live try event, or units.Never
 	pipe      Ring[inflight]
+	warm      Kind // see Handle: the last byte read ahead, kept so the read stays
 
 	// TxBytes, TxPkts and TxDataBytes count what left the port.
 	TxBytes, TxPkts, TxDataBytes int64
@@ -111,7 +112,13 @@ func (pt *Port) Handle(now units.Time, kind uint8, _ int32) {
 	if kind == evArrive {
 		f := pt.pipe.Pop()
 		if pt.pipe.Len() > 0 {
-			pt.sim.Schedule(pt.pipe.Peek().at, pt.id, evArrive, 0)
+			nx := pt.pipe.Peek()
+			pt.sim.Schedule(nx.at, pt.id, evArrive, 0)
+			// Read the next packet now, a few hundred events before its
+			// arrival needs it: on large topologies the packet has left
+			// the caches since it was sent, and its arrival otherwise
+			// starts with a miss to memory.
+			pt.warm ^= nx.p.Kind
 		}
 		pt.peer.Receive(now, f.p, pt.peerPort)
 		return

@@ -19,7 +19,8 @@ type Egress struct {
 	q        [fabric.NumPrio]fabric.Ring[*fabric.Packet]
 	qBytes   [fabric.NumPrio]units.Bytes
 	bytes    units.Bytes
-	nonEmpty uint8 // bit i set when q[i] holds packets
+	warm     fabric.Kind // the last byte read ahead in Dequeue, kept so the read stays
+	nonEmpty uint8       // bit i set when q[i] holds packets
 	pfcQ     fabric.Ring[*fabric.Packet]
 
 	paused      uint8 // bit i set when priority i is paused by the peer
@@ -83,6 +84,11 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 	p := e.q[prio].Pop()
 	if e.q[prio].Len() == 0 {
 		e.nonEmpty &^= 1 << prio
+	} else {
+		// Read the next queued packet now, one serialization before it is
+		// sent (see fabric.Port's arrival: on large topologies a queued
+		// packet has left the caches).
+		e.warm ^= (*e.q[prio].Peek()).Kind
 	}
 	e.qBytes[prio] -= p.Size
 	e.bytes -= p.Size
