@@ -1,7 +1,7 @@
 # ccreplay: build, test, benchmark. `make test` is the command CI runs.
 GO ?= go
 
-.PHONY: all build test test-duckdb vet fmt-check fuzz cross staticcheck bench bench-e2e clean
+.PHONY: all build test test-duckdb vet fmt-check fuzz cross staticcheck bench bench-e2e bench-scale clean
 
 all: build
 
@@ -72,6 +72,15 @@ bench:
 BENCH_FLAGS ?=
 bench-e2e: build
 	./scripts/bench-e2e.sh $(BENCH_FLAGS) ./ccreplay
+
+# Cost against scale (docs/PERFORMANCE.md): wall time, peak RSS and the most
+# flows held against hosts (16..4096), load (0.1..0.9) and simulated arrival
+# window (1..16 ms) on the HPCC fat-tree family; scale.csv, scale.md and two
+# figures in scale-out/. About 5 minutes on 2 cores; SCALE_FLAGS="-grid quick"
+# for a 10-second look.
+SCALE_FLAGS ?=
+bench-scale: build
+	$(GO) run ./scripts/benchscale -bin ./ccreplay -o scale-out $(SCALE_FLAGS)
 
 clean:
 	rm -f ccreplay
