@@ -203,3 +203,44 @@ func TestDiscounted(t *testing.T) {
 		t.Error("Discounted modified its input")
 	}
 }
+
+// The incentives of Algorithm 1's line 5 (FDCC, Zhang 2023), which
+// docs/FDCC.md uses to explain why trained policies are unfair or starve
+// the link:
+//   - with the RTT fixed, a flow's reward rises with its own THROUGHPUT
+//     until 1/N + 1/2 (d/dT [T - (T - 1/N)^2] = 1 - 2(T - 1/N)), so an
+//     agent gains by taking more than its fair share 1/N;
+//   - a flow at its fair share earns only 1/N + 1/N^2 more than a starved
+//     one at the base RTT, less than what an RTT of 1.2 base RTTs costs
+//     (1 - 1/1.2 = 1/6) once N >= 8.
+func TestFDCCRewardIncentives(t *testing.T) {
+	t.Parallel()
+	at := func(share float64, rtt float64, n int) float64 {
+		return FDCC(FDCCObs{SwitchRate: 0.5, QLen: 0, RTT: rtt, Throughput: share, Flows: n})
+	}
+	for _, n := range []int{2, 4, 16, 64} {
+		fair := 1 / float64(n)
+		peak := fair + 0.5
+		prev := at(fair, 1, n)
+		for s := fair + 0.01; s <= min(peak, 1); s += 0.01 {
+			r := at(s, 1, n)
+			if r <= prev {
+				t.Fatalf("N=%d: reward %.6f at share %.2f is not above %.6f just below it: line 5 should pay for more than the fair share up to 1/N + 1/2", n, r, s, prev)
+			}
+			prev = r
+		}
+		if peak < 1 {
+			if a, b := at(peak, 1, n), at(peak+0.05, 1, n); b >= a {
+				t.Errorf("N=%d: reward still rising past 1/N + 1/2 (%.6f -> %.6f)", n, a, b)
+			}
+		}
+		gain := at(fair, 1, n) - at(0, 1, n)
+		if want := fair + fair*fair; math.Abs(gain-want) > 1e-12 {
+			t.Errorf("N=%d: fair share over starved = %.6f, want 1/N + 1/N^2 = %.6f", n, gain, want)
+		}
+		rttCost := at(fair, 1, n) - at(fair, 1.2, n)
+		if n >= 8 && gain >= rttCost {
+			t.Errorf("N=%d: the fair share's gain %.4f over starving is not below an RTT of 1.2's cost %.4f", n, gain, rttCost)
+		}
+	}
+}
