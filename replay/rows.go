@@ -2,9 +2,9 @@ package replay
 
 import (
 	"fmt"
-	"github.com/ccreplay/ccreplay/nic"
 
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/nic"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
