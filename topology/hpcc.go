@@ -263,3 +263,44 @@ func parseNS3Rate(s string) (units.BitsPerSec, error) {
 	}
 	return units.ParseRate(s)
 }
+
+// WriteHPCC writes t as an HPCC simulator topology.txt (the format ReadHPCC
+// reads), so that the simulator and ccreplay can run the same network: the
+// header, the switch ids (t's switch node ids), then one line per link,
+// "a b RATE DELAY 0", in order of the lower end's id and port. Node ids
+// are t's own (hosts first), so ReadHPCC gives the same hosts, switches,
+// links, rates and delays back; a node's ports come back in the order its
+// links are listed, which may number them differently from t. Rates are
+// written in Gbps when whole (else bps) and delays in whole nanoseconds,
+// the simulator's time resolution: a delay that is not a whole number of
+// nanoseconds is an error.
+func WriteHPCC(w io.Writer, t *Topology) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%d %d %d\n", len(t.Nodes), t.NumSwitches(), t.NumLinks())
+	for i := t.NumHosts; i < len(t.Nodes); i++ {
+		if i > t.NumHosts {
+			bw.WriteByte(' ')
+		}
+		bw.WriteString(strconv.Itoa(i))
+	}
+	bw.WriteByte('\n')
+	for i := range t.Nodes {
+		for _, p := range t.Nodes[i].Ports {
+			if int(p.Peer) < i {
+				continue // listed from the peer's side
+			}
+			if p.Delay%units.Nanosecond != 0 {
+				return fmt.Errorf("topology %s: link %d-%d: delay %v is not a whole number of nanoseconds (the HPCC simulator's resolution)", t.Name, i, p.Peer, p.Delay)
+			}
+			rate := strconv.FormatInt(int64(p.Rate), 10) + "bps"
+			if p.Rate%units.Gbps == 0 {
+				rate = strconv.FormatInt(int64(p.Rate/units.Gbps), 10) + "Gbps"
+			}
+			fmt.Fprintf(bw, "%d %d %s %dns 0\n", i, p.Peer, rate, p.Delay/units.Nanosecond)
+		}
+	}
+	return bw.Flush()
+}

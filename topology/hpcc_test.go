@@ -222,3 +222,56 @@ func FuzzReadHPCC(f *testing.F) {
 		}
 	})
 }
+
+// WriteHPCC writes what ReadHPCC reads back: the same hosts, switches,
+// links, rates and delays; for topologies built here (each link added to
+// both ends in turn) also the same port numbers. The HPCC fat-tree comes
+// out as the simulator's own mix/fat.txt up to the number format.
+func TestWriteHPCCRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"hpcc-fattree", "leafspine:leaves=3,hosts=5,spines=2,uplinks=2", "star:hosts=7,delay=3us", "dumbbell:n=4,bottleneck=25G", "fattree:pods=2,rate=25G,fabric=50G"} {
+		want, err := Parse(spec, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteHPCC(&b, want); err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		got, err := ReadHPCC(bytes.NewReader(b.Bytes()), spec)
+		if err != nil {
+			t.Fatalf("%s: reading back: %v\n%.300s", spec, err, b.String())
+		}
+		if got.NumHosts != want.NumHosts || len(got.Nodes) != len(want.Nodes) {
+			t.Fatalf("%s: got %s, want %s", spec, got.Describe(), want.Describe())
+		}
+		for i := range want.Nodes {
+			g, w := got.Nodes[i], want.Nodes[i]
+			if g.Kind != w.Kind || !reflect.DeepEqual(g.Ports, w.Ports) {
+				t.Fatalf("%s: node %d: got %+v, want %+v", spec, i, g, w)
+			}
+		}
+	}
+	ft := mustValid(t)(FatTree(HPCCFatTree))
+	var b bytes.Buffer
+	if err := WriteHPCC(&b, ft); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.ReplaceAll(hpccFatTxt(HPCCFatTree), " 0.000000\n", " 0\n")
+	want = strings.Replace(want, " \n", "\n", 1) // the switch list's trailing blank
+	if got := b.String(); got != want {
+		t.Errorf("the HPCC fat-tree differs from the simulator's fat.txt layout:\n%.300s\nwant\n%.300s", got, want)
+	}
+}
+
+func TestWriteHPCCRefusesSubNanosecondDelays(t *testing.T) {
+	t.Parallel()
+	topo, err := Parse("star:hosts=2,delay=1500ps", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = WriteHPCC(&bytes.Buffer{}, topo)
+	if err == nil || !strings.Contains(err.Error(), "whole number of nanoseconds") {
+		t.Errorf("err = %v, want a refusal of the 1.5 ns delay", err)
+	}
+}
