@@ -76,7 +76,7 @@ bench-e2e: build
 # Cost against scale (docs/PERFORMANCE.md): wall time, peak RSS and the most
 # flows held against hosts (16..4096), load (0.1..0.9) and simulated arrival
 # window (1..16 ms) on the HPCC fat-tree family; scale.csv, scale.md and two
-# figures in scale-out/. About 5 minutes on 2 cores; SCALE_FLAGS="-grid quick"
+# figures in scale-out/. 5 to 7 minutes on 2 cores; SCALE_FLAGS="-grid quick"
 # for a 10-second look.
 SCALE_FLAGS ?=
 bench-scale: build
