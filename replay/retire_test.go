@@ -59,3 +59,31 @@ func TestFlowNotRetiredBeforeItsLastMessage(t *testing.T) {
 		t.Errorf("PeakFlowsHeld = %d, want 1", res.PeakFlowsHeld)
 	}
 }
+
+// Retiring also holds when switches drop packets (PFC off, a small
+// buffer): a dropped packet leaves its flow's count of packets in the
+// network, go-back-N resends, and every flow still finishes with its drops
+// in its row while finished flows are let go.
+func TestFlowsRetiredUnderDrops(t *testing.T) {
+	t.Parallel()
+	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.5,duration=4ms", 5)
+	cfg := baseConfig(t, mustTopo(t, "star", tr.Hosts), "dcqcn")
+	cfg.Switch.PFC.Enabled = false
+	cfg.Switch.BufferBytes = 400 * units.KB
+	cfg.NIC.WindowBDP = true
+	cfg.NIC.RTO = 200 * units.Microsecond
+	cfg.MaxTime = 100 * units.Millisecond // a collapse fails allFinished instead of hanging
+	res := mustRun(t, cfg, tr, "")
+	allFinished(t, res)
+	var drops int64
+	for _, f := range res.Flows {
+		drops += f.DroppedPkts
+	}
+	if drops == 0 || res.Summary.RetxBytes == 0 {
+		t.Fatalf("drops %d, retransmitted %d bytes: the test needs a lossy run", drops, res.Summary.RetxBytes)
+	}
+	t.Logf("%d flows, %d packets dropped, at most %d flows held", len(res.Flows), drops, res.PeakFlowsHeld)
+	if n := len(res.Flows); res.PeakFlowsHeld*2 > n {
+		t.Errorf("at most %d of %d flows held at once, want finished flows let go", res.PeakFlowsHeld, n)
+	}
+}

@@ -2,6 +2,7 @@ package switchmodel_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/fabric"
@@ -242,6 +243,8 @@ func TestPauseReceivedStopsClassAndAccountsTime(t *testing.T) {
 func TestLossyFullBufferDrops(t *testing.T) {
 	cfg := switchmodel.Config{BufferBytes: 10 * units.KB}
 	r := newRig(t, cfg, ports(2, 10*units.Gbps, units.Microsecond)...)
+	var hooked []fabric.Kind // OnDrop sees every dropped packet, control ones too
+	r.sw.OnDrop = func(_ units.Time, p *fabric.Packet) { hooked = append(hooked, p.Kind) }
 	r.pfc(0, 1, dataPrio, true)
 	r.pfc(0, 1, fabric.ControlPrio, true)
 	for k := 0; k < 15; k++ {
@@ -258,6 +261,10 @@ func TestLossyFullBufferDrops(t *testing.T) {
 	}
 	if r.sw.Port(0).DroppedPkts != 0 {
 		t.Errorf("drops counted on the ingress port")
+	}
+	want := []fabric.Kind{fabric.Data, fabric.Data, fabric.Data, fabric.Data, fabric.Data, fabric.Ack}
+	if !slices.Equal(hooked, want) {
+		t.Errorf("OnDrop saw %v, want %v: the 5 data packets, then the ACK", hooked, want)
 	}
 }
 
