@@ -1,7 +1,7 @@
 # ccreplay: build, test, benchmark. `make test` is the command CI runs.
 GO ?= go
 
-.PHONY: all build test test-duckdb vet fmt-check fuzz cross staticcheck bench bench-e2e bench-scale clean
+.PHONY: all build test test-race test-duckdb vet fmt-check fuzz cross staticcheck bench bench-e2e bench-scale clean
 
 all: build
 
@@ -18,11 +18,18 @@ vet:
 	$(GO) vet ./...
 
 # Every test: unit, physics, determinism, Arrow read-back, CLI, and each
-# fuzz target's seed corpus, then the DuckDB module. Tests reading
+# fuzz target's seed corpus, the parallel replay under the race detector,
+# then the DuckDB module. Tests reading
 # ../shared/data skip when it is absent.
 test: fmt-check vet
 	$(GO) test -count=1 ./...
+	$(MAKE) test-race
 	$(MAKE) test-duckdb
+
+# The parallel replay under the race detector: partitions running at once
+# share nothing within a window (kernel.Group, replay's partitions).
+test-race:
+	$(GO) test -count=1 -race -run 'Group|TestThreadsSameOutputs/(incast|lossy|websearch-hpcc)|TestThreadsZeroDelay|TestThreadsPFC' ./kernel/ ./replay/
 
 # tests/duckdb, a module of its own (cgo, so the ccreplay binary keeps none):
 # DuckDB (duckdb-go) reads every output file kind of real runs, the notebooks'

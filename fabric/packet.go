@@ -9,6 +9,7 @@ package fabric
 
 import (
 	"fmt"
+	"github.com/ccreplay/ccreplay/kernel"
 
 	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
@@ -63,8 +64,12 @@ type Packet struct {
 	ECE bool
 	// MsgDone says this ACK completes a message (ACK).
 	MsgDone bool
-	Src     int32 // source host
-	Dst     int32 // destination host
+	// arrKey orders the packet's arrival at the far end of the link it is
+	// on (see Port.try); in the first cache line, which the link's read
+	// ahead loads.
+	arrKey kernel.Key
+	Src    int32 // source host
+	Dst    int32 // destination host
 	// Flow is the flow (queue pair) index; -1 for PAUSE/RESUME.
 	Flow int32
 	// InPort is the ingress port at the switch currently holding it.

@@ -23,7 +23,7 @@ type Receiver interface {
 
 type inflight struct {
 	at units.Time
-	p  *Packet
+	p  *Packet // its arrKey orders the arrival event, taken when it left
 }
 
 // Event kinds a port schedules for itself.
@@ -33,15 +33,15 @@ const (
 )
 
 // Port is an egress port and the link leaving it: a transmitter that
-// serializes one packet at a time at Rate, then a pipe that delivers each
-// packet to the peer Delay later (store and forward: a packet arrives when
-// its last bit does).
+// serializes one packet at a time at Rate, then a pipe (its Inlet) that
+// delivers each packet to the peer Delay later (store and forward: a
+// packet arrives when its last bit does).
 type Port struct {
-	sim      *kernel.Sim
-	id       kernel.HandlerID
-	src      Source
-	peer     Receiver
-	peerPort int32
+	sim *kernel.Sim
+	id  kernel.HandlerID
+	src Source
+	in  *Inlet
+	out *Outbox // the sending partition's, when the far end is another's
 	// Node and Index identify the port (node id, port index on the node).
 	Node, Index int32
 	// Rate is the link rate, bits per second; Delay the propagation delay.
@@ -49,8 +49,6 @@ type Port struct {
 	Delay units.Time
 
 	pendingAt units.Time // the one live try event, or units.Never
-	pipe      Ring[inflight]
-	warm      Kind // see Handle: the last byte read ahead, kept so the read stays
 
 	// TxBytes, TxPkts and TxDataBytes count what left the port.
 	TxBytes, TxPkts, TxDataBytes int64
@@ -64,19 +62,81 @@ type Port struct {
 	TxStep units.Time
 }
 
+// Inlet is the far end of a link: the packets on the wire in the order
+// they left, and the one pending event of the first one's arrival. It
+// belongs to the receiving node, whose Sim runs that event.
+type Inlet struct {
+	sim      *kernel.Sim
+	id       kernel.HandlerID
+	pipe     Ring[inflight]
+	peer     Receiver
+	peerPort int32
+}
+
+// Outbox holds the packets that one partition's ports sent, during a
+// window, onto links whose far end another partition runs (see
+// kernel.Group). Deliver hands them over at the barrier.
+type Outbox struct {
+	items []transfer
+}
+
+type transfer struct {
+	in *Inlet
+	f  inflight
+}
+
+// Len is the number of packets waiting in the outbox.
+func (o *Outbox) Len() int { return len(o.items) }
+
+// Deliver puts every packet of the outbox on its link's far end, in the
+// order sent, and empties it. It runs between windows, when no partition
+// runs; each packet arrives no earlier than the window's end (its link's
+// delay is at least the window).
+func (o *Outbox) Deliver() {
+	for i := range o.items {
+		t := &o.items[i]
+		t.in.accept(t.f)
+		t.in, t.f.p = nil, nil
+	}
+	o.items = o.items[:0]
+}
+
 // NewPort makes a port of node (index idx) whose packets come from src and
-// go to peer's ingress port peerPort.
+// go to peer's ingress port peerPort (peer may be nil and set later with
+// SetPeer or Connect).
 func NewPort(sim *kernel.Sim, node, idx int32, rate units.BitsPerSec, delay units.Time, src Source, peer Receiver, peerPort int32) *Port {
-	pt := &Port{sim: sim, src: src, peer: peer, peerPort: peerPort, Node: node, Index: idx, Rate: rate, Delay: delay, pendingAt: units.Never}
-	pt.id = sim.Register(pt)
+	pt := &Port{sim: sim, src: src, Node: node, Index: idx, Rate: rate, Delay: delay, pendingAt: units.Never}
+	pt.id = sim.RegisterAt(pt, node)
+	if peer != nil {
+		pt.SetPeer(peer, peerPort)
+	}
 	return pt
 }
 
 // SetSource replaces the packet source (used while wiring).
 func (pt *Port) SetSource(s Source) { pt.src = s }
 
-// SetPeer connects the link's far end (used while wiring).
-func (pt *Port) SetPeer(r Receiver, peerPort int32) { pt.peer, pt.peerPort = r, peerPort }
+// SetPeer connects the link's far end (used while wiring) to r, run by
+// the port's own Sim as a node of unknown number: for a single Sim; a
+// partitioned run uses Connect.
+func (pt *Port) SetPeer(r Receiver, peerPort int32) { pt.Connect(r, -1, peerPort, pt.sim, nil) }
+
+// Connect attaches the link's far end: ingress port peerPort of r, which
+// is node peerNode run by peerSim. When peerSim is not the port's Sim
+// (another partition of a kernel.Group), out must be the port's
+// partition's Outbox, which the run delivers at every barrier. Connect
+// must come before the first packet is sent.
+func (pt *Port) Connect(r Receiver, peerNode, peerPort int32, peerSim *kernel.Sim, out *Outbox) {
+	in := &Inlet{sim: peerSim, peer: r, peerPort: peerPort}
+	in.id = peerSim.RegisterAt(in, peerNode)
+	pt.in, pt.out = in, nil
+	if peerSim != pt.sim {
+		if out == nil {
+			panic("fabric.Port.Connect: a far end in another Sim needs an Outbox")
+		}
+		pt.out = out
+	}
+}
 
 // Busy reports whether a packet is being serialized at now.
 func (pt *Port) Busy(now units.Time) bool { return now < pt.BusyUntil }
@@ -100,29 +160,17 @@ func (pt *Port) arm(at units.Time) {
 }
 
 // InFlight calls fn for every packet on the link (serialized or
-// propagating, not yet delivered): for conservation checks.
+// propagating, not yet delivered): for conservation checks, which in a
+// partitioned run come at a barrier, after Outbox.Deliver.
 func (pt *Port) InFlight(fn func(*Packet)) {
-	for i := 0; i < pt.pipe.Len(); i++ {
-		fn(pt.pipe.At(i).p)
+	in := pt.in
+	for i := 0; i < in.pipe.Len(); i++ {
+		fn(in.pipe.At(i).p)
 	}
 }
 
 // Handle runs the port's own events.
-func (pt *Port) Handle(now units.Time, kind uint8, _ int32) {
-	if kind == evArrive {
-		f := pt.pipe.Pop()
-		if pt.pipe.Len() > 0 {
-			nx := pt.pipe.Peek()
-			pt.sim.Schedule(nx.at, pt.id, evArrive, 0)
-			// Read the next packet now, a few hundred events before its
-			// arrival needs it: on large topologies the packet has left
-			// the caches since it was sent, and its arrival otherwise
-			// starts with a miss to memory.
-			pt.warm ^= nx.p.Kind
-		}
-		pt.peer.Receive(now, f.p, pt.peerPort)
-		return
-	}
+func (pt *Port) Handle(now units.Time, _ uint8, _ int32) {
 	if now != pt.pendingAt {
 		return // superseded
 	}
@@ -132,6 +180,31 @@ func (pt *Port) Handle(now units.Time, kind uint8, _ int32) {
 		return
 	}
 	pt.try(now)
+}
+
+// accept puts a packet on the wire at the link's far end, and schedules
+// its arrival if it is the first one there. The event's key was taken when
+// the packet left, so the arrival is ordered the same whether the packet
+// came straight from the port or through an Outbox.
+func (in *Inlet) accept(f inflight) {
+	if in.pipe.Len() == 0 {
+		in.sim.ScheduleKeyed(f.at, f.p.arrKey, in.id, evArrive, 0)
+	}
+	in.pipe.Push(f)
+}
+
+// Handle runs the arrival of the packet at the head of the pipe.
+func (in *Inlet) Handle(now units.Time, _ uint8, _ int32) {
+	f := in.pipe.Pop()
+	if in.pipe.Len() > 0 {
+		nx := in.pipe.Peek()
+		// Reading the next packet's key also reads it ahead, a few
+		// hundred events before its arrival needs it: on large
+		// topologies the packet has left the caches since it was sent,
+		// and its arrival would otherwise start with a miss to memory.
+		in.sim.ScheduleKeyed(nx.at, nx.p.arrKey, in.id, evArrive, 0)
+	}
+	in.peer.Receive(now, f.p, in.peerPort)
 }
 
 // try starts the next transmission if the source has a packet; the port
@@ -158,10 +231,13 @@ func (pt *Port) try(now units.Time) {
 	if p.Kind == Data {
 		pt.TxDataBytes += int64(p.Size)
 	}
-	if pt.pipe.Len() == 0 {
-		pt.sim.Schedule(done+pt.Delay, pt.id, evArrive, 0)
+	p.arrKey = pt.sim.NewKey(pt.id)
+	f := inflight{at: done + pt.Delay, p: p}
+	if pt.out != nil {
+		pt.out.items = append(pt.out.items, transfer{pt.in, f})
+	} else {
+		pt.in.accept(f)
 	}
-	pt.pipe.Push(inflight{at: done + pt.Delay, p: p})
 	switch {
 	case next == units.Never:
 		pt.pendingAt = units.Never // idle until a Kick

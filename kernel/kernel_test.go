@@ -137,14 +137,14 @@ func benchQueue(b *testing.B, q queue, pending int, delta func(*rand.Rand) units
 	var seq uint64
 	for i := 0; i < pending; i++ {
 		seq++
-		q.push(event{at: delta(rng), seqKind: seq << 8})
+		q.push(event{at: delta(rng), key: Key{K: uint64(seq)}})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		e, _ := q.popUntil(units.Never)
 		seq++
-		q.push(event{at: e.at + delta(rng), seqKind: seq << 8})
+		q.push(event{at: e.at + delta(rng), key: Key{K: uint64(seq)}})
 	}
 }
 
@@ -199,7 +199,7 @@ func TestCalendarMatchesHeap(t *testing.T) {
 	for step := 0; step < 100_000; step++ {
 		for k := rng.IntN(3); k > 0 || h.len() == 0; k-- {
 			seq++
-			e := event{at: now + fabricDelta(rng)*units.Time(rng.IntN(3)), seqKind: seq << 8}
+			e := event{at: now + fabricDelta(rng)*units.Time(rng.IntN(3)), key: Key{K: uint64(seq)}}
 			c.push(e)
 			h.push(e)
 		}
@@ -213,10 +213,18 @@ func TestCalendarMatchesHeap(t *testing.T) {
 }
 
 // The radix heap takes events out in exactly the heap's order, (time,
-// sequence), with many ties, events scheduled at the current time, and
-// runs cut by until (events then scheduled between now and the earliest
-// pending one).
+// key), with many ties, events scheduled at the current time, and runs cut
+// by until (events then scheduled between now and the earliest pending
+// one). Half the keys grow with each push, as one node's do; the others are
+// random, as those of other nodes scheduling at the same instant can be
+// (an event for now may then go before pending ones).
 func TestRadixMatchesHeap(t *testing.T) {
+	for _, random := range []bool{false, true} {
+		testRadixMatchesHeap(t, random)
+	}
+}
+
+func testRadixMatchesHeap(t *testing.T, randomKeys bool) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var r radixQueue
 	var h heap4
@@ -224,7 +232,11 @@ func TestRadixMatchesHeap(t *testing.T) {
 	var now units.Time
 	push := func(at units.Time) {
 		seq++
-		e := event{at: at, seqKind: seq<<8 | uint64(seq%5), arg: int32(seq)}
+		k := Key{K: uint64(seq)}
+		if randomKeys {
+			k.K |= uint64(rng.IntN(1<<40)) << 20 // seq < 2^20 keeps keys unique
+		}
+		e := event{at: at, key: k, hk: uint32(seq % 5), arg: int32(seq)}
 		r.push(e)
 		h.push(e)
 	}
@@ -286,14 +298,14 @@ func BenchmarkContainerHeap(b *testing.B) {
 	var seq uint64
 	for i := 0; i < 1000; i++ {
 		seq++
-		heap.Push(q, event{at: units.Time(rng.IntN(1_000_000)), seqKind: seq << 8})
+		heap.Push(q, event{at: units.Time(rng.IntN(1_000_000)), key: Key{K: uint64(seq)}})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		e := heap.Pop(q).(event)
 		seq++
-		heap.Push(q, event{at: e.at + units.Time(rng.IntN(1_000_000)), seqKind: seq << 8})
+		heap.Push(q, event{at: e.at + units.Time(rng.IntN(1_000_000)), key: Key{K: uint64(seq)}})
 	}
 }
 

@@ -23,13 +23,15 @@ import (
 // comparisons.
 //
 // Ties: events at one time all land in the same bucket, and when they
-// reach bucket 0 they are sorted by sequence; an event scheduled later
-// at the same time has a larger sequence than any pending, so appending
-// keeps bucket 0 in order. The order of events is therefore exactly
-// (time, sequence), the same as the heap's.
+// reach bucket 0 they are sorted by key (see Key). An event scheduled at
+// the current time for the current time was scheduled no earlier than any
+// pending, so it goes at the end of bucket 0, or just before the pending
+// ones whose keys are larger (scheduled at this same instant by other
+// nodes): bucket 0 stays sorted, and the event taken out is always the
+// pending one with the smallest (time, key), as from a heap.
 type radixQueue struct {
 	last    units.Time
-	b0      []event // events at last, in sequence order, from b0head on
+	b0      []event // events at last, in key order, from b0head on
 	b0head  int
 	buckets [65][]event // buckets[0] unused (b0 instead)
 	// mins[b] is the earliest time in buckets[b] while it is non-empty,
@@ -53,6 +55,11 @@ func (q *radixQueue) push(e event) {
 	b := q.bucketOf(e.at)
 	if b == 0 {
 		q.b0 = append(q.b0, e)
+		// Keep key order: only another node's event scheduled at this
+		// same instant can have a larger key (see the type's comment).
+		for i := len(q.b0) - 1; i > q.b0head && e.less(&q.b0[i-1]); i-- {
+			q.b0[i], q.b0[i-1] = q.b0[i-1], e
+		}
 		return
 	}
 	q.add(b, e)
@@ -114,7 +121,7 @@ func (q *radixQueue) popUntil(until units.Time) (e event, ok bool) {
 
 // refill makes m, the earliest time of bucket b (the lowest non-empty
 // one), the new last and moves b's events to lower buckets: those at m to
-// b0 in sequence order. b0 is empty.
+// b0 in key order. b0 is empty.
 func (q *radixQueue) refill(b int, m units.Time) {
 	q.last = m
 	bk := q.buckets[b]
@@ -131,9 +138,9 @@ func (q *radixQueue) refill(b int, m units.Time) {
 	}
 	if len(q.b0) > 1 {
 		// The bucket held events in the order they reached it, not
-		// always sequence order.
+		// always key order.
 		slices.SortFunc(q.b0, func(x, y event) int {
-			if x.seqKind < y.seqKind {
+			if x.key.Less(y.key) {
 				return -1
 			}
 			return 1

@@ -62,11 +62,16 @@ type Flow struct {
 	window    units.Bytes
 	// inNet counts the flow's packets made and not yet consumed: data,
 	// ACKs, NACKs, CNPs and RTT probes queued at a NIC, on a link or in a
-	// switch. A packet leaves the count when the NIC it was sent to
-	// receives it or a switch drops it (PacketDropped).
-	inNet int32
+	// switch. Each end keeps its own count, [0] the sender's NIC and [1]
+	// the receiver's (packets it made less packets it took in), and
+	// dropped those that switches dropped (PacketDropped), so that in a
+	// partitioned run no count is written by two partitions: the sum is
+	// what is in the network.
+	inNet   [2]int32
+	dropped int32
 
 	// receiver
+	rxMsgs     []*Message // the receiver's view of msgs (PublishMessages)
 	expect     int64
 	rxMsg      int
 	lastCNP    units.Time
@@ -107,7 +112,23 @@ func (f *Flow) PFCPausedUntil(now units.Time) units.Time {
 
 // PacketDropped takes a packet of the flow that a switch discarded out of
 // the packets in the network (see Quiet).
-func (f *Flow) PacketDropped() { f.inNet-- }
+func (f *Flow) PacketDropped() { f.dropped++ }
+
+// side is the index of the NIC of host in inNet: 0 the sender's.
+func (f *Flow) side(host int32) int {
+	if host == f.Src {
+		return 0
+	}
+	return 1
+}
+
+// PublishMessages makes the messages released so far visible to the
+// receiving NIC. The NIC does it at every release unless
+// NIC.DeferPublish is set; then the owner of the flow table does, in a
+// partitioned run between two windows, so that the receiver never reads
+// the list while the sender appends to it (a message's first packet
+// reaches the receiver at least a window after its release).
+func (f *Flow) PublishMessages() { f.rxMsgs = f.msgs }
 
 // Quiet reports whether nothing of the flow is left to happen: it has
 // started, every released packet was delivered and acknowledged, no packet
@@ -116,7 +137,7 @@ func (f *Flow) PacketDropped() { f.inNet-- }
 // can be retired: no later event changes its state or its counters (a
 // timer still pending finds nothing outstanding and does nothing).
 func (f *Flow) Quiet() bool {
-	return f.started && f.inNet == 0 && f.sched == schedIdle && !f.pauseHeld &&
+	return f.started && f.inNet[0]+f.inNet[1] == f.dropped && f.sched == schedIdle && !f.pauseHeld &&
 		f.una == f.relPSN && f.expect == f.relPSN
 }
 
@@ -135,15 +156,18 @@ func payloadOf(m *Message, psn int64, mtu units.Bytes) units.Bytes {
 }
 
 // msgAt finds the message holding psn, starting from hint.
-func (f *Flow) msgAt(psn int64, hint int) int {
+func (f *Flow) msgAt(psn int64, hint int) int { return msgIn(f.msgs, psn, hint) }
+
+// msgIn finds the message of msgs holding psn, starting from hint.
+func msgIn(msgs []*Message, psn int64, hint int) int {
 	i := hint
-	if i >= len(f.msgs) {
-		i = len(f.msgs) - 1
+	if i >= len(msgs) {
+		i = len(msgs) - 1
 	}
-	for i > 0 && f.msgs[i].FirstPSN > psn {
+	for i > 0 && msgs[i].FirstPSN > psn {
 		i--
 	}
-	for i < len(f.msgs)-1 && psn >= f.msgs[i].FirstPSN+f.msgs[i].NPkts {
+	for i < len(msgs)-1 && psn >= msgs[i].FirstPSN+msgs[i].NPkts {
 		i++
 	}
 	return i

@@ -73,6 +73,13 @@ type NIC struct {
 	// table may retire it. The NIC does not look up a flow again once
 	// OnQuiet has returned unless the owner releases a new message on it.
 	OnQuiet func(now units.Time, f *Flow)
+	// OnInOrder, when set, is called with the payload bytes each data
+	// packet adds to its flow's in-order bytes at this receiver (RxBytes),
+	// after they are counted: to know a flow's RxBytes at a past instant.
+	OnInOrder func(now units.Time, f *Flow, b units.Bytes)
+	// DeferPublish leaves Flow.PublishMessages to the owner of the flow
+	// table (a partitioned run); otherwise Release publishes.
+	DeferPublish bool
 }
 
 // quiet hands f to OnQuiet if it has become quiet.
@@ -86,7 +93,7 @@ func (n *NIC) quiet(now units.Time, f *Flow) {
 // attached by the caller with SetPort.
 func New(sim *kernel.Sim, pool *fabric.Pool, tap fabric.Tap, hooks Hooks, cfg *Config, flows []*Flow, host int32) *NIC {
 	n := &NIC{sim: sim, pool: pool, tap: tap, hooks: hooks, cfg: cfg, flows: flows, host: host}
-	n.id = sim.Register(n)
+	n.id = sim.RegisterAt(n, host)
 	return n
 }
 
@@ -114,6 +121,9 @@ func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
 	m.Release = now
 	f.relPSN += m.NPkts
 	f.msgs = append(f.msgs, m)
+	if !n.DeferPublish {
+		f.rxMsgs = f.msgs
+	}
 	if !f.started {
 		f.started = true
 		f.Start = now
@@ -350,7 +360,7 @@ func (n *NIC) makeData(now units.Time, f *Flow) *fabric.Packet {
 	psn := f.nxt
 	pay := payloadOf(m, psn, n.cfg.MTUPayload)
 	p := n.pool.Get()
-	f.inNet++
+	f.inNet[0]++
 	p.Kind, p.Prio = fabric.Data, f.Prio
 	p.Src, p.Dst, p.Flow, p.Hash = f.Src, f.Dst, f.ID, f.Hash
 	p.PSN, p.MsgID = psn, int64(m.Index)
@@ -406,7 +416,7 @@ func (n *NIC) probeBytes() units.Bytes {
 // while a PAUSE holds that class (see held).
 func (n *NIC) sendProbe(now units.Time, f *Flow) {
 	p := n.pool.Get()
-	f.inNet++
+	f.inNet[0]++
 	p.Kind, p.Prio = fabric.RTTReq, f.Prio
 	p.Src, p.Dst, p.Flow, p.Hash = f.Src, f.Dst, f.ID, f.Hash
 	p.Size, p.SentAt, p.EnqAt = n.probeBytes(), now, now
@@ -417,7 +427,7 @@ func (n *NIC) sendProbe(now units.Time, f *Flow) {
 
 func (n *NIC) sendCtrl(now units.Time, k fabric.Kind, f *Flow, size units.Bytes) *fabric.Packet {
 	p := n.pool.Get()
-	f.inNet++
+	f.inNet[f.side(n.host)]++
 	p.Kind, p.Prio = k, fabric.ControlPrio
 	if n.cfg.AckInDataClass && (k == fabric.Ack || k == fabric.Nack) {
 		p.Prio = f.Prio
@@ -475,7 +485,7 @@ func (n *NIC) Receive(now units.Time, p *fabric.Packet, _ int32) {
 	}
 	n.pool.Put(p)
 	if f != nil {
-		f.inNet--
+		f.inNet[f.side(n.host)]--
 		n.quiet(now, f)
 	}
 }
@@ -539,13 +549,16 @@ func (n *NIC) receiveData(now units.Time, f *Flow, p *fabric.Packet) {
 	switch {
 	case p.PSN == f.expect:
 		f.expect++
+		if n.OnInOrder != nil {
+			n.OnInOrder(now, f, p.Payload)
+		}
 		f.nackFor = -1
 		f.ackCount++
 		done := p.Last
 		var m *Message
 		if done {
 			f.rxMsg = f.msgAtRx(p.PSN)
-			m = f.msgs[f.rxMsg]
+			m = f.rxMsgs[f.rxMsg]
 			m.Delivered = now
 			f.Finish = now
 			f.rxMsg++
@@ -571,7 +584,7 @@ func (n *NIC) receiveData(now units.Time, f *Flow, p *fabric.Packet) {
 	}
 }
 
-func (f *Flow) msgAtRx(psn int64) int { return f.msgAt(psn, f.rxMsg) }
+func (f *Flow) msgAtRx(psn int64) int { return msgIn(f.rxMsgs, psn, f.rxMsg) }
 
 // advance moves the cumulative acknowledgement to psn and returns the
 // payload bytes newly acknowledged.

@@ -89,6 +89,11 @@ type Config struct {
 	// (decision recorders for reward datasets); flowID is the flow's id in
 	// flows.parquet. The wrapper must forward every method unchanged.
 	WrapCC func(flowID int32, a cca.Algorithm) cca.Algorithm `json:"-"`
+	// Threads is the number of partitions the run's nodes are split into,
+	// each run by its own goroutine (0 or 1: one). The outputs are the
+	// same for any value; a run that shares something among all its nodes
+	// (Result.SerialWhy) runs on one.
+	Threads int `json:"-"`
 }
 
 // ApplyCCHints sets the switch ECN marking, the receiver's CNP interval,

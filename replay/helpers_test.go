@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/linerate"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -19,6 +20,7 @@ func ccSpec(t testing.TB, name string, params map[string]string) cca.Spec {
 	r := cca.NewRegistry()
 	dcqcn.Register(r)
 	linerate.Register(r)
+	hpcc.Register(r)
 	s, err := r.Build(name, params)
 	if err != nil {
 		t.Fatal(err)

@@ -2,9 +2,9 @@ package replay
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/ccreplay/ccreplay/fabric"
-	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/units"
@@ -46,42 +46,64 @@ func (q *QueueSampler) validate() error {
 }
 
 // pfcWatch passes every packet on to the receiver at the end of a link and
-// shows the PFC frames among them to an observer first. The replay puts it
-// on the links out of switches only when Config.PFCObserver is set, so a
-// run without one pays nothing.
+// logs the PFC frames among them in the receiving node's partition first;
+// the barrier shows them to Config.PFCObserver in the run's event order
+// (pfcBarrier). The replay puts it on the links out of switches only when
+// Config.PFCObserver is set, so a run without one pays nothing.
 type pfcWatch struct {
 	next fabric.Receiver
 	node int32
-	obs  PFCObserver
+	p    *part
 }
 
 func (w pfcWatch) Receive(now units.Time, p *fabric.Packet, inPort int32) {
 	if p.Kind == fabric.Pause || p.Kind == fabric.Resume {
-		w.obs(now, w.node, inPort, p.PausePrio, p.Kind == fabric.Pause)
+		w.p.pfc = append(w.p.pfc, pfcFrame{m: w.p.here(now, -1), node: w.node, port: inPort, prio: p.PausePrio, pause: p.Kind == fabric.Pause})
 	}
 	w.next.Receive(now, p, inPort)
 }
 
-// sampler runs a QueueSampler as events of its own.
-type sampler struct {
-	q   *QueueSampler
-	r   *run
-	sim *kernel.Sim
-	id  kernel.HandlerID
+// pfcFrame is a PAUSE or RESUME frame's arrival, for Config.PFCObserver.
+type pfcFrame struct {
+	m          mark
+	node, port int32
+	prio       uint8
+	pause      bool
 }
 
-func (r *run) startSampler(q *QueueSampler) {
-	s := &sampler{q: q, r: r, sim: r.sim}
-	s.id = r.sim.Register(s)
-	r.sim.Schedule(q.Start, s.id, 0, 0)
+// pfcBarrier shows the window's PFC frames to the observer, in the run's
+// event order whatever the partitions.
+func (r *run) pfcBarrier() {
+	all := r.pfcBuf[:0]
+	for _, p := range r.parts {
+		all = append(all, p.pfc...)
+		p.pfc = p.pfc[:0]
+	}
+	r.pfcBuf = all[:0]
+	if len(all) == 0 {
+		return
+	}
+	// Stable: equal marks come from one event, hence one part.
+	sort.SliceStable(all, func(a, b int) bool { return all[a].m.before(all[b].m) })
+	for _, f := range all {
+		r.cfg.PFCObserver(f.m.at, f.node, f.port, f.prio, f.pause)
+	}
 }
 
-// Handle takes one sample and schedules the next.
-func (s *sampler) Handle(now units.Time, _ uint8, _ int32) {
-	s.q.Sample(now, s.r.sws)
-	if now < s.q.End {
-		if next := limits.AddTime(now, s.q.Every); next <= limits.ClockLimit {
-			s.sim.Schedule(next, s.id, 0, 0)
+// sampleBarrier takes the queue samples due by next, the time of the
+// earliest pending event: every event before them has run and none at or
+// after them, in every partition (step ends windows at sample times), so a
+// sample sees the switches as they are just before its time.
+func (r *run) sampleBarrier(next, until units.Time) {
+	q := r.cfg.QueueSampler
+	for r.sampleAt <= next && r.sampleAt <= until {
+		t := r.sampleAt
+		q.Sample(t, r.sws)
+		r.sampleAt = units.Never
+		if t < q.End {
+			if nx := limits.AddTime(t, q.Every); nx <= limits.ClockLimit {
+				r.sampleAt = nx
+			}
 		}
 	}
 }

@@ -148,38 +148,54 @@ func TestPFCSmallBufferNoDrops(t *testing.T) {
 // N long DCQCN flows on one bottleneck converge to C/N each (Zhu 2015:
 // the fluid model's fixed point is the fair share). Four flows join 2 ms
 // apart. DCQCN oscillates around the fair share (about +-15 % over 20 ms
-// windows in this setup), so convergence is judged on the long-run mean:
-// over [40 ms, 120 ms) every flow's goodput must be within 10 % of C/N of
-// the payload capacity, and the bottleneck at least 90 % used. The test
-// uses R_AI = 40 Mb/s: with zhu2015's 5 Mb/s the additive step recovers
-// only about 0.09 Gb/s per ms and convergence takes longer than a unit
-// test should run (measured: still 13/12/19/50 Gb/s at 40-50 ms).
+// windows in this setup), so convergence is judged on the long-run mean
+// over [40 ms, 120 ms), and over four seeds (the RED draws): a single
+// run's 80 ms mean still strays from C/N by up to 16 % for some flow
+// (measured on seeds 1-8, before and after the switches got random
+// streams of their own), the mean of four runs by much less. Every flow's
+// goodput averaged over the seeds must be within 10 % of C/N of the
+// payload capacity, every single run's within 20 %, and the bottleneck at
+// least 90 % used in every run. The test uses R_AI = 40 Mb/s: with
+// zhu2015's 5 Mb/s the additive step recovers only about 0.09 Gb/s per ms
+// and convergence takes longer than a unit test should run (measured:
+// still 13/12/19/50 Gb/s at 40-50 ms).
 func TestDCQCNConvergesToFairShare(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long-running convergence test")
 	}
-	const n = 4
+	const n, seeds = 4, 4
 	tr := mustGen(t, "longflows:n=4,size=2GB,stagger=2ms", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn:zhu2015")
-	cfg.CC = ccSpec(t, "dcqcn:zhu2015", map[string]string{"ai_rate": "40Mbps"})
-	cfg.CheckEvery = 0
-	from, to := 40*units.Millisecond, 120*units.Millisecond
-	m := replaytest.NewRateMeter(from, to, 0)
-	cfg.Observer = m
-	cfg.MaxTime = to
-	mustRun(t, cfg, tr, "")
 	capacity := float64(100*units.Gbps) * 1000 / 1048 // payload bit/s
 	fair := capacity / n
-	var total float64
-	for f := int32(0); f < n; f++ {
-		rate := float64(m.Bytes[f]) * 8 / (to - from).Seconds()
-		total += rate
-		t.Logf("flow %d: %.2f Gb/s (fair share %.2f)", f, rate/1e9, fair/1e9)
-		if math.Abs(rate-fair)/fair > 0.10 {
-			t.Errorf("flow %d got %.2f Gb/s, fair share %.2f Gb/s (tolerance 10 %%)", f, rate/1e9, fair/1e9)
+	from, to := 40*units.Millisecond, 120*units.Millisecond
+	var mean [n]float64
+	for seed := uint64(1); seed <= seeds; seed++ {
+		cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn:zhu2015")
+		cfg.CC = ccSpec(t, "dcqcn:zhu2015", map[string]string{"ai_rate": "40Mbps"})
+		cfg.CheckEvery = 0
+		cfg.Seed = seed
+		m := replaytest.NewRateMeter(from, to, 0)
+		cfg.Observer = m
+		cfg.MaxTime = to
+		mustRun(t, cfg, tr, "")
+		var total float64
+		for f := int32(0); f < n; f++ {
+			rate := float64(m.Bytes[f]) * 8 / (to - from).Seconds()
+			total += rate
+			mean[f] += rate / seeds
+			t.Logf("seed %d flow %d: %.2f Gb/s (fair share %.2f)", seed, f, rate/1e9, fair/1e9)
+			if math.Abs(rate-fair)/fair > 0.20 {
+				t.Errorf("seed %d: flow %d got %.2f Gb/s, fair share %.2f Gb/s (tolerance 20 %% for one run)", seed, f, rate/1e9, fair/1e9)
+			}
+		}
+		if total < 0.90*capacity {
+			t.Errorf("seed %d: bottleneck carried %.2f Gb/s of %.2f", seed, total/1e9, capacity/1e9)
 		}
 	}
-	if total < 0.90*capacity {
-		t.Errorf("bottleneck carried %.2f Gb/s of %.2f", total/1e9, capacity/1e9)
+	for f, rate := range mean {
+		t.Logf("flow %d: %.2f Gb/s over %d seeds", f, rate/1e9, seeds)
+		if math.Abs(rate-fair)/fair > 0.10 {
+			t.Errorf("flow %d got %.2f Gb/s over %d seeds, fair share %.2f Gb/s (tolerance 10 %%)", f, rate/1e9, seeds, fair/1e9)
+		}
 	}
 }

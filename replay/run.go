@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
@@ -43,38 +42,62 @@ type Result struct {
 	// grows with.
 	PacketHops int64
 	// PeakFlowsHeld is the largest number of flows whose state the run
-	// held at once: started and not yet retired (a flow is retired when
-	// its last message is complete and none of its packets is left in the
-	// network). The run's memory follows it, not the number of flows.
+	// held at once, as seen between two windows: started and not yet
+	// retired (a flow is retired when its last message is complete and
+	// none of its packets is left in the network). The run's memory
+	// follows it, not the number of flows.
 	PeakFlowsHeld int
+	// Partitions is the number of partitions the run was split into
+	// (Config.Threads, or 1: see SerialWhy); the outputs do not depend on it.
+	Partitions int
+	// SerialWhy, when Config.Threads asked for more than one partition and
+	// the run had one, says why.
+	SerialWhy string
 }
 
 // run is one run's mutable state.
+//
+// The run's nodes are split among partitions (parts), each run by its own
+// kernel.Sim, in windows of simulated time no longer than the shortest
+// link delay (see kernel.Group and parallel.go). With one partition the
+// run goes the same way: the same windows, the same barriers, the same
+// order of events, hence the same outputs for any number of partitions.
+// What a partition's events do to state shared by the whole run (message
+// counts, the concurrency window, finished flows, drops) goes to its part
+// and is taken up at the barrier that ends the window.
 type run struct {
-	cfg  *Config
-	tr   *trace.Trace
-	sim  *kernel.Sim
-	id   kernel.HandlerID
-	pool fabric.Pool
-	tap  *packetTap
-	nics []*nic.NIC
-	sws  []*switchmodel.Switch
+	cfg       *Config
+	tr        *trace.Trace
+	g         *kernel.Group
+	parts     []*part
+	partOf    []int32    // node -> partition
+	window    units.Time // the window length: the shortest link delay
+	serialWhy string     // why one partition when Config.Threads asked for more
+	sampleAt  units.Time // the next queue sample (Config.QueueSampler), or units.Never
+	feeds     []*feeder  // per host: its releases and local messages
+	tap       *packetTap
+	nics      []*nic.NIC
+	sws       []*switchmodel.Switch
 	// The flow table, indexed by flow id. A flow's nic.Flow and path are
 	// made at its first release (newFlow) and dropped when it is retired
 	// (flowQuiet): its row is then in rows. So the run holds the state of
 	// the flows in progress, not of every flow of the trace.
-	specs   []flowSpec
-	flows   []*nic.Flow       // nil before the first release and once retired
-	paths   [][]topology.Hop  // as flows
-	rows    []v2.FlowRow      // rows of retired flows (nil until the first)
-	retired []bool            // as rows
-	sdone   []int32           // messages whose sender has seen completion, per flow
-	routes  *topology.Routing // the topology's routes, for newFlow
-	maxRTT  units.Time        // NS3MaxRTT, computed once when needed
-	held    int               // flows started and not retired
-	peak    int               // the most held at once
-	msgs    []*nic.Message
-	msgF    []int32 // message index -> flow index
+	specs    []flowSpec
+	flows    []*nic.Flow       // nil before the first release and once retired
+	paths    [][]topology.Hop  // as flows
+	rows     []v2.FlowRow      // rows of retired flows (nil until the first)
+	retired  []bool            // as rows
+	sdone    []int32           // messages whose sender has seen completion, per flow
+	routes   *topology.Routing // the topology's routes, for newFlow
+	maxRTT   units.Time        // NS3MaxRTT, computed once when needed
+	held     int               // flows started and not retired
+	peak     int               // the most held at once
+	ending   []int32           // flows delivered and complete at the sender, not yet retired
+	inEnding []bool            // per flow: in ending
+	winEvs   []winEvent        // windowBarrier's buffer
+	pfcBuf   []pfcFrame        // pfcBarrier's buffer
+	msgs     []*nic.Message
+	msgF     []int32 // message index -> flow index
 
 	indep    []int32   // messages without dependencies, by (release, index)
 	nextRel  int       // cursor in indep
@@ -84,7 +107,9 @@ type run struct {
 	flowMsgs [][]int32
 
 	delivered, senderDone int
+	endAt                 units.Time // the last completion, once every message is complete
 	checkErr              error
+	nextCheck             units.Time // the next conservation check (CheckEvery)
 
 	// The concurrency window (flows.parquet's concurrent_bytes): from the
 	// release of the last flow's first message to the first flow's last
@@ -97,6 +122,12 @@ type run struct {
 // later messages wait for dependencies) and closes when the first flow
 // delivers its last message, or at the end of the run; it stays empty when
 // a flow finishes before the last one starts.
+//
+// The instants at which it opens and closes are events of the run's order
+// (a time and a kernel.Key), found at the barrier that follows them from
+// the partitions' logs; every flow's in-order bytes at such an instant are
+// its bytes at the barrier less those logged after the instant (rxLog,
+// kept only until the first flow finishes).
 type concWindow struct {
 	msgs     []int32       // trace messages per flow (released or not)
 	done     []int32       // messages delivered per flow
@@ -105,13 +136,13 @@ type concWindow struct {
 	open     bool          // the window has opened and not yet closed
 	atStart  []units.Bytes // in-order bytes at the receiver when it opened
 	bytes    []int64       // in-order bytes delivered inside it, per flow
+	logging  bool          // the NICs log in-order bytes (no flow has finished)
 }
 
-// Event kinds the run schedules for itself.
+// Event kinds of a host's feeder.
 const (
 	evFeed    uint8 = 1 // release independent messages whose time has come
 	evRelease uint8 = 2 // release one dependent message (arg = index)
-	evCheck   uint8 = 3 // conservation check
 	evLocal   uint8 = 4 // a same-host message completes (arg = index)
 )
 
@@ -172,8 +203,7 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string)
 	if tr.Hosts > cfg.Topology.NumHosts {
 		return nil, badInput{fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)}
 	}
-	r := &run{cfg: &cfg, tr: tr, sim: kernel.NewSim(cfg.Seed)}
-	r.id = r.sim.Register(r)
+	r := &run{cfg: &cfg, tr: tr}
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
 			return nil, fmt.Errorf("output folder: %w", err)
@@ -192,6 +222,7 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string)
 		}
 		return nil, err
 	}
+	defer r.g.Close()
 	r.schedule()
 	res, err := r.execute(ctx)
 	if q := cfg.QueueSampler; q != nil && q.Final != nil && err == nil {
@@ -247,10 +278,7 @@ func (r *run) newFlow(fid int32) *nic.Flow {
 	case BaseRTTNS3Pair:
 		f.CCBaseRTT = topology.NS3BaseRTT(path, cfg.NIC.MTUPayload)
 	case BaseRTTNS3Max:
-		if r.maxRTT == 0 {
-			r.maxRTT, _ = topology.NS3MaxRTT(cfg.Topology, cfg.NIC.MTUPayload)
-		}
-		f.CCBaseRTT = r.maxRTT
+		f.CCBaseRTT = r.maxRTT // computed by build: newFlow runs in every partition
 	}
 	f.Bottleneck = topology.PathBottleneck(path)
 	f.Hops = len(path)
@@ -258,37 +286,20 @@ func (r *run) newFlow(fid int32) *nic.Flow {
 	return f
 }
 
-// flowQuiet implements nic.NIC.OnQuiet: a flow with nothing in the
-// network whose every trace message is delivered and complete at the
-// sender is retired. Its row is taken now (nothing can change it any
-// more: no packet of it is left and no message will come) and its state
-// and path are let go, so that memory follows the flows in progress.
-func (r *run) flowQuiet(now units.Time, f *nic.Flow) {
+// retire lets a finished, quiet flow go (see barrier): its row is taken
+// now (nothing can change it any more: no packet of it is left and no
+// message will come) and its state and path are let go, so that memory
+// follows the flows in progress.
+func (r *run) retire(f *nic.Flow) {
 	i := f.ID
-	if r.win.done[i] != r.win.msgs[i] || r.sdone[i] != r.win.msgs[i] {
-		return // more messages to come
-	}
 	if r.rows == nil {
 		r.rows = make([]v2.FlowRow, len(r.specs))
 		r.retired = make([]bool, len(r.specs))
 	}
-	r.rows[i] = r.flowRow(int(i), f, now)
+	r.rows[i] = r.flowRow(int(i), f, f.Finish)
 	r.retired[i] = true
 	r.flows[i], r.paths[i] = nil, nil
 	r.held--
-}
-
-// dropped is every switch's OnDrop: the flow's drop count and its packets
-// in the network; a drop can leave the flow quiet.
-func (r *run) dropped(now units.Time, p *fabric.Packet) {
-	f := r.flows[p.Flow]
-	if p.Kind == fabric.Data {
-		f.DroppedPkts++
-	}
-	f.PacketDropped()
-	if f.Quiet() {
-		r.flowQuiet(now, f)
-	}
 }
 
 // splitmix64 mixes the seed and a flow id into the flow's ECMP hash.
@@ -350,10 +361,14 @@ func (r *run) build() error {
 		r.msgF[i] = fid
 		r.specs[fid].size += units.Bytes(m.Bytes)
 	}
+	if cfg.CCBaseRTT == BaseRTTNS3Max {
+		r.maxRTT, _ = topology.NS3MaxRTT(cfg.Topology, cfg.NIC.MTUPayload)
+	}
 	nf := len(r.specs)
 	r.flows = make([]*nic.Flow, nf)
 	r.paths = make([][]topology.Hop, nf)
 	r.sdone = make([]int32, nf)
+	r.inEnding = make([]bool, nf)
 	r.win.msgs = make([]int32, nf)
 	r.win.done = make([]int32, nf)
 	r.win.bytes = make([]int64, nf)
@@ -369,14 +384,17 @@ func (r *run) build() error {
 				fid, sp.src, sp.dst, sp.size, bottleneck[fid], limits.Describe(limits.MaxTime))}
 		}
 	}
+	// Partitions.
+	r.partition()
 	// Nodes.
 	r.nics = make([]*nic.NIC, topo.NumHosts)
 	recv := make([]fabric.Receiver, len(topo.Nodes))
 	for i := range topo.Nodes {
 		n := &topo.Nodes[i]
+		pt := r.parts[r.partOf[i]]
 		if n.Kind == topology.Host {
-			x := nic.New(r.sim, &r.pool, tap, r, &r.cfg.NIC, r.flows, n.ID)
-			x.OnQuiet = r.flowQuiet
+			x := nic.New(pt.sim, &pt.pool, tap, pt, &r.cfg.NIC, r.flows, n.ID)
+			x.DeferPublish = len(r.parts) > 1
 			r.nics[i] = x
 			recv[i] = x
 			continue
@@ -385,66 +403,37 @@ func (r *run) build() error {
 		for j, p := range n.Ports {
 			specs[j] = switchmodel.PortSpec{Rate: p.Rate, Delay: p.Delay}
 		}
-		sw := switchmodel.New(r.sim, &r.pool, routes, tap, n.ID, cfg.Switch, specs)
-		sw.OnDrop = r.dropped
+		sw := switchmodel.New(pt.sim, &pt.pool, routes, tap, n.ID, cfg.Switch, specs)
+		sw.OnDrop = pt.dropped
 		r.sws = append(r.sws, sw)
 		recv[i] = sw
 	}
 	// Links.
 	si := 0
+	connect := func(port *fabric.Port, from int32, p topology.Port) {
+		to := recv[p.Peer]
+		if cfg.PFCObserver != nil && topo.Nodes[from].Kind != topology.Host {
+			to = pfcWatch{next: to, node: p.Peer, p: r.parts[r.partOf[p.Peer]]}
+		}
+		port.Connect(to, p.Peer, p.PeerPort, r.parts[r.partOf[p.Peer]].sim, &r.parts[r.partOf[from]].out)
+		port.TxStep = cfg.TimeStep
+	}
 	for i := range topo.Nodes {
 		n := &topo.Nodes[i]
 		if n.Kind == topology.Host {
 			p := n.Ports[0]
 			x := r.nics[i]
-			x.SetPort(fabric.NewPort(r.sim, n.ID, 0, p.Rate, p.Delay, x, recv[p.Peer], p.PeerPort))
-			x.Port.TxStep = cfg.TimeStep
+			x.SetPort(fabric.NewPort(r.parts[r.partOf[i]].sim, n.ID, 0, p.Rate, p.Delay, x, nil, 0))
+			connect(x.Port, n.ID, p)
 			continue
 		}
 		sw := r.sws[si]
 		si++
 		for j, p := range n.Ports {
-			to := recv[p.Peer]
-			if cfg.PFCObserver != nil {
-				to = pfcWatch{next: to, node: p.Peer, obs: cfg.PFCObserver}
-			}
-			sw.Port(j).Port.SetPeer(to, p.PeerPort)
-			sw.Port(j).Port.TxStep = cfg.TimeStep
+			connect(sw.Port(j).Port, n.ID, p)
 		}
 	}
 	return nil
-}
-
-// schedule prepares message releases: independent messages in release
-// order through one feeder event, dependent ones when their last
-// dependency is delivered.
-func (r *run) schedule() {
-	idx := msgIndex(r.tr.Messages)
-	r.waiting = make([]int32, len(r.tr.Messages))
-	r.children = make([][]int32, len(r.tr.Messages))
-	for i := range r.tr.Messages {
-		m := &r.tr.Messages[i]
-		r.waiting[i] = int32(len(m.Deps))
-		for _, d := range m.Deps {
-			p := idx(d)
-			r.children[p] = append(r.children[p], int32(i))
-		}
-		if len(m.Deps) == 0 {
-			r.indep = append(r.indep, int32(i))
-		}
-	}
-	sort.SliceStable(r.indep, func(a, b int) bool {
-		return r.tr.Messages[r.indep[a]].Release < r.tr.Messages[r.indep[b]].Release
-	})
-	if len(r.indep) > 0 {
-		r.sim.Schedule(r.tr.Messages[r.indep[0]].Release, r.id, evFeed, 0)
-	}
-	if r.cfg.CheckEvery > 0 {
-		r.sim.Schedule(r.cfg.CheckEvery, r.id, evCheck, 0)
-	}
-	if q := r.cfg.QueueSampler; q != nil {
-		r.startSampler(q)
-	}
 }
 
 // msgIndex returns the function from a message id of a validated trace
@@ -469,195 +458,10 @@ func msgIndex(msgs []trace.Message) func(int64) int32 {
 	return func(id int64) int32 { return m[id] }
 }
 
-func (r *run) release(now units.Time, i int32) {
-	if r.msgF[i] < 0 {
-		m := r.msgs[i]
-		m.Release, m.FirstTx = now, now
-		if d := r.localTime(m.Bytes); d > 0 {
-			r.sim.Schedule(limits.AddTime(now, d), r.id, evLocal, i)
-		} else {
-			r.localDone(now, m)
-		}
-		return
-	}
-	f := r.flows[r.msgF[i]]
-	if f == nil {
-		f = r.newFlow(r.msgF[i])
-		r.held++
-		r.peak = max(r.peak, r.held)
-	}
-	first := f.Start < 0
-	r.nics[f.Src].Release(now, f, r.msgs[i])
-	if first {
-		r.flowStarted()
-	}
-}
-
-// flowStarted counts a flow's first release; the last one opens the
-// concurrency window unless a flow has already finished.
-func (r *run) flowStarted() {
-	w := &r.win
-	w.started++
-	if w.started < len(r.flows) || w.finished > 0 {
-		return
-	}
-	w.open = true
-	w.atStart = make([]units.Bytes, len(r.flows))
-	for i, f := range r.flows {
-		w.atStart[i] = f.RxBytes(r.cfg.NIC.MTUPayload)
-	}
-}
-
-// flowDelivered counts a delivered message of flow fid; the first flow to
-// deliver all its messages closes the concurrency window.
-func (r *run) flowDelivered(fid int32) {
-	w := &r.win
-	w.done[fid]++
-	if w.done[fid] != w.msgs[fid] {
-		return
-	}
-	w.finished++
-	if w.finished == 1 {
-		r.closeWindow()
-	}
-}
-
-// closeWindow takes every flow's in-order bytes delivered since the
-// window opened (nothing when it never opened).
-func (r *run) closeWindow() {
-	w := &r.win
-	if !w.open {
-		return
-	}
-	w.open = false
-	for i, f := range r.flows {
-		w.bytes[i] = int64(f.RxBytes(r.cfg.NIC.MTUPayload) - w.atStart[i])
-	}
-}
-
 // localTime is how long a same-host message takes (Config.LocalRate).
 func (r *run) localTime(b units.Bytes) units.Time {
 	if r.cfg.LocalRate <= 0 || b <= 0 {
 		return 0
 	}
 	return units.TxTime(b, r.cfg.LocalRate)
-}
-
-func (r *run) localDone(now units.Time, m *nic.Message) {
-	m.Delivered, m.SenderDone = now, now
-	r.Delivered(now, nil, m)
-	r.SenderDone(now, nil, m)
-}
-
-// Handle runs the replay's own events.
-func (r *run) Handle(now units.Time, kind uint8, arg int32) {
-	switch kind {
-	case evFeed:
-		for r.nextRel < len(r.indep) && r.tr.Messages[r.indep[r.nextRel]].Release <= now {
-			r.release(now, r.indep[r.nextRel])
-			r.nextRel++
-		}
-		if r.nextRel < len(r.indep) {
-			r.sim.Schedule(r.tr.Messages[r.indep[r.nextRel]].Release, r.id, evFeed, 0)
-		}
-	case evRelease:
-		r.release(now, arg)
-	case evLocal:
-		r.localDone(now, r.msgs[arg])
-	case evCheck:
-		if err := r.checkConservation(); err != nil {
-			r.checkErr = fmt.Errorf("at %v: %w", now, err)
-			r.sim.Stop()
-			return
-		}
-		if !r.done() {
-			r.sim.Schedule(limits.AddTime(now, r.cfg.CheckEvery), r.id, evCheck, 0)
-		}
-	}
-}
-
-func (r *run) done() bool {
-	return r.delivered == len(r.msgs) && r.senderDone == len(r.msgs)
-}
-
-// Delivered implements nic.Hooks: release the dependents of m.
-func (r *run) Delivered(now units.Time, f *nic.Flow, m *nic.Message) {
-	r.delivered++
-	if f != nil {
-		r.flowDelivered(f.ID)
-	}
-	for _, c := range r.children[m.Index] {
-		r.waiting[c]--
-		if r.waiting[c] == 0 {
-			tm := &r.tr.Messages[c]
-			at := limits.AddTime(now, tm.Gap)
-			if at < tm.Release {
-				at = tm.Release
-			}
-			if at == now {
-				r.release(now, c)
-			} else {
-				r.sim.Schedule(at, r.id, evRelease, c)
-			}
-		}
-	}
-	if r.done() {
-		r.sim.Stop()
-	}
-}
-
-// SenderDone implements nic.Hooks.
-func (r *run) SenderDone(now units.Time, f *nic.Flow, m *nic.Message) {
-	r.senderDone++
-	if f != nil {
-		r.sdone[f.ID]++
-	}
-	if r.done() {
-		r.sim.Stop()
-	}
-}
-
-func (r *run) execute(ctx context.Context) (*Result, error) {
-	until := units.Never
-	if r.cfg.MaxTime > 0 {
-		until = r.cfg.MaxTime
-	}
-	// NB: the loop slices the run by event count, never by simulated
-	// time, so an idle gap of any length between two events costs nothing
-	// (stepping the clock by a fixed amount hung on long gaps).
-	for {
-		n := r.sim.RunBudget(until, eventSlice)
-		if r.cfg.Progress != nil {
-			r.cfg.Progress(r.sim.Now(), r.delivered, len(r.msgs))
-		}
-		if n < eventSlice || r.sim.Stopped() {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, &InterruptedError{At: r.sim.Now(), Err: err}
-		}
-	}
-	end := r.sim.Now()
-	if err := r.sim.Err(); err != nil {
-		return nil, badInput{err}
-	}
-	if r.checkErr != nil {
-		return nil, r.checkErr
-	}
-	if err := r.checkConservation(); err != nil {
-		return nil, fmt.Errorf("at end %v: %w", end, err)
-	}
-	r.closeWindow() // no flow finished: the window ends with the run
-	res := &Result{SimEnd: end, Events: r.sim.Events, PeakFlowsHeld: r.peak}
-	res.Flows = r.flowRows(end)
-	res.Messages = r.messageRows()
-	res.Ports = r.portRows(end)
-	for i := range res.Flows {
-		res.DataPackets += res.Flows[i].DataPktsSent
-	}
-	for i := range res.Ports {
-		res.PacketHops += res.Ports[i].TxPkts
-	}
-	res.Summary = metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
-	return res, nil
 }

@@ -105,7 +105,7 @@ func init() {
 			"after its peak. ccreplay: DCQCN's zhu2015-ns3 preset (Table II's values as Zhu et al.'s ns-3 model, the paper's " +
 			"simulator, runs them: alpha starts at 0.5 and is updated before each cut), `linerate` for PFC alone, a 320 MB " +
 			"buffer, every packet logged. With the zhu2015 preset instead (alpha starts at 1, the paper's Section V text) every " +
-			"cut halves the rate: PFC never fires and the backlog without PFC peaks at 24.6 MB at 232 us. " +
+			"cut halves the rate: PFC never fires and the backlog without PFC peaks at 24.6 MB at 234 us. " +
 			"Both scales are the paper's setup (it is small).",
 		Runs: func(Scale) []Run { return []Run{burstRun("pfc"), burstRun("dcqcn"), burstRun("dcqcn-nopfc")} },
 		Claims: func(Scale) []Claim {

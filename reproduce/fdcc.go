@@ -94,12 +94,13 @@ const (
 		"span in which every flow is active: `unfair_ratio_concurrent`); over each flow's whole life (`unfair_ratio`) flows " +
 		"released up to 1 ms apart differ even under a fair share (4-to-1 DCQCN: 0.0044 lifetime, 0.0005 concurrent). What " +
 		"remains is unequal sharing in the models while all flows are active: at 16-to-1 under DCQCN the flows deliver " +
-		"between 11.3 and 19.9 MB inside the window, and at 4-to-1 under HPCC the last flow to start gets about 45 Gb/s " +
+		"between 14.0 and 20.0 MB inside the window, and at 4-to-1 under HPCC the last flow to start gets about 45 Gb/s " +
 		"against 11 Gb/s for the two earliest."
 	noteDCQCNRecovery = "DCQCN goodput at 16-to-1: after the cuts the last flows recover slowly once the others finish " +
 		"(the `hpcc` preset is the simulator's mix/config.txt: 900 us increase timer, 50 Mb/s additive step, 100 Mb/s " +
-		"floor). With the parameters of the simulator's run script instead (`--cca-param ai_rate=20Mbps,hai_rate=200Mbps," +
-		"min_rate=1Gbps,increase_timer=300us`) the same run gives goodput 0.84 and mean slowdown 15.7; which the thesis " +
+		"floor). With the parameters of the simulator's run script instead (`--cca-param ai_rate=20Mbps --cca-param " +
+		"hai_rate=200Mbps --cca-param min_rate=1Gbps --cca-param increase_timer=300us`) the same run gives goodput 0.85 " +
+		"and mean slowdown 16.1; which the thesis " +
 		"used is not stated."
 )
 

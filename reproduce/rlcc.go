@@ -120,8 +120,8 @@ func table1Measure(label string, pick func(table1Figures) float64) func(Outcomes
 
 // noteRLCCFairness is what is known of RL-CC's fairness here.
 const noteRLCCFairness = "RL-CC's fairness: the shipped policy (trees distilled from ccreplay's own training, " +
-	"docs/RLCC.md) is less fair than the paper's at 128 flows, and the figure moves with the decision latency: FR 43 " +
-	"with the trees' 0.9 us (this run) and 28 with the 2 us `ccreplay eval rlcc` assumes (its SU and QL agree with " +
+	"docs/RLCC.md) is less fair than the paper's at 128 flows, and the figure moves with the decision latency: FR 40 " +
+	"with the trees' 0.9 us (this run) and 30 with the 2 us `ccreplay eval rlcc` assumes (its SU and QL agree with " +
 	"this experiment's to the first digit)."
 
 func init() {

@@ -1,6 +1,8 @@
 package switchmodel
 
 import (
+	"math/rand/v2"
+
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/units"
@@ -20,6 +22,7 @@ type Switch struct {
 	tap    fabric.Tap
 	cfg    Config
 	id     int32
+	rng    *rand.Rand // RED's draws: the switch's own stream (Sim.NodeRand)
 
 	ports []*Egress
 	used  units.Bytes // shared buffer in use, bytes
@@ -50,7 +53,7 @@ type PortSpec struct {
 
 // New builds switch id with the given ports. tap may be nil.
 func New(sim *kernel.Sim, pool *fabric.Pool, router Router, tap fabric.Tap, id int32, cfg Config, ports []PortSpec) *Switch {
-	sw := &Switch{sim: sim, pool: pool, router: router, tap: tap, cfg: cfg, id: id}
+	sw := &Switch{sim: sim, pool: pool, router: router, tap: tap, cfg: cfg, id: id, rng: sim.NodeRand(id)}
 	sw.ing = make([][fabric.NumPrio]units.Bytes, len(ports))
 	sw.ingPort = make([]units.Bytes, len(ports))
 	sw.pausedUp = make([][fabric.NumPrio]bool, len(ports))
@@ -149,7 +152,7 @@ func (sw *Switch) shouldMark(q, kmin, kmax units.Bytes, pmax float64) bool {
 	if pr >= 1 {
 		return true
 	}
-	return sw.sim.Rand.Float64() < pr
+	return sw.rng.Float64() < pr
 }
 
 // hold changes what ingress port in holds by d bytes and keeps the shared

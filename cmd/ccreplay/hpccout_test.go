@@ -208,3 +208,45 @@ func TestRunHPCCReferenceConfigs(t *testing.T) {
 		}
 	}
 }
+
+// pfc.txt and qlen.txt, which see every switch at once, are the same for
+// any --threads: PAUSE and RESUME frames are taken up between windows in
+// the run's event order, and the queue monitor's samples (every 100 ns)
+// at window ends, and so are the other files of the run folder.
+func TestRunHPCCConfigThreadsSameFiles(t *testing.T) {
+	t.Parallel()
+	_, cfg := writePFCScenario(t, "")
+	var ref map[string][]byte
+	for _, threads := range []string{"1", "2", "3"} {
+		out := filepath.Join(t.TempDir(), "run")
+		r := runCLI(t, "run", "--hpcc-config", cfg, "--out", out, "--packets", "none", "--threads", threads, "--stats")
+		if r.code != ExitOK {
+			t.Fatalf("--threads %s: exit %d: %s", threads, r.code, r.stderr)
+		}
+		if want := threads + " partitions"; threads != "1" && !strings.Contains(r.stderr, want) {
+			t.Errorf("--threads %s: %q does not say %q", threads, r.stderr, want)
+		}
+		files := map[string][]byte{}
+		ents, err := os.ReadDir(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			if files[e.Name()], err = os.ReadFile(filepath.Join(out, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(files["pfc.txt"]) == 0 || len(files["qlen.txt"]) == 0 {
+			t.Fatalf("--threads %s: pfc.txt %d bytes, qlen.txt %d bytes: the scenario should pause and sample", threads, len(files["pfc.txt"]), len(files["qlen.txt"]))
+		}
+		if ref == nil {
+			ref = files
+			continue
+		}
+		for name, b := range ref {
+			if string(b) != string(files[name]) {
+				t.Errorf("--threads %s: %s differs from --threads 1", threads, name)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ func parseRun(t *testing.T, args ...string) (*runOptions, error) {
 func TestParseRunFlags(t *testing.T) {
 	// defaults is what `ccreplay run` with no flags parses to.
 	defaults := func() runOptions {
-		return runOptions{CCA: "dcqcn", Seed: 1, Out: "out", Packets: "data", PPN: 1, Scale: 1}
+		return runOptions{CCA: "dcqcn", Seed: 1, Out: "out", Packets: "data", PPN: 1, Scale: 1, Threads: runtime.NumCPU()}
 	}
 	tests := []struct {
 		name string
@@ -117,12 +118,12 @@ func TestParseRunFlags(t *testing.T) {
 		{"everything", []string{
 			"--workload", smallWorkload, "--cca", "dcqcn:dolce", "--cca-param", "kmin=10KB", "--cca-param", "kmax=100KB",
 			"--topology", "star:hosts=8", "--seed", "9", "--out", "o", "--packets", "all", "--config", "c.yaml",
-			"--json", "--stats", "--max-time", "1ms", "--check", "5us",
+			"--json", "--stats", "--max-time", "1ms", "--check", "5us", "--threads", "4",
 		}, func(o *runOptions) {
 			*o = runOptions{
 				Workload: smallWorkload, CCA: "dcqcn:dolce", CCAParams: []string{"kmin=10KB", "kmax=100KB"},
 				Topology: "star:hosts=8", Seed: 9, Out: "o", Packets: "all", Config: "c.yaml",
-				JSON: true, Stats: true, MaxTime: "1ms", Check: "5us", PPN: 1, Scale: 1,
+				JSON: true, Stats: true, MaxTime: "1ms", Check: "5us", PPN: 1, Scale: 1, Threads: 4,
 			}
 		}},
 	}

@@ -307,8 +307,23 @@ func TestRunStats(t *testing.T) {
 	r := runCLI(t, "run", "--workload", smallWorkload, "--out", t.TempDir(), "--stats")
 	r.mustSucceed(t)
 	lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
-	if len(lines) != 1 || !regexp.MustCompile(`^stats: wall [0-9.]+ s, 400 data packets, .* events/s, peak RSS .*, [0-9]+ packet-hops, [0-9.]+ ns per packet-hop, at most [0-9]+ flows held$`).MatchString(lines[0]) {
+	line := regexp.MustCompile(`^stats: wall [0-9.]+ s, 400 data packets, .* events/s, peak RSS .*, [0-9]+ packet-hops, [0-9.]+ ns per packet-hop, at most [0-9]+ flows held, (1 partition|[0-9]+ partitions)( \(.*\))?$`)
+	if len(lines) != 1 || !line.MatchString(lines[0]) {
 		t.Errorf("stderr = %q, want one stats: line", r.stderr)
+	}
+	// With the per-packet log the run is on one partition, and says why;
+	// without it, on as many as --threads asks.
+	if !strings.HasSuffix(lines[0], "1 partition (packets.parquet is written in event order (--packets none runs in parallel))") {
+		t.Errorf("stats line %q does not say why the run took one partition", lines[0])
+	}
+	r3 := runCLI(t, "run", "--workload", smallWorkload, "--out", t.TempDir(), "--stats", "--packets", "none", "--threads", "3")
+	r3.mustSucceed(t)
+	if !strings.HasSuffix(strings.TrimSpace(r3.stderr), ", 3 partitions") {
+		t.Errorf("--threads 3 --packets none: stats %q, want 3 partitions", r3.stderr)
+	}
+	r0 := runCLI(t, "run", "--workload", smallWorkload, "--out", t.TempDir(), "--threads", "0")
+	if r0.code != ExitUsage || !strings.Contains(r0.stderr, "--threads must be at least 1, got 0") {
+		t.Errorf("--threads 0: exit %d, stderr %q; want a usage error", r0.code, r0.stderr)
 	}
 	if !strings.Contains(r.stdout, "FCT p99") {
 		t.Errorf("--stats suppressed the table")
@@ -356,6 +371,55 @@ func TestRunDeterministic(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// `--threads` changes how a run is computed, never what it writes: the
+// run folder of a WebSearch load on a two-pod fat-tree (every file,
+// summary.json included) is the same byte for byte for 1, 2 and 4
+// partitions, and the per-packet log (which keeps a run on one partition)
+// too.
+func TestRunThreadsSameFolder(t *testing.T) {
+	t.Parallel()
+	for _, packets := range []string{"none", "data"} {
+		var ref map[string][]byte
+		for _, threads := range []string{"1", "2", "4"} {
+			dir := t.TempDir()
+			r := runCLI(t, "run", "--out", dir, "--topology", "fattree:pods=2", "--workload",
+				"cdf:dist=websearch,hosts=128,bw=100G,load=0.4,duration=100us", "--packets", packets, "--threads", threads, "--stats")
+			r.mustSucceed(t)
+			want := "partitions"
+			if threads == "1" || packets != "none" {
+				want = "1 partition"
+			}
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("--packets %s --threads %s: %q does not say %q", packets, threads, r.stderr, want)
+			}
+			files := map[string][]byte{}
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range ents {
+				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				files[e.Name()] = b
+			}
+			if ref == nil {
+				ref = files
+				continue
+			}
+			if len(files) != len(ref) {
+				t.Errorf("--packets %s --threads %s: %d files, want %d", packets, threads, len(files), len(ref))
+			}
+			for name, b := range ref {
+				if !bytes.Equal(b, files[name]) {
+					t.Errorf("--packets %s --threads %s: %s differs from --threads 1", packets, threads, name)
+				}
+			}
+		}
 	}
 }
 

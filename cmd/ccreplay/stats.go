@@ -13,7 +13,8 @@ import (
 // the packet-hops (transmissions onto links, every packet kind) with the
 // wall time per packet-hop, the figure that stays flat when cost grows
 // linearly with the work, and the most flows whose state was held at once
-// (replay.Result.PeakFlowsHeld).
+// (replay.Result.PeakFlowsHeld), and the partitions the run was split
+// into, with the reason when it ran on one although asked for more.
 func printStats(w io.Writer, wall time.Duration, res *replay.Result) {
 	peak := peakRSS()
 	s := wall.Seconds()
@@ -21,6 +22,13 @@ func printStats(w io.Writer, wall time.Duration, res *replay.Result) {
 	if res.PacketHops > 0 {
 		perHop = float64(wall.Nanoseconds()) / float64(res.PacketHops)
 	}
-	fmt.Fprintf(w, "stats: wall %.3f s, %d data packets, %.0f data pkts/s, %d events, %.0f events/s, peak RSS %s, %d packet-hops, %.1f ns per packet-hop, at most %d flows held\n",
-		s, res.DataPackets, float64(res.DataPackets)/s, res.Events, float64(res.Events)/s, peak, res.PacketHops, perHop, res.PeakFlowsHeld)
+	parts := fmt.Sprintf("%d partitions", res.Partitions)
+	if res.Partitions == 1 {
+		parts = "1 partition"
+	}
+	if res.SerialWhy != "" {
+		parts += " (" + res.SerialWhy + ")"
+	}
+	fmt.Fprintf(w, "stats: wall %.3f s, %d data packets, %.0f data pkts/s, %d events, %.0f events/s, peak RSS %s, %d packet-hops, %.1f ns per packet-hop, at most %d flows held, %s\n",
+		s, res.DataPackets, float64(res.DataPackets)/s, res.Events, float64(res.Events)/s, peak, res.PacketHops, perHop, res.PeakFlowsHeld, parts)
 }

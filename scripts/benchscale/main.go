@@ -49,6 +49,7 @@ type point struct {
 	topology string
 	load     float64
 	duration string // the workload's duration= value, e.g. "1ms"
+	threads  int    // the run's --threads
 }
 
 // durationMs is the arrival window in ms.
@@ -73,7 +74,7 @@ func (p point) String() string {
 // args is the child's command line after the binary; out is its folder.
 func (p point) args(out string) []string {
 	return []string{"run", "--workload", p.workload(), "--topology", p.topology,
-		"--cca", "dcqcn", "--packets", "none", "--stats", "--out", out}
+		"--cca", "dcqcn", "--packets", "none", "--threads", strconv.Itoa(max(p.threads, 1)), "--stats", "--out", out}
 }
 
 // fatTree is the HPCC fat-tree family's topology for h hosts: one ToR of
@@ -110,13 +111,13 @@ func grid(name string) ([]point, error) {
 	}
 	var ps []point
 	for _, h := range hosts {
-		ps = append(ps, point{"hosts", h, fatTree(h), 0.3, "1ms"})
+		ps = append(ps, point{"hosts", h, fatTree(h), 0.3, "1ms", 1})
 	}
 	for _, l := range loads {
-		ps = append(ps, point{"load", fixed, fatTree(fixed), l, "1ms"})
+		ps = append(ps, point{"load", fixed, fatTree(fixed), l, "1ms", 1})
 	}
 	for _, d := range durs {
-		ps = append(ps, point{"duration", fixed, fatTree(fixed), 0.3, d})
+		ps = append(ps, point{"duration", fixed, fatTree(fixed), 0.3, d, 1})
 	}
 	return ps, nil
 }
@@ -373,6 +374,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	outDir := fs.String("o", "scale-out", "output folder, created if missing")
 	runs := fs.Int("runs", 1, "runs per point; wall time and peak RSS are medians")
 	only := fs.String("only", "", "run one series only: hosts, load or duration")
+	threads := fs.Int("threads", 1, "each run's --threads (1: one partition, as in docs/PERFORMANCE.md's table)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -389,6 +391,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *runs < 1 {
 		return usage("-runs must be at least 1, not %d", *runs)
+	}
+	if *threads < 1 {
+		return usage("-threads must be at least 1, not %d", *threads)
+	}
+	for i := range points {
+		points[i].threads = *threads
 	}
 	if *only != "" {
 		if !slices.Contains(seriesNames, *only) {
@@ -454,7 +462,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // childTemplate is the child's command line after the binary, with
 // placeholders, for scale.md.
 var childTemplate = []string{"run", "--workload", "cdf:dist=websearch,hosts=H,bw=100G,load=L,duration=D", "--topology", "TOPO",
-	"--cca", "dcqcn", "--packets", "none", "--stats", "--out", "TMPDIR"}
+	"--cca", "dcqcn", "--packets", "none", "--threads", "N", "--stats", "--out", "TMPDIR"}
 
 // figures draws the wall-time and memory figures; a skipped view is
 // reported, not an error.

@@ -64,11 +64,12 @@ func getPFC(t testing.TB) string {
 	})
 }
 
-// lossy: the same incast into a 200 KB buffer without PFC: drops, NACKs,
-// timeouts and retransmissions.
+// lossy: the same incast into a 100 KB buffer without PFC: drops, NACKs,
+// timeouts and retransmissions (at 200 KB, since the event order of issue
+// 20, NACKs recover every loss and no timeout fires).
 func getLossy(t testing.TB) string {
 	return lossyRun.get(t, func() (string, error) {
-		cfg, err := writeConfig("lossy.yaml", "switch:\n  buffer: 200KB\n  pfc:\n    enabled: false\n")
+		cfg, err := writeConfig("lossy.yaml", "switch:\n  buffer: 100KB\n  pfc:\n    enabled: false\n")
 		if err != nil {
 			return "", err
 		}
