@@ -135,7 +135,9 @@ func (f *Flow) PublishMessages() { f.rxMsgs = f.msgs }
 // of it is queued, on a link or in a switch, it waits in no send queue and
 // no PFC pause holds it. A quiet flow whose trace has no further message
 // can be retired: no later event changes its state or its counters (a
-// timer still pending finds nothing outstanding and does nothing).
+// timer still pending finds nothing outstanding and does nothing). It
+// reads the state of both NICs and the drops counted so far, so a
+// partitioned run asks it between windows only (replay's barrier).
 func (f *Flow) Quiet() bool {
 	return f.started && f.inNet[0]+f.inNet[1] == f.dropped && f.sched == schedIdle && !f.pauseHeld &&
 		f.una == f.relPSN && f.expect == f.relPSN

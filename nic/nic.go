@@ -70,7 +70,9 @@ type NIC struct {
 	// OnQuiet, when set, is called with a flow that has just become
 	// quiet (Flow.Quiet) after one of its packets arrived here, or after a
 	// RESUME or the send queue let go of it, so that the owner of the flow
-	// table may retire it. The NIC does not look up a flow again once
+	// table may retire it. It reads the other NIC's state: not for a run
+	// whose two NICs are simulated at once (replay checks Quiet between
+	// windows instead). The NIC does not look up a flow again once
 	// OnQuiet has returned unless the owner releases a new message on it.
 	OnQuiet func(now units.Time, f *Flow)
 	// OnInOrder, when set, is called with the payload bytes each data

@@ -99,8 +99,6 @@ type run struct {
 	msgs     []*nic.Message
 	msgF     []int32 // message index -> flow index
 
-	indep    []int32   // messages without dependencies, by (release, index)
-	nextRel  int       // cursor in indep
 	waiting  []int32   // unmet dependency count per message
 	children [][]int32 // dependents per message
 
