@@ -226,16 +226,7 @@ func TestRunHPCCConfigThreadsSameFiles(t *testing.T) {
 		if want := threads + " partitions"; threads != "1" && !strings.Contains(r.stderr, want) {
 			t.Errorf("--threads %s: %q does not say %q", threads, r.stderr, want)
 		}
-		files := map[string][]byte{}
-		ents, err := os.ReadDir(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range ents {
-			if files[e.Name()], err = os.ReadFile(filepath.Join(out, e.Name())); err != nil {
-				t.Fatal(err)
-			}
-		}
+		files := readDirBytes(t, out)
 		if len(files["pfc.txt"]) == 0 || len(files["qlen.txt"]) == 0 {
 			t.Fatalf("--threads %s: pfc.txt %d bytes, qlen.txt %d bytes: the scenario should pause and sample", threads, len(files["pfc.txt"]), len(files["qlen.txt"]))
 		}

@@ -395,18 +395,7 @@ func TestRunThreadsSameFolder(t *testing.T) {
 			if !strings.Contains(r.stderr, want) {
 				t.Errorf("--packets %s --threads %s: %q does not say %q", packets, threads, r.stderr, want)
 			}
-			files := map[string][]byte{}
-			ents, err := os.ReadDir(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range ents {
-				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-				if err != nil {
-					t.Fatal(err)
-				}
-				files[e.Name()] = b
-			}
+			files := readDirBytes(t, dir)
 			if ref == nil {
 				ref = files
 				continue
