@@ -29,7 +29,7 @@ test: fmt-check vet
 # The parallel replay under the race detector: partitions running at once
 # share nothing within a window (kernel.Group, replay's partitions).
 test-race:
-	$(GO) test -count=1 -race -run 'Group|TestThreadsSameOutputs/(incast|lossy|websearch-hpcc)|TestThreadsZeroDelay|TestThreadsPFC' ./kernel/ ./replay/
+	$(GO) test -count=1 -race -run 'Group|TestThreadsSameOutputs/(incast|lossy|websearch-hpcc|alltoall)|TestThreadsZeroDelay|TestThreadsPFC' ./kernel/ ./replay/
 
 # tests/duckdb, a module of its own (cgo, so the ccreplay binary keeps none):
 # DuckDB (duckdb-go) reads every output file kind of real runs, the notebooks'

@@ -64,3 +64,16 @@ func BenchmarkRunStar16WebSearchPacketsData(b *testing.B) {
 func BenchmarkRunFatTree256Alltoall(b *testing.B) {
 	benchRun(b, "dolce-fattree", "dcqcn", "osu-alltoall:nodes=256,ppn=1,sizes=1KiB,warmup=0,iters=1,algo=pairwise", PacketsNone)
 }
+
+// The 16-host star under WebSearch at 30 % load for 20 ms, no packet log:
+// the ns-3 comparison's star case on one partition.
+func BenchmarkRunStar16WebSearch(b *testing.B) {
+	benchRun(b, "", "dcqcn", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=20ms", PacketsNone)
+}
+
+// The suite's all-to-all case: one OSU MPI_Alltoall of 256 bytes per rank
+// pair over the 1,024-host Dolce-RC fat-tree (pairwise, 1,047,552 queue
+// pairs).
+func BenchmarkRunFatTree1024Alltoall(b *testing.B) {
+	benchRun(b, "dolce-fattree", "dcqcn", "osu-alltoall:nodes=1024,ppn=1,sizes=256,warmup=0,iters=1,algo=pairwise", PacketsNone)
+}

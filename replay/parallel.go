@@ -255,11 +255,19 @@ func (r *run) partition() {
 	if n > 1 && r.serialWhy == "" {
 		r.serialWhy = r.serialReason()
 	}
+	if n > 1 && r.serialWhy == "" {
+		r.hostsWhy = r.crossHostDep()
+		if r.hostsWhy != "" && topo.NumHosts == len(topo.Nodes) {
+			r.serialWhy = r.hostsWhy // nothing to split off the hosts
+		}
+	}
 	if r.serialWhy != "" {
 		n = 1
 	}
-	n = min(n, max(topo.NumHosts, 1))
-	r.partOf = partitionNodes(topo, n)
+	if r.hostsWhy == "" {
+		n = min(n, max(topo.NumHosts, 1))
+	}
+	r.partOf = partitionNodes(topo, n, r.hostsWhy != "")
 	r.g = kernel.NewGroup(n, r.cfg.Seed)
 	r.parts = make([]*part, n)
 	for i := range r.parts {
@@ -275,21 +283,27 @@ func (r *run) partition() {
 }
 
 // serialReason says why the run cannot be split among partitions, or "".
-// What it names is shared by every node and touched at any instant: one
-// packet log written in event order, a packet observer that sees the whole
-// network, algorithm wrappers, or a message released by a delivery at
-// another host (a dependency with no link delay between the two). (PFC
-// frames and queue samples are taken up at barriers: see monitor.go.)
+// What it names is shared by every node and touched at any instant: a
+// packet observer that sees the whole network, or algorithm wrappers.
+// (PFC frames, queue samples and packets.parquet's rows are taken up at
+// barriers: see monitor.go and packetTap.merge.)
 func (r *run) serialReason() string {
 	c := r.cfg
 	switch {
-	case r.tap != nil:
-		return "packets.parquet is written in event order (--packets none runs in parallel)"
 	case c.Observer != nil:
 		return "a packet observer sees every node"
 	case c.WrapCC != nil:
 		return "the algorithms are wrapped (a decision recorder)"
 	}
+	return ""
+}
+
+// crossHostDep names a message released by a delivery at another host,
+// or is "". Such a release follows the delivery at once, with no link
+// delay for a window to cover, so the two hosts must share a partition:
+// the run then puts every host in the first partition and splits the
+// switches (partitionNodes). MPI collectives are of this kind.
+func (r *run) crossHostDep() string {
 	idx := msgIndex(r.tr.Messages)
 	for i := range r.tr.Messages {
 		m := &r.tr.Messages[i]
@@ -303,15 +317,18 @@ func (r *run) serialReason() string {
 }
 
 // partitionNodes places the topology's nodes in n partitions: hosts in n
-// blocks of consecutive hosts, then the switches layer by layer (by hops
-// from the nearest host), each in the partition most of its placed
-// neighbours are in unless that partition already holds its share of the
-// layer's work, else in the one holding the least of it. A node's work is
-// the sum of its ports' rates (the packets it can handle); sharing each
-// layer evenly spreads every tier of a tree over the partitions. Any
-// placement gives the same outputs; this one keeps most links inside a
-// partition on trees and the partitions' work close.
-func partitionNodes(t *topology.Topology, n int) []int32 {
+// blocks of consecutive hosts (all in the first when hostsTogether), then
+// the switches layer by layer (by hops from the nearest host), each in the
+// partition most of its placed neighbours are in unless that partition
+// already holds its share of the layer's work, else in the one with the
+// most of its share left. A node's work is the sum of its ports' rates
+// (the packets it can handle); sharing each layer evenly spreads every
+// tier of a tree over the partitions. With hostsTogether, the first
+// partition's share of every layer is cut by the hosts' work, so that the
+// partitions' totals stay close. Any placement gives the same outputs;
+// this one keeps most links inside a partition on trees and the
+// partitions' work close.
+func partitionNodes(t *topology.Topology, n int, hostsTogether bool) []int32 {
 	part := make([]int32, len(t.Nodes))
 	if n <= 1 {
 		return part
@@ -360,11 +377,39 @@ func partitionNodes(t *topology.Topology, n int) []int32 {
 	for i := range part {
 		part[i] = -1
 	}
+	// caps: each partition's part of the switches' work (equal, unless
+	// the hosts' work all falls on the first).
+	caps := make([]int, n)
+	for p := range caps {
+		caps[p] = 1
+	}
+	if hostsTogether {
+		total, hostW := 0, 0
+		for i := range t.Nodes {
+			total += weight(i)
+			if t.Nodes[i].Kind == topology.Host {
+				hostW += weight(i)
+			}
+		}
+		for p := range caps {
+			caps[p] = total / n
+		}
+		caps[0] = max(total/n-hostW, 0)
+	}
+	sumCaps := 0
+	for _, c := range caps {
+		sumCaps += c
+	}
 	for k, h := range hosts {
-		part[h] = int32(k * n / len(hosts))
+		if !hostsTogether {
+			part[h] = int32(k * n / len(hosts))
+		} else {
+			part[h] = 0
+		}
 	}
 	votes := make([]int, n)
 	load := make([]int, n)
+	share := make([]int, n)
 	for lo := len(hosts); lo < len(order); {
 		hi := lo
 		total := 0
@@ -372,7 +417,9 @@ func partitionNodes(t *topology.Topology, n int) []int32 {
 			total += weight(order[hi])
 			hi++
 		}
-		share := total/n + total/(20*n) + 1
+		for p := range share {
+			share[p] = total*caps[p]/sumCaps + total*caps[p]/(20*sumCaps) + 1
+		}
 		clear(load)
 		for _, x := range order[lo:hi] {
 			clear(votes)
@@ -383,7 +430,7 @@ func partitionNodes(t *topology.Topology, n int) []int32 {
 			}
 			best := -1
 			for p := range votes {
-				if votes[p] == 0 || load[p]+weight(x) > share {
+				if votes[p] == 0 || load[p]+weight(x) > share[p] {
 					continue
 				}
 				if best < 0 || votes[p] > votes[best] || (votes[p] == votes[best] && load[p] < load[best]) {
@@ -393,7 +440,7 @@ func partitionNodes(t *topology.Topology, n int) []int32 {
 			if best < 0 {
 				best = 0
 				for p := range load {
-					if load[p] < load[best] {
+					if share[p]-load[p] > share[best]-load[best] {
 						best = p
 					}
 				}
@@ -403,7 +450,56 @@ func partitionNodes(t *topology.Topology, n int) []int32 {
 		}
 		lo = hi
 	}
+	if !hostsTogether {
+		rebalanceHosts(t, part, hosts, n, weight)
+	}
 	return part
+}
+
+// rebalanceHosts moves the boundaries of the host blocks so that every
+// partition's work, switches included, is close to an nth of the whole:
+// on a star, whose one switch is as much work as all its hosts, the
+// switch's partition gets no host at all. The blocks stay consecutive and
+// in order. Where the switches already split evenly (each tier of a tree),
+// the blocks do not move.
+func rebalanceHosts(t *topology.Topology, part []int32, hosts []int, n int, weight func(int) int) {
+	swLoad := make([]int, n)
+	total, hostTotal := 0, 0
+	for i := range t.Nodes {
+		w := weight(i)
+		total += w
+		if t.Nodes[i].Kind == topology.Host {
+			hostTotal += w
+		} else {
+			swLoad[part[i]] += w
+		}
+	}
+	if hostTotal == 0 {
+		return
+	}
+	caps := make([]int, n)
+	sumCaps := 0
+	for p := range caps {
+		caps[p] = max(total/n-swLoad[p], 0)
+		sumCaps += caps[p]
+	}
+	if sumCaps == 0 {
+		return
+	}
+	// Host k goes to the partition whose share of the hosts' work (caps,
+	// scaled to hostTotal) holds the midpoint of k's own.
+	cum := 0
+	p, edge := 0, caps[0]*hostTotal
+	for _, h := range hosts {
+		w := weight(h)
+		mid := (2*cum + w) * sumCaps // twice the midpoint, scaled
+		for p < n-1 && mid >= 2*edge {
+			p++
+			edge += caps[p] * hostTotal
+		}
+		part[h] = int32(p)
+		cum += w
+	}
 }
 
 // barrier takes up, between two windows, what the partitions did to the
@@ -412,6 +508,9 @@ func partitionNodes(t *topology.Topology, n int) []int32 {
 func (r *run) barrier(stop units.Time) bool {
 	for _, p := range r.parts {
 		p.out.Deliver()
+	}
+	if r.tap != nil {
+		r.tap.merge()
 	}
 	for _, p := range r.parts {
 		for _, fid := range p.released {
@@ -623,7 +722,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 		end = r.endAt // the last completion; the last window ran a little past it
 	}
 	r.closeWindow() // no flow finished: the window ends with the run
-	res := &Result{SimEnd: end, Events: r.g.Events(), PeakFlowsHeld: r.peak, Partitions: len(r.parts), SerialWhy: r.serialWhy}
+	res := &Result{SimEnd: end, Events: r.g.Events(), PeakFlowsHeld: r.peak, Partitions: len(r.parts), SerialWhy: r.serialWhy, HostsWhy: r.hostsWhy}
 	res.Flows = r.flowRows(last)
 	res.Messages = r.messageRows()
 	res.Ports = r.portRows(last)

@@ -53,6 +53,10 @@ type Result struct {
 	// SerialWhy, when Config.Threads asked for more than one partition and
 	// the run had one, says why.
 	SerialWhy string
+	// HostsWhy, when the run was split with every host in one partition
+	// (and the switches spread over the others), says why: a message
+	// released by a delivery at another host.
+	HostsWhy string
 }
 
 // run is one run's mutable state.
@@ -73,6 +77,7 @@ type run struct {
 	partOf    []int32    // node -> partition
 	window    units.Time // the window length: the shortest link delay
 	serialWhy string     // why one partition when Config.Threads asked for more
+	hostsWhy  string     // why every host is in the first partition (crossHostDep)
 	sampleAt  units.Time // the next queue sample (Config.QueueSampler), or units.Never
 	feeds     []*feeder  // per host: its releases and local messages
 	tap       *packetTap
@@ -315,14 +320,17 @@ func (r *run) build() error {
 	topo, cfg := r.cfg.Topology, r.cfg
 	cfg.NIC.TxStep = cfg.TimeStep
 	routes := topo.Routes()
-	var tap fabric.Tap
-	switch {
-	case r.tap != nil && cfg.Observer != nil:
-		tap = teeTap{r.tap, cfg.Observer}
-	case r.tap != nil:
-		tap = r.tap
-	case cfg.Observer != nil:
-		tap = cfg.Observer
+	// tapOf is the packet tap of a partition's nodes.
+	tapOf := func(i int) fabric.Tap {
+		switch {
+		case r.tap != nil && cfg.Observer != nil:
+			return teeTap{r.tap, cfg.Observer} // one partition: see serialReason
+		case r.tap != nil:
+			return r.tap.forPart(i, len(r.parts), r.parts[i].sim)
+		case cfg.Observer != nil:
+			return cfg.Observer
+		}
+		return nil
 	}
 	// Flows: one per queue pair, numbered in order of first appearance.
 	// Only their specifications are kept here; newFlow makes each one's
@@ -391,7 +399,7 @@ func (r *run) build() error {
 		n := &topo.Nodes[i]
 		pt := r.parts[r.partOf[i]]
 		if n.Kind == topology.Host {
-			x := nic.New(pt.sim, &pt.pool, tap, pt, &r.cfg.NIC, r.flows, n.ID)
+			x := nic.New(pt.sim, &pt.pool, tapOf(int(r.partOf[i])), pt, &r.cfg.NIC, r.flows, n.ID)
 			x.DeferPublish = len(r.parts) > 1
 			r.nics[i] = x
 			recv[i] = x
@@ -401,7 +409,7 @@ func (r *run) build() error {
 		for j, p := range n.Ports {
 			specs[j] = switchmodel.PortSpec{Rate: p.Rate, Delay: p.Delay}
 		}
-		sw := switchmodel.New(pt.sim, &pt.pool, routes, tap, n.ID, cfg.Switch, specs)
+		sw := switchmodel.New(pt.sim, &pt.pool, routes, tapOf(int(r.partOf[i])), n.ID, cfg.Switch, specs)
 		sw.OnDrop = pt.dropped
 		r.sws = append(r.sws, sw)
 		recv[i] = sw

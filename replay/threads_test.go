@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,19 +19,22 @@ import (
 // compared for 1, 2, 3 and 4 partitions, on workloads that cross
 // partitions every microsecond (WebSearch on the HPCC fat-tree), congest
 // (an incast with RED marking in every switch), drop packets (PFC off, a
-// small buffer) and carry INT (HPCC). An all-to-all whose rounds wait for
-// deliveries at other hosts runs on one partition and says why.
+// small buffer) and carry INT (HPCC), with packets.parquet at each level
+// (its rows merged from the partitions at barriers). An all-to-all whose rounds wait for
+// deliveries at other hosts keeps every host in the first partition and
+// says why.
 func TestThreadsSameOutputs(t *testing.T) {
 	cases := []struct {
 		name, topo, wl, cc string
 		lossy              bool
-		serial             string // the expected SerialWhy, if any
+		packets            PacketLevel
+		hostsWhy           string // the expected HostsWhy, if any
 	}{
-		{"websearch-fattree", "hpcc-fattree", "cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=200us", "dcqcn", false, ""},
-		{"incast-star", "star", "incast:n=16,size=1MB", "dcqcn", false, ""},
-		{"websearch-hpcc", "fattree:pods=2", "cdf:dist=websearch,hosts=128,bw=100G,load=0.5,duration=200us", "hpcc", false, ""},
-		{"lossy-star", "star", "cdf:dist=websearch,hosts=16,bw=100G,load=0.5,duration=300us", "dcqcn", true, ""},
-		{"alltoall-fattree", "fattree:pods=2", "osu-alltoall:nodes=128,ppn=1,sizes=4KiB,warmup=0,iters=1,algo=pairwise", "dcqcn", false,
+		{"websearch-fattree", "hpcc-fattree", "cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=200us", "dcqcn", false, PacketsNone, ""},
+		{"incast-star", "star", "incast:n=16,size=1MB", "dcqcn", false, PacketsAll, ""},
+		{"websearch-hpcc", "fattree:pods=2", "cdf:dist=websearch,hosts=128,bw=100G,load=0.5,duration=200us", "hpcc", false, PacketsData, ""},
+		{"lossy-star", "star", "incast:n=8,size=200KB", "dcqcn", true, PacketsAll, ""},
+		{"alltoall-fattree", "fattree:pods=2", "osu-alltoall:nodes=128,ppn=1,sizes=4KiB,warmup=0,iters=1,algo=pairwise", "dcqcn", false, PacketsData,
 			"message 128 at host 0 depends on message 0, delivered at host 1"},
 	}
 	for _, c := range cases {
@@ -42,24 +46,35 @@ func TestThreadsSameOutputs(t *testing.T) {
 				cfg := baseConfig(t, mustTopo(t, c.topo, tr.Hosts), c.cc)
 				cfg.Threads = threads
 				cfg.CheckEvery = 50_000_000 // 50 us
+				cfg.Packets = c.packets
 				if c.lossy {
 					cfg.Switch.PFC.Enabled = false
-					cfg.Switch.BufferBytes = 400_000
+					cfg.Switch.BufferBytes = 100_000
 					cfg.NIC.WindowBDP = true
+					cfg.NIC.RTO = 200 * units.Microsecond
 				}
 				dir := t.TempDir()
 				res := mustRun(t, cfg, tr, dir)
-				if want := threads; c.serial != "" && threads > 1 {
-					if res.Partitions != 1 || res.SerialWhy != c.serial {
-						t.Errorf("threads %d: %d partitions, reason %q, want 1 and %q", threads, res.Partitions, res.SerialWhy, c.serial)
-					}
-				} else if c.serial == "" && (res.Partitions != want || res.SerialWhy != "") {
+				if res.Partitions != threads || res.SerialWhy != "" {
 					t.Errorf("threads %d: ran on %d partitions (%s)", threads, res.Partitions, res.SerialWhy)
+				}
+				want := c.hostsWhy
+				if threads == 1 {
+					want = ""
+				}
+				if res.HostsWhy != want {
+					t.Errorf("threads %d: hosts together because %q, want %q", threads, res.HostsWhy, want)
 				}
 				got := readDir(t, dir)
 				if ref == nil {
 					ref = got
-					t.Logf("%d flows, %d data packets, %d events, sim end %v", len(res.Flows), res.DataPackets, res.Events, res.SimEnd)
+					t.Logf("%d flows, %d data packets, %d events, %d packet rows, sim end %v", len(res.Flows), res.DataPackets, res.Events, res.PacketRows, res.SimEnd)
+					if c.packets != PacketsNone && res.PacketRows < res.DataPackets {
+						t.Errorf("%d packet rows for %d data packets", res.PacketRows, res.DataPackets)
+					}
+					if c.lossy && res.Summary.DropsPkts == 0 {
+						t.Error("the lossy case dropped nothing: its drop rows are not tested")
+					}
 					continue
 				}
 				for name, b := range ref {
@@ -98,7 +113,7 @@ func readDir(t *testing.T, dir string) map[string][]byte {
 func TestPartitionNodesFatTree(t *testing.T) {
 	topo := mustTopo(t, "hpcc-fattree", 320)
 	for _, n := range []int{2, 4} {
-		part := partitionNodes(topo, n)
+		part := partitionNodes(topo, n, false)
 		count := map[string][]int{}
 		cut, links := 0, 0
 		for i := range topo.Nodes {
@@ -130,6 +145,76 @@ func TestPartitionNodesFatTree(t *testing.T) {
 			t.Errorf("%d partitions: %d of %d link ends cut", n, cut, links)
 		}
 		t.Logf("%d partitions: %v, %d of %d link ends cut", n, count, cut, links)
+	}
+}
+
+// On a star the one switch handles as many packets as all its hosts
+// together (its ports' rates add up to theirs), so with two partitions it
+// runs alone and the hosts share the other; with four, the hosts fill the
+// other three in consecutive blocks.
+func TestPartitionNodesStar(t *testing.T) {
+	topo := mustTopo(t, "star", 16)
+	sw := -1
+	for i := range topo.Nodes {
+		if topo.Nodes[i].Kind != topology.Host {
+			sw = i
+		}
+	}
+	for _, n := range []int{2, 4} {
+		part := partitionNodes(topo, n, false)
+		count := make([]int, n)
+		last := int32(-1)
+		for i := range topo.Nodes {
+			if i == sw {
+				continue
+			}
+			count[part[i]]++
+			if part[i] < last {
+				t.Errorf("%d partitions: host %d in partition %d after one in %d: blocks not consecutive", n, i, part[i], last)
+			}
+			last = part[i]
+			if part[i] == part[sw] {
+				t.Errorf("%d partitions: host %d shares the switch's partition", n, i)
+			}
+		}
+		t.Logf("%d partitions: switch in %d, hosts per partition %v", n, part[sw], count)
+		for p, c := range count {
+			if int32(p) != part[sw] && (c < 16/(n-1) || c > 16/(n-1)+1) {
+				t.Errorf("%d partitions: %v hosts per partition, want the 16 spread evenly over the %d without the switch", n, count, n-1)
+				break
+			}
+		}
+	}
+}
+
+// With hostsTogether (a trace whose messages wait for deliveries at other
+// hosts) every host is in the first partition and the switches fill the
+// others first, so that the partitions' work (the sum of their ports'
+// rates) stays within a tenth of each other.
+func TestPartitionNodesHostsTogether(t *testing.T) {
+	for _, name := range []string{"hpcc-fattree", "star"} {
+		topo := mustTopo(t, name, 16)
+		for _, n := range []int{2, 3} {
+			part := partitionNodes(topo, n, true)
+			work := make([]int64, n)
+			for i := range topo.Nodes {
+				nd := &topo.Nodes[i]
+				if nd.Kind == topology.Host && part[i] != 0 {
+					t.Errorf("%s, %d partitions: host %s in partition %d", name, n, nd.Name, part[i])
+				}
+				for _, p := range nd.Ports {
+					work[part[i]] += int64(p.Rate / units.Gbps)
+				}
+			}
+			t.Logf("%s, %d partitions: work %v", name, n, work)
+			if name == "star" {
+				continue // one switch: it cannot be cut in two
+			}
+			lo, hi := slices.Min(work), slices.Max(work)
+			if 10*(hi-lo) > hi {
+				t.Errorf("%s, %d partitions: work %v, want within 10 %%", name, n, work)
+			}
+		}
 	}
 }
 

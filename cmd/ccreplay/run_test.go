@@ -311,15 +311,19 @@ func TestRunStats(t *testing.T) {
 	if len(lines) != 1 || !line.MatchString(lines[0]) {
 		t.Errorf("stderr = %q, want one stats: line", r.stderr)
 	}
-	// With the per-packet log the run is on one partition, and says why;
-	// without it, on as many as --threads asks.
-	if !strings.HasSuffix(lines[0], "1 partition (packets.parquet is written in event order (--packets none runs in parallel))") {
-		t.Errorf("stats line %q does not say why the run took one partition", lines[0])
+	// On as many partitions as --threads asks, with the per-packet log or
+	// without; on one where a link has no delay, and it says why.
+	for _, packets := range []string{"none", "data"} {
+		r3 := runCLI(t, "run", "--workload", smallWorkload, "--out", t.TempDir(), "--stats", "--packets", packets, "--threads", "3")
+		r3.mustSucceed(t)
+		if !strings.HasSuffix(strings.TrimSpace(r3.stderr), ", 3 partitions") {
+			t.Errorf("--threads 3 --packets %s: stats %q, want 3 partitions", packets, r3.stderr)
+		}
 	}
-	r3 := runCLI(t, "run", "--workload", smallWorkload, "--out", t.TempDir(), "--stats", "--packets", "none", "--threads", "3")
-	r3.mustSucceed(t)
-	if !strings.HasSuffix(strings.TrimSpace(r3.stderr), ", 3 partitions") {
-		t.Errorf("--threads 3 --packets none: stats %q, want 3 partitions", r3.stderr)
+	r1 := runCLI(t, "run", "--workload", smallWorkload, "--topology", "star:delay=0ns", "--out", t.TempDir(), "--stats", "--threads", "2")
+	r1.mustSucceed(t)
+	if !strings.HasSuffix(strings.TrimSpace(r1.stderr), ", 1 partition (a link has no propagation delay)") {
+		t.Errorf("stats line %q does not say why the run took one partition", r1.stderr)
 	}
 	r0 := runCLI(t, "run", "--workload", smallWorkload, "--out", t.TempDir(), "--threads", "0")
 	if r0.code != ExitUsage || !strings.Contains(r0.stderr, "--threads must be at least 1, got 0") {
@@ -389,7 +393,7 @@ func TestRunThreadsSameFolder(t *testing.T) {
 				"cdf:dist=websearch,hosts=128,bw=100G,load=0.4,duration=100us", "--packets", packets, "--threads", threads, "--stats")
 			r.mustSucceed(t)
 			want := "partitions"
-			if threads == "1" || packets != "none" {
+			if threads == "1" {
 				want = "1 partition"
 			}
 			if !strings.Contains(r.stderr, want) {
@@ -407,6 +411,33 @@ func TestRunThreadsSameFolder(t *testing.T) {
 				if !bytes.Equal(b, files[name]) {
 					t.Errorf("--packets %s --threads %s: %s differs from --threads 1", packets, threads, name)
 				}
+			}
+		}
+	}
+}
+
+// An MPI all-to-all, whose rounds wait for deliveries at other hosts,
+// splits with every host in one partition: --stats says so and why, and
+// the run folder is that of --threads 1.
+func TestRunThreadsAlltoallHostsTogether(t *testing.T) {
+	t.Parallel()
+	var ref map[string][]byte
+	for _, threads := range []string{"1", "2"} {
+		dir := t.TempDir()
+		r := runCLI(t, "run", "--out", dir, "--topology", "fattree:pods=2", "--workload",
+			"osu-alltoall:nodes=32,ppn=1,sizes=4KiB,warmup=0,iters=1", "--packets", "data", "--threads", threads, "--stats")
+		r.mustSucceed(t)
+		if want := "2 partitions (every host in the first: message 992 at host 0 depends on message 0, delivered at host 1)"; threads == "2" && !strings.Contains(r.stderr, want) {
+			t.Errorf("--threads 2: %q does not say %q", r.stderr, want)
+		}
+		files := readDirBytes(t, dir)
+		if ref == nil {
+			ref = files
+			continue
+		}
+		for name, b := range ref {
+			if !bytes.Equal(b, files[name]) {
+				t.Errorf("--threads %s: %s differs from --threads 1", threads, name)
 			}
 		}
 	}

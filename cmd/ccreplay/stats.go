@@ -29,6 +29,9 @@ func printStats(w io.Writer, wall time.Duration, res *replay.Result) {
 	if res.SerialWhy != "" {
 		parts += " (" + res.SerialWhy + ")"
 	}
+	if res.HostsWhy != "" {
+		parts += " (every host in the first: " + res.HostsWhy + ")"
+	}
 	fmt.Fprintf(w, "stats: wall %.3f s, %d data packets, %.0f data pkts/s, %d events, %.0f events/s, peak RSS %s, %d packet-hops, %.1f ns per packet-hop, at most %d flows held, %s\n",
 		s, res.DataPackets, float64(res.DataPackets)/s, res.Events, float64(res.Events)/s, peak, res.PacketHops, perHop, res.PeakFlowsHeld, parts)
 }
