@@ -354,12 +354,12 @@ func (r *run) build() error {
 		if !ok {
 			fid = int32(len(r.specs))
 			h := splitmix64(cfg.Seed ^ splitmix64(uint64(fid)))
-			path := routes.Path(m.Src, m.Dst, h)
-			if len(path) == 0 {
+			bn, ok := routes.Bottleneck(m.Src, m.Dst, h)
+			if !ok {
 				return badInput{fmt.Errorf("message %d: topology %s has no route from host %d to host %d", m.ID, topo.Name, m.Src, m.Dst)}
 			}
 			r.specs = append(r.specs, flowSpec{src: m.Src, dst: m.Dst, hash: h, prio: uint8(m.Priority)})
-			bottleneck = append(bottleneck, topology.PathBottleneck(path))
+			bottleneck = append(bottleneck, bn)
 			if m.FlowID >= 0 {
 				byQP[m.FlowID] = fid
 			}

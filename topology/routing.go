@@ -391,6 +391,32 @@ func (r *Routing) Path(src, dst int32, flowHash uint64) []Hop {
 	return hops
 }
 
+// Bottleneck is PathBottleneck(r.Path(src, dst, flowHash)), the slowest
+// link rate on the flow's path, bits per second, without building the
+// path: set-up checks every flow of a trace this way (a million on a large
+// all-to-all) before any runs. ok is false where Path returns nil.
+func (r *Routing) Bottleneck(src, dst int32, flowHash uint64) (b units.BitsPerSec, ok bool) {
+	if src == dst || src < 0 || src >= r.numNodes || dst < 0 || dst >= r.numHosts {
+		return 0, false
+	}
+	n := int32(0)
+	for node := src; node != dst; n++ {
+		if n >= r.numNodes {
+			return 0, false // as Path
+		}
+		pi := r.Pick(node, dst, flowHash)
+		if pi < 0 {
+			return 0, false
+		}
+		p := &r.t.Nodes[node].Ports[pi]
+		if n == 0 || p.Rate < b {
+			b = p.Rate
+		}
+		node = p.Peer
+	}
+	return b, true
+}
+
 // DescribePath formats a path with node names and egress ports, e.g.
 // "h0:0 > tor0:17 > agg1:5 > h300"; the last name is the node the last hop
 // reaches.

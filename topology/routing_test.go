@@ -99,6 +99,40 @@ func TestRoutesAllPairs(t *testing.T) {
 	}
 }
 
+// Bottleneck is PathBottleneck of Path, without the path, for every
+// ordered pair of nodes (switches as sources too, and host to itself) and
+// several flow hashes: on a dumbbell whose middle link is the slowest, a
+// fat-tree slower in its fabric than at its hosts, and the HPCC fat-tree.
+func TestBottleneckMatchesPath(t *testing.T) {
+	v := mustValid(t)
+	for _, topo := range []*Topology{
+		v(Dumbbell(3, 100*G, 10*G, us)),
+		v(FatTree(FatTreeConfig{Pods: 2, ToRsPerPod: 2, HostsPerToR: 2, AggsPerPod: 2, CoresPerAgg: 2, HostRate: 100 * G, FabricRate: 40 * G, Delay: us})),
+		v(FatTree(HPCCFatTree)),
+	} {
+		r := topo.Routes()
+		routed := 0
+		for src := int32(0); src < int32(len(topo.Nodes)); src++ {
+			for dst := int32(-1); dst <= int32(topo.NumHosts); dst++ {
+				for h := uint64(0); h < 3; h++ {
+					hash := h * 0x9e3779b97f4a7c15
+					path := r.Path(src, dst, hash)
+					b, ok := r.Bottleneck(src, dst, hash)
+					if ok != (len(path) > 0) || b != PathBottleneck(path) {
+						t.Fatalf("%s: %d -> %d hash %x: Bottleneck %v %v, path %v", topo.Describe(), src, dst, hash, b, ok, path)
+					}
+					if ok {
+						routed++
+					}
+				}
+			}
+		}
+		if routed == 0 {
+			t.Fatalf("%s: no pair routed", topo.Describe())
+		}
+	}
+}
+
 // The routing table stores each distinct port set once, in one column per
 // group of hosts that share a ToR rather than one per host.
 func TestRoutesCompact(t *testing.T) {
