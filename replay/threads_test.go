@@ -195,10 +195,11 @@ func TestPartitionNodesFatTree(t *testing.T) {
 	}
 }
 
-// On a star the one switch handles as many packets as all its hosts
-// together (its ports' rates add up to theirs), so with two partitions it
-// runs alone and the hosts share the other; with four, the hosts fill the
-// other three in consecutive blocks.
+// On a star the one switch has as much port rate as all its hosts
+// together, and a host's port costs more than a switch's (hostCostNum /
+// hostCostDen), so the switch's partition takes only a few hosts, the
+// rest fill the others in consecutive blocks, and the partitions' work
+// differs by no more than one host's.
 func TestPartitionNodesStar(t *testing.T) {
 	topo := mustTopo(t, "star", 16)
 	sw := -1
@@ -207,27 +208,38 @@ func TestPartitionNodesStar(t *testing.T) {
 			sw = i
 		}
 	}
+	hostWork := int64(100 * hostCostNum / hostCostDen) // one 100 Gb/s port
 	for _, n := range []int{2, 4} {
 		part := partitionNodes(topo, n, false)
 		count := make([]int, n)
+		work := make([]int64, n)
+		work[part[sw]] = 16 * 100
 		last := int32(-1)
 		for i := range topo.Nodes {
 			if i == sw {
 				continue
 			}
 			count[part[i]]++
+			work[part[i]] += hostWork
 			if part[i] < last {
 				t.Errorf("%d partitions: host %d in partition %d after one in %d: blocks not consecutive", n, i, part[i], last)
 			}
 			last = part[i]
-			if part[i] == part[sw] {
-				t.Errorf("%d partitions: host %d shares the switch's partition", n, i)
-			}
 		}
-		t.Logf("%d partitions: switch in %d, hosts per partition %v", n, part[sw], count)
+		t.Logf("%d partitions: switch in %d, hosts per partition %v, work %v", n, part[sw], count, work)
+		// The switch cannot be split: its partition may hold more than the
+		// others, but no host beside it then; the others differ by at most
+		// one host's work.
+		others := slices.Delete(slices.Clone(work), int(part[sw]), int(part[sw])+1)
+		if lo, hi := slices.Min(others), slices.Max(others); hi-lo > hostWork {
+			t.Errorf("%d partitions: work %v differs by more than one host's (%d)", n, work, hostWork)
+		}
+		if w := work[part[sw]]; w > slices.Max(others)+hostWork && count[part[sw]] > 0 {
+			t.Errorf("%d partitions: work %v: hosts beside a switch that is already the most work", n, work)
+		}
 		for p, c := range count {
-			if int32(p) != part[sw] && (c < 16/(n-1) || c > 16/(n-1)+1) {
-				t.Errorf("%d partitions: %v hosts per partition, want the 16 spread evenly over the %d without the switch", n, count, n-1)
+			if int32(p) != part[sw] && c <= count[part[sw]] {
+				t.Errorf("%d partitions: %v hosts per partition, want fewer beside the switch", n, count)
 				break
 			}
 		}
