@@ -28,12 +28,8 @@ test: fmt-check vet
 
 # The parallel replay under the race detector: partitions running at once
 # share nothing within a window (kernel.Group, replay's partitions).
-# NB: -run splits its pattern at each slash into one pattern per level of
-# subtests, so a subtest filter gets an invocation of its own.
 test-race:
-	$(GO) test -count=1 -race -run 'Group' ./kernel/
-	$(GO) test -count=1 -race -run 'TestThreadsSameOutputs$$/(incast|lossy|websearch-hpcc|alltoall)' ./replay/
-	$(GO) test -count=1 -race -run 'TestThreadsSameOutputsEveryAlgorithm|TestThreadsZeroDelay|TestThreadsPFC' ./replay/
+	$(GO) test -count=1 -race -run 'Group|TestThreadsSameOutputs$$/(incast|lossy|websearch-hpcc|alltoall)|TestThreadsSameOutputsEveryAlgorithm|TestThreadsZeroDelay|TestThreadsPFC' ./kernel/ ./replay/
 
 # tests/duckdb, a module of its own (cgo, so the ccreplay binary keeps none):
 # DuckDB (duckdb-go) reads every output file kind of real runs, the notebooks'
