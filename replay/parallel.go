@@ -258,7 +258,7 @@ func (r *run) partition() {
 	if n > 1 && r.serialWhy == "" {
 		r.hostsWhy = r.crossHostDep()
 		if r.hostsWhy != "" && topo.NumHosts == len(topo.Nodes) {
-			r.serialWhy = r.hostsWhy // nothing to split off the hosts
+			r.serialWhy, r.hostsWhy = r.hostsWhy, "" // nothing to split off the hosts
 		}
 	}
 	if r.serialWhy != "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -272,6 +273,47 @@ func TestPartitionNodesHostsTogether(t *testing.T) {
 			lo, hi := slices.Min(work), slices.Max(work)
 			if 10*(hi-lo) > hi {
 				t.Errorf("%s, %d partitions: work %v, want within 10 %%", name, n, work)
+			}
+		}
+	}
+}
+
+// Two hosts cabled back to back, and a message released by a delivery at
+// the other host: with no switch to split off the hosts, the run takes one
+// partition and says why; the outputs are those of --threads 1.
+func TestThreadsHostsOnly(t *testing.T) {
+	topo := &topology.Topology{Name: "back-to-back", NumHosts: 2, Nodes: []topology.Node{
+		{ID: 0, Kind: topology.Host, Name: "h0", Ports: []topology.Port{{Peer: 1, PeerPort: 0, Rate: 100 * units.Gbps, Delay: units.Microsecond}}},
+		{ID: 1, Kind: topology.Host, Name: "h1", Ports: []topology.Port{{Peer: 0, PeerPort: 0, Rate: 100 * units.Gbps, Delay: units.Microsecond}}},
+	}}
+	if err := topo.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tr := &trace.Trace{Hosts: 2, Messages: []trace.Message{
+		{ID: 0, Src: 0, Dst: 1, Bytes: 100_000, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1},
+		{ID: 1, Src: 0, Dst: 1, Bytes: 100_000, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1, Deps: []int64{0}},
+	}}
+	var ref map[string][]byte
+	for _, threads := range []int{1, 2} {
+		cfg := baseConfig(t, topo, "dcqcn")
+		cfg.Threads = threads
+		dir := t.TempDir()
+		res := mustRun(t, cfg, tr, dir)
+		allFinished(t, res)
+		if threads == 2 {
+			want := "message 1 at host 0 depends on message 0, delivered at host 1"
+			if res.Partitions != 1 || res.SerialWhy != want || res.HostsWhy != "" {
+				t.Errorf("%d partitions, serial %q, hosts %q; want 1 and %q", res.Partitions, res.SerialWhy, res.HostsWhy, want)
+			}
+		}
+		got := readDir(t, dir)
+		if ref == nil {
+			ref = got
+			continue
+		}
+		for name, b := range ref {
+			if !bytes.Equal(b, got[name]) {
+				t.Errorf("threads %d: %s differs from the run on one partition", threads, name)
 			}
 		}
 	}
