@@ -79,11 +79,7 @@ func TestThreadsSameOutputs(t *testing.T) {
 					}
 					continue
 				}
-				for name, b := range ref {
-					if !bytes.Equal(b, got[name]) {
-						t.Errorf("threads %d: %s differs from the run on one partition", threads, name)
-					}
-				}
+				sameFolder(t, threads, ref, got)
 			}
 		})
 	}
@@ -125,13 +121,20 @@ func TestThreadsSameOutputsEveryAlgorithm(t *testing.T) {
 					t.Logf("%d flows, %d data packets, %d events, ECN ratio %.3f, max queue %d B", len(res.Flows), res.DataPackets, res.Events, res.Summary.ECNRatio, res.Summary.QLenMaxBytes)
 					continue
 				}
-				for name, b := range ref {
-					if !bytes.Equal(b, got[name]) {
-						t.Errorf("threads %d: %s differs from the run on one partition", threads, name)
-					}
-				}
+				sameFolder(t, threads, ref, got)
 			}
 		})
+	}
+}
+
+// sameFolder reports every file of ref (the run on one partition) that
+// got (the run on threads partitions) does not have byte for byte.
+func sameFolder(t *testing.T, threads int, ref, got map[string][]byte) {
+	t.Helper()
+	for name, b := range ref {
+		if !bytes.Equal(b, got[name]) {
+			t.Errorf("threads %d: %s differs from the run on one partition", threads, name)
+		}
 	}
 }
 
@@ -311,11 +314,7 @@ func TestThreadsHostsOnly(t *testing.T) {
 			ref = got
 			continue
 		}
-		for name, b := range ref {
-			if !bytes.Equal(b, got[name]) {
-				t.Errorf("threads %d: %s differs from the run on one partition", threads, name)
-			}
-		}
+		sameFolder(t, threads, ref, got)
 	}
 }
 
