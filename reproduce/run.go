@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/internal/pool"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/replay"
@@ -127,7 +127,12 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 		setups[i] = st
 		outs[i] = &Outcome{Run: r, Dir: filepath.Join(stage.Dir, filepath.FromSlash(r.Label))}
 	}
-	err = pool.Run(ctx, len(runs), o.Parallel, func(ctx context.Context, i int) error {
+	progress := func(c pool.Counts) {
+		if o.Progress != nil {
+			o.Progress(c.Done, c.Total)
+		}
+	}
+	err = pool.Run(ctx, len(runs), pool.Options{Parallel: o.Parallel, Progress: progress}, func(ctx context.Context, i int) error {
 		oc := outs[i]
 		res, err := replay.RunContext(ctx, cfgs[i], setups[i].Trace, oc.Dir)
 		if err != nil {
@@ -143,10 +148,6 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 		}
 		oc.Result = res
 		return nil
-	}, func(done, failed, total int) {
-		if o.Progress != nil {
-			o.Progress(done, total)
-		}
 	})
 	if err != nil {
 		return nil, err

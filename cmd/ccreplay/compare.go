@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ccreplay/ccreplay/internal/pool"
+	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/version"
@@ -213,7 +213,11 @@ func (o *compareOptions) compare(ctx context.Context) error {
 func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage *runfolder.Staged, cfgs []replay.Config, runs []*compareRun) error {
 	prog := o.s.newProgressLine()
 	finished := 0
-	err := pool.Run(ctx, len(runs), o.Parallel, func(ctx context.Context, i int) error {
+	progress := func(c pool.Counts) {
+		finished = c.Done
+		prog.set(fmt.Sprintf("compare: %d/%d runs done", c.Done, c.Total))
+	}
+	err := pool.Run(ctx, len(runs), pool.Options{Parallel: o.Parallel, Progress: progress}, func(ctx context.Context, i int) error {
 		r := runs[i]
 		r.res, r.err = replay.RunContext(ctx, cfgs[i], st.Trace, r.dir)
 		if r.err == nil {
@@ -225,9 +229,6 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 			return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
 		}
 		return r.err
-	}, func(done, failed, total int) {
-		finished = done
-		prog.set(fmt.Sprintf("compare: %d/%d runs done", done, total))
 	})
 	prog.clear()
 	if errors.Is(err, context.Canceled) {

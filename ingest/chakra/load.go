@@ -1,6 +1,7 @@
 package chakra
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -11,8 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/ingest/chakra/etpb"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/trace"
@@ -119,19 +120,11 @@ func LoadFiles(files []string, opt Options) (*trace.Trace, *Report, error) {
 		return nil, nil, fmt.Errorf("chakra: %d ranks is too many", len(files))
 	}
 	parsed := make([]*File, len(files))
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for r, name := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			parsed[r], errs[r] = ReadFile(name)
-		}()
-	}
-	wg.Wait()
+	errs := pool.RunAll(context.Background(), len(files), pool.Options{Parallel: runtime.GOMAXPROCS(0), KeepGoing: true}, func(_ context.Context, r int) error {
+		var err error
+		parsed[r], err = ReadFile(files[r])
+		return err
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err // the lowest rank's, so that errors are reproducible

@@ -1,10 +1,11 @@
 package dumpi
 
 import (
+	"context"
 	"fmt"
 	"runtime"
-	"sync"
 
+	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/trace"
 )
 
@@ -55,28 +56,20 @@ func LoadFiles(files []string, opt Options) (*trace.Trace, *Report, error) {
 	}
 	logs := make([]*rankLog, len(files))
 	var hdr Header
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for r, name := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			f, err := Open(name)
-			if err != nil {
-				errs[r] = err
-				return
-			}
-			defer f.Close()
-			if r == 0 {
-				hdr = f.Header
-			}
-			logs[r], errs[r] = extract(f, r)
-		}()
-	}
-	wg.Wait()
+	// Every rank is read (keep going), so that the error shown is the
+	// lowest rank's whatever the scheduling.
+	errs := pool.RunAll(context.Background(), len(files), pool.Options{Parallel: runtime.GOMAXPROCS(0), KeepGoing: true}, func(_ context.Context, r int) error {
+		f, err := Open(files[r])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if r == 0 {
+			hdr = f.Header
+		}
+		logs[r], err = extract(f, r)
+		return err
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err

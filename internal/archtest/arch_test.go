@@ -67,7 +67,7 @@ var rules = []rule{
 		why: "a workload is data: traces and generators never depend on the simulator (replay, nic, switchmodel, fabric, kernel) or on algorithms"},
 	{pkgs: []string{"topology"}, allow: []string{"units", "limits"},
 		why: "a topology is data: it never depends on the simulator that runs on it"},
-	{pkgs: []string{"ingest/...", "hpccfmt"}, allow: []string{"ingest/...", "trace", "units", "limits"},
+	{pkgs: []string{"ingest/...", "hpccfmt"}, allow: []string{"ingest/...", "trace", "units", "limits", "batch/pool"},
 		why: "importers turn captures and other simulators' files into a trace; they never run the replay"},
 	{pkgs: []string{"..."}, except: []string{"ingest/..."}, deny: []string{"github.com/google/gopacket/..."}, direct: true,
 		why: "every gopacket import lives under ingest"},
@@ -92,6 +92,10 @@ var rules = []rule{
 
 	{pkgs: []string{"reproduce"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/..."}, direct: true,
 		why: "a paper's experiment is run configurations (runconfig) a user could write, replayed and judged: it builds algorithms only through the registry it is given and reaches into no model"},
+
+	// Batches.
+	{pkgs: []string{"batch/pool"}, allow: none,
+		why: "the one pool runs jobs by index; importers fan out over it without depending on what a run is"},
 
 	// The command line.
 	{pkgs: []string{"..."}, except: []string{"cmd/..."}, deny: []string{"cmd/..."},
