@@ -90,6 +90,9 @@ var rules = []rule{
 	{pkgs: []string{"rl/td3"}, allow: []string{"rl/nn", "rl/nn/learn"},
 		why: "TD3 is a learning rule on networks: it knows no simulator, algorithm or reward"},
 
+	{pkgs: []string{"estimate"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/...", "hpccfmt", "runconfig"}, direct: true,
+		why: "the estimate decomposes a run into link simulations that are ordinary replay runs: it reaches into no model and knows no concrete algorithm, so every registered one runs through it unchanged"},
+
 	{pkgs: []string{"reproduce"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/..."}, direct: true,
 		why: "a paper's experiment is run configurations (runconfig) a user could write, replayed and judged: it builds algorithms only through the registry it is given and reaches into no model"},
 

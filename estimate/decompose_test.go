@@ -1,0 +1,195 @@
+package estimate
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// dumbbellCase is a 2+2 dumbbell (hosts 0,1 on switch 4 "left", 2,3 on
+// switch 5 "right"; port 2 of each switch is the 40 Gb/s bottleneck, host
+// links 100 Gb/s, every link 1 us) with four one-message flows:
+// f0 0->2, f1 1->3, f2 0->1 (stays on the left), f3 2->0 (the other way).
+func dumbbellCase(t *testing.T) (replay.Config, *trace.Trace) {
+	t.Helper()
+	topo, err := topology.Dumbbell(2, 100*units.Gbps, 40*units.Gbps, units.Microsecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &trace.Trace{Hosts: 4}
+	for i, sd := range [][2]int32{{0, 2}, {1, 3}, {0, 1}, {2, 0}} {
+		tr.Messages = append(tr.Messages, trace.Message{ID: int64(i), Src: sd[0], Dst: sd[1], Bytes: 10_000 * int64(i+1),
+			Release: units.Time(i) * units.Microsecond, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective,
+			Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank})
+	}
+	return config(t, topo, "dcqcn"), tr
+}
+
+// TestDecomposeDumbbell checks by hand which flows cross which link.
+func TestDecomposeDumbbell(t *testing.T) {
+	cfg, tr := dumbbellCase(t)
+	flows, err := replay.FlowPaths(&cfg, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := Decompose(cfg.Topology, flows)
+	type want struct {
+		node, port, peer int32
+		kind             LinkKind
+		flows            []int32
+		hops             []int32
+	}
+	wants := []want{
+		{0, 0, 4, HostUp, []int32{0, 2}, []int32{0, 0}},
+		{1, 0, 4, HostUp, []int32{1}, []int32{0}},
+		{2, 0, 5, HostUp, []int32{3}, []int32{0}},
+		{4, 0, 0, HostDown, []int32{3}, []int32{2}},
+		{4, 1, 1, HostDown, []int32{2}, []int32{1}},
+		{4, 2, 5, Fabric, []int32{0, 1}, []int32{1, 1}},
+		{5, 0, 2, HostDown, []int32{0}, []int32{2}},
+		{5, 1, 3, HostDown, []int32{1}, []int32{2}},
+		{5, 2, 4, Fabric, []int32{3}, []int32{1}},
+	}
+	if len(links) != len(wants) {
+		t.Fatalf("%d links, want %d: %+v", len(links), len(wants), links)
+	}
+	for i, w := range wants {
+		l := links[i]
+		if l.Node != w.node || l.Port != w.port || l.Peer != w.peer || l.Kind != w.kind || !reflect.DeepEqual(l.Flows, w.flows) || !reflect.DeepEqual(l.Hop, w.hops) {
+			t.Errorf("link %d: %d:%d->%d %s flows %v hops %v; want %+v", i, l.Node, l.Port, l.Peer, l.Kind, l.Flows, l.Hop, w)
+		}
+		var b units.Bytes
+		for _, f := range w.flows {
+			b += flows[f].Size
+		}
+		if l.Bytes != b {
+			t.Errorf("link %d: %d bytes, want %d", i, l.Bytes, b)
+		}
+	}
+}
+
+// TestLinkNetDumbbell checks the network built for the left-to-right
+// bottleneck by hand: senders h0 and h1 behind access links at their NIC
+// rate, the 40 Gb/s link under study, receivers h2 and h3 behind 1 Tb/s
+// links (FastFactor x 100 Gb/s) whose delay restores the base RTT.
+func TestLinkNetDumbbell(t *testing.T) {
+	cfg, tr := dumbbellCase(t)
+	flows, _ := replay.FlowPaths(&cfg, tr)
+	links := Decompose(cfg.Topology, flows)
+	w := wire{1048, 60}
+	net, err := BuildLinkNet(&links[5], flows, tr, w.data, w.ack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := net.Topology
+	if topo.NumHosts != 4 || len(topo.Nodes) != 6 {
+		t.Fatalf("%d hosts, %d nodes; want 4 hosts (2 senders, 2 receivers) and 2 switches", topo.NumHosts, len(topo.Nodes))
+	}
+	us := units.Microsecond
+	// The fast link's delay: half of (2 x 1 us + data and ACK at 100G)
+	// minus data and ACK at 1T.
+	fast := (2*us + units.TxTime(1048, 100*units.Gbps) + units.TxTime(60, 100*units.Gbps) -
+		units.TxTime(1048, 1000*units.Gbps) - units.TxTime(60, 1000*units.Gbps)) / 2
+	wantPorts := map[int32][]topology.Port{
+		0: {{Peer: 4, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}},
+		1: {{Peer: 4, PeerPort: 1, Rate: 100 * units.Gbps, Delay: us}},
+		2: {{Peer: 5, PeerPort: 1, Rate: 1000 * units.Gbps, Delay: fast}},
+		3: {{Peer: 5, PeerPort: 2, Rate: 1000 * units.Gbps, Delay: fast}},
+		4: {{Peer: 0, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}, {Peer: 1, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}, {Peer: 5, PeerPort: 0, Rate: 40 * units.Gbps, Delay: us}},
+		5: {{Peer: 4, PeerPort: 2, Rate: 40 * units.Gbps, Delay: us}, {Peer: 2, PeerPort: 0, Rate: 1000 * units.Gbps, Delay: fast}, {Peer: 3, PeerPort: 0, Rate: 1000 * units.Gbps, Delay: fast}},
+	}
+	for id, ports := range wantPorts {
+		if got := topo.Nodes[id].Ports; !reflect.DeepEqual(got, ports) {
+			t.Errorf("node %d (%s) ports %+v, want %+v", id, topo.Nodes[id].Name, got, ports)
+		}
+	}
+	if !reflect.DeepEqual(net.Flows, []int32{0, 1}) || len(net.Trace.Messages) != 2 {
+		t.Fatalf("link network flows %v with %d messages, want [0 1] with 2", net.Flows, len(net.Trace.Messages))
+	}
+	for k, m := range net.Trace.Messages {
+		orig := tr.Messages[k]
+		if m.Src != int32(k) || m.Dst != int32(2+k) || m.Bytes != orig.Bytes || m.Release != orig.Release || m.ID != orig.ID || m.FlowID != int64(k) {
+			t.Errorf("message %d: %+v, want host %d -> %d with the original's id, size and release", k, m, k, 2+k)
+		}
+	}
+	checkBaseRTTs(t, &links[5], net, flows, w)
+}
+
+// checkBaseRTTs asserts that every flow's base RTT in the link network is
+// its base RTT in the full network, up to the halving of odd picoseconds
+// on the two links that replace parts of its path.
+func checkBaseRTTs(t *testing.T, l *Link, net *LinkNet, flows []replay.FlowPath, w wire) {
+	t.Helper()
+	routes := net.Topology.Routes()
+	for _, m := range net.Trace.Messages {
+		f := &flows[m.FlowID]
+		path := routes.Path(m.Src, m.Dst, 0)
+		got, want := topology.PathBaseRTT(path, w.data, w.ack), topology.PathBaseRTT(f.Path, w.data, w.ack)
+		if d := got - want; d < -2 || d > 0 {
+			t.Errorf("link %d:%d flow %d: base RTT %v in the link network, %v in the full one", l.Node, l.Port, f.ID, got, want)
+		}
+		if len(path) > 3 {
+			t.Errorf("link %d:%d flow %d: %d hops in the link network, want at most 3", l.Node, l.Port, f.ID, len(path))
+		}
+	}
+}
+
+// TestLinkNetsFatTree builds the network of every link of a fat-tree
+// under a WebSearch workload and checks that each holds the link's flows,
+// the link under study at its rate and delay, and each flow's base RTT.
+func TestLinkNetsFatTree(t *testing.T) {
+	topo := mustTopo(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
+	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=2ms", 2)
+	cfg := config(t, topo, "hpcc")
+	flows, err := replay.FlowPaths(&cfg, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := Decompose(topo, flows)
+	w := wire{1048, 60}
+	kinds := map[LinkKind]int{}
+	for i := range links {
+		l := &links[i]
+		kinds[l.Kind]++
+		net, err := BuildLinkNet(l, flows, tr, w.data, w.ack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(net.Trace.Messages) != len(l.Flows) {
+			t.Fatalf("link %d: %d messages for %d flows", i, len(net.Trace.Messages), len(l.Flows))
+		}
+		checkBaseRTTs(t, l, net, flows, w)
+		// The link under study: the one port at l's rate and delay
+		// between the switch (or host) feeding it and the one behind it.
+		found := false
+		for _, n := range net.Topology.Nodes {
+			for _, p := range n.Ports {
+				if p.Rate == l.Rate && p.Delay == l.Delay && (n.Name == "up" || l.Kind == HostUp && n.Kind == topology.Host && n.ID == 0) {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("link %d (%s): no port at its rate %v and delay %v in its network", i, l.Kind, l.Rate, l.Delay)
+		}
+	}
+	if kinds[HostUp] == 0 || kinds[HostDown] == 0 || kinds[Fabric] == 0 {
+		t.Fatalf("link kinds %v: want every kind", kinds)
+	}
+	// Every flow crosses as many links as its path has hops.
+	n := 0
+	for i := range links {
+		n += len(links[i].Flows)
+	}
+	m := 0
+	for i := range flows {
+		m += len(flows[i].Path)
+	}
+	if n != m {
+		t.Fatalf("links hold %d flow crossings, paths %d hops", n, m)
+	}
+}

@@ -1,0 +1,194 @@
+package estimate
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca/all"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+func mustEstimate(t *testing.T, cfg replay.Config, tr *trace.Trace, opt Options) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), cfg, tr, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// smallFatTree is a 16-host, three-tier fat-tree under 30 % WebSearch.
+func smallFatTree(t *testing.T, cc string) (replay.Config, *trace.Trace) {
+	topo := mustTopo(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
+	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=400us", 5)
+	return config(t, topo, cc), tr
+}
+
+// TestEstimateDeterministic runs the same estimate with one and with
+// three workers, twice, and wants identical rows: each flow's draws come
+// from its own generator, not from the order link simulations finish in.
+func TestEstimateDeterministic(t *testing.T) {
+	cfg, tr := smallFatTree(t, "dcqcn")
+	for _, mode := range []string{AggregateOwn, AggregateSample} {
+		a := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, Jobs: 1, Aggregate: mode})
+		b := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, Jobs: 3, Aggregate: mode})
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s: estimates differ between -j 1 and -j 3", mode)
+		}
+		if len(a.Flows) < 20 || len(a.Links) < 20 {
+			t.Fatalf("%s: %d flows on %d links: want a workload that reaches the core", mode, len(a.Flows), len(a.Links))
+		}
+	}
+}
+
+// TestEstimatePhysics checks what must hold of any estimate: every flow
+// finishes no sooner than its ideal (slowdown >= 1, the ideal is a lower
+// bound), a flow's delay at a link it was simulated with is its own delay
+// there (own mode), links.parquet accounts for every flow crossing, and a
+// represented link names a simulated representative of its own kind.
+func TestEstimatePhysics(t *testing.T) {
+	cfg, tr := smallFatTree(t, "hpcc")
+	res := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3})
+	for _, f := range res.Flows {
+		if f.FCTNs < f.IdealFCTNs || f.Slowdown < 1 {
+			t.Fatalf("flow %d: estimated FCT %d ns below its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
+		}
+	}
+	crossings := int64(0)
+	for _, l := range res.Links {
+		crossings += l.Flows
+		r := res.Links[l.RepresentedBy]
+		if !r.Simulated || r.Kind != l.Kind || r.RateBps != l.RateBps || r.Cluster != l.Cluster {
+			t.Fatalf("link %d represented by %+v", l.LinkID, r)
+		}
+		if l.Simulated && (l.Events == 0 || l.RepresentedBy != l.LinkID) {
+			t.Fatalf("simulated link %+v", l)
+		}
+	}
+	hops := int64(0)
+	for _, f := range res.Flows {
+		hops += int64(f.Hops)
+	}
+	if crossings != hops {
+		t.Fatalf("links carry %d flow crossings, flows have %d hops", crossings, hops)
+	}
+	if res.Simulated >= len(res.Links) || res.Simulated == 0 {
+		t.Fatalf("%d of %d links simulated at tolerance 0.3: want clustering to merge some", res.Simulated, len(res.Links))
+	}
+	// --no-cluster simulates every link.
+	all := mustEstimate(t, cfg, tr, Options{Tolerance: -1})
+	if all.Simulated != len(all.Links) {
+		t.Fatalf("no clustering: %d of %d links simulated", all.Simulated, len(all.Links))
+	}
+}
+
+// TestEstimateOneLinkIsTheRun: on a star every flow crosses two links,
+// its host's uplink and its receiver's downlink. With one flow per host
+// pair and no contention (a single flow), the estimate is exact: the
+// flow's delay in each link network is zero under a line-rate sender.
+func TestEstimateLoneFlowIsIdeal(t *testing.T) {
+	topo := mustTopo(t, "star:hosts=2", 2)
+	tr := mustGen(t, "incast:n=1,size=200KB", 1)
+	cfg := config(t, topo, "linerate")
+	res := mustEstimate(t, cfg, tr, Options{})
+	full, err := replay.Run(cfg, tr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Flows) != 1 || res.Flows[0].FCTNs != full.Flows[0].FCTNs || res.Flows[0].FCTNs != res.Flows[0].IdealFCTNs {
+		t.Fatalf("lone flow: estimate %+v, run %+v", res.Flows, full.Flows)
+	}
+}
+
+// TestEveryAlgorithmEstimates runs every registered algorithm (learned
+// ones included) through the estimate on the small fat-tree.
+func TestEveryAlgorithmEstimates(t *testing.T) {
+	reg := all.Registry()
+	for _, name := range reg.Names() {
+		t.Run(name, func(t *testing.T) {
+			topo := mustTopo(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
+			tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=100us", 3)
+			cfg := config(t, topo, name)
+			res := mustEstimate(t, cfg, tr, Options{Jobs: 2})
+			finished := 0
+			for _, f := range res.Flows {
+				if f.FCTNs >= f.IdealFCTNs {
+					finished++
+				}
+			}
+			if finished != len(res.Flows) || finished == 0 {
+				t.Fatalf("%d of %d flows estimated", finished, len(res.Flows))
+			}
+		})
+	}
+}
+
+// TestWarningsPFCIncast: a 16-to-1 incast of 2 MB flows at line rate on a
+// lossless star (32 MB shared buffer; the full run sends 562 PAUSE frames)
+// pauses the senders' links in the receiver's link
+// simulation; the link and the run say so.
+func TestWarningsPFCIncast(t *testing.T) {
+	topo := mustTopo(t, "star:hosts=17", 17)
+	tr := mustGen(t, "incast:n=16,size=2MB", 1)
+	cfg := config(t, topo, "linerate")
+	res := mustEstimate(t, cfg, tr, Options{})
+	if !hasWarning(res, "pfc", "PFC pauses") {
+		t.Fatalf("no PFC warning: links %+v, warnings %q", res.Links, res.Warnings)
+	}
+}
+
+// TestWarningsLossy: the same incast without PFC and with a small buffer
+// drops packets in the receiver's link simulation.
+func TestWarningsLossy(t *testing.T) {
+	topo := mustTopo(t, "star:hosts=17", 17)
+	tr := mustGen(t, "incast:n=16,size=200KB", 1)
+	cfg := config(t, topo, "dcqcn")
+	cfg.Switch.PFC.Enabled = false
+	cfg.Switch.BufferBytes = 200 * units.KB
+	res := mustEstimate(t, cfg, tr, Options{})
+	if !hasWarning(res, "drops", "dropped packets") {
+		t.Fatalf("no drop warning: links %+v, warnings %q", res.Links, res.Warnings)
+	}
+}
+
+// TestWarningsLoad: a link offered more than 95 % is reported.
+func TestWarningsLoad(t *testing.T) {
+	topo := mustTopo(t, "star:hosts=3", 3)
+	tr := mustGen(t, "incast:n=2,size=1MB", 1) // 2 MB in an instant: any span is overloaded
+	cfg := config(t, topo, "dcqcn")
+	tr.Messages[1].Release = 10 * units.Microsecond
+	res := mustEstimate(t, cfg, tr, Options{})
+	if !hasWarning(res, "load>95%", "more than 95 %") {
+		t.Fatalf("no load warning: links %+v, warnings %q", res.Links, res.Warnings)
+	}
+}
+
+func hasWarning(res *Result, tag, text string) bool {
+	link := false
+	for _, l := range res.Links {
+		link = link || strings.Contains(l.Warnings, tag)
+	}
+	run := false
+	for _, w := range res.Warnings {
+		run = run || strings.Contains(w, text)
+	}
+	return link && run
+}
+
+// TestRefusesClosedLoop: messages released by others' completion tie
+// links together; estimate refuses them in one line.
+func TestRefusesClosedLoop(t *testing.T) {
+	topo := mustTopo(t, "star:hosts=8", 8)
+	tr := mustGen(t, "osu-alltoall:nodes=8,ppn=1,sizes=1KB..1KB,warmup=0,iters=1", 1)
+	cfg := config(t, topo, "dcqcn")
+	_, err := Run(context.Background(), cfg, tr, Options{})
+	if err == nil || !strings.Contains(err.Error(), "open-loop") {
+		t.Fatalf("closed-loop workload: err %v", err)
+	}
+	var _ = errors.New
+}

@@ -1,0 +1,65 @@
+package replay
+
+import (
+	"testing"
+
+	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// hopTap records the (node, port) of every data packet's dequeue per flow.
+type hopTap struct{ seen map[int32]map[[2]int32]bool }
+
+func (h *hopTap) Dequeue(_ units.Time, node, port int32, p *fabric.Packet) {
+	if p.Kind != fabric.Data {
+		return
+	}
+	m := h.seen[p.Flow]
+	if m == nil {
+		m = map[[2]int32]bool{}
+		h.seen[p.Flow] = m
+	}
+	m[[2]int32{node, port}] = true
+}
+func (h *hopTap) Deliver(units.Time, int32, *fabric.Packet)      {}
+func (h *hopTap) Drop(units.Time, int32, int32, *fabric.Packet) {}
+
+// TestFlowPathsAreTheRunsLinks checks that FlowPaths numbers and routes
+// flows exactly as Run does: on a fat-tree with ECMP at every level, every
+// data packet of flow i leaves through the links of FlowPaths' path i and
+// no other.
+func TestFlowPathsAreTheRunsLinks(t *testing.T) {
+	topo := mustTopo(t, "fattree:pods=4", 16)
+	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=200us", 3)
+	cfg := baseConfig(t, topo, "dcqcn")
+	cfg.Seed = 7
+	tap := &hopTap{seen: map[int32]map[[2]int32]bool{}}
+	cfg.Observer = tap
+	res := mustRun(t, cfg, tr, "")
+	fps, err := FlowPaths(&cfg, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fps) != len(res.Flows) || len(fps) < 10 {
+		t.Fatalf("FlowPaths has %d flows, the run %d (want the same, at least 10)", len(fps), len(res.Flows))
+	}
+	for _, fp := range fps {
+		row := res.Flows[fp.ID]
+		if row.Src != fp.Src || row.Dst != fp.Dst || row.SizeBytes != int64(fp.Size) || row.StartNs != fp.Start.Nanoseconds() {
+			t.Fatalf("flow %d: FlowPaths %d->%d %d B at %v, run %+v", fp.ID, fp.Src, fp.Dst, fp.Size, fp.Start, row)
+		}
+		want := map[[2]int32]bool{}
+		for _, h := range fp.Path {
+			want[[2]int32{h.Node, h.Port}] = true
+		}
+		got := tap.seen[fp.ID]
+		if len(got) != len(want) {
+			t.Fatalf("flow %d: run used links %v, FlowPaths says %v", fp.ID, got, want)
+		}
+		for k := range got {
+			if !want[k] {
+				t.Fatalf("flow %d: run used link %v not on FlowPaths' path %v", fp.ID, k, want)
+			}
+		}
+	}
+}
