@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccreplay/ccreplay/internal/pool"
+	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -138,8 +138,11 @@ func Run(ctx context.Context, cfg replay.Config, tr *trace.Trace, opt Options) (
 		}
 	}
 	sims := make([]linkSim, len(links))
-	done := 0
-	err = pool.Run(ctx, len(simIdx), opt.Jobs, func(ctx context.Context, k int) error {
+	popt := pool.Options{Parallel: opt.Jobs}
+	if opt.Progress != nil {
+		popt.Progress = func(c pool.Counts) { opt.Progress(c.Done+c.Failed, c.Total) }
+	}
+	err = pool.Run(ctx, len(simIdx), popt, func(ctx context.Context, k int) error {
 		i := simIdx[k]
 		s, err := simulate(ctx, cfg, &links[i], flows, tr, w)
 		if err != nil {
@@ -147,11 +150,6 @@ func Run(ctx context.Context, cfg replay.Config, tr *trace.Trace, opt Options) (
 		}
 		sims[i] = *s
 		return nil
-	}, func(ok, failed, total int) {
-		done = ok + failed
-		if opt.Progress != nil {
-			opt.Progress(done, total)
-		}
 	})
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ func (h *hopTap) Dequeue(_ units.Time, node, port int32, p *fabric.Packet) {
 	}
 	m[[2]int32{node, port}] = true
 }
-func (h *hopTap) Deliver(units.Time, int32, *fabric.Packet)      {}
+func (h *hopTap) Deliver(units.Time, int32, *fabric.Packet)     {}
 func (h *hopTap) Drop(units.Time, int32, int32, *fabric.Packet) {}
 
 // TestFlowPathsAreTheRunsLinks checks that FlowPaths numbers and routes
