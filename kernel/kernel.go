@@ -45,17 +45,21 @@ func (a *event) less(b *event) bool {
 // with what each node knows alone:
 //
 //   - Sat is when the event was scheduled, picoseconds: earlier first.
-//   - K's high 44 bits are a stamp: the time at which the event that
+//   - K's high 42 bits are a stamp: the time at which the event that
 //     scheduled this one had itself been scheduled, in nanoseconds times
-//     64 (saturating after 2^38 ns, about 275 s), or one more than the
+//     64 (saturating after 2^36 ns, about 68.7 s), or one more than the
 //     scheduling node's previous stamp at this Sat when that is larger.
 //     Events scheduled at the same instant by different nodes thus follow
 //     the order in which their parents were scheduled; one node's events
 //     at one instant follow the order it scheduled them (its parents run
 //     in Key order, so their scheduling times never decrease).
-//   - K's low 20 bits are the scheduling node, mixed with the stamp
-//     (scramble): what remains tied goes in an order of the nodes that
-//     changes from one stamp to the next.
+//   - K's low 22 bits are the scheduling node (numbered from 0 for "no
+//     node" to 2^21, room for topology.MaxNodes), its low 20 bits mixed
+//     with the stamp (scramble): what remains tied goes in an order of the
+//     nodes that changes from one stamp to the next. Only the low 20 bits
+//     are mixed so that networks of fewer than 2^20 nodes keep the order
+//     they had when the field was 20 bits wide; nodes that share those
+//     bits differ in the two above them, so no two nodes tie.
 //
 // The order depends only on what each node did, never on how the nodes are
 // split among partitions (see Group): this is what makes a run partitioned
@@ -77,13 +81,15 @@ func (k Key) Less(o Key) bool { return k.Sat < o.Sat || (k.Sat == o.Sat && k.K <
 
 // Widths of a Key's fields, and of the handler field of event.hk.
 const (
-	nodeBits    = 20
+	nodeBits    = 22
+	mixBits     = 20 // the node bits mixed with the stamp (see Key)
 	stampBits   = 64 - nodeBits
 	nsStampBits = 6 // 2^6 stamps per nanosecond before spilling into the next
 	maxStampNs  = 1<<(stampBits-nsStampBits) - 1
 	handlerBits = 24
-	// MaxNodes is how many nodes (see RegisterAt) a Sim can order.
-	MaxNodes = 1<<nodeBits - 1
+	// MaxNodes is how many nodes (see RegisterAt) a Sim can order:
+	// 2^21, as many as topology.MaxNodes.
+	MaxNodes = 1 << (nodeBits - 1)
 	// MaxHandlers is how many handlers a Sim can hold.
 	MaxHandlers = 1 << handlerBits
 )
@@ -145,8 +151,8 @@ func (s *Sim) Register(h Handler) HandlerID { return s.RegisterAt(h, -1) }
 // Group runs it. An event that one node causes at another goes through
 // NewKey and ScheduleKeyed.
 func (s *Sim) RegisterAt(h Handler, node int32) HandlerID {
-	if node < -1 || node >= MaxNodes-1 {
-		panic(fmt.Sprintf("kernel.RegisterAt: node %d outside [-1, %d)", node, MaxNodes-1))
+	if node < -1 || node >= MaxNodes {
+		panic(fmt.Sprintf("kernel.RegisterAt: node %d outside [-1, %d)", node, MaxNodes))
 	}
 	n := uint32(node + 1)
 	for int(n) >= len(s.nodes) {
@@ -183,7 +189,7 @@ func (s *Sim) nextKey(n uint32) Key {
 	}
 	st = max(st, s.curBase)
 	ns.stamp = st
-	return Key{Sat: s.now, K: st<<nodeBits | (uint64(n)^scramble(st))&(1<<nodeBits-1)}
+	return Key{Sat: s.now, K: st<<nodeBits | uint64(n) ^ scramble(st)&(1<<mixBits-1)}
 }
 
 // scramble mixes a stamp into the order of the nodes that share it (see

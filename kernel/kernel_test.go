@@ -356,3 +356,51 @@ func TestRunBudgetSlices(t *testing.T) {
 		t.Fatalf("sliced run differs: %d vs %d events", len(sliced), len(whole))
 	}
 }
+
+// TestEveryNodeOfTheLargestNetwork registers handlers for the first and
+// last of topology.MaxNodes (2^21) nodes and for nodes that share their low
+// 20 bits: each gets a key of its own at one instant (no two nodes tie, so
+// the order of simultaneous events does not depend on the queue), and the
+// keys of nodes below 2^20 are the old 20-bit keys with the node field
+// widened: they keep their order (their runs' outputs do not change).
+func TestEveryNodeOfTheLargestNetwork(t *testing.T) {
+	if MaxNodes < 1<<21 {
+		t.Fatalf("MaxNodes = %d, want room for 2^21 nodes (topology.MaxNodes)", MaxNodes)
+	}
+	s := NewSim(1)
+	r := &recorder{}
+	nodes := []int32{-1, 0, 1, 5, 1<<20 - 2, 1<<20 - 1, 1 << 20, 1<<20 + 1, 1<<20 + 5, MaxNodes - 1}
+	ids := make([]HandlerID, len(nodes))
+	for i, n := range nodes {
+		ids[i] = s.RegisterAt(r, n)
+	}
+	seen := map[uint64]int32{}
+	for i, id := range ids {
+		k := s.NewKey(id)
+		if o, ok := seen[k.K]; ok {
+			t.Fatalf("nodes %d and %d got the same key %#x", o, nodes[i], k.K)
+		}
+		seen[k.K] = nodes[i]
+		n := uint64(nodes[i] + 1)
+		st := k.K >> nodeBits
+		if n < 1<<20 {
+			old := st<<nodeBits | (n^scramble(st))&(1<<20-1)
+			if k.K != old {
+				t.Errorf("node %d: key %#x, want the 20-bit layout %#x", nodes[i], k.K, old)
+			}
+		}
+		if got := (k.K ^ scramble(st)&(1<<mixBits-1)) & (1<<nodeBits - 1); got != n {
+			t.Errorf("node %d: key %#x does not carry the node (got %d)", nodes[i], k.K, got)
+		}
+	}
+	for _, bad := range []int32{-2, MaxNodes} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("RegisterAt(node %d) did not panic", bad)
+				}
+			}()
+			s.RegisterAt(r, bad)
+		}()
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/ccreplay/ccreplay/internal/staging"
 )
 
 // fileMode is the permission of every finished output file. os.CreateTemp
@@ -28,14 +30,17 @@ type tempFile struct {
 	path string // final name
 }
 
-// createTemp creates path's temporary file ("<path>.tmp-<random>") in the
-// same directory, so that the final rename never crosses file systems.
+// createTemp creates path's temporary file ("<path>.tmp-<pid>.<start>-<random>",
+// see package internal/staging) in the same directory, so that the final
+// rename never crosses file systems, after removing those that writers
+// killed before they finished left there.
 func createTemp(path string) (*tempFile, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, base+".tmp-*")
+	staging.Clean(dir, base)
+	f, err := os.CreateTemp(dir, staging.Prefix(base)+"*")
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}

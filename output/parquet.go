@@ -37,7 +37,7 @@ func writerOptions() []parquet.WriterOption {
 }
 
 // WriteRows writes rows to the Parquet file path atomically: into
-// "<path>.tmp-<random>" in the same directory, then footer, fsync, rename.
+// "<path>.tmp-<pid>.<start>-<random>" in the same directory, then footer, fsync, rename.
 // On error no file is left behind (an existing file at path is untouched).
 // The same rows always give byte-identical files.
 func WriteRows[T any](path string, rows []T) error {

@@ -71,6 +71,14 @@ func (c *argCheck) delay(d units.Time) {
 	}
 }
 
+// links checks the number of links a builder would make (computed with
+// mul, so that huge arguments cannot overflow).
+func (c *argCheck) links(n int64) {
+	if c.err == nil && n > MaxLinks {
+		c.err = fmt.Errorf("%s: %d links is more than the limit of %d", c.kind, n, MaxLinks)
+	}
+}
+
 // size checks the totals; factors are multiplied in int64 so that huge
 // arguments cannot overflow.
 func (c *argCheck) size(hosts, switches int64) {

@@ -251,6 +251,12 @@ func TestBuilderErrors(t *testing.T) {
 			"leafspine: 1 hosts, need at least 2"},
 		{"fattree fabric", second(FatTree(with(good, func(c *FatTreeConfig) { c.FabricRate = 0 }))), "fattree: fabric rate must be > 0, got 0 bps"},
 		{"fattree cores", second(FatTree(with(good, func(c *FatTreeConfig) { c.CoresPerAgg = 0 }))), "fattree: cores per agg must be >= 1, got 0"},
+		{"leafspine too many links", second(LeafSpine(LeafSpineConfig{Leaves: 2, HostsPerLeaf: 2, Spines: 2000, UplinksPerPair: 1000, HostRate: G, FabricRate: G})),
+			"leafspine: 4000004 links is more than the limit of 3145728"},
+		{"fattree too many links", second(FatTree(with(good, func(c *FatTreeConfig) {
+			c.Pods, c.ToRsPerPod, c.HostsPerToR, c.AggsPerPod, c.CoresPerAgg = 1000, 100, 10, 40, 1
+		}))),
+			"fattree: 5040000 links is more than the limit of 3145728"},
 		{"fattree overflow", second(FatTree(with(good, func(c *FatTreeConfig) { c.Pods, c.ToRsPerPod, c.HostsPerToR = 1<<40, 1<<40, 1<<40 }))),
 			"fattree: over 1125899906842624 hosts is more than the limit of 1048576"},
 	} {

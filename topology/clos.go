@@ -41,9 +41,7 @@ func LeafSpine(cfg LeafSpineConfig) (*Topology, error) {
 	c.rate("fabric rate", cfg.FabricRate)
 	c.delay(cfg.Delay)
 	c.size(mul(cfg.Leaves, cfg.HostsPerLeaf), mul(cfg.Leaves)+mul(cfg.Spines))
-	if c.err == nil && mul(cfg.Leaves, cfg.Spines, cfg.UplinksPerPair) > MaxNodes {
-		c.err = fmt.Errorf("leafspine: %d x %d x %d uplinks is too many", cfg.Leaves, cfg.Spines, cfg.UplinksPerPair)
-	}
+	c.links(mul(cfg.Leaves, cfg.HostsPerLeaf) + mul(cfg.Leaves, cfg.Spines, cfg.UplinksPerPair))
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -126,9 +124,7 @@ func FatTree(cfg FatTreeConfig) (*Topology, error) {
 	c.delay(cfg.Delay)
 	c.size(mul(cfg.Pods, cfg.ToRsPerPod, cfg.HostsPerToR),
 		mul(cfg.Pods, cfg.ToRsPerPod)+mul(cfg.Pods, cfg.AggsPerPod)+mul(cfg.AggsPerPod, cfg.CoresPerAgg))
-	if c.err == nil && mul(cfg.Pods, cfg.ToRsPerPod, cfg.AggsPerPod)+mul(cfg.Pods, cfg.AggsPerPod, cfg.CoresPerAgg) > MaxNodes {
-		c.err = fmt.Errorf("fattree: too many fabric links")
-	}
+	c.links(mul(cfg.Pods, cfg.ToRsPerPod, cfg.HostsPerToR) + mul(cfg.Pods, cfg.ToRsPerPod, cfg.AggsPerPod) + mul(cfg.Pods, cfg.AggsPerPod, cfg.CoresPerAgg))
 	if c.err != nil {
 		return nil, c.err
 	}

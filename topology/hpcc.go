@@ -26,7 +26,7 @@ import (
 // receiver drops a packet.
 
 // maxHPCCLinks bounds the link count a header may declare.
-const maxHPCCLinks = 1 << 22
+const maxHPCCLinks = MaxLinks
 
 // ReadHPCC reads an HPCC simulator topology.txt. name is used in error
 // messages ("topology.txt:5: ...") and in the topology's Name ("hpcc:" +

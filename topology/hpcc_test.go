@@ -154,7 +154,7 @@ func TestReadHPCCErrors(t *testing.T) {
 		{"2000000 0 0\n", "t.txt:1: 2000000 hosts is more than the limit of 1048576"},
 		{"2000000 951423 0\n", "t.txt:1: 1048577 hosts is more than the limit of 1048576"},
 		{"3 4 2\n", "t.txt:1: switch count 4 out of range [0, 3]"},
-		{"3 1 -1\n", "t.txt:1: link count -1 out of range [0, 4194304]"},
+		{"3 1 -1\n", "t.txt:1: link count -1 out of range [0, 3145728]"},
 		{"3 1 2\n", "t.txt: file ends after 0 of the 1 switch ids"},
 		{"3 1 2\n3\n", "t.txt:2: switch id 3 out of range [0, 2]"},
 		{"3 2 2\n1 1\n", "t.txt:2: switch id 1 listed twice"},

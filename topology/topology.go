@@ -71,6 +71,16 @@ type Topology struct {
 // limits.MaxHosts on its own.
 const MaxNodes = 2 * limits.MaxHosts
 
+// MaxLinks bounds the number of full-duplex links a builder, Parse,
+// ReadHPCC or Validate accepts: 3 x 2^20 = 3,145,728, room for a
+// three-tier fat-tree of limits.MaxHosts hosts at full bisection (host,
+// ToR-aggregation and aggregation-core links). The simulator registers four
+// event handlers per link and two per host, and one run holds at most
+// 2^24 handlers (kernel.MaxHandlers): 4 x MaxLinks + 2 x limits.MaxHosts
+// stays below it. Memory is bounded separately, by the run's budget
+// (docs/LIMITS.md).
+const MaxLinks = 3 * limits.MaxHosts
+
 // NumSwitches returns the number of switches.
 func (t *Topology) NumSwitches() int { return len(t.Nodes) - t.NumHosts }
 
@@ -153,6 +163,9 @@ func (t *Topology) Validate() error {
 	}
 	if len(t.Nodes) > MaxNodes {
 		return fmt.Errorf("topology has %d nodes, more than the limit of %d", len(t.Nodes), MaxNodes)
+	}
+	if l := t.NumLinks(); l > MaxLinks {
+		return fmt.Errorf("topology has %d links, more than the limit of %d", l, MaxLinks)
 	}
 	for i := range t.Nodes {
 		n := &t.Nodes[i]

@@ -101,3 +101,18 @@ func TestValidateBackToBackHosts(t *testing.T) {
 		t.Fatalf("path h0->h1 = %v", p)
 	}
 }
+
+// Validate refuses a topology of more than MaxLinks links however it was
+// made (here: parallel links between two switches, which no builder limit
+// saw), naming the count and the limit.
+func TestValidateLinkLimit(t *testing.T) {
+	b := newBuilder("many", 2, []string{"a", "b"})
+	b.link(0, 2, G, us)
+	b.link(1, 3, G, us)
+	for i := 0; i < MaxLinks-1; i++ {
+		b.link(2, 3, G, us)
+	}
+	if err := b.t.Validate(); err == nil || err.Error() != "topology has 3145729 links, more than the limit of 3145728" {
+		t.Fatalf("Validate = %v", err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/internal/staging"
 )
 
 // format is one trace file format, chosen by file extension.
@@ -79,7 +81,8 @@ func writeAtomic(path string, write func(w io.Writer) error) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	staging.Clean(dir, "."+base) // what writers killed before the rename left
+	tmp, err := os.CreateTemp(dir, staging.Prefix("."+base)+"*")
 	if err != nil {
 		return err
 	}

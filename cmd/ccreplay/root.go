@@ -128,7 +128,7 @@ func mainContext(parent context.Context, args []string, in io.Reader, out, errw 
 		}
 		select {
 		case <-sigs:
-			fmt.Fprintln(errw, "\nccreplay: second interrupt: exiting now (a hidden .NAME.tmp-* folder may be left beside the output)")
+			fmt.Fprintln(errw, "\nccreplay: second interrupt: exiting now (a hidden .NAME.tmp-* folder may be left beside the output; the next run into it removes it)")
 			os.Exit(ExitInterrupted)
 		case <-finished:
 		}

@@ -8,11 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/internal/staging"
 )
 
 // Staged is an output folder being written: every file goes into Dir, a
-// hidden sibling of Target (".NAME.tmp-*"), and Commit renames Dir to
-// Target as the last step. Until then Target is untouched, so a command
+// hidden sibling of Target (".NAME.tmp-<pid>.<start>-*", named by package
+// internal/staging so that a later Stage of the same target can remove it
+// once its writer is gone), and Commit renames Dir to Target as the last
+// step. Until then Target is untouched, so a command
 // that is killed or fails leaves either the previous folder or none.
 type Staged struct {
 	// Target is the folder the user asked for.
@@ -74,7 +78,10 @@ func Stage(target string, opt StageOptions) (*Staged, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", flag, target, err)
 	}
-	dir, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".tmp-")
+	// A command killed outright (SIGKILL, a second Ctrl-C, a crash) leaves
+	// its staging folder: remove those whose writer no longer runs.
+	staging.Clean(parent, "."+filepath.Base(abs))
+	dir, err := os.MkdirTemp(parent, staging.Prefix("."+filepath.Base(abs)))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", flag, target, err)
 	}

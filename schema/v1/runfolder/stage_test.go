@@ -2,7 +2,9 @@ package runfolder
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,5 +148,34 @@ func TestFindSkipsStagingAndRefusesIncomplete(t *testing.T) {
 	os.WriteFile(filepath.Join(bad, FlowsFile), nil, 0o644)
 	if _, err := Find(root); !errors.Is(err, ErrIncomplete) {
 		t.Errorf("Find with an incomplete run: %v", err)
+	}
+}
+
+// A command killed outright leaves its staging folder beside the target;
+// the next Stage of that target removes it once its writer is gone, and
+// leaves the staging of a writer that still runs (this process).
+func TestStageRemovesStagingOfDeadWriters(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skipf("cannot run a process: %v", err)
+	}
+	dead := cmd.Process.Pid // exited and waited for: no process has this id now
+	root := t.TempDir()
+	target := filepath.Join(root, "out")
+	stale := filepath.Join(root, fmt.Sprintf(".out.tmp-%d.1-42", dead))
+	if err := os.MkdirAll(filepath.Join(stale, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first, err := Stage(target, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Abort()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the staging folder of dead process %d is still there (%v)", dead, err)
+	}
+	writeRun(t, target, "a", false)
+	if _, err := os.Stat(first.Dir); err != nil {
+		t.Errorf("the staging folder of a live writer was removed: %v", err)
 	}
 }
