@@ -88,11 +88,13 @@ flag, and one column per reward (NaN for rewards not requested):
   dolceplus      reward_dolceplus      ideal/actual MCT * (1 - ECN ratio)^arm (Dolce-RC, Ye 2023, Eq. 5)
   rlcc           reward_rlcc           -(target - max(infl - beta, 0) * sqrt(rate))^2 (RL-CC-NIC, Fuhrer 2023, Eq. 1)
   rlcc-betafree  reward_rlcc_betafree  -(target - infl * sqrt(rate))^2 (RL-CC, Tessler 2022)
-  fdcc           reward_fdcc           two-stage reward (FDCC, Zhang 2023, Algorithm 1), and
+  fdcc           reward_fdcc           two-stage reward (FDCC, Zhang 2023, Algorithm 1) with
+                                       THROUGHPUT over the fair share (docs/FDCC.md), and
                  return_fdcc_nstep     its n-step discounted sum within the flow
+  fdcc-literal   the same two columns  Algorithm 1 as printed (THROUGHPUT = share of the link)
 A decision is a change of the algorithm's rate or window, at most one row per
 flow per decision interval (default: the flow's base RTT). Requesting fdcc
-turns on switch INT stamping (it changes no packet and no timing).
+or fdcc-literal turns on switch INT stamping (it changes no packet and no timing).
 DIR also gets flows/messages/ports.parquet, summary.json and dataset.json.
 The columns are documented in docs/DATASETS.md.`,
 		Example: datasetExamples,
@@ -206,8 +208,8 @@ func defaultDatasetParams() datasetParams {
 // dataset.json, then summary.json, which marks dir complete.
 func writeDataset(ctx context.Context, st *runconfig.Setup, cfg replay.Config, seed uint64, p datasetParams, dir string) (datasetInfo, error) {
 	spec, tr := st.Specs[0], st.Trace
-	forced := p.Rewards.FDCC && !cfg.Switch.INT
-	if p.Rewards.FDCC {
+	forced := p.Rewards.AnyFDCC() && !cfg.Switch.INT
+	if p.Rewards.AnyFDCC() {
 		cfg.Switch.INT = true // FDCC's reward reads INT (FDCC, Zhang 2023, Section 4.2)
 	}
 	runID := p.RunID

@@ -247,7 +247,7 @@ func TestDatasetBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--reward", "dolce,nope"}, ExitUsage, `unknown reward "nope" (known: dolce, dolceplus, rlcc, rlcc-betafree, fdcc, all)`},
+		{[]string{"--reward", "dolce,nope"}, ExitUsage, `unknown reward "nope" (known: dolce, dolceplus, rlcc, rlcc-betafree, fdcc, fdcc-literal, all)`},
 		{[]string{"--reward", ","}, ExitUsage, "at least one"},
 		{[]string{"--gamma", "1.5"}, ExitUsage, "--gamma"},
 		{[]string{"--decision-interval-ns", "-5"}, ExitUsage, "--decision-interval-ns"},

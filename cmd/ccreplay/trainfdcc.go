@@ -15,6 +15,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/rl/fdcctrain"
+	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -38,6 +39,7 @@ type trainFDCCOptions struct {
 	Head       string
 	LR         float64
 	Rescale    string
+	Reward     string
 	JSON       bool
 	// Every, ScoreFlows and ScoreSeeds: checkpoints and their scores.
 	Every      int
@@ -86,6 +88,7 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	f.StringVar(&o.Head, "head", "64,64", "hidden widths of the MLP heads, comma-separated")
 	f.Float64Var(&o.LR, "lr", 3e-4, "Adam step size of the actor and the critics")
 	f.StringVar(&o.Rescale, "rescale", "compound", "how the output becomes the window multiplier: compound (Section 4.2's text) or direct")
+	f.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share) or fdcc-literal (as printed); docs/FDCC.md")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
 	f.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each (0: none)")
 	f.StringVar(&o.ScoreFlows, "score-flows", "8,16,32", "checkpoint scores: the n-to-1 incasts they play, comma-separated")
@@ -157,12 +160,18 @@ func (o *trainFDCCOptions) options() (fdcctrain.Options, error) {
 	default:
 		return t, usageErrorf("--rescale: want compound or direct, got %q", o.Rescale)
 	}
+	switch reward.FDCCReward(o.Reward) {
+	case reward.FDCCNormalised, reward.FDCCAsPrinted:
+		t.Reward = reward.FDCCReward(o.Reward)
+	default:
+		return t, usageErrorf("--reward: want %s or %s, got %q", reward.FDCCNormalised, reward.FDCCAsPrinted, o.Reward)
+	}
 	t.EpisodesPerStage, t.Seed = o.PerStage, o.Seed
 	t.RandomEpisodes = o.Random
 	t.Explore, t.Gamma, t.NStep, t.UpdatesPerEpisode = o.Explore, o.Gamma, o.NStep, o.Updates
 	t.TD3.Batch, t.TD3.Hidden, t.TD3.HeadHidden, t.TD3.ActorLR, t.TD3.CriticLR = o.Batch, o.Hidden, head, o.LR, o.LR
-	t.ProducedBy = fmt.Sprintf("ccreplay train fdcc --curriculum %s --episodes-per-stage %d --seed %d --duration %s --jitter %s --flow-size %s --explore %v --random-episodes %d --gamma %v --nstep %d --updates %d --batch %d --hidden %d --head %s --lr %v --rescale %s",
-		o.Curriculum, o.PerStage, o.Seed, o.Duration, o.Jitter, o.Size, o.Explore, o.Random, o.Gamma, o.NStep, o.Updates, o.Batch, o.Hidden, o.Head, o.LR, o.Rescale)
+	t.ProducedBy = fmt.Sprintf("ccreplay train fdcc --curriculum %s --episodes-per-stage %d --seed %d --duration %s --jitter %s --flow-size %s --explore %v --random-episodes %d --gamma %v --nstep %d --updates %d --batch %d --hidden %d --head %s --lr %v --rescale %s --reward %s",
+		o.Curriculum, o.PerStage, o.Seed, o.Duration, o.Jitter, o.Size, o.Explore, o.Random, o.Gamma, o.NStep, o.Updates, o.Batch, o.Hidden, o.Head, o.LR, o.Rescale, o.Reward)
 	return t, nil
 }
 

@@ -129,7 +129,7 @@ func (r *Recorder) backward() (int, error) {
 				flows++
 			}
 			ret := math.NaN()
-			if c.Rewards.FDCC {
+			if c.Rewards.AnyFDCC() {
 				if c.NStep <= 0 {
 					s.acc = rew + c.Gamma*s.acc
 					ret = s.acc
@@ -197,8 +197,8 @@ func (r *Recorder) forward() ([]ColumnMean, error) {
 		{"reward_dolceplus", sel.DolcePlus, func(x *v2.DecisionRow) float64 { return x.RewardDolcePlus }},
 		{"reward_rlcc", sel.RLCC, func(x *v2.DecisionRow) float64 { return x.RewardRLCC }},
 		{"reward_rlcc_betafree", sel.RLCCBetaFree, func(x *v2.DecisionRow) float64 { return x.RewardRLCCBetaFree }},
-		{"reward_fdcc", sel.FDCC, func(x *v2.DecisionRow) float64 { return x.RewardFDCC }},
-		{"return_fdcc_nstep", sel.FDCC, func(x *v2.DecisionRow) float64 { return x.ReturnFDCCNStep }},
+		{"reward_fdcc", sel.AnyFDCC(), func(x *v2.DecisionRow) float64 { return x.RewardFDCC }},
+		{"return_fdcc_nstep", sel.AnyFDCC(), func(x *v2.DecisionRow) float64 { return x.ReturnFDCCNStep }},
 	}
 	sums := make([]float64, len(cols))
 	counts := make([]int64, len(cols))

@@ -44,17 +44,29 @@ const (
 	RewardDolcePlus    = "dolceplus"     // reward_dolceplus: Dolce-RC (Ye 2023), Eq. 5
 	RewardRLCC         = "rlcc"          // reward_rlcc: RL-CC-NIC (Fuhrer 2023), Eq. 1
 	RewardRLCCBetaFree = "rlcc-betafree" // reward_rlcc_betafree: RL-CC (Tessler 2022), Section 4
-	RewardFDCC         = "fdcc"          // reward_fdcc and return_fdcc_nstep: FDCC (Zhang 2023), Algorithm 1
+	RewardFDCC         = "fdcc"          // reward_fdcc and return_fdcc_nstep: FDCC (Zhang 2023), Algorithm 1, THROUGHPUT over the fair share
+	RewardFDCCLiteral  = "fdcc-literal"  // the same columns: FDCC (Zhang 2023), Algorithm 1 as printed (one of the two)
 )
 
 // RewardNames lists the known reward names.
 func RewardNames() []string {
-	return []string{RewardDolce, RewardDolcePlus, RewardRLCC, RewardRLCCBetaFree, RewardFDCC}
+	return []string{RewardDolce, RewardDolcePlus, RewardRLCC, RewardRLCCBetaFree, RewardFDCC, RewardFDCCLiteral}
 }
 
 // Rewards selects the reward columns to compute; the others hold NaN.
+// FDCC and FDCCLiteral are the two readings of FDCC (Zhang 2023),
+// Algorithm 1 (rl/reward.FDCC and FDCCLiteral); both fill reward_fdcc and
+// return_fdcc_nstep, so at most one is set.
 type Rewards struct {
-	Dolce, DolcePlus, RLCC, RLCCBetaFree, FDCC bool
+	Dolce, DolcePlus, RLCC, RLCCBetaFree, FDCC, FDCCLiteral bool
+}
+
+// AnyFDCC reports whether one of FDCC's readings fills reward_fdcc.
+func (r Rewards) AnyFDCC() bool { return r.FDCC || r.FDCCLiteral }
+
+// All selects every reward ("all"): FDCC in ccreplay's reading.
+func All() Rewards {
+	return Rewards{Dolce: true, DolcePlus: true, RLCC: true, RLCCBetaFree: true, FDCC: true}
 }
 
 // ParseRewards parses a comma-separated list of reward names ("all" for
@@ -73,12 +85,19 @@ func ParseRewards(s string) (Rewards, error) {
 			r.RLCCBetaFree = true
 		case RewardFDCC:
 			r.FDCC = true
+		case RewardFDCCLiteral:
+			r.FDCCLiteral = true
 		case "all":
-			r = Rewards{true, true, true, true, true}
+			lit := r.FDCCLiteral
+			r = All()
+			r.FDCC, r.FDCCLiteral = !lit, lit
 		case "":
 		default:
 			return r, fmt.Errorf("unknown reward %q (known: %s, all)", strings.TrimSpace(name), strings.Join(RewardNames(), ", "))
 		}
+	}
+	if r.FDCC && r.FDCCLiteral {
+		return r, fmt.Errorf("%s and %s both fill reward_fdcc: give one (\"all\" means %s)", RewardFDCC, RewardFDCCLiteral, RewardFDCC)
 	}
 	return r, nil
 }
@@ -86,7 +105,7 @@ func ParseRewards(s string) (Rewards, error) {
 // Names lists the selected rewards in column order.
 func (r Rewards) Names() []string {
 	var out []string
-	for i, on := range []bool{r.Dolce, r.DolcePlus, r.RLCC, r.RLCCBetaFree, r.FDCC} {
+	for i, on := range []bool{r.Dolce, r.DolcePlus, r.RLCC, r.RLCCBetaFree, r.FDCC, r.FDCCLiteral} {
 		if on {
 			out = append(out, RewardNames()[i])
 		}

@@ -101,7 +101,7 @@ func TestRecorderAggregatesAnInterval(t *testing.T) {
 	dir := t.TempDir()
 	rec, err := New(dir, Config{
 		Target: reward.RLCCTarget, Beta: reward.RLCCBeta, RunID: "unit", CCA: "fake", Interval: IntervalBaseRTT, Gamma: 0.5, NStep: 2,
-		Rewards: Rewards{true, true, true, true, true},
+		Rewards: All(),
 		Flows:   []FlowMeta{{Src: 3, Dst: 7, SizeBytes: 1 << 30, DstRate: 50e9}},
 	})
 	if err != nil {
@@ -246,13 +246,41 @@ func TestWrapperForwardsOptionalInterfacesOnlyWhenImplemented(t *testing.T) {
 	}
 }
 
+// The two readings of FDCC (Zhang 2023), Algorithm 1, line 5, fill
+// reward_fdcc from the same columns: at 4 flows to the destination and a
+// quarter of the receiver's link (the fair share), x = 1.
+func TestScoreFDCCReadings(t *testing.T) {
+	row := v2.DecisionRow{IntTxRateFrac: 0.9, IntQLenFrac: 0.1, RTTInflation: 1.25, GoodputFrac: 0.25, FlowsToDst: 4}
+	Score(&row, &Config{Rewards: Rewards{FDCC: true}})
+	if want := 1 + 1/1.25 - 0.0; math.Abs(row.RewardFDCC-want) > 1e-12 {
+		t.Errorf("fdcc: %v, want x + 1/RTT - (x-1)^2 = %v", row.RewardFDCC, want)
+	}
+	Score(&row, &Config{Rewards: Rewards{FDCCLiteral: true}})
+	if want := 0.25 + 1/1.25 - 0.0; math.Abs(row.RewardFDCC-want) > 1e-12 {
+		t.Errorf("fdcc-literal: %v, want T + 1/RTT - (T-1/N)^2 = %v", row.RewardFDCC, want)
+	}
+	Score(&row, &Config{Rewards: Rewards{Dolce: true}})
+	if !math.IsNaN(row.RewardFDCC) {
+		t.Errorf("FDCC not selected: %v, want NaN", row.RewardFDCC)
+	}
+}
+
 func TestParseRewards(t *testing.T) {
 	r, err := ParseRewards("dolce, rlcc-betafree,fdcc")
 	if err != nil || r != (Rewards{Dolce: true, RLCCBetaFree: true, FDCC: true}) {
 		t.Errorf("got %+v, %v", r, err)
 	}
-	if r, _ := ParseRewards("all"); r != (Rewards{true, true, true, true, true}) {
+	if r, _ := ParseRewards("all"); r != (All()) || !r.FDCC || r.FDCCLiteral {
 		t.Errorf("all gave %+v", r)
+	}
+	if r, err := ParseRewards("fdcc-literal,dolce"); err != nil || r != (Rewards{Dolce: true, FDCCLiteral: true}) || !r.AnyFDCC() {
+		t.Errorf("fdcc-literal,dolce gave %+v, %v", r, err)
+	}
+	if r, err := ParseRewards("fdcc-literal,all"); err != nil || r.FDCC || !r.FDCCLiteral || !r.Dolce {
+		t.Errorf("fdcc-literal,all gave %+v, %v (want every reward with FDCC as printed)", r, err)
+	}
+	if _, err := ParseRewards("fdcc,fdcc-literal"); err == nil || !strings.Contains(err.Error(), "reward_fdcc") {
+		t.Errorf("both FDCC readings: %v, want an error naming the shared column", err)
 	}
 	_, err = ParseRewards("dolce,bogus")
 	if err == nil || !strings.Contains(err.Error(), `"bogus"`) || !strings.Contains(err.Error(), "rlcc-betafree") {
@@ -348,7 +376,7 @@ func checkFlowMeta(t *testing.T, meta []FlowMeta, flows []v2.FlowRow) {
 }
 
 func TestRecorderDoesNotChangeTheRun(t *testing.T) {
-	all := Config{Rewards: Rewards{true, true, true, true, true}, Gamma: DefaultGamma, NStep: DefaultNStep, Interval: IntervalBaseRTT}
+	all := Config{Rewards: All(), Gamma: DefaultGamma, NStep: DefaultNStep, Interval: IntervalBaseRTT}
 	for _, c := range []struct{ workload, cca string }{
 		{"incast:n=4,size=200KB", "dcqcn"},
 		{"incast:n=4,size=200KB", "hpcc"}, // INT, window
@@ -506,7 +534,7 @@ func TestEveryChangeGivesMoreRows(t *testing.T) {
 }
 
 func TestSameSeedByteIdentical(t *testing.T) {
-	c := Config{Rewards: Rewards{true, true, true, true, true}, Gamma: 0.99, NStep: 4, Interval: IntervalBaseRTT, Batch: 7}
+	c := Config{Rewards: All(), Gamma: 0.99, NStep: 4, Interval: IntervalBaseRTT, Batch: 7}
 	a, _ := os.ReadFile(filepath.Join(runCase(t, "incast:n=4,size=200KB", "dcqcn", true, c), FileName))
 	b, _ := os.ReadFile(filepath.Join(runCase(t, "incast:n=4,size=200KB", "dcqcn", true, c), FileName))
 	if len(a) == 0 || !bytes.Equal(a, b) {

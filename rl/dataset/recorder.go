@@ -415,8 +415,12 @@ func Score(row *v2.DecisionRow, c *Config) {
 	if sel.RLCCBetaFree {
 		row.RewardRLCCBetaFree = reward.RLCCBetaFree(row.RTTInflation, row.RateFrac, c.Target)
 	}
-	if sel.FDCC {
-		row.RewardFDCC = reward.FDCC(reward.FDCCObs{
+	if sel.AnyFDCC() {
+		f := reward.FDCC
+		if sel.FDCCLiteral && !sel.FDCC {
+			f = reward.FDCCLiteral
+		}
+		row.RewardFDCC = f(reward.FDCCObs{
 			SwitchRate: row.IntTxRateFrac, QLen: row.IntQLenFrac, RTT: row.RTTInflation,
 			Throughput: row.GoodputFrac, Flows: int(row.FlowsToDst),
 		})

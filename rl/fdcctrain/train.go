@@ -1,8 +1,9 @@
 // Package fdcctrain trains FDCC's policy (FDCC, Zhang 2023, Sections 4.3
 // and 4.4) in the replay: memory-based TD3 (rl/td3) with one actor shared
 // by every flow, on n-to-1 incasts of a 64-to-64 dumbbell with a
-// curriculum of flow counts. The reward is Algorithm 1 (rl/reward.FDCC) of
-// the observation that follows each action, summed over n steps
+// curriculum of flow counts. The reward is Algorithm 1 (rl/reward.FDCC,
+// THROUGHPUT over the fair share, or rl/reward.FDCCLiteral, as printed; see
+// Options.Reward) of the observation that follows each action, summed over n steps
 // (rl/reward.Discounted's n-step return, Section 4.2).
 //
 // Training is deterministic: the same Options give a byte-identical policy
@@ -75,6 +76,11 @@ type Options struct {
 	// TD3 configures the learner; zero fields take td3's defaults, except
 	// Inputs (fdcc.NumFeatures) and Seq (fdcc.History), which are fixed.
 	TD3 td3.Config
+	// Reward is the reading of Algorithm 1's line 5 the rewards use:
+	// reward.FDCCNormalised (default, "fdcc": THROUGHPUT over the fair
+	// share) or reward.FDCCAsPrinted ("fdcc-literal"); docs/FDCC.md, "The
+	// reward".
+	Reward reward.FDCCReward
 	// CCA is the controller's configuration during training (rescaling,
 	// α, range, latency, flow count); its Policy is the learner's actor.
 	CCA fdcc.Config
@@ -153,6 +159,9 @@ func (o Options) Defaults() Options {
 	if o.NStep == 0 {
 		o.NStep = 5
 	}
+	if o.Reward == "" {
+		o.Reward = reward.FDCCNormalised
+	}
 	if o.CCA.Rescale == "" {
 		o.CCA.Rescale = fdcc.RescaleCompound
 	}
@@ -214,6 +223,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("train fdcc: gamma must be in (0, 1], got %v", o.Gamma)
 	case o.NStep < 1 || o.NStep > 64:
 		return fmt.Errorf("train fdcc: n-step must be in 1..64, got %d", o.NStep)
+	case o.Reward != reward.FDCCNormalised && o.Reward != reward.FDCCAsPrinted:
+		return fmt.Errorf("train fdcc: reward must be %s or %s, got %q", reward.FDCCNormalised, reward.FDCCAsPrinted, o.Reward)
 	case o.UpdatesPerEpisode < 0 || o.Warmup < 0 || o.RandomEpisodes < 0:
 		return fmt.Errorf("train fdcc: updates per episode and warm-up must not be negative")
 	}
@@ -327,6 +338,8 @@ type Flow struct {
 type EpisodeResult struct {
 	Flows []Flow
 	Row   Row
+	// Reading is the reward reading of Row.Reward and of Transitions.
+	Reading reward.FDCCReward
 }
 
 // scenario is the training incast's network: the 64-to-64 dumbbell
@@ -368,7 +381,7 @@ func Episode(pol *fdcc.Policy, flows int, seed uint64, o Options) (*EpisodeResul
 	cfg.CC = cs
 	cfg.ApplyCCHints()
 	n := len(tr.Messages)
-	er := &EpisodeResult{Flows: make([]Flow, n)}
+	er := &EpisodeResult{Flows: make([]Flow, n), Reading: o.Reward}
 	release := make([]units.Time, n)
 	size := make([]units.Bytes, n)
 	for i, m := range tr.Messages {
@@ -429,7 +442,7 @@ func Episode(pol *fdcc.Policy, flows int, seed uint64, o Options) (*EpisodeResul
 			er.Row.Steps++
 			osum += d.Output
 			er.Row.MaxQLen = max(er.Row.MaxQLen, d.Obs[fdcc.FeatQLen])
-			if r := Reward(d, f.Active[k]); !math.IsNaN(r) {
+			if r := Reward(o.Reward, d, f.Active[k]); !math.IsNaN(r) {
 				rsum += r
 				nr++
 				if reward.FDCCDraining(Obs(d, f.Active[k])) {
@@ -482,9 +495,11 @@ func Obs(d *fdcc.Decision, flows int) reward.FDCCObs {
 	return o
 }
 
-// Reward is Algorithm 1's reward of the observation d (the outcome of the
-// previous decision's action).
-func Reward(d *fdcc.Decision, flows int) float64 { return reward.FDCC(Obs(d, flows)) }
+// Reward is Algorithm 1's reward, in the reading r, of the observation d
+// (the outcome of the previous decision's action).
+func Reward(r reward.FDCCReward, d *fdcc.Decision, flows int) float64 {
+	return r.Func()(Obs(d, flows))
+}
 
 // Transitions turns the episode into TD3 transitions: for each flow and
 // decision t with a later decision, the history of up to fdcc.History
@@ -507,7 +522,7 @@ func (e *EpisodeResult) Transitions(gamma float64, n int) []td3.Transition {
 		for t := range k {
 			fdcc.Transform(xs[t*fdcc.NumFeatures:(t+1)*fdcc.NumFeatures], &f.Decisions[t].Obs)
 			if t > 0 {
-				r[t-1] = Reward(&f.Decisions[t], f.Active[t])
+				r[t-1] = Reward(e.Reading, &f.Decisions[t], f.Active[t])
 			}
 		}
 		hist := func(t int) ([]float64, int) {
@@ -561,7 +576,7 @@ func WriteOutputs(dir string, res *Result) error {
 	return output.WriteRows(filepath.Join(dir, LearningFile), res.Curve)
 }
 
-// Score is a policy's mean Algorithm 1 reward per decision, acting without
+// Score is a policy's mean Algorithm 1 reward (reading o.Reward) per decision, acting without
 // exploration noise, over one episode of each flows-to-1 incast for each
 // seed: the training objective measured on scenarios the training did not
 // draw (give seeds it did not use), to choose among checkpoints by the

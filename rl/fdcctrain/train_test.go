@@ -20,23 +20,28 @@ func decision(rtt, q, sr, gp, o float64, int bool) fdcc.Decision {
 }
 
 func TestRewardIsAlgorithm1(t *testing.T) {
-	// FDCC (Zhang 2023), Algorithm 1 through rl/reward.FDCC: line 2's test
+	// FDCC (Zhang 2023), Algorithm 1 through rl/reward: line 2's test
 	// on SWITCHRATE + QLEN - 1 > 0.5, line 3 -RTT, line 5
-	// THROUGHPUT + 1/RTT - (THROUGHPUT - 1/N)^2.
+	// THROUGHPUT + 1/RTT - (THROUGHPUT - 1/N)^2 as printed, and with
+	// THROUGHPUT over the fair share (x = N THROUGHPUT: x + 1/RTT - (x-1)^2).
 	d := decision(3, 0.9, 0.7, 0.2, 0, true) // 0.9 + 0.7 - 1 = 0.6 > 0.5
-	if got := Reward(&d, 4); got != -3 {
+	if got := Reward(reward.FDCCAsPrinted, &d, 4); got != -3 {
 		t.Errorf("draining: reward %v, want -RTT = -3", got)
 	}
 	d = decision(1.25, 0.2, 0.9, 0.3, 0, true) // 0.1 <= 0.5
 	want := 0.3 + 1/1.25 - (0.3-0.25)*(0.3-0.25)
-	if got := Reward(&d, 4); math.Abs(got-want) > 1e-15 {
+	if got := Reward(reward.FDCCAsPrinted, &d, 4); math.Abs(got-want) > 1e-15 {
 		t.Errorf("probing: reward %v, want %v", got, want)
 	}
-	if got, ref := Reward(&d, 4), reward.FDCC(reward.FDCCObs{SwitchRate: 0.9, QLen: 0.2, RTT: 1.25, Throughput: 0.3, Flows: 4}); got != ref {
-		t.Errorf("reward %v differs from reward.FDCC %v", got, ref)
+	if got, ref := Reward(reward.FDCCAsPrinted, &d, 4), reward.FDCCLiteral(reward.FDCCObs{SwitchRate: 0.9, QLen: 0.2, RTT: 1.25, Throughput: 0.3, Flows: 4}); got != ref {
+		t.Errorf("reward %v differs from reward.FDCCLiteral %v", got, ref)
+	}
+	// The normalised reading: x = 4 x 0.3 = 1.2: 1.2 + 0.8 - 0.04.
+	if got, want := Reward(reward.FDCCNormalised, &d, 4), 1.2+1/1.25-0.2*0.2; math.Abs(got-want) > 1e-12 {
+		t.Errorf("probing, normalised: reward %v, want %v", got, want)
 	}
 	d.INT = false
-	if got := Reward(&d, 4); !math.IsNaN(got) {
+	if got := Reward(reward.FDCCAsPrinted, &d, 4); !math.IsNaN(got) {
 		t.Errorf("without telemetry: reward %v, want NaN (stage unknown)", got)
 	}
 }
@@ -49,12 +54,12 @@ func TestTransitionsNStep(t *testing.T) {
 		f.Decisions = append(f.Decisions, decision(1+0.1*float64(k), 0.1, 0.5, 0.2, 0.01*float64(k), k > 0))
 		f.Active = append(f.Active, 2)
 	}
-	e := &EpisodeResult{Flows: []Flow{f}}
+	e := &EpisodeResult{Flows: []Flow{f}, Reading: reward.FDCCNormalised}
 	const gamma, n = 0.9, 3
 	tr := e.Transitions(gamma, n)
 	r := make([]float64, 11)
 	for k := range r {
-		r[k] = Reward(&f.Decisions[k+1], 2)
+		r[k] = Reward(reward.FDCCNormalised, &f.Decisions[k+1], 2)
 	}
 	ret := reward.Discounted(r, gamma, n)
 	if len(tr) != 11 {

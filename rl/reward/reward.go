@@ -129,14 +129,20 @@ func FDCCDraining(o FDCCObs) bool {
 	return o.SwitchRate+o.QLen-1 > FDCCStageThreshold
 }
 
-// FDCC is the two-stage reward of FDCC (Zhang 2023), Algorithm 1:
+// FDCC is the two-stage reward of FDCC (Zhang 2023), Algorithm 1, with
+// THROUGHPUT normalised so that the fair share is 1 (ccreplay's reading,
+// docs/FDCC.md "The reward"):
 //
-//	if SWITCHRATE + QLEN - 1 > 0.5:  reward = -RTT                      (line 3)
-//	else: reward = THROUGHPUT + 1/RTT - (THROUGHPUT - 1/Total_flow_num)^2 (line 5)
+//	if SWITCHRATE + QLEN - 1 > 0.5:  reward = -RTT            (line 3)
+//	else: x = Total_flow_num x THROUGHPUT
+//	      reward = x + 1/RTT - (x - 1)^2                      (line 5)
 //
-// The first branch drains the queue, the second probes for bandwidth
-// while pulling the flow toward its fair share 1/N. A non-positive RTT in
-// the second branch contributes 0 instead of 1/RTT (no sample). Without
+// x is the flow's throughput over its fair share of the receiver's link
+// (1 at the fair share 1/N), RTT the RTT over the base RTT. A starved flow
+// at the base RTT earns 0 and a flow at its fair share 2, whatever N; with
+// the RTT fixed the reward peaks at x = 3/2 and falls below the fair
+// share's at x = 2. FDCCLiteral is the text as printed. A non-positive RTT
+// in the second branch contributes 0 instead of 1/RTT (no sample). Without
 // telemetry (SwitchRate or QLen NaN) the stage is unknown and the reward
 // is NaN.
 func FDCC(o FDCCObs) float64 {
@@ -146,12 +152,56 @@ func FDCC(o FDCCObs) float64 {
 	if FDCCDraining(o) {
 		return -o.RTT
 	}
-	inv := 0.0
-	if o.RTT > 0 {
-		inv = 1 / o.RTT
+	x := float64(max(o.Flows, 1)) * o.Throughput
+	return x + invRTT(o.RTT) - (x-1)*(x-1)
+}
+
+// FDCCLiteral is the two-stage reward of FDCC (Zhang 2023), Algorithm 1,
+// as printed, with THROUGHPUT the flow's share of the receiver's link:
+//
+//	if SWITCHRATE + QLEN - 1 > 0.5:  reward = -RTT                      (line 3)
+//	else: reward = THROUGHPUT + 1/RTT - (THROUGHPUT - 1/Total_flow_num)^2 (line 5)
+//
+// It pays a starved flow at the base RTT 1 and one at its fair share
+// 1 + 1/N + 1/N^2 at most, so it barely pays for using the link
+// (TestFDCCRewardIncentives, docs/FDCC.md). NaN and RTT as FDCC.
+func FDCCLiteral(o FDCCObs) float64 {
+	if math.IsNaN(o.SwitchRate) || math.IsNaN(o.QLen) {
+		return math.NaN()
+	}
+	if FDCCDraining(o) {
+		return -o.RTT
 	}
 	d := o.Throughput - 1/float64(max(o.Flows, 1))
-	return o.Throughput + inv - d*d
+	return o.Throughput + invRTT(o.RTT) - d*d
+}
+
+// FDCCReward names one reading of Algorithm 1's line 5.
+type FDCCReward string
+
+// The readings of FDCC's reward.
+const (
+	// FDCCNormalised is FDCC: THROUGHPUT over the fair share.
+	FDCCNormalised FDCCReward = "fdcc"
+	// FDCCAsPrinted is FDCCLiteral: THROUGHPUT as a share of the link.
+	FDCCAsPrinted FDCCReward = "fdcc-literal"
+)
+
+// Func returns the reward function of the reading r (FDCC for "" or an
+// unknown name).
+func (r FDCCReward) Func() func(FDCCObs) float64 {
+	if r == FDCCAsPrinted {
+		return FDCCLiteral
+	}
+	return FDCC
+}
+
+// invRTT is 1/rtt, or 0 without a sample (rtt <= 0).
+func invRTT(rtt float64) float64 {
+	if rtt > 0 {
+		return 1 / rtt
+	}
+	return 0
 }
 
 // Discounted returns, for each step t of one episode's rewards r, the

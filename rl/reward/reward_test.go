@@ -130,32 +130,46 @@ func TestRLCCBetaFree(t *testing.T) {
 }
 
 func TestFDCC(t *testing.T) {
-	// FDCC (Zhang 2023), Algorithm 1.
+	// FDCC (Zhang 2023), Algorithm 1; FDCC reads THROUGHPUT over the fair
+	// share (x = N x share), FDCCLiteral as printed.
 	cases := []struct {
-		name string
-		o    FDCCObs
-		want float64
+		name        string
+		o           FDCCObs
+		want, liter float64
 	}{
-		// line 2: 1.0 + 0.6 - 1 = 0.6 > 0.5 -> line 3: -RTT.
-		{"draining", FDCCObs{SwitchRate: 1, QLen: 0.6, RTT: 3.2, Throughput: 0.9, Flows: 4}, -3.2},
-		// 1.0 + 0.5 - 1 = 0.5, not > 0.5 -> line 5:
-		// 0.25 + 1/2 - (0.25 - 1/4)^2 = 0.75.
-		{"at threshold", FDCCObs{SwitchRate: 1, QLen: 0.5, RTT: 2, Throughput: 0.25, Flows: 4}, 0.75},
-		// line 5: 0.5 + 1/1.25 - (0.5 - 1/4)^2 = 0.5 + 0.8 - 0.0625 = 1.2375.
-		{"probing unfair", FDCCObs{SwitchRate: 0.9, QLen: 0.1, RTT: 1.25, Throughput: 0.5, Flows: 4}, 1.2375},
-		// one flow: 1 + 1 - 0 = 2, the best probing reward at RTT = base.
-		{"alone at line rate", FDCCObs{SwitchRate: 1, QLen: 0, RTT: 1, Throughput: 1, Flows: 1}, 2},
-		// Flows 0 counts as 1: 0.5 + 1 - 0.25 = 1.25.
-		{"no flow count", FDCCObs{RTT: 1, Throughput: 0.5}, 1.25},
-		// no RTT sample: 1/RTT contributes 0: 0.5 - 0 = 0.5 (fair share 1/2).
-		{"no rtt", FDCCObs{Throughput: 0.5, Flows: 2}, 0.5},
+		// line 2: 1.0 + 0.6 - 1 = 0.6 > 0.5 -> line 3: -RTT (both readings).
+		{"draining", FDCCObs{SwitchRate: 1, QLen: 0.6, RTT: 3.2, Throughput: 0.9, Flows: 4}, -3.2, -3.2},
+		// 1.0 + 0.5 - 1 = 0.5, not > 0.5 -> line 5. x = 4 x 0.25 = 1:
+		// 1 + 1/2 - 0 = 1.5; literal 0.25 + 1/2 - (0.25 - 1/4)^2 = 0.75.
+		{"at threshold", FDCCObs{SwitchRate: 1, QLen: 0.5, RTT: 2, Throughput: 0.25, Flows: 4}, 1.5, 0.75},
+		// line 5, x = 2: 2 + 0.8 - 1 = 1.8; literal
+		// 0.5 + 1/1.25 - (0.5 - 1/4)^2 = 1.2375.
+		{"probing unfair", FDCCObs{SwitchRate: 0.9, QLen: 0.1, RTT: 1.25, Throughput: 0.5, Flows: 4}, 1.8, 1.2375},
+		// one flow: x = 1: 1 + 1 - 0 = 2 in both.
+		{"alone at line rate", FDCCObs{SwitchRate: 1, QLen: 0, RTT: 1, Throughput: 1, Flows: 1}, 2, 2},
+		// Flows 0 counts as 1: x = 0.5: 0.5 + 1 - 0.25 = 1.25 in both.
+		{"no flow count", FDCCObs{RTT: 1, Throughput: 0.5}, 1.25, 1.25},
+		// no RTT sample: 1/RTT contributes 0: x = 1: 1; literal 0.5.
+		{"no rtt", FDCCObs{Throughput: 0.5, Flows: 2}, 1, 0.5},
+		// starved: x = 0: 0 + 1 - 1 = 0; literal 0 + 1 - 1/256.
+		{"starved", FDCCObs{SwitchRate: 0.5, RTT: 1, Throughput: 0, Flows: 16}, 0, 1 - 1.0/256},
 	}
 	for _, c := range cases {
 		if got := FDCC(c.o); !near(got, c.want) {
 			t.Errorf("%s: FDCC(%+v) = %v, want %v", c.name, c.o, got, c.want)
 		}
+		if got := FDCCLiteral(c.o); !near(got, c.liter) {
+			t.Errorf("%s: FDCCLiteral(%+v) = %v, want %v", c.name, c.o, got, c.liter)
+		}
+		if got := FDCCAsPrinted.Func()(c.o); !near(got, c.liter) {
+			t.Errorf("%s: the fdcc-literal reading gives %v, want %v", c.name, got, c.liter)
+		}
+		if got := FDCCNormalised.Func()(c.o); !near(got, c.want) {
+			t.Errorf("%s: the fdcc reading gives %v, want %v", c.name, got, c.want)
+		}
 	}
-	if !math.IsNaN(FDCC(FDCCObs{SwitchRate: math.NaN(), QLen: 0.2, RTT: 1, Throughput: 1, Flows: 1})) {
+	nan := FDCCObs{SwitchRate: math.NaN(), QLen: 0.2, RTT: 1, Throughput: 1, Flows: 1}
+	if !math.IsNaN(FDCC(nan)) || !math.IsNaN(FDCCLiteral(nan)) {
 		t.Error("FDCC without telemetry is not NaN")
 	}
 	if !FDCCDraining(FDCCObs{SwitchRate: 0.8, QLen: 0.71}) || FDCCDraining(FDCCObs{SwitchRate: 0.8, QLen: 0.7}) {
@@ -204,43 +218,97 @@ func TestDiscounted(t *testing.T) {
 	}
 }
 
-// The incentives of Algorithm 1's line 5 (FDCC, Zhang 2023), which
-// docs/FDCC.md uses to explain why trained policies are unfair or starve
-// the link:
-//   - with the RTT fixed, a flow's reward rises with its own THROUGHPUT
-//     until 1/N + 1/2 (d/dT [T - (T - 1/N)^2] = 1 - 2(T - 1/N)), so an
-//     agent gains by taking more than its fair share 1/N;
+// The incentives of Algorithm 1's line 5 (FDCC, Zhang 2023) under both
+// readings, which docs/FDCC.md ("The reward") uses to explain why policies
+// trained on the literal one are unfair or starve the link, and why ccreplay
+// trains on the normalised one.
+//
+// Literal (THROUGHPUT T = share of the link), FDCCLiteral:
+//   - with the RTT fixed, a flow's reward rises with its own T until
+//     1/N + 1/2 (d/dT [T - (T - 1/N)^2] = 1 - 2(T - 1/N)), so an agent
+//     gains by taking more than its fair share 1/N, up to about half the
+//     link whatever N;
 //   - a flow at its fair share earns only 1/N + 1/N^2 more than a starved
 //     one at the base RTT, less than what an RTT of 1.2 base RTTs costs
 //     (1 - 1/1.2 = 1/6) once N >= 8.
+//
+// Normalised (x = N T), FDCC:
+//   - a flow at its fair share earns 2 more than a starved one, whatever N,
+//     ten times what an RTT of 1.2 base RTTs costs;
+//   - the reward peaks at x = 3/2 and is back at the fair share's value
+//     at x = 2: overshoot pays at most 1/4 (and moves the RTT term).
 func TestFDCCRewardIncentives(t *testing.T) {
 	t.Parallel()
-	at := func(share float64, rtt float64, n int) float64 {
+	lit := func(share float64, rtt float64, n int) float64 {
+		return FDCCLiteral(FDCCObs{SwitchRate: 0.5, QLen: 0, RTT: rtt, Throughput: share, Flows: n})
+	}
+	norm := func(share float64, rtt float64, n int) float64 {
 		return FDCC(FDCCObs{SwitchRate: 0.5, QLen: 0, RTT: rtt, Throughput: share, Flows: n})
 	}
 	for _, n := range []int{2, 4, 16, 64} {
 		fair := 1 / float64(n)
+		// The literal reading's flaw.
 		peak := fair + 0.5
-		prev := at(fair, 1, n)
+		prev := lit(fair, 1, n)
 		for s := fair + 0.01; s <= min(peak, 1); s += 0.01 {
-			r := at(s, 1, n)
+			r := lit(s, 1, n)
 			if r <= prev {
-				t.Fatalf("N=%d: reward %.6f at share %.2f is not above %.6f just below it: line 5 should pay for more than the fair share up to 1/N + 1/2", n, r, s, prev)
+				t.Fatalf("N=%d: literal reward %.6f at share %.2f is not above %.6f just below it: line 5 should pay for more than the fair share up to 1/N + 1/2", n, r, s, prev)
 			}
 			prev = r
 		}
 		if peak < 1 {
-			if a, b := at(peak, 1, n), at(peak+0.05, 1, n); b >= a {
-				t.Errorf("N=%d: reward still rising past 1/N + 1/2 (%.6f -> %.6f)", n, a, b)
+			if a, b := lit(peak, 1, n), lit(peak+0.05, 1, n); b >= a {
+				t.Errorf("N=%d: literal reward still rising past 1/N + 1/2 (%.6f -> %.6f)", n, a, b)
 			}
 		}
-		gain := at(fair, 1, n) - at(0, 1, n)
+		gain := lit(fair, 1, n) - lit(0, 1, n)
 		if want := fair + fair*fair; math.Abs(gain-want) > 1e-12 {
-			t.Errorf("N=%d: fair share over starved = %.6f, want 1/N + 1/N^2 = %.6f", n, gain, want)
+			t.Errorf("N=%d: literal fair share over starved = %.6f, want 1/N + 1/N^2 = %.6f", n, gain, want)
 		}
-		rttCost := at(fair, 1, n) - at(fair, 1.2, n)
+		rttCost := lit(fair, 1, n) - lit(fair, 1.2, n)
 		if n >= 8 && gain >= rttCost {
-			t.Errorf("N=%d: the fair share's gain %.4f over starving is not below an RTT of 1.2's cost %.4f", n, gain, rttCost)
+			t.Errorf("N=%d: the literal fair share's gain %.4f over starving is not below an RTT of 1.2's cost %.4f", n, gain, rttCost)
+		}
+
+		// The normalised reading's incentive.
+		ngain := norm(fair, 1, n) - norm(0, 1, n)
+		if math.Abs(ngain-2) > 1e-12 {
+			t.Errorf("N=%d: normalised fair share over starved = %.6f, want 2", n, ngain)
+		}
+		if cost := norm(fair, 1, n) - norm(fair, 1.2, n); ngain < 10*cost {
+			t.Errorf("N=%d: normalised fair share's gain %.4f over starving is not 10x an RTT of 1.2's cost %.4f", n, ngain, cost)
+		}
+		// Rising to x = 3/2, falling after; back at the fair share's value at x = 2.
+		prev = norm(0, 1, n)
+		for x := 0.05; x <= 1.5+1e-9; x += 0.05 {
+			r := norm(x*fair, 1, n)
+			if r <= prev {
+				t.Fatalf("N=%d: normalised reward %.6f at x = %.2f not above %.6f below it", n, r, x, prev)
+			}
+			prev = r
+		}
+		for x := 1.55; x <= 3; x += 0.05 {
+			r := norm(x*fair, 1, n)
+			if r >= prev {
+				t.Fatalf("N=%d: normalised reward %.6f at x = %.2f not below %.6f before it: overshoot should stop paying past x = 3/2", n, r, x, prev)
+			}
+			prev = r
+		}
+		if over := norm(1.5*fair, 1, n) - norm(fair, 1, n); math.Abs(over-0.25) > 1e-12 {
+			t.Errorf("N=%d: best overshoot pays %.6f over the fair share, want 1/4", n, over)
+		}
+		if d := norm(2*fair, 1, n) - norm(fair, 1, n); math.Abs(d) > 1e-12 {
+			t.Errorf("N=%d: twice the fair share pays %.6f more than the fair share, want 0", n, d)
+		}
+		// What a starved flow earns against a fair one, in ratio: the
+		// normalised reading pays 0 against 2, the literal about 1 against 1+1/N.
+		if s, f := norm(0, 1, n), norm(fair, 1, n); !(s <= 0.01*f) {
+			t.Errorf("N=%d: normalised starved %.4f is not far below fair %.4f", n, s, f)
+		}
+		// (1 - 1/N^2 against 1 + 1/N: 0.75 of it at N = 4, 0.94 at N = 16.)
+		if s, f := lit(0, 1, n), lit(fair, 1, n); n >= 4 && s < 0.7*f {
+			t.Errorf("N=%d: literal starved %.4f against fair %.4f: expected about the same", n, s, f)
 		}
 	}
 }
