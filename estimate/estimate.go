@@ -63,6 +63,14 @@ type Result struct {
 	SimEnd    units.Time
 }
 
+// badInput marks an error of the inputs: errors.Is(err, replay.ErrBadInput)
+// holds, as for replay.Run's own.
+type badInput struct{ err error }
+
+func (b badInput) Error() string        { return b.err.Error() }
+func (b badInput) Unwrap() error        { return b.err }
+func (b badInput) Is(target error) bool { return target == replay.ErrBadInput }
+
 // CheckTrace refuses what the decomposition cannot estimate: messages
 // released by other messages' completion (a closed loop ties flows on
 // different links together), same-host messages and flows of more than
@@ -72,14 +80,14 @@ func CheckTrace(tr *trace.Trace, flows []replay.FlowPath) error {
 		m := &tr.Messages[i]
 		switch {
 		case len(m.Deps) > 0 || m.Gap > 0:
-			return fmt.Errorf("message %d depends on other messages: estimate needs an open-loop workload (releases at fixed times), use run", m.ID)
+			return badInput{fmt.Errorf("message %d depends on other messages: estimate needs an open-loop workload (releases at fixed times), use run", m.ID)}
 		case m.Src == m.Dst:
-			return fmt.Errorf("message %d stays on host %d: estimate needs every message to cross the network, use run", m.ID, m.Src)
+			return badInput{fmt.Errorf("message %d stays on host %d: estimate needs every message to cross the network, use run", m.ID, m.Src)}
 		}
 	}
 	for i := range flows {
 		if n := len(flows[i].Msgs); n != 1 {
-			return fmt.Errorf("flow %d (queue pair of message %d) carries %d messages: estimate needs one message per flow, use run", i, tr.Messages[flows[i].Msgs[0]].ID, n)
+			return badInput{fmt.Errorf("flow %d (queue pair of message %d) carries %d messages: estimate needs one message per flow, use run", i, tr.Messages[flows[i].Msgs[0]].ID, n)}
 		}
 	}
 	return nil
@@ -100,13 +108,13 @@ type linkSim struct {
 // link simulations (see the package comment).
 func Run(ctx context.Context, cfg replay.Config, tr *trace.Trace, opt Options) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, badInput{err}
 	}
 	if err := tr.Validate(); err != nil {
-		return nil, err
+		return nil, badInput{err}
 	}
 	if tr.Hosts > cfg.Topology.NumHosts {
-		return nil, fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)
+		return nil, badInput{fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)}
 	}
 	switch opt.Aggregate {
 	case "":

@@ -127,3 +127,25 @@ var comparisonCols = []col[v2.ComparisonRow]{
 	int64Col("drops_pkts", func(r *v2.ComparisonRow) *int64 { return &r.DropsPkts }),
 	int64Col("sim_duration_ns", func(r *v2.ComparisonRow) *int64 { return &r.SimDurationNs }),
 }
+
+var linkCols = []col[v2.LinkRow]{
+	int32Col("link_id", func(r *v2.LinkRow) *int32 { return &r.LinkID }),
+	int32Col("node", func(r *v2.LinkRow) *int32 { return &r.Node }),
+	int32Col("port", func(r *v2.LinkRow) *int32 { return &r.Port }),
+	int32Col("peer_node", func(r *v2.LinkRow) *int32 { return &r.PeerNode }),
+	stringCol("kind", func(r *v2.LinkRow) *string { return &r.Kind }),
+	int64Col("rate_bps", func(r *v2.LinkRow) *int64 { return &r.RateBps }),
+	int64Col("flows", func(r *v2.LinkRow) *int64 { return &r.Flows }),
+	int64Col("bytes", func(r *v2.LinkRow) *int64 { return &r.Bytes }),
+	float64Col("offered_load", func(r *v2.LinkRow) *float64 { return &r.OfferedLoad }),
+	int32Col("cluster", func(r *v2.LinkRow) *int32 { return &r.Cluster }),
+	boolCol("simulated", func(r *v2.LinkRow) *bool { return &r.Simulated }),
+	int32Col("represented_by", func(r *v2.LinkRow) *int32 { return &r.RepresentedBy }),
+	int64Col("wall_ns", func(r *v2.LinkRow) *int64 { return &r.WallNs }),
+	int64Col("events", func(r *v2.LinkRow) *int64 { return &r.Events }),
+	int64Col("sim_end_ns", func(r *v2.LinkRow) *int64 { return &r.SimEndNs }),
+	int64Col("pfc_paused_ns", func(r *v2.LinkRow) *int64 { return &r.PFCPausedNs }),
+	int64Col("dropped_pkts", func(r *v2.LinkRow) *int64 { return &r.DroppedPkts }),
+	int64Col("unfinished", func(r *v2.LinkRow) *int64 { return &r.Unfinished }),
+	stringCol("warnings", func(r *v2.LinkRow) *string { return &r.Warnings }),
+}

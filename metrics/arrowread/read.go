@@ -40,6 +40,10 @@ func ReadMessages(path string) ([]v2.MessageRow, error) { return readAll(path, m
 // ReadPorts reads ports.parquet (nil when it has no rows).
 func ReadPorts(path string) ([]v2.PortRow, error) { return readAll(path, portCols) }
 
+// ReadLinks reads links.parquet of `ccreplay estimate` (nil when it has
+// no rows).
+func ReadLinks(path string) ([]v2.LinkRow, error) { return readAll(path, linkCols) }
+
 // ReadComparison reads comparison.parquet of `ccreplay compare` (nil when
 // it has no rows).
 func ReadComparison(path string) ([]v2.ComparisonRow, error) { return readAll(path, comparisonCols) }

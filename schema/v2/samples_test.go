@@ -7,7 +7,8 @@ package v2_test
 // testdata/<kind>.parquet holds a few rows of each file kind and
 // testdata/<kind>.json the same rows as JSON. They come from a real run
 // (a 2-to-1 incast of 3 KB flows under DCQCN, --packets all, seed 1) and
-// are regenerated, after a deliberate change only, with
+// are regenerated, after a deliberate change only, with (links.parquet:
+// the same scenario through ccreplay estimate)
 //
 //	go test ./schema/v2 -run TestSample -update
 //
@@ -48,6 +49,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
@@ -106,6 +108,7 @@ var samples = []sample{
 	newSample("messages", arrowread.ReadMessages),
 	newSample("ports", arrowread.ReadPorts),
 	newSample("comparison", arrowread.ReadComparison),
+	newSample("links", arrowread.ReadLinks),
 }
 
 func TestSamples(t *testing.T) {
@@ -235,9 +238,15 @@ func writeSamples(t *testing.T) {
 		row.SlowdownP50, row.SlowdownP95, row.SlowdownP99 = bk.SlowdownP50, bk.SlowdownP95, bk.SlowdownP99
 		comparison = append(comparison, row)
 	}
+	// links.parquet: the same scenario estimated by link simulations.
+	cfg.Packets = replay.PacketsNone
+	est, err := estimate.Run(context.Background(), cfg, tr, estimate.Options{Tolerance: estimate.DefaultTolerance})
+	if err != nil {
+		t.Fatal(err)
+	}
 	rows := map[string]any{
 		"packets": head(packets), "flows": head(res.Flows), "messages": head(res.Messages),
-		"ports": head(res.Ports), "comparison": head(comparison),
+		"ports": head(res.Ports), "comparison": head(comparison), "links": head(est.Links),
 	}
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,8 @@
 //	ports.parquet     one row per egress port
 //	packets.parquet   one row per packet event (absent with --packets none)
 //	decisions.parquet, dataset.json   ccreplay dataset only
+//	links.parquet     ccreplay estimate only: one row per link carrying traffic
+//	                  ("mode": "estimate" in summary.json; ports.parquet is then empty)
 //
 // A collection (ccreplay compare) holds run folders in a hive-partitioned
 // tree (cca=NAME/seed=N/) beside comparison.parquet and its own manifest,
@@ -30,6 +32,7 @@ const (
 	FlowsFile      = "flows.parquet"
 	MessagesFile   = "messages.parquet"
 	PortsFile      = "ports.parquet"
+	LinksFile      = "links.parquet"
 	SummaryFile    = "summary.json"
 	DecisionsFile  = "decisions.parquet"
 	DatasetFile    = "dataset.json"

@@ -34,8 +34,28 @@ type Manifest struct {
 	Files         []string          `json:"files"`
 	// Warnings are what the input readers reported and the user should
 	// know (a truncated capture, a damaged record), one sentence each.
-	Warnings []string        `json:"warnings,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+	// Mode is ModeEstimate for a folder written by ccreplay estimate,
+	// whose flows are estimated by link simulations (Estimate holds the
+	// method's settings); empty for a packet-level run.
+	Mode     string          `json:"mode,omitempty"`
+	Estimate *EstimateEcho   `json:"estimate,omitempty"`
 	Metrics  metrics.Summary `json:"metrics"`
+}
+
+// ModeEstimate is Manifest.Mode of an estimate's folder.
+const ModeEstimate = "estimate"
+
+// EstimateEcho is the method and settings of an estimate (docs/ESTIMATE.md).
+type EstimateEcho struct {
+	Method         string  `json:"method"`           // "link-decomposition" (Parsimon, Zhao et al., NSDI 2023)
+	Tolerance      float64 `json:"tolerance"`        // clustering tolerance, relative; -1 = every link simulated (--no-cluster)
+	Aggregate      string  `json:"aggregate"`        // own or sample
+	FastFactor     int     `json:"fast_factor"`      // receivers' link rate over the downstream path's slowest
+	BucketMinFlows int     `json:"bucket_min_flows"` // least flows per size bucket of a link's delays
+	BucketSpread   int     `json:"bucket_spread"`    // least largest/smallest flow size within a bucket
+	Links          int     `json:"links"`            // links carrying traffic
+	LinksSimulated int     `json:"links_simulated"`  // link simulations run
 }
 
 // ConfigEcho repeats the network settings with units in the names.

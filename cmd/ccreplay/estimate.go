@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/estimate"
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/replay"
+)
+
+// estimateOptions are run's inputs plus the method's settings.
+type estimateOptions struct {
+	runOptions
+	Tolerance float64
+	NoCluster bool
+	Jobs      int
+	Aggregate string
+	Timings   bool
+}
+
+const estimateExamples = `  # the HPCC paper's 320-host fat-tree under 30 % WebSearch, estimated by link simulations
+  ccreplay estimate --workload cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=200us \
+      --topology hpcc-fattree --cca hpcc --out runs/est
+
+  # every link simulated (no clustering), on 2 cores, wall time per link recorded
+  ccreplay estimate --workload cdf:dist=websearch,hosts=32,bw=100G,load=0.3,duration=200us \
+      --topology fattree:pods=2,tors=2,hosts=8 --cca dcqcn --no-cluster -j 2 --timings --out runs/est-all
+
+  # compare an estimate with the packet-level run of the same scenario
+  ccreplay run --workload cdf:dist=websearch,hosts=32,bw=100G,load=0.3,duration=200us \
+      --topology fattree:pods=2,tors=2,hosts=8 --cca dcqcn --packets none --out runs/full
+  ccreplay validate runs/est-all runs/full`
+
+func init() { registerCommand(newEstimateCmd) }
+
+func newEstimateCmd(s *streams) *cobra.Command {
+	o := &estimateOptions{runOptions: runOptions{s: s}}
+	c := &cobra.Command{
+		Use:   "estimate (--trace FILE | --workload SPEC) [flags]",
+		Short: "Estimate flow completion times by per-link packet-level simulations (Parsimon's decomposition)",
+		Long: `Estimates what run would measure without simulating the whole network at
+once (Parsimon, Zhao et al., NSDI 2023; docs/ESTIMATE.md): every link that
+carries traffic is simulated alone with the flows that cross it, in a small
+network that keeps their base RTTs, upstream rates, ACKs, the switch buffer,
+ECN/PFC settings and the same algorithm; similar links share one simulation
+(--tolerance, --no-cluster); each flow's FCT is its ideal plus its delays at
+the links of its path. Open-loop workloads only (one message per flow,
+releases at fixed times). Writes a run folder that metrics, plot and
+validate read:
+  flows.parquet     one row per flow: estimated FCT, ideal FCT, slowdown (run's columns)
+  messages.parquet  one row per message (= its flow)
+  ports.parquet     empty (an estimate has no switch ports of its own)
+  links.parquet     one row per link with traffic: flows, bytes, offered load, cluster,
+                    simulated or represented by, events, PFC pauses, drops, warnings
+  summary.json      run's metric names, "mode": "estimate" and the method's settings
+Links where the method's assumption breaks (PFC pauses, drops, offered load
+above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
+
+` + workloadHelp() + "\n" + algorithmHelp() + "\n" + topologyHelp(),
+		Example: estimateExamples,
+		Args:    usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
+			return o.run(cmd.Context())
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl) or packet capture of an open-loop workload")
+	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=1ms")
+	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
+	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
+	f.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
+	f.Uint64Var(&o.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators, the estimate's draws)")
+	f.StringVarP(&o.Out, "out", "o", "out", "output folder")
+	f.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
+	f.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
+	f.StringVar(&o.MaxTime, "max-time", "", "stop each link simulation at this simulated time (e.g. 10ms); default: when all its flows complete")
+	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
+	f.BoolVar(&o.Stats, "stats", false, "print wall time, link simulations and peak memory to stderr")
+	f.Float64Var(&o.Tolerance, "tolerance", estimate.DefaultTolerance, "clustering tolerance: links whose load, flow count, senders, RTT and flow-size quantiles differ by at most this fraction share one simulation")
+	f.BoolVar(&o.NoCluster, "no-cluster", false, "simulate every link (no clustering)")
+	f.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once")
+	f.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
+	f.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in links.parquet (wall_ns; the one output that then differs between reruns)")
+	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
+	f.BoolVar(&o.Strict, "strict", false, "refuse damaged inputs and estimates with warnings (PFC pauses, drops, links above 95 % load) instead of warning")
+	return c
+}
+
+func (o *estimateOptions) options() (estimate.Options, error) {
+	if o.Tolerance < 0 {
+		return estimate.Options{}, usageErrorf("--tolerance must not be negative, got %v (use --no-cluster to simulate every link)", o.Tolerance)
+	}
+	if o.Jobs < 1 {
+		return estimate.Options{}, usageErrorf("--jobs must be at least 1, got %d", o.Jobs)
+	}
+	if o.Aggregate != estimate.AggregateOwn && o.Aggregate != estimate.AggregateSample {
+		return estimate.Options{}, usageErrorf("--aggregate %q: want %s or %s", o.Aggregate, estimate.AggregateOwn, estimate.AggregateSample)
+	}
+	opt := estimate.Options{Tolerance: o.Tolerance, Jobs: o.Jobs, Aggregate: o.Aggregate, Timings: o.Timings}
+	if o.NoCluster {
+		opt.Tolerance = -1
+	}
+	return opt, nil
+}
+
+func (o *estimateOptions) run(ctx context.Context) error {
+	opt, err := o.options()
+	if err != nil {
+		return err
+	}
+	o.Packets = string(replay.PacketsNone)
+	st, err := o.resolve(false)
+	if err != nil {
+		return err
+	}
+	cfg, err := st.Config(st.Specs[0], o.Seed)
+	if err != nil {
+		return err
+	}
+	stage, err := o.stage()
+	if err != nil {
+		return err
+	}
+	defer stage.Abort()
+	prog := o.s.newProgressLine()
+	if prog != nil {
+		opt.Progress = func(done, total int) { prog.set(fmt.Sprintf("link simulations %d/%d", done, total)) }
+	}
+	start := time.Now()
+	res, err := estimate.Run(ctx, cfg, st.Trace, opt)
+	prog.clear()
+	if err != nil {
+		return o.failed(err, stage)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+	}
+	if o.Strict && len(res.Warnings) > 0 {
+		return fmt.Errorf("--strict: the estimate has %d warnings (above); nothing written", len(res.Warnings))
+	}
+	if o.Stats {
+		fmt.Fprintf(o.s.Err, "wall %.3f s, %d of %d links simulated, %d events, peak RSS %s\n",
+			time.Since(start).Seconds(), res.Simulated, len(res.Links), res.Events, peakRSS())
+	}
+	if err := estimate.WriteFiles(stage.Dir, res); err != nil {
+		return err
+	}
+	man := estimate.Manifest(&cfg, filepath.ToSlash(st.TraceName), opt, res)
+	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
+	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
+		return err
+	}
+	if err := stage.Commit(); err != nil {
+		return err
+	}
+	if o.JSON {
+		b, _ := json.MarshalIndent(man, "", "  ")
+		fmt.Fprintln(o.s.Out, string(b))
+		return nil
+	}
+	fmt.Fprintf(o.s.Out, "ccreplay estimate: %s under %s on %s, seed %d\n", st.TraceName, cfg.CC.Name, cfg.Topology.Describe(), o.Seed)
+	fmt.Fprintf(o.s.Out, "%d links carry traffic, %d simulated (%d events); outputs in %s\n\n", len(res.Links), res.Simulated, res.Events, o.Out)
+	fmt.Fprintln(o.s.Out, "(estimated: FCT, slowdown and goodput; packet, ECN, queue and PFC counters are not, see links.parquet)")
+	metrics.WriteTable(o.s.Out, res.Summary)
+	return nil
+}

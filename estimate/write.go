@@ -1,0 +1,56 @@
+package estimate
+
+import (
+	"path/filepath"
+
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
+)
+
+// Method names the estimation method in summary.json.
+const Method = "link-decomposition"
+
+// Manifest is the summary.json of an estimate of tr (named traceName)
+// under cfg with opt: the run's manifest (configuration, metrics of the
+// estimated flows) with "mode": "estimate", the method's settings and
+// the estimate's warnings; Files lists what Write writes.
+func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) runfolder.Manifest {
+	c := *cfg
+	c.Packets = replay.PacketsNone
+	m := replay.NewManifest(&c, traceName, &replay.Result{Summary: res.Summary, SimEnd: res.SimEnd, Events: res.Events})
+	m.Files = []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.LinksFile, runfolder.SummaryFile}
+	m.Warnings = append([]string(nil), res.Warnings...)
+	m.Mode = runfolder.ModeEstimate
+	agg := opt.Aggregate
+	if agg == "" {
+		agg = AggregateOwn
+	}
+	tol := opt.Tolerance
+	if tol < 0 {
+		tol = -1
+	}
+	m.Estimate = &runfolder.EstimateEcho{
+		Method: Method, Tolerance: tol, Aggregate: agg, FastFactor: FastFactor,
+		BucketMinFlows: BucketMin, BucketSpread: BucketSpread, Links: len(res.Links), LinksSimulated: res.Simulated,
+	}
+	return m
+}
+
+// WriteFiles writes the estimate's Parquet files into dir (a staged run
+// folder): flows.parquet, messages.parquet, an empty ports.parquet (an
+// estimate has no switch ports of its own; links.parquet says what each
+// link's simulation saw) and links.parquet. Write the manifest last.
+func WriteFiles(dir string, res *Result) error {
+	if err := output.WriteRows(filepath.Join(dir, runfolder.FlowsFile), res.Flows); err != nil {
+		return err
+	}
+	if err := output.WriteRows(filepath.Join(dir, runfolder.MessagesFile), res.Messages); err != nil {
+		return err
+	}
+	if err := output.WriteRows(filepath.Join(dir, runfolder.PortsFile), []v2.PortRow{}); err != nil {
+		return err
+	}
+	return output.WriteRows(filepath.Join(dir, runfolder.LinksFile), res.Links)
+}
