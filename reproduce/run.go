@@ -10,8 +10,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
-	"github.com/ccreplay/ccreplay/batch/pool"
+	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/plot"
@@ -127,28 +128,30 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 		setups[i] = st
 		outs[i] = &Outcome{Run: r, Dir: filepath.Join(stage.Dir, filepath.FromSlash(r.Label))}
 	}
-	progress := func(c pool.Counts) {
+	pl := &batch.Plan{}
+	for i, oc := range outs {
+		pl.Items = append(pl.Items, batch.Item{Dir: oc.Run.Label, Run: func(ctx context.Context, dir string) error {
+			res, err := replay.RunContext(ctx, cfgs[i], setups[i].Trace, dir)
+			if err != nil {
+				if errors.Is(err, context.Canceled) {
+					return err
+				}
+				return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
+			}
+			man := replay.NewManifest(&cfgs[i], filepath.ToSlash(setups[i].TraceName), res)
+			man.Warnings = append(slices.Clone(setups[i].Warnings), man.Warnings...)
+			if err := replay.WriteManifest(dir, &man); err != nil {
+				return err
+			}
+			oc.Result = res
+			return nil
+		}})
+	}
+	_, _, err = batch.Run(ctx, stage.Dir, pl, batch.Options{Jobs: o.Parallel, Progress: func(c batch.Counts, _ time.Duration) {
 		if o.Progress != nil {
 			o.Progress(c.Done, c.Total)
 		}
-	}
-	err = pool.Run(ctx, len(runs), pool.Options{Parallel: o.Parallel, Progress: progress}, func(ctx context.Context, i int) error {
-		oc := outs[i]
-		res, err := replay.RunContext(ctx, cfgs[i], setups[i].Trace, oc.Dir)
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				return err
-			}
-			return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
-		}
-		man := replay.NewManifest(&cfgs[i], filepath.ToSlash(setups[i].TraceName), res)
-		man.Warnings = append(slices.Clone(setups[i].Warnings), man.Warnings...)
-		if err := replay.WriteManifest(oc.Dir, &man); err != nil {
-			return err
-		}
-		oc.Result = res
-		return nil
-	})
+	}})
 	if err != nil {
 		return nil, err
 	}

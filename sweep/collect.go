@@ -1,64 +1,31 @@
 package sweep
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
-	"math"
-	"os"
-	"path/filepath"
-	"strconv"
+	"context"
+	"errors"
+	"strings"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
-	"github.com/apache/arrow/go/v16/arrow/memory"
-	"github.com/apache/arrow/go/v16/parquet"
-	"github.com/apache/arrow/go/v16/parquet/compress"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
-
-	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/batch"
 )
 
-// ColumnKind is a sweep.parquet column's type.
-type ColumnKind int
+// The table sweep.parquet is: batch's collected table.
+type (
+	Table      = batch.Table
+	Column     = batch.Column
+	ColumnKind = batch.ColumnKind
+)
 
+// The types of a column.
 const (
-	Int64 ColumnKind = iota
-	Float64
-	String
+	Int64   = batch.Int64
+	Float64 = batch.Float64
+	String  = batch.String
 )
 
-// Column is one column of the sweep's table; a nil value is null.
-type Column struct {
-	Name   string
-	Kind   ColumnKind
-	Values []any // int64, float64 or string, or nil
-}
-
-// Table is sweep.parquet in memory: one row per point.
-type Table struct {
-	Columns []Column
-	Rows    int
-}
-
-// Column returns the named column, or nil.
-func (t *Table) Column(name string) *Column {
-	for i := range t.Columns {
-		if t.Columns[i].Name == name {
-			return &t.Columns[i]
-		}
-	}
-	return nil
-}
-
-// Collect reads every point of the sweep in root into one table: the
-// point's index, folder, state, error and hash; its value on every axis
-// (a column named after the axis, typed int64 or float64 when all its
-// values are numbers, else text; null where not set); then every number
-// of the point's summary.json (sim_end_ns, events, data_packets and each
-// metric, nested names joined by '_'), null for points not done.
+// Collect reads every point of the sweep in root into one table (see
+// batch.Collect): the point's index, folder, state, error and hash, its
+// value on every axis (a column named after the axis), then every number
+// of the point's summary.json, null for points not done.
 func Collect(root string) (*Manifest, []PointState, *Table, error) {
 	m, err := ReadManifest(root)
 	if err != nil {
@@ -68,251 +35,37 @@ func Collect(root string) (*Manifest, []PointState, *Table, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	n := len(m.Points)
-	t := &Table{Rows: n}
-	point := Column{Name: "point", Kind: Int64, Values: make([]any, n)}
-	dir := Column{Name: "dir", Kind: String, Values: make([]any, n)}
-	state := Column{Name: "status", Kind: String, Values: make([]any, n)}
-	errc := Column{Name: "error", Kind: String, Values: make([]any, n)}
-	hash := Column{Name: "hash", Kind: String, Values: make([]any, n)}
-	for i, s := range states {
-		point.Values[i], dir.Values[i], state.Values[i], hash.Values[i] = int64(i), s.Dir, string(s.State), s.Hash
-		if s.Error != "" {
-			errc.Values[i] = s.Error
-		}
+	t, err := batch.Collect(root, items(m.Axes, m.Points), itemStates(states))
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	t.Columns = append(t.Columns, point, dir, state, errc, hash)
-	for a, ax := range m.Axes {
-		texts := make([]*string, n)
-		for i, p := range m.Points {
-			if a < len(p.Values) && !p.Values[a].Null {
-				v := p.Values[a].Text
-				texts[i] = &v
-			}
-		}
-		t.Columns = append(t.Columns, typedColumn(ax.Column, texts))
-	}
-	// Metrics, in the order summary.json first gives them.
-	index := map[string]int{}
-	var names []string
-	var cols [][]*string
-	for i, s := range states {
-		if s.State != Done {
-			continue
-		}
-		nums, err := summaryNumbers(filepath.Join(root, filepath.FromSlash(s.Dir), runfolder.SummaryFile))
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", s.Dir, err)
-		}
-		for _, kv := range nums {
-			j, ok := index[kv.name]
-			if !ok {
-				j = len(names)
-				index[kv.name] = j
-				names = append(names, kv.name)
-				cols = append(cols, make([]*string, n))
-			}
-			v := kv.value
-			cols[j][i] = &v
-		}
-	}
-	have := map[string]bool{}
-	for _, c := range t.Columns {
-		have[c.Name] = true
-	}
-	for j, name := range names {
-		if have[name] {
-			name = "metric_" + name
-		}
-		t.Columns = append(t.Columns, typedColumn(name, cols[j]))
-	}
+	t.Tool = "ccreplay sweep"
 	return m, states, t, nil
 }
 
-// typedColumn types a column of texts: int64 when every value is an
-// integer, float64 when every value is a number, else text.
-func typedColumn(name string, texts []*string) Column {
-	c := Column{Name: name, Kind: Int64, Values: make([]any, len(texts))}
-	for _, s := range texts {
-		if s == nil {
-			continue
-		}
-		if _, err := strconv.ParseInt(*s, 10, 64); err == nil {
-			continue
-		}
-		if _, err := strconv.ParseFloat(*s, 64); err == nil && c.Kind != String {
-			c.Kind = Float64
-			continue
-		}
-		c.Kind = String
-	}
-	for i, s := range texts {
-		if s == nil {
-			continue
-		}
-		switch c.Kind {
-		case Int64:
-			v, _ := strconv.ParseInt(*s, 10, 64)
-			c.Values[i] = v
-		case Float64:
-			v, _ := strconv.ParseFloat(*s, 64)
-			c.Values[i] = v
-		default:
-			c.Values[i] = *s
-		}
-	}
-	return c
+// SlurmOptions say how a sweep is submitted to Slurm.
+type SlurmOptions = batch.SlurmOptions
+
+// Submission is a job array submitted for a sweep.
+type Submission = batch.Submission
+
+// SubmitSlurm submits the given points of the sweep in root as one job
+// array, each task running `ccreplay sweep point` on its share
+// (batch.SubmitSlurm).
+func SubmitSlurm(ctx context.Context, root string, points []int, opt SlurmOptions) (*Submission, error) {
+	opt.Command = []string{"sweep", "point"}
+	return batch.SubmitSlurm(ctx, root, &batch.Plan{State: StateDir}, points, opt)
 }
 
-type namedNumber struct{ name, value string }
-
-// summaryNumbers reads the numbers of a summary.json in document order:
-// the top level's (schema and configuration echo aside) and the metrics',
-// nested objects' names joined by '_'. Lists are left out (the per-size
-// buckets are in comparison and flows tables).
-func summaryNumbers(path string) ([]namedNumber, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+// TaskPoints reads a submission's list and returns the points of one
+// array task: entries task*chunk .. task*chunk+chunk-1.
+func TaskPoints(list string, task, chunk int) ([]int, error) {
+	idx, err := batch.TaskPoints(list, task, chunk)
+	switch {
+	case errors.Is(err, batch.ErrList):
+		return nil, inputErrorf("%s", strings.TrimPrefix(err.Error(), batch.ErrList.Error()+": "))
+	case errors.Is(err, batch.ErrTask):
+		return nil, flagErrorf("%s", strings.TrimPrefix(err.Error(), batch.ErrTask.Error()+": "))
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var out []namedNumber
-	var walk func(prefix string, top bool) error
-	walk = func(prefix string, top bool) error {
-		// The opening '{' has been read.
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := tok.(string)
-			name := key
-			if prefix != "" {
-				name = prefix + "_" + key
-			}
-			tok, err = dec.Token()
-			if err != nil {
-				return err
-			}
-			switch v := tok.(type) {
-			case json.Number:
-				if !(top && key == "seed") { // the seed is an input, an axis or the base's
-					out = append(out, namedNumber{name, v.String()})
-				}
-			case json.Delim:
-				switch {
-				case v == '{' && top && key == "metrics":
-					if err := walk("", false); err != nil {
-						return err
-					}
-				case v == '{' && !top:
-					if err := walk(name, false); err != nil {
-						return err
-					}
-				default:
-					if err := skip(dec, v); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		_, err := dec.Token() // the closing '}'
-		return err
-	}
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("%s: not a JSON object", path)
-	}
-	if err := walk("", true); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return out, nil
-}
-
-// skip reads past the value that opened with d.
-func skip(dec *json.Decoder, d json.Delim) error {
-	if d != '{' && d != '[' {
-		return nil
-	}
-	depth := 1
-	for depth > 0 {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if t, ok := tok.(json.Delim); ok {
-			switch t {
-			case '{', '[':
-				depth++
-			default:
-				depth--
-			}
-		}
-	}
-	return nil
-}
-
-// WriteParquet writes the table to path atomically, with Arrow's Parquet
-// writer (one row group, Snappy): the same table gives the same bytes.
-func (t *Table) WriteParquet(path string) error {
-	fields := make([]arrow.Field, len(t.Columns))
-	for i, c := range t.Columns {
-		var dt arrow.DataType
-		switch c.Kind {
-		case Int64:
-			dt = arrow.PrimitiveTypes.Int64
-		case Float64:
-			dt = arrow.PrimitiveTypes.Float64
-		default:
-			dt = arrow.BinaryTypes.String
-		}
-		fields[i] = arrow.Field{Name: c.Name, Type: dt, Nullable: true}
-	}
-	schema := arrow.NewSchema(fields, nil)
-	mem := memory.NewGoAllocator()
-	b := array.NewRecordBuilder(mem, schema)
-	defer b.Release()
-	for i, c := range t.Columns {
-		for _, v := range c.Values {
-			if v == nil {
-				b.Field(i).AppendNull()
-				continue
-			}
-			switch fb := b.Field(i).(type) {
-			case *array.Int64Builder:
-				fb.Append(v.(int64))
-			case *array.Float64Builder:
-				f := v.(float64)
-				if math.IsNaN(f) {
-					fb.AppendNull()
-				} else {
-					fb.Append(f)
-				}
-			case *array.StringBuilder:
-				fb.Append(v.(string))
-			}
-		}
-	}
-	rec := b.NewRecord()
-	defer rec.Release()
-	var buf bytes.Buffer
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithCreatedBy("ccreplay sweep"))
-	fw, err := pqarrow.NewFileWriter(schema, &buf, props, pqarrow.DefaultWriterProps())
-	if err != nil {
-		return err
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := fw.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return output.WriteFileAtomic(path, buf.Bytes())
-}
-
-// String names the type as Parquet readers show it.
-func (k ColumnKind) String() string {
-	return [...]string{"int64", "float64", "string"}[k]
+	return idx, err
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -26,7 +27,7 @@ const (
 	TableFile = "sweep.parquet"
 	// PointFile is written into each point's run folder: the point's
 	// index, hash and configuration.
-	PointFile = "point.json"
+	PointFile = batch.RecordFile
 	// StateDir holds the markers of running and failed points and the
 	// Slurm scripts; hidden, so readers of the runs skip it.
 	StateDir = ".sweep"

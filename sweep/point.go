@@ -2,18 +2,12 @@ package sweep
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
-	"sync"
+	"io"
 	"time"
 
-	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/runconfig"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
 
 // Exec runs one point of the sweep sp: the run configuration cfg (name
@@ -32,217 +26,75 @@ type pointRecord struct {
 	Config string `json:"config"`
 }
 
-// marker is a running or failed point's file in .sweep/.
-type marker struct {
-	Index int    `json:"index"`
-	Hash  string `json:"hash"`
-	Dir   string `json:"dir"`
-	Host  string `json:"host,omitempty"`
-	PID   int    `json:"pid,omitempty"`
-	// Error is why the point failed (failed markers only).
-	Error string `json:"error,omitempty"`
-}
-
-func markerPath(root, state string, index int) string {
-	return filepath.Join(root, StateDir, state, strconv.Itoa(index)+".json")
-}
-
-func writeMarker(root, state string, m marker) error {
-	p := markerPath(root, state, m.Index)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return output.WriteJSONAtomic(p, m)
-}
-
-// RunPoint runs point p of the plan into root/p.Dir: staged, then moved
-// into place whole. While it runs, .sweep/running/INDEX.json says so; when
-// it fails, .sweep/failed/INDEX.json keeps the error (removed when the
-// point later succeeds). A cancelled context leaves no marker and no
-// folder.
-func (pl *Plan) RunPoint(ctx context.Context, root string, p *Point, exec Exec) (err error) {
-	host, _ := os.Hostname()
-	mk := marker{Index: p.Index, Hash: p.Hash, Dir: p.Dir, Host: host, PID: os.Getpid()}
-	if err := writeMarker(root, "running", mk); err != nil {
-		return err
-	}
-	defer func() {
-		os.Remove(markerPath(root, "running", p.Index))
-		switch {
-		case err == nil:
-			os.Remove(markerPath(root, "failed", p.Index))
-		case errors.Is(err, context.Canceled):
-		default:
-			mk.Error = err.Error()
-			if werr := writeMarker(root, "failed", mk); werr != nil {
-				err = fmt.Errorf("%w (and recording the failure: %v)", err, werr)
-			}
-		}
-	}()
-	target := filepath.Join(root, filepath.FromSlash(p.Dir))
-	st, err := runfolder.Stage(target, runfolder.StageOptions{Force: true, Flag: "point folder"})
-	if err != nil {
-		return err
-	}
-	defer st.Abort()
-	name := fmt.Sprintf("%s point %d (%s)", pl.Spec.Name, p.Index, p.Dir)
-	if err := exec(ctx, pl.Spec, p.file, name, st.Dir); err != nil {
-		return err
-	}
-	rec := pointRecord{Index: p.Index, Hash: p.Hash, Values: map[string]string{}, Config: string(p.yaml)}
-	for i, a := range pl.Spec.Axes {
-		rec.Values[a.Column] = p.Values[i].String()
-	}
-	if err := output.WriteJSONAtomic(filepath.Join(st.Dir, PointFile), rec); err != nil {
-		return err
-	}
-	return st.Commit()
-}
-
-// removeEmptyParents removes dir and its parents up to root while they
-// are empty (the partition folders a failed point's staging created). Only
-// when no other point is being staged: a folder removed between another
-// point's creating it and staging in it would fail that point.
-func removeEmptyParents(root, dir string) {
-	root = filepath.Clean(root)
-	for dir = filepath.Clean(dir); dir != root && len(dir) > len(root); dir = filepath.Dir(dir) {
-		if os.Remove(dir) != nil {
-			return
-		}
-	}
-}
-
 // Counts are a sweep's points by state.
-type Counts struct {
-	Done, Failed, Running, Pending, Total int
-	// Skipped are the points found done before this command started.
-	Skipped int
+type Counts = batch.Counts
+
+// items are the points as the batch executor's items (without a Run).
+func items(axes []Axis, pts []Point) *batch.Plan {
+	bp := &batch.Plan{Items: make([]batch.Item, len(pts)), State: StateDir}
+	for i := range pts {
+		p := &pts[i]
+		it := batch.Item{Dir: p.Dir, Hash: p.Hash}
+		for a, ax := range axes {
+			l := batch.Label{Key: ax.Column, Null: true}
+			if a < len(p.Values) && !p.Values[a].Null {
+				l.Value, l.Null = p.Values[a].Text, false
+			}
+			it.Labels = append(it.Labels, l)
+		}
+		bp.Items[i] = it
+	}
+	return bp
+}
+
+// batchPlan is the sweep as a tracked batch plan whose items run exec.
+func (pl *Plan) batchPlan(exec Exec) *batch.Plan {
+	bp := items(pl.Spec.Axes, pl.Points)
+	for i := range pl.Points {
+		p := &pl.Points[i]
+		rec := pointRecord{Index: p.Index, Hash: p.Hash, Values: map[string]string{}, Config: string(p.yaml)}
+		for a, ax := range pl.Spec.Axes {
+			rec.Values[ax.Column] = p.Values[a].String()
+		}
+		name := fmt.Sprintf("%s point %d (%s)", pl.Spec.Name, p.Index, p.Dir)
+		bp.Items[i].Record = rec
+		bp.Items[i].Run = func(ctx context.Context, dir string) error {
+			return exec(ctx, pl.Spec, p.file, name, dir)
+		}
+	}
+	return bp
 }
 
 // RunLocal runs the points of the plan not already done in root, jobs at
-// a time (a failed point does not stop the others), and tells progress
-// after each. It returns the counts at the end; on a cancelled context it
-// stops the running points (their folders are not written) and returns
-// ctx's error.
+// a time (a failed point does not stop the others), and tells progress.
+// It returns the counts at the end; on a cancelled context it stops the
+// running points (their folders are not written) and returns ctx's error.
 func (pl *Plan) RunLocal(ctx context.Context, root string, jobs int, exec Exec, progress func(Counts, time.Duration)) (Counts, error) {
-	if jobs < 1 {
-		jobs = 1
-	}
-	states, err := pl.states(root)
-	if err != nil {
-		return Counts{}, err
-	}
-	var todo []int
-	c := Counts{Total: len(pl.Points)}
-	for i, s := range states {
-		if s.State == Done {
-			c.Done++
-			c.Skipped++
-		} else {
-			todo = append(todo, i)
-		}
-	}
-	c.Pending = len(todo)
-	start := time.Now()
-	var mu sync.Mutex
-	report := func() {
-		if progress != nil {
-			progress(c, eta(c, time.Since(start)))
-		}
-	}
-	report()
-	// Progress is also told every half second, so that a line that
-	// drops updates coming too close together still ends up current.
-	tick := time.NewTicker(500 * time.Millisecond)
-	stopTick := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-tick.C:
-				mu.Lock()
-				report()
-				mu.Unlock()
-			case <-stopTick:
-				return
-			}
-		}
-	}()
-	defer func() { tick.Stop(); close(stopTick) }()
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(jobs, max(len(todo), 1)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				mu.Lock()
-				c.Pending--
-				c.Running++
-				report()
-				mu.Unlock()
-				err := pl.RunPoint(ctx, root, &pl.Points[i], exec)
-				mu.Lock()
-				c.Running--
-				switch {
-				case err == nil:
-					c.Done++
-				case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-					c.Pending++
-				default:
-					c.Failed++
-				}
-				report()
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, i := range todo {
-		if ctx.Err() != nil {
-			break
-		}
-		select {
-		case next <- i:
-		case <-ctx.Done():
-		}
-	}
-	close(next)
-	wg.Wait()
-	for _, i := range todo {
-		removeEmptyParents(root, filepath.Dir(filepath.Join(root, filepath.FromSlash(pl.Points[i].Dir))))
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	return c, ctx.Err()
-}
-
-// eta estimates the time left from the points run so far in elapsed.
-func eta(c Counts, elapsed time.Duration) time.Duration {
-	ran := c.Done - c.Skipped + c.Failed
-	if ran == 0 {
-		return 0
-	}
-	return time.Duration(float64(elapsed) / float64(ran) * float64(c.Pending+c.Running))
+	c, _, err := batch.Run(ctx, root, pl.batchPlan(exec), batch.Options{Jobs: jobs, KeepGoing: true, Progress: progress})
+	return c, err
 }
 
 // RunIndexes runs the listed points one after the other (a Slurm task's
-// share); it returns the first error after trying them all.
+// share), skipping those done; a point whose hash differs from the
+// manifest's is recorded as failed. It returns the first error after
+// trying them all.
 func (pl *Plan) RunIndexes(ctx context.Context, root string, idx []int, manifest *Manifest, exec Exec) error {
+	bp := pl.batchPlan(exec)
 	var first error
 	for _, i := range idx {
 		if i < 0 || i >= len(pl.Points) {
 			return inputErrorf("%s: no point %d (the sweep has %d)", root, i, len(pl.Points))
 		}
-		p := &pl.Points[i]
 		var err error
-		if p.Hash != manifest.Points[i].Hash {
+		if p := &pl.Points[i]; p.Hash != manifest.Points[i].Hash {
 			err = inputErrorf("point %d (%s): its configuration changed since the sweep was planned (another ccreplay version, or a changed input file); run the sweep command again to plan it anew", i, p.Dir)
-			mk := marker{Index: i, Hash: manifest.Points[i].Hash, Dir: p.Dir, Error: err.Error()}
-			writeMarker(root, "failed", mk)
-		} else if s, _ := pointState(root, p); s.State != Done {
-			err = pl.RunPoint(ctx, root, p, exec)
+			batch.Fail(root, bp, i, manifest.Points[i].Hash, err)
+			err = fmt.Errorf("point %d (%s): %w", i, p.Dir, err)
+		} else {
+			err = batch.RunIndexes(ctx, root, bp, []int{i})
 		}
 		if err != nil && first == nil {
-			first = fmt.Errorf("point %d (%s): %w", i, p.Dir, err)
+			first = err
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -251,11 +103,55 @@ func (pl *Plan) RunIndexes(ctx context.Context, root string, idx []int, manifest
 	return first
 }
 
-// readJSON reads a JSON file into v.
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
+// State is where a point stands, read from the sweep's folder alone
+// (batch.State: done, failed, running or pending).
+type State = batch.State
+
+// The states of a point.
+const (
+	Done    = batch.Done
+	Failed  = batch.Failed
+	Running = batch.Running
+	Pending = batch.Pending
+)
+
+// PointState is one point's state.
+type PointState struct {
+	Point
+	State State `json:"state"`
+	// Error is a failed point's error.
+	Error string `json:"error,omitempty"`
+	// Where is the host and process of a running point.
+	Where string `json:"where,omitempty"`
+}
+
+// States reads the state of each of pts in root.
+func States(root string, pts []Point) ([]PointState, error) {
+	st := batch.States(root, items(nil, pts))
+	out := make([]PointState, len(pts))
+	for i, s := range st {
+		out[i] = PointState{Point: pts[i], State: s.State, Error: s.Error, Where: s.Where}
 	}
-	return json.Unmarshal(b, v)
+	return out, nil
+}
+
+func itemStates(states []PointState) []batch.ItemState {
+	out := make([]batch.ItemState, len(states))
+	for i, s := range states {
+		out[i] = batch.ItemState{State: s.State, Error: s.Error, Where: s.Where}
+	}
+	return out
+}
+
+// Tally counts states.
+func Tally(states []PointState) Counts { return batch.Tally(itemStates(states)) }
+
+// WriteStatus prints the counts and, below them, the points not done
+// (failed first, with their error), at most limit of them (0 = all).
+func WriteStatus(w io.Writer, root string, states []PointState, limit int) {
+	pts := make([]Point, len(states))
+	for i, s := range states {
+		pts[i] = s.Point
+	}
+	batch.WriteStatus(w, "sweep", root, items(nil, pts), itemStates(states), limit)
 }

@@ -359,31 +359,3 @@ func TestPrepareRefuses(t *testing.T) {
 		t.Fatalf("got %v, want a refusal", err)
 	}
 }
-
-// A running marker counts while its process lives (this test's own), and
-// not once it is gone on this host; a marker from another host is trusted.
-func TestRunningMarker(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "sw")
-	pl, err := NewPlan(mustSpec(t, "workload: incast:n=2,size=1KB\naxes:\n  seed: 1..3\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pl.Prepare(root); err != nil {
-		t.Fatal(err)
-	}
-	host, _ := os.Hostname()
-	for i, mk := range []marker{
-		{Host: host, PID: os.Getpid()},
-		{Host: host, PID: 1 << 30},
-		{Host: "elsewhere", PID: 1 << 30},
-	} {
-		mk.Index, mk.Hash, mk.Dir = i, pl.Points[i].Hash, pl.Points[i].Dir
-		if err := writeMarker(root, "running", mk); err != nil {
-			t.Fatal(err)
-		}
-	}
-	states, _ := States(root, pl.Points)
-	if states[0].State != Running || states[1].State != Pending || states[2].State != Running {
-		t.Errorf("states %s %s %s, want running, pending (its process is gone), running (another host)", states[0].State, states[1].State, states[2].State)
-	}
-}

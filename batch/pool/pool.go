@@ -80,6 +80,10 @@ func RunAll(ctx context.Context, n int, opt Options, job func(ctx context.Contex
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if err := runCtx.Err(); err != nil {
+					errs[i] = err // handed over as the pool stopped: not started
+					continue
+				}
 				mu.Lock()
 				c.Pending--
 				c.Running++
@@ -117,11 +121,9 @@ feed:
 	close(next)
 	wg.Wait()
 	for ; i < n; i++ {
-		if errs[i] == nil {
-			errs[i] = context.Canceled
-			if err := ctx.Err(); err != nil {
-				errs[i] = err
-			}
+		errs[i] = context.Canceled
+		if err := ctx.Err(); err != nil {
+			errs[i] = err
 		}
 	}
 	return errs

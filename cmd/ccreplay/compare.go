@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ccreplay/ccreplay/batch/pool"
-	"github.com/ccreplay/ccreplay/runconfig"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
-	"github.com/ccreplay/ccreplay/version"
 	"io"
 	"math"
 	"path/filepath"
@@ -17,15 +13,20 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/version"
 )
 
 // compareOptions are the flags of `ccreplay compare`.
@@ -207,38 +208,53 @@ func (o *compareOptions) compare(ctx context.Context) error {
 }
 
 // runAll runs every (algorithm, seed) pair, o.Parallel at a time, each
-// into its own folder. Independent deterministic runs: the order they
-// finish in does not matter, results are gathered by index. The first
-// failure (or an interrupt) cancels the runs still going.
+// into its own folder: an untracked batch plan in the staged folder.
+// Independent deterministic runs: the order they finish in does not
+// matter. The first failure (or an interrupt) cancels the runs still
+// going.
 func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage *runfolder.Staged, cfgs []replay.Config, runs []*compareRun) error {
-	prog := o.s.newProgressLine()
-	finished := 0
-	progress := func(c pool.Counts) {
-		finished = c.Done
-		prog.set(fmt.Sprintf("compare: %d/%d runs done", c.Done, c.Total))
+	pl := &batch.Plan{}
+	for i, r := range runs {
+		pl.Items = append(pl.Items, batch.Item{
+			Dir:    filepath.ToSlash(r.rel),
+			Labels: []batch.Label{{Key: "cca", Value: r.part}, {Key: "seed", Value: strconv.FormatUint(r.seed, 10)}},
+			Run: func(ctx context.Context, dir string) error {
+				r.res, r.err = runScenario(ctx, st, &cfgs[i], dir)
+				if r.err != nil && !errors.Is(r.err, context.Canceled) {
+					return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
+				}
+				return r.err
+			},
+		})
 	}
-	err := pool.Run(ctx, len(runs), pool.Options{Parallel: o.Parallel, Progress: progress}, func(ctx context.Context, i int) error {
-		r := runs[i]
-		r.res, r.err = replay.RunContext(ctx, cfgs[i], st.Trace, r.dir)
-		if r.err == nil {
-			man := replay.NewManifest(&cfgs[i], filepath.ToSlash(st.TraceName), r.res)
-			man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-			r.err = replay.WriteManifest(r.dir, &man)
-		}
-		if r.err != nil && !errors.Is(r.err, context.Canceled) {
-			return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
-		}
-		return r.err
-	})
+	prog := o.s.newProgressLine()
+	c, _, err := batch.Run(ctx, stage.Dir, pl, batch.Options{Jobs: o.Parallel, Progress: func(c batch.Counts, _ time.Duration) {
+		prog.set(fmt.Sprintf("compare: %d/%d runs done", c.Done, c.Total))
+	}})
 	prog.clear()
 	if errors.Is(err, context.Canceled) {
 		kept := "nothing written"
 		if stage.Replaces {
 			kept += ", " + o.Out + " still holds the previous comparison"
 		}
-		return interrupted("interrupted after %d of %d runs; %s", finished, len(runs), kept)
+		return interrupted("interrupted after %d of %d runs; %s", c.Done, len(runs), kept)
 	}
 	return err
+}
+
+// runScenario replays one resolved configuration of st into dir and
+// writes its manifest (summary.json, with st's warnings first).
+func runScenario(ctx context.Context, st *runconfig.Setup, cfg *replay.Config, dir string) (*replay.Result, error) {
+	res, err := replay.RunContext(ctx, *cfg, st.Trace, dir)
+	if err != nil {
+		return nil, err
+	}
+	man := replay.NewManifest(cfg, filepath.ToSlash(st.TraceName), res)
+	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
+	if err := replay.WriteManifest(dir, &man); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 func comparisonRows(runs []*compareRun) []v2.ComparisonRow {

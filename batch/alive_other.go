@@ -1,6 +1,6 @@
 //go:build !unix
 
-package sweep
+package batch
 
 // processExists cannot tell on this system; a running marker is trusted.
 func processExists(pid int) bool { return true }

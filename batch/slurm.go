@@ -1,8 +1,9 @@
-package sweep
+package batch
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,11 +12,15 @@ import (
 	"strings"
 )
 
-// SlurmOptions say how a sweep is submitted to Slurm.
+// SlurmOptions say how a plan is submitted to Slurm.
 type SlurmOptions struct {
 	// Exe is the ccreplay binary the tasks run (an absolute path every
 	// node can reach).
 	Exe string
+	// Command is the ccreplay command a task runs on its share, e.g.
+	// ["sweep", "point"]; the task appends --list, --chunk, --task and
+	// the root. Its first word names the job (ccreplay-WORD).
+	Command []string
 	// Partition and Time are sbatch's --partition and --time ("" = the
 	// cluster's defaults).
 	Partition, Time string
@@ -30,29 +35,33 @@ type SlurmOptions struct {
 	Extra []string
 }
 
-// Submission is a job array submitted for a sweep.
+// Submission is a job array submitted for a plan.
 type Submission struct {
 	// JobID is Slurm's job id of the array.
 	JobID string `json:"job_id"`
-	// Script and List are the batch script and the list of the points it
-	// runs (one index per line), in .sweep/slurm/.
+	// Script and List are the batch script and the list of the items it
+	// runs (one index per line), in the plan's state folder, slurm/.
 	Script string `json:"script"`
 	List   string `json:"list"`
-	// Points and Tasks count the points submitted and the array's tasks.
+	// Points and Tasks count the items submitted and the array's tasks.
 	Points int `json:"points"`
 	Tasks  int `json:"tasks"`
 }
 
-// SubmitSlurm writes a batch script running the given points (chunk of
-// them per array task, each task `ccreplay sweep point --list L --task
-// $SLURM_ARRAY_TASK_ID --chunk K ROOT`) and submits it as one job array
-// with sbatch. Nothing else of Slurm is used: the tasks write into root
-// like local workers do, and `sweep status` reads the folder. The script
-// and list are named by the number of earlier submissions, so a resubmit
-// never overwrites what a running array reads.
-func SubmitSlurm(ctx context.Context, root string, points []int, opt SlurmOptions) (*Submission, error) {
+// SubmitSlurm writes a batch script running the given items of the
+// tracked plan pl (chunk of them per array task, each task `ccreplay
+// COMMAND --list L --task $SLURM_ARRAY_TASK_ID --chunk K ROOT`, which
+// runs them with RunIndexes) and submits it as one job array with sbatch.
+// Nothing else of Slurm is used: the tasks write into root like local
+// workers do, and States reads the folder. The script and list are named
+// by the number of earlier submissions, so a resubmit never overwrites
+// what a running array reads.
+func SubmitSlurm(ctx context.Context, root string, pl *Plan, points []int, opt SlurmOptions) (*Submission, error) {
 	if len(points) == 0 {
 		return nil, fmt.Errorf("no points to submit")
+	}
+	if pl.State == "" || len(opt.Command) == 0 {
+		return nil, fmt.Errorf("slurm: an untracked plan or no task command")
 	}
 	if opt.Chunk < 1 {
 		opt.Chunk = 1
@@ -68,7 +77,7 @@ func SubmitSlurm(ctx context.Context, root string, points []int, opt SlurmOption
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(absRoot, StateDir, "slurm")
+	dir := filepath.Join(absRoot, pl.State, "slurm")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -94,8 +103,8 @@ func SubmitSlurm(ctx context.Context, root string, points []int, opt SlurmOption
 	}
 	var sb strings.Builder
 	sb.WriteString("#!/bin/sh\n")
-	fmt.Fprintf(&sb, "# ccreplay sweep %s: %d points, %d per task\n", absRoot, len(points), opt.Chunk)
-	fmt.Fprintf(&sb, "#SBATCH --job-name=ccreplay-sweep\n#SBATCH --array=%s\n", array)
+	fmt.Fprintf(&sb, "# ccreplay %s %s: %d points, %d per task\n", opt.Command[0], absRoot, len(points), opt.Chunk)
+	fmt.Fprintf(&sb, "#SBATCH --job-name=ccreplay-%s\n#SBATCH --array=%s\n", opt.Command[0], array)
 	fmt.Fprintf(&sb, "#SBATCH --output=%s\n", filepath.Join(dir, fmt.Sprintf("submit-%03d_%%a.out", seq)))
 	fmt.Fprintf(&sb, "#SBATCH --chdir=%s\n", cwd)
 	if opt.Partition != "" {
@@ -107,8 +116,12 @@ func SubmitSlurm(ctx context.Context, root string, points []int, opt SlurmOption
 	for _, e := range opt.Extra {
 		fmt.Fprintf(&sb, "#SBATCH %s\n", e)
 	}
-	fmt.Fprintf(&sb, "exec %s sweep point --list %s --chunk %d --task \"$SLURM_ARRAY_TASK_ID\" %s\n",
-		shellQuote(opt.Exe), shellQuote(list), opt.Chunk, shellQuote(absRoot))
+	command := make([]string, len(opt.Command))
+	for i, w := range opt.Command {
+		command[i] = shellQuote(w)
+	}
+	fmt.Fprintf(&sb, "exec %s %s --list %s --chunk %d --task \"$SLURM_ARRAY_TASK_ID\" %s\n",
+		shellQuote(opt.Exe), strings.Join(command, " "), shellQuote(list), opt.Chunk, shellQuote(absRoot))
 	if err := os.WriteFile(script, []byte(sb.String()), 0o755); err != nil {
 		return nil, err
 	}
@@ -128,23 +141,30 @@ func SubmitSlurm(ctx context.Context, root string, points []int, opt SlurmOption
 	return &Submission{JobID: id, Script: script, List: list, Points: len(points), Tasks: tasks}, nil
 }
 
-// TaskPoints reads a submission's list and returns the points of one
+// TaskPoints' errors: the list cannot be read (ErrList) or has no entries
+// for the task (ErrTask).
+var (
+	ErrList = errors.New("bad list")
+	ErrTask = errors.New("bad task")
+)
+
+// TaskPoints reads a submission's list and returns the items of one
 // array task: entries task*chunk .. task*chunk+chunk-1.
 func TaskPoints(list string, task, chunk int) ([]int, error) {
 	b, err := os.ReadFile(list)
 	if err != nil {
-		return nil, inputErrorf("--list: %v", err)
+		return nil, fmt.Errorf("%w: --list: %v", ErrList, err)
 	}
 	var all []int
 	for n, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		i, err := strconv.Atoi(strings.TrimSpace(line))
 		if err != nil {
-			return nil, inputErrorf("%s:%d: %q is not a point index", list, n+1, line)
+			return nil, fmt.Errorf("%w: %s:%d: %q is not a point index", ErrList, list, n+1, line)
 		}
 		all = append(all, i)
 	}
 	if chunk < 1 || task < 0 || task*chunk >= len(all) {
-		return nil, flagErrorf("--task %d --chunk %d: the list %s has %d points", task, chunk, list, len(all))
+		return nil, fmt.Errorf("%w: --task %d --chunk %d: the list %s has %d points", ErrTask, task, chunk, list, len(all))
 	}
 	return all[task*chunk : min(len(all), task*chunk+chunk)], nil
 }
