@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/train"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -36,6 +37,8 @@ type trainOptions struct {
 	Penalty  float64
 	Buffer   string
 	Select   string
+	SelectBy string
+	Parallel int
 	Every    int
 	Init     string
 	JSON     bool
@@ -57,7 +60,13 @@ an action penalty --penalty (a-1)^2:
 each iteration replays one many-to-one episode (2, 4, 8, 16, 32, 64 and 128
 flows in turn, 100 Gb/s star, 5 MB buffer, flows starting at rates spread
 from --start-min to 1 x line rate), every flow acting with the same policy,
-then takes one Adam ascent step. RL-CC (Tessler 2022) trains on 2, 4 and 8 flows
+then takes one Adam ascent step (-j N: N episodes at once, one step on their
+mean gradient). Every --select-every iterations the policy plays held-out
+scenarios (incasts of other sizes and flow counts with Gaussian start jitter,
+staggered starts, a WebSearch mix on a small fat-tree; rl/heldout) and the
+checkpoint with the best goodput and fairness together is kept: a scenario
+scores min(goodput/0.85, min/max flow rate, 1), a checkpoint the mean
+(DIR/evaluation.txt has every checkpoint's table). RL-CC (Tessler 2022) trains on 2, 4 and 8 flows
 (--flows 2,4,8); policies trained so did not reach the fair share at 128
 flows here (docs/RLCC.md). Writes DIR/policy.json (load it with
 --cca rlcc --cca-param policy=DIR/policy.json) and DIR/learning.parquet (one row
@@ -84,7 +93,9 @@ per iteration). The same flags and seed give byte-identical files.`,
 	f.Float64Var(&o.Around, "start-around", 0, "every other episode of each flow count, start the N flows spread over this many decades either side of the fair share 1/N instead (0: never)")
 	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer during training (RL-CC, Tessler 2022, Fig. 3: 5 MB)")
 	f.Float64Var(&o.Penalty, "penalty", train.DefaultPenalty, "weight lambda of the action penalty -lambda (a - 1)^2 added to the reward of RL-CC-NIC (Fuhrer 2023) (0: none)")
-	f.StringVar(&o.Select, "select-flows", "24,96", `every --select-every iterations replay the policy on many-to-one with these flow counts and keep the checkpoint with the highest smallest FR (comma-separated), or "none" for the last iteration's policy`)
+	f.StringVar(&o.Select, "select-flows", "24,96", `with --select-by fr: every --select-every iterations replay the policy on many-to-one with these flow counts and keep the checkpoint with the highest smallest FR (comma-separated), or "none" for the last iteration's policy`)
+	f.StringVar(&o.SelectBy, "select-by", "heldout", "how the kept checkpoint is chosen: heldout (the held-out scenarios of rl/heldout: goodput and fairness together; writes DIR/evaluation.json and .txt), fr (the smallest FR on --select-flows) or last (the last iteration's policy)")
+	f.IntVarP(&o.Parallel, "parallel", "j", 1, "episodes of one iteration replayed at once (one gradient step on their mean); the same -j and seed give the same policy")
 	f.IntVar(&o.Every, "select-every", 50, "checkpoint interval, iterations")
 	f.StringVar(&o.Init, "init", "", "start from this MLP policy file instead of a fresh network")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
@@ -148,9 +159,23 @@ func (o *trainOptions) options() (train.Options, error) {
 		return t, usageErrorf("--start-around: want 0 to 4 decades, got %v", o.Around)
 	}
 	t.StartMin, t.StartAround, t.BufferBytes = o.StartMin, o.Around, buf
-	if t.SelectFlows, err = parseFlowList("select-flows", o.Select, true); err != nil {
+	frFlows, err := parseFlowList("select-flows", o.Select, true)
+	if err != nil {
 		return t, err
 	}
+	switch o.SelectBy {
+	case "heldout":
+		t.Heldout = heldout.RLCC
+	case "fr":
+		t.SelectFlows = frFlows
+	case "last":
+	default:
+		return t, usageErrorf("--select-by: want heldout, fr or last, got %q", o.SelectBy)
+	}
+	if o.Parallel < 1 || o.Parallel > 256 {
+		return t, usageErrorf("--parallel: want 1..256 episodes at once, got %d", o.Parallel)
+	}
+	t.Parallel = o.Parallel
 	if o.Every < 1 {
 		return t, usageErrorf("--select-every: want at least 1 iteration, got %d", o.Every)
 	}
@@ -170,8 +195,8 @@ func (o *trainOptions) options() (train.Options, error) {
 		}
 		t.Init, t.AMin, t.AMax = p.MLP, p.AMin, p.AMax
 	}
-	t.ProducedBy = fmt.Sprintf("ccreplay train rlcc --episodes %d --seed %d --flows %s --duration %s --latency %s --lr %v --start-min %v --start-around %v --buffer %s --penalty %v --select-flows %s --select-every %d",
-		o.Episodes, o.Seed, o.Flows, o.Duration, o.Latency, o.LR, o.StartMin, o.Around, o.Buffer, o.Penalty, o.Select, o.Every)
+	t.ProducedBy = fmt.Sprintf("ccreplay train rlcc --episodes %d --seed %d --flows %s --duration %s --latency %s --lr %v --start-min %v --start-around %v --buffer %s --penalty %v --select-by %s --select-flows %s --select-every %d -j %d",
+		o.Episodes, o.Seed, o.Flows, o.Duration, o.Latency, o.LR, o.StartMin, o.Around, o.Buffer, o.Penalty, o.SelectBy, o.Select, o.Every, o.Parallel)
 	if o.Init != "" {
 		t.ProducedBy += " --init " + filepath.Base(o.Init)
 	}
@@ -223,8 +248,14 @@ func (o *trainOptions) run(ctx context.Context) error {
 	fmt.Fprintf(o.s.Out, "wrote %s and %s (%d episodes, seed %d)\n", sum.Policy, sum.Learning, t.Episodes, t.Seed)
 	if len(res.Checkpoints) > 0 {
 		c := res.Checkpoints[res.Selected]
-		fmt.Fprintf(o.s.Out, "kept the policy after iteration %d: smallest FR %.0f on %s flows (SU %.0f %%); %d checkpoints\n",
-			c.Episode+1, c.WorstFR, o.Select, c.SU, len(res.Checkpoints))
+		if c.Table != nil {
+			fmt.Fprintf(o.s.Out, "kept the policy after episode %d: held-out score %.4f; %d checkpoints (tables in %s)\n",
+				c.Episode+1, c.Score, len(res.Checkpoints), filepath.Join(o.Out, train.EvaluationText))
+			fmt.Fprint(o.s.Out, c.Table.Format("kept checkpoint"))
+		} else {
+			fmt.Fprintf(o.s.Out, "kept the policy after episode %d: smallest FR %.0f on %s flows (SU %.0f %%); %d checkpoints\n",
+				c.Episode+1, c.WorstFR, o.Select, c.SU, len(res.Checkpoints))
+		}
 	}
 	fmt.Fprintf(o.s.Out, "%-16s %10s %10s %10s %8s %8s\n", "last episodes", "reward", "rate", "rtt infl", "util", "jain")
 	for _, r := range sum.LastByN {

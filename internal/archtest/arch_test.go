@@ -61,7 +61,7 @@ var rules = []rule{
 		why: "the algorithm boundary is a pure interface plus the registry"},
 	{pkgs: []string{"cca/..."}, allow: []string{"cca/...", "internal/keyval", "units", "limits", "telemetry", "rl/nn", "rl/gbt"},
 		why: "algorithms are pure state machines: no event queue, clock, packets, NIC, switch, replay or training code"},
-	{pkgs: []string{"cca/..."}, deny: []string{"rl/nn/learn", "rl/gbt/fit", "rl/reward", "rl/train", "rl/distill", "rl/dataset", "rl/eval", "rl/scenario", "rl/td3", "rl/fdcctrain"},
+	{pkgs: []string{"cca/..."}, deny: []string{"rl/nn/learn", "rl/gbt/fit", "rl/reward", "rl/train", "rl/distill", "rl/dataset", "rl/eval", "rl/scenario", "rl/td3", "rl/fdcctrain", "rl/heldout"},
 		why: "the RL-CC runtime evaluates a policy (forward pass, tree prediction, model readers); training stays out of every run"},
 
 	// Workloads, topologies and their importers.

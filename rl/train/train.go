@@ -17,12 +17,15 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/eval"
+	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/nn"
 	"github.com/ccreplay/ccreplay/rl/nn/learn"
 	"github.com/ccreplay/ccreplay/rl/reward"
@@ -99,8 +102,23 @@ type Options struct {
 	// earlier on ties. Nil: the last iteration's policy. Use flow counts
 	// other than the ones you report.
 	SelectFlows []int
+	// Heldout, when set, picks the policy returned among checkpoints
+	// instead of SelectFlows: every SelectEvery iterations (and after the
+	// last) the current policy plays these scenarios (rl/heldout, at the
+	// training latency) and the checkpoint with the highest
+	// heldout score (goodput and fairness together; the rule is
+	// rl/heldout's) is kept, the earlier on ties.
+	Heldout []heldout.Scenario
 	// SelectEvery is the checkpoint interval, iterations. Default 50.
 	SelectEvery int
+	// Parallel is the number of episodes of one iteration, replayed at
+	// once, each with its own flow count (the next ones of Flows) and seed;
+	// the iteration's gradient is their mean, one Adam step per iteration.
+	// Episodes counts episodes, so a run has ceil(Episodes / Parallel)
+	// iterations. Default (<= 1) 1: one episode per iteration, RL-CC
+	// (Tessler 2022), Section 6.1's loop. The same Parallel and Seed give
+	// the same policy; another Parallel gives another one.
+	Parallel int
 	// ProducedBy is written into the policy file.
 	ProducedBy string
 	// Progress, when set, is called after every iteration.
@@ -228,8 +246,11 @@ type Result struct {
 
 // Checkpoint is one closed-loop check of the policy during training.
 type Checkpoint struct {
-	// Episode is the iteration after which the policy was checked.
+	// Episode is the last episode before the policy was checked.
 	Episode int `json:"episode"`
+	// Score and Table are the held-out evaluation (Options.Heldout).
+	Score float64        `json:"heldout_score,omitempty"`
+	Table *heldout.Table `json:"heldout,omitempty"`
 	// WorstFR is the smallest FR (RL-CC, Tessler 2022, Table 1) over the
 	// check's flow counts; SU the bottleneck utilisation of that run,
 	// percent.
@@ -273,44 +294,55 @@ func Train(o Options) (*Result, error) {
 	work := make([]float64, pol.WorkSize())
 	res := &Result{Policy: pol}
 	var best *nn.MLP
-	for ep := range o.Episodes {
+	par := max(o.Parallel, 1)
+	selecting := len(o.SelectFlows) > 0 || len(o.Heldout) > 0
+	for it := 0; it*par < o.Episodes; it++ {
 		if err := o.ctx().Err(); err != nil {
-			return nil, fmt.Errorf("train: interrupted after %d of %d episodes: %w", ep, o.Episodes, err)
+			return nil, fmt.Errorf("train: interrupted after %d of %d episodes: %w", it*par, o.Episodes, err)
 		}
-		flows := o.Flows[ep%len(o.Flows)]
-		seed := episodeSeed(o.Seed, ep)
-		eo := o
-		eo.around = o.StartAround > 0 && (ep/len(o.Flows))%2 == 1
-		trajs, row, err := Episode(pol, flows, seed, eo)
+		first := it * par
+		k := min(par, o.Episodes-first)
+		batch, err := rollouts(pol, net, first, k, o)
 		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return nil, fmt.Errorf("train: interrupted in episode %d of %d: %w", ep, o.Episodes, err)
+			return nil, err
+		}
+		// The iteration's gradient: the mean of its episodes' Eq. 3
+		// estimates, added in episode order.
+		g := grad
+		if k > 1 {
+			g = make([]float64, len(grad))
+			clear(grad)
+		}
+		for i := range batch {
+			o.Objective.Gradient(pol, batch[i].steps, g, work)
+			if k > 1 {
+				for j, v := range g {
+					grad[j] += v / float64(k)
+				}
 			}
-			return nil, fmt.Errorf("train: episode %d: %w", ep, err)
 		}
-		steps := make([][]Step, len(trajs))
-		for i, t := range trajs {
-			steps[i] = Steps(t)
-		}
-		o.Objective.Gradient(pol, steps, grad, work)
 		norm := 0.0
-		for _, g := range grad {
-			norm += g * g
+		for _, v := range grad {
+			norm += v * v
 		}
-		row.Episode, row.GradNorm = int32(ep), math.Sqrt(norm)
-		summarize(&row, steps, o.Objective)
+		for i := range batch {
+			row := batch[i].row
+			row.Episode, row.GradNorm = int32(first+i), math.Sqrt(norm)
+			summarize(&row, batch[i].steps, o.Objective)
+			res.Curve = append(res.Curve, row)
+			if o.Progress != nil {
+				o.Progress(row)
+			}
+		}
 		opt.Ascend(net.Params, grad)
-		res.Curve = append(res.Curve, row)
-		if o.Progress != nil {
-			o.Progress(row)
-		}
-		if len(o.SelectFlows) > 0 && ((ep+1)%o.SelectEvery == 0 || ep == o.Episodes-1) {
-			c, err := check(pol, ep, o)
+		last := first + k - 1
+		if selecting && ((it+1)%o.SelectEvery == 0 || last == o.Episodes-1) {
+			c, err := check(pol, last, o)
 			if err != nil {
 				return nil, err
 			}
 			res.Checkpoints = append(res.Checkpoints, c)
-			if best == nil || c.WorstFR > res.Checkpoints[res.Selected].WorstFR {
+			if best == nil || c.better(res.Checkpoints[res.Selected]) {
 				best, res.Selected = net.Clone(), len(res.Checkpoints)-1
 			}
 		}
@@ -323,12 +355,85 @@ func Train(o Options) (*Result, error) {
 	return res, nil
 }
 
-// check replays pol on o.SelectFlows and returns the smallest FR.
+// rollout is one episode of an iteration.
+type rollout struct {
+	steps [][]Step
+	row   v2.LearningRow
+}
+
+// rollouts replays episodes first..first+k-1 (flow counts and seeds by
+// episode index) with the current network, k at once when k > 1, each
+// with a copy of the network.
+func rollouts(pol *rlcc.Policy, net *nn.MLP, first, k int, o Options) ([]rollout, error) {
+	out := make([]rollout, k)
+	errs := make([]error, k)
+	one := func(i int, p *rlcc.Policy) {
+		ep := first + i
+		flows := o.Flows[ep%len(o.Flows)]
+		seed := episodeSeed(o.Seed, ep)
+		eo := o
+		eo.around = o.StartAround > 0 && (ep/len(o.Flows))%2 == 1
+		trajs, row, err := Episode(p, flows, seed, eo)
+		if err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				errs[i] = fmt.Errorf("train: interrupted in episode %d of %d: %w", ep, o.Episodes, err)
+			} else {
+				errs[i] = fmt.Errorf("train: episode %d: %w", ep, err)
+			}
+			return
+		}
+		out[i].row = row
+		out[i].steps = make([][]Step, len(trajs))
+		for j, t := range trajs {
+			out[i].steps[j] = Steps(t)
+		}
+	}
+	if k == 1 {
+		one(0, pol)
+	} else {
+		var wg sync.WaitGroup
+		for i := range k {
+			p, err := rlcc.NewMLPPolicy(net.Clone(), o.AMin, o.AMax, o.ProducedBy)
+			if err != nil {
+				return nil, fmt.Errorf("train: %w", err)
+			}
+			wg.Add(1)
+			go func() { defer wg.Done(); one(i, p) }()
+		}
+		wg.Wait()
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// better reports whether c beats the kept checkpoint b: a higher held-out
+// score when scored so, else a higher smallest FR.
+func (c Checkpoint) better(b Checkpoint) bool {
+	if c.Table != nil {
+		return c.Score > b.Score
+	}
+	return c.WorstFR > b.WorstFR
+}
+
+// check replays pol on o.Heldout (the held-out score) or else on
+// o.SelectFlows (the smallest FR).
 func check(pol *rlcc.Policy, ep int, o Options) (Checkpoint, error) {
 	c := Checkpoint{Episode: ep}
 	spec, err := rlcc.NewSpec("rlcc:check", rlcc.Config{Policy: pol, PolicyPath: "checkpoint", Latency: max(o.Latency, 0), AMin: o.AMin, AMax: o.AMax})
 	if err != nil {
 		return c, fmt.Errorf("train: %w", err)
+	}
+	if len(o.Heldout) > 0 {
+		t, err := heldout.Evaluate(spec, o.Heldout, heldout.Options{Seed: o.Seed, Parallel: o.Parallel, Context: o.Context})
+		if err != nil {
+			return c, fmt.Errorf("train: checkpoint after episode %d: %w", ep, err)
+		}
+		c.Score, c.Table = t.Score, &t
+		return c, nil
 	}
 	r, err := eval.Fairest(spec, o.SelectFlows, eval.Options{Duration: 10 * units.Millisecond, BufferBytes: o.BufferBytes, Seed: o.Seed, Context: o.Context})
 	if err != nil {
@@ -422,13 +527,62 @@ func summarize(row *v2.LearningRow, flows [][]Step, obj Objective) {
 const (
 	PolicyFile   = "policy.json"
 	LearningFile = "learning.parquet"
+	// EvaluationFile and EvaluationText hold the checkpoints' held-out
+	// tables and which one policy.json is (Options.Heldout).
+	EvaluationFile = "evaluation.json"
+	EvaluationText = "evaluation.txt"
 )
 
-// WriteOutputs writes dir/policy.json and dir/learning.parquet, each
+// Evaluation is EvaluationFile's content.
+type Evaluation struct {
+	// Rule states how the kept checkpoint was chosen.
+	Rule        string       `json:"rule"`
+	Scenarios   []string     `json:"scenarios"`
+	Checkpoints []Checkpoint `json:"checkpoints"`
+	// Selected is the index of the checkpoint policy.json holds.
+	Selected int `json:"selected"`
+}
+
+// SelectionRule is the rule Evaluation.Rule states.
+const SelectionRule = "every checkpoint plays the held-out scenarios; a scenario scores min(goodput/0.85, fairness, 1) (a mix: min(goodput/0.85, 1)), a checkpoint the mean over scenarios; the highest is kept, the earlier on ties (rl/heldout)"
+
+// WriteOutputs writes dir/policy.json and dir/learning.parquet, and with
+// held-out checkpoints dir/evaluation.json and dir/evaluation.txt, each
 // atomically.
 func WriteOutputs(dir string, res *Result) error {
 	if err := output.WriteJSONAtomic(filepath.Join(dir, PolicyFile), res.Policy.File()); err != nil {
 		return err
 	}
+	if len(res.Checkpoints) > 0 && res.Checkpoints[0].Table != nil {
+		ev := Evaluation{Rule: SelectionRule, Checkpoints: res.Checkpoints, Selected: res.Selected}
+		for _, r := range res.Checkpoints[0].Table.Rows {
+			ev.Scenarios = append(ev.Scenarios, r.Scenario)
+		}
+		if err := output.WriteJSONAtomic(filepath.Join(dir, EvaluationFile), ev); err != nil {
+			return err
+		}
+		if err := output.WriteFileAtomic(filepath.Join(dir, EvaluationText), []byte(ev.Text())); err != nil {
+			return err
+		}
+	}
 	return output.WriteRows(filepath.Join(dir, LearningFile), res.Curve)
+}
+
+// Text is the evaluation as text: the rule, then each checkpoint's table,
+// the kept one marked.
+func (e Evaluation) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rule: %s\n\n", e.Rule)
+	for i, c := range e.Checkpoints {
+		if c.Table == nil {
+			continue
+		}
+		mark := ""
+		if i == e.Selected {
+			mark = " (kept: policy.json)"
+		}
+		b.WriteString(c.Table.Format(fmt.Sprintf("checkpoint after episode %d%s", c.Episode+1, mark)))
+		b.WriteString("\n")
+	}
+	return b.String()
 }

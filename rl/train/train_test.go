@@ -2,16 +2,20 @@ package train
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/nn"
 	"github.com/ccreplay/ccreplay/rl/nn/learn"
 	"github.com/ccreplay/ccreplay/rl/reward"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -345,5 +349,84 @@ func TestActionGrad(t *testing.T) {
 		if fd := (up - down) / (2 * h); math.Abs(fd-g[i]) > 1e-6 {
 			t.Errorf("param %d: gradient %v, finite difference %v", i, g[i], fd)
 		}
+	}
+}
+
+// TestParallelRollouts: with Parallel 2 an iteration replays two episodes
+// at once (flow counts and seeds by episode index) and takes one step on
+// their mean gradient; the same seed and Parallel give byte-identical
+// policies and learning curves, a curve row per episode.
+func TestParallelRollouts(t *testing.T) {
+	o := small(5, 4)
+	o.Flows = []int{2, 4}
+	o.Parallel = 2
+	var pols [2][]byte
+	var curves [2][]v2.LearningRow
+	for i := range pols {
+		res, err := Train(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pols[i], _ = json.Marshal(res.Policy.File())
+		curves[i] = res.Curve
+	}
+	if !bytes.Equal(pols[0], pols[1]) || !reflect.DeepEqual(curves[0], curves[1]) {
+		t.Fatal("two runs with the same seed and Parallel 2 differ")
+	}
+	c := curves[0]
+	if len(c) != 4 || c[0].Flows != 2 || c[1].Flows != 4 || c[3].Episode != 3 {
+		t.Fatalf("curve %+v: want 4 rows, flows 2 4 2 4", c)
+	}
+	if c[0].GradNorm != c[1].GradNorm || c[1].GradNorm == c[2].GradNorm {
+		t.Errorf("grad norms %v %v %v: want one per iteration of two episodes", c[0].GradNorm, c[1].GradNorm, c[2].GradNorm)
+	}
+	// The episodes themselves are those of Parallel 1 for the first
+	// iteration (same network, same seeds).
+	o1 := o
+	o1.Parallel, o1.Episodes = 1, 2
+	res1, err := Train(o1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res1.Curve[0].MeanReward != c[0].MeanReward || res1.Curve[1].Flows != c[1].Flows {
+		t.Errorf("first episode under Parallel 1 reward %v, under 2 %v", res1.Curve[0].MeanReward, c[0].MeanReward)
+	}
+	if b, _ := json.Marshal(res1.Policy.File()); bytes.Equal(b, pols[0]) {
+		t.Error("Parallel 1 over 2 episodes gave the policy of Parallel 2 over 4")
+	}
+}
+
+// TestHeldoutSelection: with Heldout the checkpoints carry held-out
+// tables, the kept one has the highest score, and WriteOutputs writes the
+// evaluation beside the policy.
+func TestHeldoutSelection(t *testing.T) {
+	o := small(7, 3)
+	o.SelectEvery = 2
+	o.Heldout = []heldout.Scenario{
+		{Name: "incast 3x300KB", Workload: "incast:n=3,size=300KB,jitter=20us,dist=gaussian", Topology: "star:hosts=4,rate=100G,delay=1us", Duration: units.Millisecond},
+	}
+	res, err := Train(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Checkpoints) != 2 || res.Checkpoints[0].Table == nil {
+		t.Fatalf("%d checkpoints, want 2 with tables", len(res.Checkpoints))
+	}
+	best := heldout.Best([]float64{res.Checkpoints[0].Score, res.Checkpoints[1].Score})
+	if res.Selected != best {
+		t.Fatalf("kept %d, want %d (scores %v, %v)", res.Selected, best, res.Checkpoints[0].Score, res.Checkpoints[1].Score)
+	}
+	dir := t.TempDir()
+	if err := WriteOutputs(dir, res); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, EvaluationText))
+	if err != nil || !strings.Contains(string(b), "incast 3x300KB") || !strings.Contains(string(b), "kept: policy.json") {
+		t.Fatalf("evaluation.txt: %v\n%s", err, b)
+	}
+	var ev Evaluation
+	b, _ = os.ReadFile(filepath.Join(dir, EvaluationFile))
+	if err := json.Unmarshal(b, &ev); err != nil || ev.Selected != best || len(ev.Scenarios) != 1 {
+		t.Fatalf("evaluation.json: %v %+v", err, ev)
 	}
 }

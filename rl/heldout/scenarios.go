@@ -1,0 +1,40 @@
+package heldout
+
+import "github.com/ccreplay/ccreplay/units"
+
+// The topologies of the held-out sets.
+const (
+	// dumbbell is FDCC's training network (FDCC, Zhang 2023, Section 5.3).
+	dumbbell = "dumbbell:n=64,rate=100G,bottleneck=100G,delay=1us"
+	// fatTree is a small two-level fat-tree: 2 racks of 8 hosts, 2 spines,
+	// 100 Gb/s, 1 us links.
+	fatTree = "leafspine:leaves=2,hosts=8,spines=2,uplinks=1,rate=100G,fabric=100G,delay=1us"
+	// webSearch is a WebSearch mix (the cdf generator's websearch
+	// distribution) on fatTree's 16 hosts at 30 % load, arrivals over 1 ms.
+	webSearch = "cdf:dist=websearch,hosts=16,load=0.3,duration=1ms"
+)
+
+// FDCC is the held-out set of `ccreplay train fdcc` (training plays
+// 2..32-to-1 incasts of 20 MB flows starting Gaussian within 1 ms on the
+// 64-to-64 dumbbell): incasts of other flow counts and sizes with Gaussian
+// start jitter, six flows joining one every 200 us, and the WebSearch mix
+// on the small fat-tree; every flow with the one-BDP window FDCC starts
+// with.
+var FDCC = []Scenario{
+	{Name: "incast 12x3MB", Workload: "incast:n=12,size=3MB,jitter=500us,dist=gaussian,dst=64", Topology: dumbbell, WindowBDP: true, Duration: 8 * units.Millisecond},
+	{Name: "incast 24x1MB", Workload: "incast:n=24,size=1MB,jitter=300us,dist=gaussian,dst=64", Topology: dumbbell, WindowBDP: true, Duration: 6 * units.Millisecond},
+	{Name: "staggered 6x6MB", Workload: "longflows:n=6,size=6MB,stagger=200us", Topology: dumbbell, WindowBDP: true, Duration: 8 * units.Millisecond},
+	{Name: "websearch fat-tree", Workload: webSearch, Topology: fatTree, Mix: true, WindowBDP: true, Duration: 10 * units.Millisecond},
+}
+
+// RLCC is the held-out set of `ccreplay train rlcc` (training plays
+// many-to-one of long flows on a star, every flow starting together
+// within 20 us): incasts of finite flows of flow counts not in training
+// with Gaussian start jitter, eight long flows joining one every 100 us,
+// and the WebSearch mix on the small fat-tree.
+var RLCC = []Scenario{
+	{Name: "incast 48x1MB", Workload: "incast:n=48,size=1MB,jitter=200us,dist=gaussian", Topology: "star:hosts=49,rate=100G,delay=1us", Duration: 8 * units.Millisecond},
+	{Name: "incast 200x256KB", Workload: "incast:n=200,size=256KB,jitter=200us,dist=gaussian", Topology: "star:hosts=201,rate=100G,delay=1us", Duration: 10 * units.Millisecond},
+	{Name: "staggered 8x3MB", Workload: "longflows:n=8,size=3MB,stagger=100us", Topology: "star:hosts=9,rate=100G,delay=1us", Duration: 8 * units.Millisecond},
+	{Name: "websearch fat-tree", Workload: webSearch, Topology: fatTree, Mix: true, Duration: 10 * units.Millisecond},
+}
