@@ -192,3 +192,28 @@ func TestRefusesClosedLoop(t *testing.T) {
 	}
 	var _ = errors.New
 }
+
+// TestCombineMaxLoneFlow: a lone 3 MB HPCC flow across a fat-tree (6
+// links) runs at HPCC's target utilisation (eta = 95 %, Li 2019, Section
+// 3.3), a few % above its ideal; the estimate taking its largest link
+// delay finds the full run's FCT within 0.5 %.
+func TestCombineMaxLoneFlow(t *testing.T) {
+	topo := mustTopo(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
+	tr := &trace.Trace{Hosts: 16, Messages: []trace.Message{{ID: 0, Src: 0, Dst: 15, Bytes: 3_000_000, FlowID: trace.NoFlow,
+		CollectiveID: trace.NoCollective, Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank}}}
+	cfg := config(t, topo, "hpcc")
+	full, err := replay.Run(cfg, tr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := full.Flows[0]
+	if real.Hops != 6 || real.Slowdown < 1.01 {
+		t.Fatalf("lone flow: %d hops, slowdown %.4f: want 6 hops and HPCC's few %% above the ideal", real.Hops, real.Slowdown)
+	}
+	for _, c := range []string{CombineMax, CombineSum} {
+		got := mustEstimate(t, cfg, tr, Options{Combine: c}).Flows[0].FCTNs
+		if d := float64(got)/float64(real.FCTNs) - 1; d < -0.005 || d > 0.005 {
+			t.Errorf("%s: FCT %d ns, the full run's %d ns (%+.2f %%)", c, got, real.FCTNs, d*100)
+		}
+	}
+}

@@ -27,12 +27,16 @@ func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) ru
 	if agg == "" {
 		agg = AggregateOwn
 	}
+	comb := opt.Combine
+	if comb == "" {
+		comb = CombineMax
+	}
 	tol := opt.Tolerance
 	if tol < 0 {
 		tol = -1
 	}
 	m.Estimate = &runfolder.EstimateEcho{
-		Method: Method, Tolerance: tol, Aggregate: agg, FastFactor: FastFactor,
+		Method: Method, Tolerance: tol, Aggregate: agg, Combine: comb, FastFactor: FastFactor,
 		BucketMinFlows: BucketMin, BucketSpread: BucketSpread, Links: len(res.Links), LinksSimulated: res.Simulated,
 	}
 	return m

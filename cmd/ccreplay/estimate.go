@@ -24,6 +24,7 @@ type estimateOptions struct {
 	Jobs      int
 	Aggregate string
 	Timings   bool
+	Combine   string
 }
 
 const estimateExamples = `  # the HPCC paper's 320-host fat-tree under 30 % WebSearch, estimated by link simulations
@@ -90,6 +91,7 @@ above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
 	f.BoolVar(&o.NoCluster, "no-cluster", false, "simulate every link (no clustering)")
 	f.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once")
 	f.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
+	f.StringVar(&o.Combine, "combine", estimate.CombineMax, "a flow's delays along its path: max (its slowest link's) or sum (Parsimon's)")
 	f.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in links.parquet (wall_ns; the one output that then differs between reruns)")
 	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
 	f.BoolVar(&o.Strict, "strict", false, "refuse damaged inputs and estimates with warnings (PFC pauses, drops, links above 95 % load) instead of warning")
@@ -106,7 +108,10 @@ func (o *estimateOptions) options() (estimate.Options, error) {
 	if o.Aggregate != estimate.AggregateOwn && o.Aggregate != estimate.AggregateSample {
 		return estimate.Options{}, usageErrorf("--aggregate %q: want %s or %s", o.Aggregate, estimate.AggregateOwn, estimate.AggregateSample)
 	}
-	opt := estimate.Options{Tolerance: o.Tolerance, Jobs: o.Jobs, Aggregate: o.Aggregate, Timings: o.Timings}
+	if o.Combine != estimate.CombineMax && o.Combine != estimate.CombineSum {
+		return estimate.Options{}, usageErrorf("--combine %q: want %s or %s", o.Combine, estimate.CombineMax, estimate.CombineSum)
+	}
+	opt := estimate.Options{Tolerance: o.Tolerance, Jobs: o.Jobs, Aggregate: o.Aggregate, Timings: o.Timings, Combine: o.Combine}
 	if o.NoCluster {
 		opt.Tolerance = -1
 	}

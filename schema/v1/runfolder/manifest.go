@@ -51,6 +51,7 @@ type EstimateEcho struct {
 	Method         string  `json:"method"`           // "link-decomposition" (Parsimon, Zhao et al., NSDI 2023)
 	Tolerance      float64 `json:"tolerance"`        // clustering tolerance, relative; -1 = every link simulated (--no-cluster)
 	Aggregate      string  `json:"aggregate"`        // own or sample
+	Combine        string  `json:"combine"`          // max or sum of a flow's delays along its path
 	FastFactor     int     `json:"fast_factor"`      // receivers' link rate over the downstream path's slowest
 	BucketMinFlows int     `json:"bucket_min_flows"` // least flows per size bucket of a link's delays
 	BucketSpread   int     `json:"bucket_spread"`    // least largest/smallest flow size within a bucket
