@@ -19,7 +19,7 @@ import (
 func TestTrainFDCC(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"train", "fdcc", "--curriculum", "2,4", "--episodes-per-stage", "2", "--duration", "1ms",
-		"--updates", "2", "--batch", "16", "--hidden", "4", "--head", "4", "--seed", "5", "--rescale", "direct"}
+		"--updates", "2", "--batch", "16", "--hidden", "4", "--head", "4", "--seed", "5", "--rescale", "direct", "--select-by", "last"}
 	var files [2][2][]byte
 	for i, sub := range []string{"a", "b"} {
 		out := filepath.Join(dir, sub)
@@ -85,7 +85,10 @@ func TestTrainFDCCUsage(t *testing.T) {
 // --checkpoint-every writes the actor after every N episodes and scores
 // each by the mean Algorithm 1 reward, without exploration noise, on the
 // --score-flows incasts at the --score-seeds: the last checkpoint is the
-// final policy, and scoring it again gives the same score.
+// final actor (policy-final.json), and scoring it again gives the same
+// score. With --select-by heldout (the default) each checkpoint also plays
+// the held-out scenarios and policy.json is the one with the best score,
+// its table in evaluation.txt.
 func TestTrainFDCCCheckpoints(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "cp")
 	r := runCLI(t, "train", "fdcc", "--curriculum", "2,4", "--episodes-per-stage", "2", "--duration", "1ms", "--updates", "2",
@@ -102,12 +105,23 @@ func TestTrainFDCCCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	final, _ := os.ReadFile(filepath.Join(out, "policy.json"))
-	var a, b struct {
+	final, _ := os.ReadFile(filepath.Join(out, "policy-final.json"))
+	var a, b, k, c struct {
 		Net json.RawMessage `json:"network"`
 	}
 	if json.Unmarshal(last, &a) != nil || json.Unmarshal(final, &b) != nil || len(a.Net) == 0 || !bytes.Equal(a.Net, b.Net) {
 		t.Error("the last checkpoint's network is not the final policy's")
+	}
+	if len(sum.Heldout) != 2 || sum.Heldout[sum.Kept].Score < sum.Heldout[1-sum.Kept].Score {
+		t.Fatalf("held-out checkpoints %+v, kept %d", sum.Heldout, sum.Kept)
+	}
+	kept, _ := os.ReadFile(filepath.Join(out, "policy.json"))
+	ck, _ := os.ReadFile(sum.Checkpoints[sum.Kept].Policy)
+	if json.Unmarshal(kept, &k) != nil || json.Unmarshal(ck, &c) != nil || !bytes.Equal(k.Net, c.Net) {
+		t.Error("policy.json is not the kept checkpoint's network")
+	}
+	if ev, err := os.ReadFile(filepath.Join(out, "evaluation.txt")); err != nil || !strings.Contains(string(ev), "kept: policy.json") {
+		t.Errorf("evaluation.txt: %v\n%s", err, ev)
 	}
 	var scores []checkpointScore
 	if b, err := os.ReadFile(filepath.Join(out, "checkpoints", "scores.json")); err != nil || json.Unmarshal(b, &scores) != nil || len(scores) != 2 {

@@ -15,6 +15,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/rl/fdcctrain"
+	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -45,6 +46,9 @@ type trainFDCCOptions struct {
 	Every      int
 	ScoreFlows string
 	ScoreSeeds string
+	// SelectBy and Parallel: held-out selection and parallel episodes.
+	SelectBy string
+	Parallel int
 }
 
 func newTrainFDCCCmd(s *streams) *cobra.Command {
@@ -60,7 +64,15 @@ an n-to-1 incast on the 64-to-64 dumbbell (100 Gb/s, 1 us links, flows of
 acting with the same actor plus Gaussian exploration noise; the rewards are
 Algorithm 1's, summed over --nstep steps; after each episode the learner takes
 --updates gradient steps. The curriculum (Section 4.4) trains stage s on the
-first s+1 flow counts in turn, --episodes-per-stage episodes each.
+first s+1 flow counts in turn, --episodes-per-stage episodes each (-j N: N
+episodes at once, then their updates). At the end of every stage (or every
+--checkpoint-every episodes) the actor plays held-out scenarios (incasts of
+other sizes and flow counts with Gaussian start jitter, staggered starts, a
+WebSearch mix on a small fat-tree; rl/heldout) and policy.json is the
+checkpoint with the best goodput and fairness together: a scenario scores
+min(goodput/0.85, min/max flow rate, 1), a checkpoint the mean
+(DIR/evaluation.txt has every checkpoint's table, DIR/policy-final.json the
+last actor).
 Writes DIR/policy.json (use it with --cca fdcc --cca-param policy=DIR/policy.json)
 and DIR/learning.parquet (one row per episode). The same flags and seed give
 byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.md.`,
@@ -90,7 +102,9 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	f.StringVar(&o.Rescale, "rescale", "compound", "how the output becomes the window multiplier: compound (Section 4.2's text) or direct")
 	f.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share) or fdcc-literal (as printed); docs/FDCC.md")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
-	f.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each (0: none)")
+	f.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each by the training reward (0: none; held-out checks then come at the end of every stage)")
+	f.StringVar(&o.SelectBy, "select-by", "heldout", "which policy DIR/policy.json holds: heldout (the checkpoint, or the final actor, with the best held-out goodput and fairness; rl/heldout; writes DIR/evaluation.json and .txt) or last (the final actor)")
+	f.IntVarP(&o.Parallel, "parallel", "j", 1, "episodes replayed at once, each followed by its share of the updates; the same -j and seed give the same policy")
 	f.StringVar(&o.ScoreFlows, "score-flows", "8,16,32", "checkpoint scores: the n-to-1 incasts they play, comma-separated")
 	f.StringVar(&o.ScoreSeeds, "score-seeds", "1000001..1000002", "checkpoint scores: the episode seeds they play (A..B or a list; not seeds training draws)")
 	return c
@@ -166,12 +180,23 @@ func (o *trainFDCCOptions) options() (fdcctrain.Options, error) {
 	default:
 		return t, usageErrorf("--reward: want %s or %s, got %q", reward.FDCCNormalised, reward.FDCCAsPrinted, o.Reward)
 	}
+	switch o.SelectBy {
+	case "heldout":
+		t.Heldout = heldout.FDCC
+	case "last":
+	default:
+		return t, usageErrorf("--select-by: want heldout or last, got %q", o.SelectBy)
+	}
+	if o.Parallel < 1 || o.Parallel > 256 {
+		return t, usageErrorf("--parallel: want 1..256 episodes at once, got %d", o.Parallel)
+	}
+	t.Parallel = o.Parallel
 	t.EpisodesPerStage, t.Seed = o.PerStage, o.Seed
 	t.RandomEpisodes = o.Random
 	t.Explore, t.Gamma, t.NStep, t.UpdatesPerEpisode = o.Explore, o.Gamma, o.NStep, o.Updates
 	t.TD3.Batch, t.TD3.Hidden, t.TD3.HeadHidden, t.TD3.ActorLR, t.TD3.CriticLR = o.Batch, o.Hidden, head, o.LR, o.LR
-	t.ProducedBy = fmt.Sprintf("ccreplay train fdcc --curriculum %s --episodes-per-stage %d --seed %d --duration %s --jitter %s --flow-size %s --explore %v --random-episodes %d --gamma %v --nstep %d --updates %d --batch %d --hidden %d --head %s --lr %v --rescale %s --reward %s",
-		o.Curriculum, o.PerStage, o.Seed, o.Duration, o.Jitter, o.Size, o.Explore, o.Random, o.Gamma, o.NStep, o.Updates, o.Batch, o.Hidden, o.Head, o.LR, o.Rescale, o.Reward)
+	t.ProducedBy = fmt.Sprintf("ccreplay train fdcc --curriculum %s --episodes-per-stage %d --seed %d --duration %s --jitter %s --flow-size %s --explore %v --random-episodes %d --gamma %v --nstep %d --updates %d --batch %d --hidden %d --head %s --lr %v --rescale %s --reward %s --select-by %s -j %d",
+		o.Curriculum, o.PerStage, o.Seed, o.Duration, o.Jitter, o.Size, o.Explore, o.Random, o.Gamma, o.NStep, o.Updates, o.Batch, o.Hidden, o.Head, o.LR, o.Rescale, o.Reward, o.SelectBy, o.Parallel)
 	return t, nil
 }
 
@@ -203,7 +228,11 @@ type trainFDCCSummary struct {
 	Last       fdcctrain.Row `json:"last"`
 	// Checkpoints are the checkpoints' scores (--checkpoint-every).
 	Checkpoints []checkpointScore `json:"checkpoints,omitempty"`
-	LastByN     []fdcctrain.Row   `json:"last_by_flows"`
+	// Heldout are the held-out evaluations (--select-by heldout); Kept
+	// the index of the one policy.json holds.
+	Heldout []fdcctrain.Checkpoint `json:"heldout,omitempty"`
+	Kept    int                    `json:"kept"`
+	LastByN []fdcctrain.Row        `json:"last_by_flows"`
 }
 
 func (o *trainFDCCOptions) run(ctx context.Context) error {
@@ -216,6 +245,9 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 	var scores []checkpointScore
 	if o.Every < 0 {
 		return usageErrorf("--checkpoint-every: want 0 or more, got %d", o.Every)
+	}
+	if o.Every == 0 && len(t.Heldout) > 0 {
+		t.CheckpointEvery = t.EpisodesPerStage
 	}
 	if o.Every > 0 {
 		flows, seeds, err := o.scoreSet()
@@ -269,6 +301,7 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 		Policy: filepath.Join(o.Out, fdcctrain.PolicyFile), Learning: filepath.Join(o.Out, fdcctrain.LearningFile),
 		Episodes: total, Seed: t.Seed, ProducedBy: t.ProducedBy,
 		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1], Checkpoints: scores,
+		Heldout: res.Checkpoints, Kept: res.Selected,
 	}
 	seen := map[int32]bool{}
 	for i := len(res.Curve) - 1; i >= 0 && len(seen) < len(t.Curriculum); i-- {
@@ -292,6 +325,12 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 			fmt.Fprintf(o.s.Out, "checkpoint after %6d episodes: mean reward %10.4f  %s\n", sc.Episode, sc.Score, sc.Policy)
 		}
 		fmt.Fprintf(o.s.Out, "highest mean reward on the score incasts: after %d episodes (%s)\n", scores[best].Episode, scores[best].Policy)
+	}
+	if len(res.Checkpoints) > 0 {
+		c := res.Checkpoints[res.Selected]
+		fmt.Fprintf(o.s.Out, "policy.json is the checkpoint after %d episodes: held-out score %.4f of %d checkpoints (tables in %s; the final actor in %s)\n",
+			c.Episode, c.Score, len(res.Checkpoints), filepath.Join(o.Out, fdcctrain.EvaluationText), filepath.Join(o.Out, fdcctrain.FinalFile))
+		fmt.Fprint(o.s.Out, c.Table.Format("kept checkpoint"))
 	}
 	fmt.Fprintf(o.s.Out, "%-8s %10s %9s %9s %12s %12s\n", "last", "reward", "draining", "goodput", "max queue", "critic loss")
 	for _, r := range sum.LastByN {

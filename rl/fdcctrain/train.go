@@ -17,12 +17,16 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/rl/heldout"
+	"github.com/ccreplay/ccreplay/rl/nn"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/td3"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -94,6 +98,17 @@ type Options struct {
 	// several points of its training rather than only at its end.
 	CheckpointEvery int
 	Checkpoint      func(episode int, p *fdcc.Policy) error
+	// Heldout, when set with CheckpointEvery, scores every checkpoint
+	// (and the final actor) on these scenarios (rl/heldout, no exploration
+	// noise) and Train returns the one with the highest score, the earlier
+	// on ties: goodput and fairness together, not the training reward.
+	Heldout []heldout.Scenario
+	// Parallel is the number of episodes replayed at once, each with a
+	// copy of the actor; their transitions enter the buffer in episode
+	// order and the learner then takes Parallel x UpdatesPerEpisode steps.
+	// Default (<= 1) 1: an update after every episode. The same Parallel
+	// and Seed give the same policy; another Parallel another one.
+	Parallel int
 	// Context, when set, stops training when done.
 	Context context.Context
 
@@ -245,8 +260,15 @@ func (o *Options) ctx() context.Context {
 
 // Result is a trained policy and its learning curve.
 type Result struct {
+	// Policy is the kept checkpoint (Options.Heldout) or else Final.
 	Policy *fdcc.Policy
-	Curve  []Row
+	// Final is the actor after the last episode.
+	Final *fdcc.Policy
+	Curve []Row
+	// Checkpoints are the held-out evaluations; Selected the index of the
+	// kept one.
+	Checkpoints []Checkpoint
+	Selected    int
 }
 
 // episodeSeed mixes the run seed and the episode index (splitmix64).
@@ -257,7 +279,8 @@ func episodeSeed(seed uint64, ep int) uint64 {
 	return x ^ (x >> 31)
 }
 
-// Train runs the curriculum and returns the final actor as a policy.
+// Train runs the curriculum and returns the final actor as a policy, or,
+// with Options.Heldout, the checkpoint with the best held-out score.
 func Train(o Options) (*Result, error) {
 	o = o.Defaults()
 	if err := o.validate(); err != nil {
@@ -267,59 +290,137 @@ func Train(o Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train fdcc: %w", err)
 	}
-	res := &Result{}
-	ep := 0
+	// The episodes' flow counts and stages, in order.
+	var plan []struct{ stage, flows int }
 	for stage := range o.Curriculum {
 		for i := range o.EpisodesPerStage {
-			if err := o.ctx().Err(); err != nil {
-				return nil, fmt.Errorf("train fdcc: interrupted after %d episodes: %w", ep, err)
-			}
-			flows := o.Curriculum[i%(stage+1)]
-			seed := episodeSeed(o.Seed, ep)
-			pol, err := fdcc.NewPolicy(ag.Actor(), o.CCA.Rescale, "training")
+			plan = append(plan, struct{ stage, flows int }{stage, o.Curriculum[i%(stage+1)]})
+		}
+	}
+	res := &Result{}
+	par := max(o.Parallel, 1)
+	var best *fdcc.Policy
+	for first := 0; first < len(plan); first += par {
+		if err := o.ctx().Err(); err != nil {
+			return nil, fmt.Errorf("train fdcc: interrupted after %d episodes: %w", first, err)
+		}
+		k := min(par, len(plan)-first)
+		eps := make([]*EpisodeResult, k)
+		errs := make([]error, k)
+		one := func(i int, net *nn.Recurrent) {
+			ep := first + i
+			pol, err := fdcc.NewPolicy(net, o.CCA.Rescale, "training")
 			if err != nil {
-				return nil, fmt.Errorf("train fdcc: %w", err)
+				errs[i] = fmt.Errorf("train fdcc: %w", err)
+				return
 			}
 			eo := o
 			eo.random = ep < o.RandomEpisodes
-			eps, err := Episode(pol, flows, seed, eo)
+			eps[i], err = Episode(pol, plan[ep].flows, episodeSeed(o.Seed, ep), eo)
 			if err != nil {
-				return nil, fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, flows, err)
+				errs[i] = fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, plan[ep].flows, err)
 			}
-			row := eps.Row
-			row.Episode, row.Stage, row.Flows, row.Seed = int32(ep), int32(stage), int32(flows), int64(seed)
-			for _, t := range eps.Transitions(o.Gamma, o.NStep) {
+		}
+		if k == 1 {
+			one(0, ag.Actor())
+		} else {
+			var wg sync.WaitGroup
+			for i := range k {
+				net := ag.Actor().Clone()
+				wg.Add(1)
+				go func() { defer wg.Done(); one(i, net) }()
+			}
+			wg.Wait()
+		}
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		// Transitions enter the buffer in episode order; the updates of the
+		// k episodes follow the last of them.
+		rows := make([]Row, k)
+		for i, e := range eps {
+			ep := first + i
+			rows[i] = e.Row
+			rows[i].Episode, rows[i].Stage, rows[i].Flows, rows[i].Seed = int32(ep), int32(plan[ep].stage), int32(plan[ep].flows), int64(episodeSeed(o.Seed, ep))
+			for _, t := range e.Transitions(o.Gamma, o.NStep) {
 				if err := ag.Add(t); err != nil {
-					return nil, fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, flows, err)
+					return nil, fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, plan[ep].flows, err)
 				}
-				row.Added++
+				rows[i].Added++
 			}
-			if ag.Len() >= o.Warmup && o.UpdatesPerEpisode > 0 {
-				if err := update(ag, &o, &row); err != nil {
-					return nil, fmt.Errorf("train fdcc: interrupted in the updates after episode %d: %w", ep, err)
-				}
+		}
+		if ag.Len() >= o.Warmup && o.UpdatesPerEpisode > 0 {
+			if err := update(ag, &o, k, &rows[k-1]); err != nil {
+				return nil, fmt.Errorf("train fdcc: interrupted in the updates after episode %d: %w", first+k-1, err)
 			}
+		}
+		for _, row := range rows {
 			res.Curve = append(res.Curve, row)
 			if o.Progress != nil {
 				o.Progress(row)
 			}
-			ep++
-			if o.CheckpointEvery > 0 && o.Checkpoint != nil && ep%o.CheckpointEvery == 0 {
-				cp, err := fdcc.NewPolicy(ag.Actor().Clone(), o.CCA.Rescale, fmt.Sprintf("%s (checkpoint after %d episodes)", o.ProducedBy, ep))
-				if err == nil {
-					err = o.Checkpoint(ep, cp)
-				}
+		}
+		done := first + k
+		if o.CheckpointEvery > 0 && (done/o.CheckpointEvery > first/o.CheckpointEvery || done == len(plan) && len(o.Heldout) > 0) {
+			cp, err := fdcc.NewPolicy(ag.Actor().Clone(), o.CCA.Rescale, fmt.Sprintf("%s (checkpoint after %d episodes)", o.ProducedBy, done))
+			if err != nil {
+				return nil, fmt.Errorf("train fdcc: %w", err)
+			}
+			if len(o.Heldout) > 0 {
+				c, err := heldoutCheck(cp, done, &o)
 				if err != nil {
-					return nil, fmt.Errorf("train fdcc: checkpoint after episode %d: %w", ep, err)
+					return nil, err
+				}
+				res.Checkpoints = append(res.Checkpoints, c)
+				if best == nil || c.Score > res.Checkpoints[res.Selected].Score {
+					best, res.Selected = cp, len(res.Checkpoints)-1
+				}
+			}
+			if o.Checkpoint != nil {
+				if err := o.Checkpoint(done, cp); err != nil {
+					return nil, fmt.Errorf("train fdcc: checkpoint after episode %d: %w", done, err)
 				}
 			}
 		}
 	}
 	net := ag.Actor().Clone()
-	if res.Policy, err = fdcc.NewPolicy(net, o.CCA.Rescale, o.ProducedBy); err != nil {
+	if res.Final, err = fdcc.NewPolicy(net, o.CCA.Rescale, o.ProducedBy); err != nil {
 		return nil, fmt.Errorf("train fdcc: %w", err)
 	}
+	res.Policy = res.Final
+	if best != nil {
+		if res.Policy, err = fdcc.NewPolicy(best.Net.Clone(), o.CCA.Rescale, fmt.Sprintf("%s (kept: checkpoint after %d episodes)", o.ProducedBy, res.Checkpoints[res.Selected].Episode)); err != nil {
+			return nil, fmt.Errorf("train fdcc: %w", err)
+		}
+	}
 	return res, nil
+}
+
+// Checkpoint is one held-out evaluation during training.
+type Checkpoint struct {
+	// Episode is the number of episodes done.
+	Episode int           `json:"episode"`
+	Score   float64       `json:"heldout_score"`
+	Table   heldout.Table `json:"heldout"`
+}
+
+// heldoutCheck plays pol on o.Heldout without exploration.
+func heldoutCheck(pol *fdcc.Policy, ep int, o *Options) (Checkpoint, error) {
+	c := Checkpoint{Episode: ep}
+	cc := o.CCA
+	cc.Policy, cc.PolicyPath = pol, "checkpoint"
+	spec, err := fdcc.NewSpec("fdcc:check", cc)
+	if err != nil {
+		return c, fmt.Errorf("train fdcc: %w", err)
+	}
+	t, err := heldout.Evaluate(spec, o.Heldout, heldout.Options{Seed: o.Seed, Parallel: o.Parallel, Context: o.Context})
+	if err != nil {
+		return c, fmt.Errorf("train fdcc: checkpoint after episode %d: %w", ep, err)
+	}
+	c.Score, c.Table = t.Score, t
+	return c, nil
 }
 
 // Flow is one flow's decisions in an episode.
@@ -561,10 +662,29 @@ func (e *EpisodeResult) Transitions(gamma float64, n int) []td3.Transition {
 const (
 	PolicyFile   = "policy.json"
 	LearningFile = "learning.parquet"
+	// FinalFile is the actor after the last episode, when policy.json is
+	// a held-out checkpoint.
+	FinalFile = "policy-final.json"
+	// EvaluationFile and EvaluationText are the checkpoints' held-out
+	// tables and which one policy.json is.
+	EvaluationFile = "evaluation.json"
+	EvaluationText = "evaluation.txt"
 )
 
-// WriteOutputs writes dir/policy.json and dir/learning.parquet, each
-// atomically.
+// Evaluation is EvaluationFile's content.
+type Evaluation struct {
+	Rule        string       `json:"rule"`
+	Checkpoints []Checkpoint `json:"checkpoints"`
+	// Selected is the index of the checkpoint policy.json holds.
+	Selected int `json:"selected"`
+}
+
+// SelectionRule states how policy.json is chosen among checkpoints.
+const SelectionRule = "every checkpoint (the actor at the end of each stage or every --checkpoint-every episodes, and the final one) plays the held-out scenarios without exploration; a scenario scores min(goodput/0.85, fairness, 1) (a mix: min(goodput/0.85, 1)), a checkpoint the mean over scenarios; the highest is kept, the earlier on ties (rl/heldout)"
+
+// WriteOutputs writes dir/policy.json and dir/learning.parquet and, with
+// held-out checkpoints, dir/policy-final.json, dir/evaluation.json and
+// dir/evaluation.txt, each atomically.
 func WriteOutputs(dir string, res *Result) error {
 	b, err := res.Policy.Marshal()
 	if err != nil {
@@ -572,6 +692,32 @@ func WriteOutputs(dir string, res *Result) error {
 	}
 	if err := output.WriteFileAtomic(filepath.Join(dir, PolicyFile), b); err != nil {
 		return err
+	}
+	if len(res.Checkpoints) > 0 {
+		fb, err := res.Final.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := output.WriteFileAtomic(filepath.Join(dir, FinalFile), fb); err != nil {
+			return err
+		}
+		ev := Evaluation{Rule: SelectionRule, Checkpoints: res.Checkpoints, Selected: res.Selected}
+		if err := output.WriteJSONAtomic(filepath.Join(dir, EvaluationFile), ev); err != nil {
+			return err
+		}
+		var t strings.Builder
+		fmt.Fprintf(&t, "rule: %s\n\n", ev.Rule)
+		for i, c := range ev.Checkpoints {
+			mark := ""
+			if i == ev.Selected {
+				mark = " (kept: policy.json)"
+			}
+			t.WriteString(c.Table.Format(fmt.Sprintf("checkpoint after %d episodes%s", c.Episode, mark)))
+			t.WriteString("\n")
+		}
+		if err := output.WriteFileAtomic(filepath.Join(dir, EvaluationText), []byte(t.String())); err != nil {
+			return err
+		}
 	}
 	return output.WriteRows(filepath.Join(dir, LearningFile), res.Curve)
 }
@@ -605,10 +751,11 @@ func Score(pol *fdcc.Policy, flows []int, seeds []uint64, o Options) (float64, e
 // update takes the episode's gradient steps one at a time, so that a
 // cancelled context stops training within one step, and fills row with
 // their mean statistics.
-func update(ag *td3.Agent, o *Options, row *Row) error {
+func update(ag *td3.Agent, o *Options, episodes int, row *Row) error {
 	var closs, obj, q float64
 	actor := 0
-	for range o.UpdatesPerEpisode {
+	steps := o.UpdatesPerEpisode * episodes
+	for range steps {
 		if err := o.ctx().Err(); err != nil {
 			return err
 		}
@@ -620,8 +767,8 @@ func update(ag *td3.Agent, o *Options, row *Row) error {
 			actor++
 		}
 	}
-	n := float64(o.UpdatesPerEpisode)
-	row.CriticLoss, row.MeanQ, row.Updates = closs/n, q/n, int32(o.UpdatesPerEpisode)
+	n := float64(steps)
+	row.CriticLoss, row.MeanQ, row.Updates = closs/n, q/n, int32(steps)
 	if actor > 0 {
 		row.ActorObj = obj / float64(actor)
 	}

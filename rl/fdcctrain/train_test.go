@@ -3,9 +3,14 @@ package fdcctrain
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -175,5 +180,76 @@ func TestOptionsRejected(t *testing.T) {
 		if _, err := Train(o); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
+	}
+}
+
+// TestTrainParallel: with Parallel 2 two episodes play at once with the
+// same actor and the learner then takes both episodes' updates; the same
+// seed and Parallel give a byte-identical policy and curve; the first
+// episode is the one Parallel 1 plays (same actor, same seed; Parallel 1
+// updates the actor before the second).
+func TestTrainParallel(t *testing.T) {
+	o := tiny(3)
+	o.Parallel = 2
+	var out [2][]byte
+	var curves [2][]Row
+	for i := range out {
+		res, err := Train(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out[i], err = res.Policy.Marshal(); err != nil {
+			t.Fatal(err)
+		}
+		curves[i] = res.Curve
+	}
+	if !bytes.Equal(out[0], out[1]) || !reflect.DeepEqual(curves[0], curves[1]) {
+		t.Fatal("two runs with Parallel 2 and the same seed differ")
+	}
+	c := curves[0]
+	if len(c) != 4 || c[0].Updates != 0 || (c[1].Updates != 0 && c[1].Updates != 2*int32(o.UpdatesPerEpisode)) || c[3].Updates != 2*int32(o.UpdatesPerEpisode) {
+		t.Fatalf("updates per row %d %d %d %d, want the batch's on its last row", c[0].Updates, c[1].Updates, c[2].Updates, c[3].Updates)
+	}
+	one, err := Train(tiny(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Curve[0].Reward != c[0].Reward || one.Curve[1].Seed != c[1].Seed {
+		t.Errorf("first episode's reward %v under Parallel 1, %v under 2", one.Curve[0].Reward, c[0].Reward)
+	}
+}
+
+// TestTrainHeldoutSelection: with Heldout and CheckpointEvery the run
+// scores each checkpoint and the final actor on the held-out scenarios
+// and returns the best; WriteOutputs writes the final actor and the
+// evaluation beside it.
+func TestTrainHeldoutSelection(t *testing.T) {
+	o := tiny(3)
+	o.CheckpointEvery = 3
+	o.Heldout = []heldout.Scenario{{Name: "incast 3x200KB", Workload: "incast:n=3,size=200KB,jitter=50us,dist=gaussian,dst=64",
+		Topology: "dumbbell:n=64,rate=100G,bottleneck=100G,delay=1us", WindowBDP: true, Duration: units.Millisecond}}
+	res, err := Train(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Checkpoints) != 2 || res.Checkpoints[0].Episode != 3 || res.Checkpoints[1].Episode != 4 {
+		t.Fatalf("checkpoints %+v, want after 3 episodes and the final (4)", res.Checkpoints)
+	}
+	scores := []float64{res.Checkpoints[0].Score, res.Checkpoints[1].Score}
+	if res.Selected != heldout.Best(scores) {
+		t.Fatalf("kept %d, scores %v", res.Selected, scores)
+	}
+	dir := t.TempDir()
+	if err := WriteOutputs(dir, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{PolicyFile, FinalFile, EvaluationFile, EvaluationText, LearningFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, EvaluationText))
+	if !strings.Contains(string(b), "kept: policy.json") || !strings.Contains(string(b), "incast 3x200KB") {
+		t.Errorf("evaluation.txt:\n%s", b)
 	}
 }
