@@ -31,7 +31,7 @@ type evalOptions struct {
 }
 
 func newEvalCmd(s *streams) *cobra.Command {
-	return learnerGroupCmd("eval", "Evaluate a learned congestion controller against baselines", "evaluate", newEvalRLCCCmd(s), newEvalFDCCCmd(s))
+	return learnerGroupCmd("eval", "Evaluate a learned congestion controller against baselines", "evaluate", newEvalRLCCCmd(s), newEvalFDCCCmd(s), newEvalHeldoutCmd(s))
 }
 
 func newEvalRLCCCmd(s *streams) *cobra.Command {

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// `ccreplay eval heldout` prints, per algorithm, the held-out table the
+// trainers select checkpoints by; --json gives one table per algorithm
+// with a row per scenario of the set and the score the mean of the rows'.
+func TestEvalHeldout(t *testing.T) {
+	r := runCLI(t, "eval", "heldout", "--set", "rlcc", "--policy", "teacher", "--baselines", "none", "--json")
+	r.mustSucceed(t)
+	var out []heldoutEntry
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("--json: %v\n%s", err, r.stdout)
+	}
+	if len(out) != 1 || out[0].Label != "rlcc (teacher)" || len(out[0].Table.Rows) != 4 {
+		t.Fatalf("tables %+v", out)
+	}
+	sum := 0.0
+	for _, row := range out[0].Table.Rows {
+		if row.Finished != row.Flows || !(row.Goodput > 0 && row.Goodput <= 1) || row.Score < 0 || row.Score > 1 {
+			t.Errorf("row %+v: want every flow finished, goodput in (0, 1], score in [0, 1]", row)
+		}
+		sum += row.Score
+	}
+	if d := out[0].Table.Score - sum/4; d > 1e-12 || d < -1e-12 {
+		t.Errorf("score %v, rows' mean %v", out[0].Table.Score, sum/4)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"eval", "heldout", "--set", "dolce"}, ExitUsage, "--set"},
+		{[]string{"eval", "heldout", "--set", "fdcc", "--policy", "/no/such/policy.json"}, ExitBadInput, "--policy"},
+		{[]string{"eval", "heldout", "--set", "rlcc", "--baselines", "nosuchcc"}, ExitUsage, "--baselines"},
+		{[]string{"eval", "heldout", "-j", "0"}, ExitUsage, "--parallel"},
+	} {
+		r := runCLI(t, tc.args...)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, r.code, r.stderr, tc.code, tc.want)
+		}
+	}
+}
