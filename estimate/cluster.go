@@ -61,8 +61,8 @@ func OfferedLoad(l *Link, span units.Time) float64 {
 	return float64(l.Bytes) * 8 / (float64(l.Rate) * span.Seconds())
 }
 
-// close reports whether |a-b| <= tol x max(|a|,|b|).
-func close(a, b, tol float64) bool {
+// near reports whether |a-b| <= tol x max(|a|,|b|).
+func near(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
 }
 
@@ -73,11 +73,11 @@ func Similar(a, b *Features, tol float64) bool {
 	if a.Kind != b.Kind || a.Rate != b.Rate || a.Delay != b.Delay {
 		return false
 	}
-	if !close(a.Load, b.Load, tol) || !close(a.Flows, b.Flows, tol) || !close(a.Senders, b.Senders, tol) || !close(a.RTT, b.RTT, tol) {
+	if !near(a.Load, b.Load, tol) || !near(a.Flows, b.Flows, tol) || !near(a.Senders, b.Senders, tol) || !near(a.RTT, b.RTT, tol) {
 		return false
 	}
 	for i := range a.Sizes {
-		if !close(a.Sizes[i], b.Sizes[i], tol) {
+		if !near(a.Sizes[i], b.Sizes[i], tol) {
 			return false
 		}
 	}

@@ -3,9 +3,6 @@ package estimate
 import (
 	"context"
 	"fmt"
-	"math"
-	"math/rand/v2"
-	"strings"
 	"time"
 
 	"github.com/ccreplay/ccreplay/batch/pool"
@@ -112,13 +109,13 @@ func CheckTrace(tr *trace.Trace, flows []replay.FlowPath) error {
 
 // linkSim is one link simulation's outcome.
 type linkSim struct {
-	delays    *Delays
-	wall      time.Duration
-	events    uint64
-	end       units.Time
-	paused    int64 // ns over its ports
-	dropped   int64
-	unfinshed int64
+	delays     *Delays
+	wall       time.Duration
+	events     uint64
+	end        units.Time
+	paused     int64 // ns over its ports
+	dropped    int64
+	unfinished int64
 }
 
 // Run estimates tr under cfg (the configuration replay.Run would take) by
@@ -242,169 +239,10 @@ func simulate(ctx context.Context, cfg replay.Config, l *Link, flows []replay.Fl
 	}
 	for _, f := range res.Flows {
 		if f.FCTNs < 0 {
-			s.unfinshed++
+			s.unfinished++
 		}
 	}
 	return s, nil
-}
-
-// flowSeed mixes the run's seed and a flow id into the seed of that flow's
-// draws (independent of the order in which anything ran).
-const flowSeed = 0x6a09e667f3bcc909
-
-// estimateFlows builds each flow's row: its ideal on its real path plus
-// its delays at the links of its path, combined by combine: the largest
-// (CombineMax) or the sum (CombineSum).
-func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, rep []int32, sims []linkSim, mode, combine string) []v2.FlowRow {
-	// at[f] lists, per hop of flow f, (link index, position among the
-	// link's flows).
-	at := make([][][2]int32, len(flows))
-	for i := range flows {
-		at[i] = make([][2]int32, len(flows[i].Path))
-	}
-	for li := range links {
-		l := &links[li]
-		for k, fi := range l.Flows {
-			at[fi][l.Hop[k]] = [2]int32{int32(li), int32(k)}
-		}
-	}
-	mtu, hdr := cfg.NIC.MTUPayload, cfg.NIC.HeaderBytes
-	w := wire{mtu + hdr, cfg.NIC.AckBytes}
-	rows := make([]v2.FlowRow, len(flows))
-	for i := range flows {
-		f := &flows[i]
-		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(f.ID)^flowSeed))
-		pkts := topology.NumPackets(f.Size, mtu)
-		ideal := topology.IdealOneWay(f.Path, f.Size, mtu, hdr)
-		delay, most := 0.0, 0.0
-		for _, x := range at[i] {
-			li, k := x[0], x[1]
-			r := rep[li]
-			d := 0.0
-			if mode == AggregateOwn && r == li {
-				d = sims[li].delays.Own[k]
-			} else {
-				d = float64(pkts) * sims[r].delays.Sample(int64(f.Size), rng)
-			}
-			delay += d
-			most = max(most, d)
-		}
-		if combine == CombineMax {
-			delay = most
-		}
-		standalone := topology.NS3StandaloneFCT(f.Path, f.Size, mtu, hdr-cfg.NIC.INTBytes)
-		row := v2.FlowRow{
-			FlowID: int64(f.ID), Src: f.Src, Dst: f.Dst, SizeBytes: int64(f.Size), Packets: pkts, Messages: 1,
-			StartNs: f.Start.Nanoseconds(), FinishNs: -1, FCTNs: -1, IdealFCTNs: ideal.Nanoseconds(),
-			StandaloneNs: standalone.Nanoseconds(), BaseRTTNs: pathRTT(f, w).Nanoseconds(),
-			BottleneckBps: int64(topology.PathBottleneck(f.Path)), Hops: int32(len(f.Path)),
-			SenderFinishNs: -1, SenderFCTNs: -1,
-		}
-		if !math.IsNaN(delay) {
-			fct := ideal + units.Time(math.Round(delay))
-			row.FCTNs = fct.Nanoseconds()
-			row.FinishNs = row.StartNs + row.FCTNs
-			row.Slowdown = float64(fct) / float64(ideal)
-			if fct > 0 {
-				row.GoodputBps = float64(f.Size) * 8 / fct.Seconds()
-			}
-			// The sender learns of the last byte one ACK's trip later,
-			// without queueing on the way back (an approximation: the
-			// link simulations measure delivery, not ACK return).
-			sfct := fct + ackReturn(f.Path, cfg.NIC.AckBytes)
-			row.SenderFCTNs = int64(sfct / units.Nanosecond)
-			row.SenderFinishNs = row.StartNs + row.SenderFCTNs
-			if standalone > 0 {
-				row.SenderSlowdown = float64(row.SenderFCTNs*int64(units.Nanosecond)) / float64(standalone)
-			}
-		}
-		rows[i] = row
-	}
-	return rows
-}
-
-// ackReturn is an ACK's one-way time back along path without queueing.
-func ackReturn(path []topology.Hop, ack units.Bytes) units.Time {
-	var t units.Time
-	for _, h := range path {
-		t += h.Delay + units.TxTime(ack, h.Rate)
-	}
-	return t
-}
-
-// messageRows gives each flow's one message the flow's estimate.
-func messageRows(tr *trace.Trace, flows []replay.FlowPath, rows []v2.FlowRow) []v2.MessageRow {
-	out := make([]v2.MessageRow, 0, len(tr.Messages))
-	for i := range flows {
-		m := &tr.Messages[flows[i].Msgs[0]]
-		r := &rows[i]
-		mr := v2.MessageRow{
-			MsgID: m.ID, FlowID: r.FlowID, Src: r.Src, Dst: r.Dst, SizeBytes: m.Bytes, CollectiveID: m.CollectiveID,
-			ReleaseNs: r.StartNs, FirstTxNs: r.StartNs, FinishNs: r.FinishNs, MCTNs: r.FCTNs, IdealMCTNs: r.IdealFCTNs,
-			Slowdown: r.Slowdown, SenderDoneNs: r.SenderFinishNs,
-		}
-		out = append(out, mr)
-	}
-	return out
-}
-
-// linkRows builds links.parquet's rows and the run's warnings.
-func linkRows(links []Link, feats []Features, rep []int32, sims []linkSim, timings bool) ([]v2.LinkRow, []string) {
-	rows := make([]v2.LinkRow, len(links))
-	cluster := make([]int32, len(links))
-	nc := int32(0)
-	var nPFC, nDrop, nLoad, nUnf int
-	for i := range links {
-		l, r := &links[i], rep[i]
-		if int(r) == i {
-			cluster[i] = nc
-			nc++
-		} else {
-			cluster[i] = cluster[r]
-		}
-		s := &sims[r]
-		row := v2.LinkRow{
-			LinkID: int32(i), Node: l.Node, Port: l.Port, PeerNode: l.Peer, Kind: l.Kind.String(), RateBps: int64(l.Rate),
-			Flows: int64(len(l.Flows)), Bytes: int64(l.Bytes), OfferedLoad: feats[i].Load, Cluster: cluster[i],
-			Simulated: int(r) == i, RepresentedBy: r, WallNs: -1,
-			PFCPausedNs: s.paused, DroppedPkts: s.dropped, Unfinished: s.unfinshed,
-		}
-		if row.Simulated {
-			row.Events, row.SimEndNs = int64(s.events), s.end.Nanoseconds()
-			if timings {
-				row.WallNs = s.wall.Nanoseconds()
-			}
-		}
-		var w []string
-		if s.paused > 0 {
-			w, nPFC = append(w, "pfc"), nPFC+1
-		}
-		if s.dropped > 0 {
-			w, nDrop = append(w, "drops"), nDrop+1
-		}
-		if feats[i].Load > LoadWarn {
-			w, nLoad = append(w, "load>95%"), nLoad+1
-		}
-		if s.unfinshed > 0 {
-			w, nUnf = append(w, "unfinished"), nUnf+1
-		}
-		row.Warnings = strings.Join(w, ";")
-		rows[i] = row
-	}
-	var warn []string
-	if nPFC > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links saw PFC pauses in their link simulations: backpressure spreads across links, which the decomposition does not model (links.parquet warnings)", nPFC, len(links)))
-	}
-	if nDrop > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links dropped packets in their link simulations: losses and retransmissions couple links (links.parquet warnings)", nDrop, len(links)))
-	}
-	if nLoad > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links are offered more than %.0f %% of their capacity: their queues depend on more than the flows' own rates (links.parquet warnings)", nLoad, len(links), LoadWarn*100))
-	}
-	if nUnf > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links have flows that did not finish in their link simulations: those flows are reported unfinished", nUnf, len(links)))
-	}
-	return rows, warn
 }
 
 // linkName names a link by its nodes' names and the port: "tor0:4 -> agg1".
