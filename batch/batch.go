@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/ccreplay/ccreplay/batch/pool"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
@@ -304,9 +305,12 @@ func writeMarker(root, stateDir, state string, m marker) error {
 
 // readJSON reads a JSON file into v.
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "a JSON file of a run", limits.MaxRunJSONBytes, true)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(b, v)
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %s", path, limits.JSONError(err))
+	}
+	return nil
 }

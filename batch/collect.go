@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/compress"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
@@ -181,7 +181,7 @@ type namedNumber struct{ name, value string }
 // nested objects' names joined by '_'. Lists are left out (the per-size
 // buckets are in comparison and flows tables).
 func summaryNumbers(path string) ([]namedNumber, error) {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "a summary.json", limits.MaxRunJSONBytes, true)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // SlurmOptions say how a plan is submitted to Slurm.
@@ -151,7 +153,7 @@ var (
 // TaskPoints reads a submission's list and returns the items of one
 // array task: entries task*chunk .. task*chunk+chunk-1.
 func TaskPoints(list string, task, chunk int) ([]int, error) {
-	b, err := os.ReadFile(list)
+	b, err := limits.ReadFile(list, "a point list", limits.MaxRunJSONBytes, true)
 	if err != nil {
 		return nil, fmt.Errorf("%w: --list: %v", ErrList, err)
 	}

@@ -1,8 +1,11 @@
 package batch
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +49,11 @@ func itemState(root string, pl *Plan, i int) ItemState {
 	}
 	if readJSON(filepath.Join(dir, RecordFile), &rec) == nil && rec.Hash == it.Hash {
 		if _, err := runfolder.ReadManifest(dir); err == nil {
+			if err := checkParquet(dir); err != nil {
+				// A damaged run: not done, whatever its summary says.
+				s.State, s.Error = Failed, err.Error()
+				return s
+			}
 			s.State = Done
 			return s
 		}
@@ -62,6 +70,59 @@ func itemState(root string, pl *Plan, i int) ItemState {
 		s.State, s.Error = Failed, mk.Error
 	}
 	return s
+}
+
+// checkParquet checks, cheaply, that the tables of a complete run folder
+// (flows, messages, ports, packets: those present) are Parquet files:
+// each begins and ends with the PAR1 magic and its footer length fits.
+// It reads 12 bytes of each, so that status stays fast on large sweeps;
+// the readers check the rest.
+func checkParquet(dir string) error {
+	for _, name := range []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.PacketsFile} {
+		f, err := os.Open(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		err = parquetFrame(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: not a Parquet file (%v)", name, err)
+		}
+	}
+	return nil
+}
+
+// parquetFrame checks f's Parquet framing: "PAR1", ..., footer, its
+// 4-byte length, "PAR1".
+func parquetFrame(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return errors.New("not a regular file")
+	}
+	if st.Size() < 12 {
+		return fmt.Errorf("%d bytes, fewer than a Parquet file's 12 bytes of framing", st.Size())
+	}
+	var head [4]byte
+	var tail [8]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		return err
+	}
+	if _, err := f.ReadAt(tail[:], st.Size()-8); err != nil {
+		return err
+	}
+	if string(head[:]) != "PAR1" || string(tail[4:]) != "PAR1" {
+		return errors.New("no PAR1 magic")
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > st.Size()-12 {
+		return fmt.Errorf("footer length %d does not fit the file's %d bytes", n, st.Size())
+	}
+	return nil
 }
 
 // alive says whether a running marker's process may still run: on this

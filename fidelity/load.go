@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/ccreplay/ccreplay/hpccfmt"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -43,12 +44,16 @@ func Load(path, label string) (Side, error) {
 	} else {
 		s.Source = "fct.txt file"
 	}
-	f, err := os.Open(file)
+	f, err := limits.Open(file, "an fct.txt", limits.MaxTableBytes, false)
 	if err != nil {
+		var fe *limits.FileError
+		if errors.As(err, &fe) {
+			return s, err
+		}
 		return s, fmt.Errorf("%s: %w", file, errors.Unwrap(err))
 	}
 	defer f.Close()
-	if s.Rows, err = hpccfmt.ReadFCT(f, file); err != nil {
+	if s.Rows, err = hpccfmt.ReadFCT(f.Reader, file); err != nil {
 		return s, err
 	}
 	if len(s.Rows) == 0 {

@@ -213,7 +213,8 @@ func ParseConfig(r io.Reader, name string) (*Config, error) {
 // and a/p for each ancestor a of dir (a config in runs/X/ naming
 // inputs/t.txt relative to the folder above runs/). If none exists (an
 // output file yet to be written), the first of them whose directory
-// exists; otherwise dir/p.
+// exists; if only a folder of that name exists, the folder (so that its
+// reader names it); otherwise dir/p.
 func ResolvePath(cfgPath, p string) string {
 	if p == "" {
 		return ""
@@ -238,6 +239,11 @@ func ResolvePath(cfgPath, p string) string {
 	for _, c := range cands {
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c
+		}
+	}
+	for _, c := range cands {
+		if _, err := os.Stat(c); err == nil {
+			return c // a folder: its reader says so
 		}
 	}
 	for _, c := range cands {

@@ -50,6 +50,9 @@ var setters = map[string]setter{
 	"RATE_DECREASE_INTERVAL": microsKey(func(c *Config) *units.Time { return &c.RateDecreaseInterval }),
 	"SIMULATOR_STOP_TIME": func(c *Config, _ string, v []string) (err error) {
 		c.SimulatorStopTime, err = one(v, parseSeconds)
+		if err == nil && c.SimulatorStopTime == 0 {
+			return errors.New("0 stops the simulator before anything happens; want a time in seconds > 0 (or leave the key out)")
+		}
 		return err
 	},
 	"FAST_RECOVERY_TIMES": intKey(func(c *Config) *int { return &c.FastRecoveryTimes }),

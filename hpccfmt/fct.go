@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/trace"
 )
 
@@ -67,6 +68,7 @@ func WriteFCT(w io.Writer, rows []FCTRow) error {
 // ..."). Blank lines are skipped.
 func ReadFCT(r io.Reader, name string) ([]FCTRow, error) {
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), limits.MaxTableLineBytes)
 	var rows []FCTRow
 	line := 0
 	for sc.Scan() {
@@ -82,7 +84,7 @@ func ReadFCT(r io.Reader, name string) ([]FCTRow, error) {
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, scanError(name, line+1, err)
 	}
 	return rows, nil
 }
@@ -126,4 +128,14 @@ func parseFCT(f []string) (FCTRow, error) {
 		*dst = v
 	}
 	return r, nil
+}
+
+// scanError names the file of a line reader's error, and the line when
+// it is longer than limits.MaxTableLineBytes.
+func scanError(name string, line int, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return &trace.ParseError{File: name, Line: line, Err: fmt.Errorf("line longer than %s (docs/LIMITS.md)",
+			limits.SizeString(limits.MaxTableLineBytes))}
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }

@@ -2,6 +2,7 @@ package hpccfmt
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -19,14 +20,19 @@ const maxSeconds = 9_000_000
 // are converted exactly; exponent forms ("2e-3") go through float64 and
 // are rounded to the nearest picosecond.
 func parseSeconds(s string) (units.Time, error) {
+	orig := s
+	outOfRange := fmt.Errorf("%q is out of range (want seconds from 0 to %d)", orig, maxSeconds)
 	s = strings.TrimPrefix(s, "+")
 	if s == "" || s[0] == '-' {
 		return 0, errors.New("want a time in seconds >= 0")
 	}
 	if strings.ContainsAny(s, "eE") {
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > maxSeconds {
+		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(v) || v < 0 {
 			return 0, errors.New("want a time in seconds >= 0")
+		}
+		if v > maxSeconds {
+			return 0, outOfRange
 		}
 		return units.Time(math.Round(v * 1e12)), nil
 	}
@@ -37,11 +43,11 @@ func parseSeconds(s string) (units.Time, error) {
 	var sec int64
 	if whole != "" {
 		if len(strings.TrimLeft(whole, "0")) > 7 {
-			return 0, errors.New("time out of range")
+			return 0, outOfRange
 		}
 		sec, _ = strconv.ParseInt(whole, 10, 64)
 		if sec > maxSeconds {
-			return 0, errors.New("time out of range")
+			return 0, outOfRange
 		}
 	}
 	// The first 12 fraction digits are picoseconds; the 13th rounds.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -68,6 +69,10 @@ func (in *ingester) build(hf *hostFile) (*trace.Trace, error) {
 			flowID[m.flow] = id
 		}
 		tm := newMessage(int64(i), hostOf[m.src], hostOf[m.dst], m.size(), id)
+		if rel := in.rel(m.start); rel > maxRelNs {
+			return nil, fmt.Errorf("packet %d is stamped %.4g s after the capture's first packet, beyond the limit of %s (a damaged timestamp, or a capture too long to replay)",
+				m.firstPkt, float64(rel)/1e9, limits.Describe(limits.MaxTime))
+		}
 		tm.Release = nsToTime(in.rel(m.start))
 		if in.opt.Timing == ClosedLoop && m.chain >= 0 {
 			if j, ok := lastOnChain[m.chain]; ok {
@@ -95,6 +100,10 @@ func (in *ingester) build(hf *hostFile) (*trace.Trace, error) {
 	}
 	return t, nil
 }
+
+// maxRelNs is limits.MaxTime in nanoseconds: the latest a message may
+// start after the capture's first packet.
+const maxRelNs = int64(limits.MaxTime / units.Nanosecond)
 
 // newMessage makes a trace message with every field ingest does not set
 // at its "none" value.

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // Hosts: each IP address that sends or receives a message becomes a
@@ -35,14 +36,15 @@ type hostFile struct {
 // # are ignored. Several addresses may name one host (say a host's IPv4
 // and IPv6 addresses); an address may appear only once.
 func readHostFile(path string) (*hostFile, error) {
-	f, err := os.Open(path)
+	f, err := limits.Open(path, "a hosts file", limits.MaxTableBytes, false)
 	if err != nil {
 		return nil, fmt.Errorf("hosts file: %w", err)
 	}
 	defer f.Close()
 	hf := &hostFile{path: path, hosts: map[netip.Addr]int32{}}
 	lineOf := map[netip.Addr]int{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(f.Reader)
+	sc.Buffer(make([]byte, 0, 64*1024), limits.MaxTableLineBytes)
 	for n := 1; sc.Scan(); n++ {
 		line, _, _ := strings.Cut(sc.Text(), "#")
 		fields := strings.Fields(line)

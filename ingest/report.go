@@ -171,7 +171,8 @@ type TraceReport struct {
 const maxRows = 20
 
 // WriteText prints the report for people: a summary, the skipped packets,
-// the largest QPs and flows, the host mapping and the warnings.
+// the largest QPs and flows and the host mapping; not the warnings, which
+// a caller prints apart (the CLI on stderr).
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
@@ -223,9 +224,6 @@ func (r *Report) WriteText(w io.Writer) error {
 		p(", %d same-host", t.SameHost)
 	}
 	p("\n")
-	for _, s := range r.Warnings {
-		p("warning: %s\n", s)
-	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -1,7 +1,10 @@
 // Package limits holds every documented bound on what ccreplay accepts:
-// simulated times, message and trace sizes, host counts. Readers,
-// validators and the simulator all check against these constants, and
-// docs/LIMITS.md lists them with the error each violation gets.
+// simulated times, message and trace sizes, host counts, the largest file
+// and line of each input kind. Readers, validators and the simulator all
+// check against these constants, and docs/LIMITS.md lists them with the
+// error each violation gets. Readers open their files with Open or
+// ReadFile (file.go), which apply the bounds, and quote input in errors
+// with Quote.
 //
 // The bounds come from the simulator's integer units: time is int64
 // picoseconds (units.Time), which hold about 106.7 days. Inputs are kept

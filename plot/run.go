@@ -4,13 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -116,11 +117,11 @@ func loadRun(dir string) (*Run, error) {
 	if r.Ports, err = arrowread.ReadPorts(filepath.Join(dir, runfolder.PortsFile)); err != nil {
 		return nil, err
 	}
-	if p := filepath.Join(dir, runfolder.PacketsFile); fileExists(p) {
-		r.Packets = p
+	if r.Packets, err = optionalFile(filepath.Join(dir, runfolder.PacketsFile)); err != nil {
+		return nil, err
 	}
-	if p := filepath.Join(dir, DecisionsFile); fileExists(p) {
-		r.Decisions = p
+	if r.Decisions, err = optionalFile(filepath.Join(dir, DecisionsFile)); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -217,7 +218,22 @@ func PoolSeeds(runs []*Run) (pooled, firsts []*Run) {
 	return pooled, firsts
 }
 
-func fileExists(p string) bool {
+// optionalFile returns p when it is a regular file and "" when nothing
+// is there; anything else at p (a folder, a dangling link, a file that
+// cannot be examined) is an error, as metrics reports it, so that a view
+// is never left out without a word.
+func optionalFile(p string) (string, error) {
 	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if _, lerr := os.Lstat(p); lerr == nil {
+			return "", fmt.Errorf("%s: a symbolic link to a file that does not exist", p)
+		}
+		return "", nil
+	case err != nil:
+		return "", err
+	case !st.Mode().IsRegular():
+		return "", fmt.Errorf("%s: not a regular file", p)
+	}
+	return p, nil
 }

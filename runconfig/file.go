@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // File is a YAML run configuration (run.yaml). Every value with a unit is a string carrying it
@@ -83,16 +85,20 @@ type NICSection struct {
 // checked against the yaml tags of File by walking the document, not by
 // reading the YAML library's messages.
 func Load(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "a YAML configuration", limits.MaxConfigBytes, false)
 	if err != nil {
 		return nil, inputErrorf("config: %v", err)
 	}
 	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return &File{}, nil
 		}
 		return nil, inputErrorf("%s: %s", path, yamlMessage(err))
+	}
+	if err := OneDocument(path, dec); err != nil {
+		return nil, err
 	}
 	if err := checkKeys(path, &doc, reflect.TypeOf(File{}), ""); err != nil {
 		return nil, err
@@ -102,6 +108,21 @@ func Load(path string) (*File, error) {
 		return nil, inputErrorf("%s: %s", path, yamlMessage(err))
 	}
 	return &fc, nil
+}
+
+// OneDocument refuses a second YAML document ("---" and more keys) after
+// the first one dec decoded: a configuration file holds one, and the rest
+// would be ignored. path names the file in errors.
+func OneDocument(path string, dec *yaml.Decoder) error {
+	var next yaml.Node
+	err := dec.Decode(&next)
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return inputErrorf("%s: %s", path, yamlMessage(err))
+	}
+	return inputErrorf("%s:%d: a second YAML document; a configuration file holds one (remove the \"---\" line and what follows, or merge it into the first)", path, next.Line)
 }
 
 // DecodeNode checks a YAML document or mapping node that holds a run
@@ -248,8 +269,40 @@ func checkKeys(path string, node *yaml.Node, t reflect.Type, section string) err
 		// Decode the one value alone, so that a type error names its
 		// line and key in our words, not the YAML library's.
 		if err := node.Decode(reflect.New(t).Interface()); err != nil {
-			return inputErrorf("%s:%d: %s: %q is not %s", path, node.Line, key, node.Value, kindName(t))
+			return inputErrorf("%s:%d: %s: %s is not %s", path, node.Line, key, limits.Quote(node.Value), kindName(t))
 		}
+		if err := checkInteger(node, t); err != nil {
+			return inputErrorf("%s:%d: %s: %s is %v", path, node.Line, key, limits.Quote(node.Value), err)
+		}
+	}
+	return nil
+}
+
+// checkInteger refuses a scalar for an integer field that is not a whole
+// number in the field's range: the YAML library would take 1.5 as 1 and
+// 2^64 as 2^63.
+func checkInteger(node *yaml.Node, t reflect.Type) error {
+	if node.Tag == "!!null" {
+		return nil
+	}
+	v := strings.ReplaceAll(strings.TrimSpace(node.Value), "_", "")
+	var err error
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		_, err = strconv.ParseInt(v, 0, t.Bits())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		_, err = strconv.ParseUint(v, 0, t.Bits())
+	default:
+		return nil
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		if t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uint64 {
+			return fmt.Errorf("out of range (want 0 .. %d)", uint64(1)<<t.Bits()-1)
+		}
+		return fmt.Errorf("out of range (want %d .. %d)", -(int64(1) << (t.Bits() - 1)), int64(1)<<(t.Bits()-1)-1)
+	}
+	if err != nil {
+		return fmt.Errorf("not %s", kindName(t))
 	}
 	return nil
 }

@@ -3,11 +3,11 @@ package runconfig
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 
 	"github.com/ccreplay/ccreplay/hpccfmt"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -26,12 +26,12 @@ type HPCC struct {
 }
 
 func loadHPCCConfig(path string) (*HPCC, error) {
-	f, err := os.Open(path)
+	f, err := limits.Open(path, "an HPCC config", limits.MaxConfigBytes, false)
 	if err != nil {
 		return nil, inputErrorf("hpcc config: %v", err)
 	}
 	defer f.Close()
-	c, err := hpccfmt.ParseConfig(f, path)
+	c, err := hpccfmt.ParseConfig(f.Reader, path)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -68,12 +68,12 @@ func (h *HPCC) loadFlows(topo *topology.Topology) (*trace.Trace, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	f, err := os.Open(path)
+	f, err := limits.Open(path, "an HPCC flow file", limits.MaxTableBytes, false)
 	if err != nil {
 		return nil, "", inputErrorf("hpcc flows: %v", err)
 	}
 	defer f.Close()
-	ff, err := hpccfmt.ReadFlows(f, path, hostMapper(topo))
+	ff, err := hpccfmt.ReadFlows(f.Reader, path, hostMapper(topo))
 	if err != nil {
 		return nil, "", inputError(err)
 	}

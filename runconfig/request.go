@@ -196,6 +196,9 @@ func (r *Request) loadWorkload() (*trace.Trace, string, []string, error) {
 		if err != nil {
 			return nil, "", nil, inputError(err)
 		}
+		if len(tr.Messages) == 0 {
+			return nil, "", nil, inputErrorf("%s: the trace has no messages (nothing to replay)", r.Trace)
+		}
 		return tr, r.Trace, nil, nil
 	default:
 		tr, err := gen.Parse(r.Workload, int64(r.Seed))
@@ -228,6 +231,9 @@ func Resolve(req Request, reg *cca.Registry) (*Setup, error) {
 		st.File = *fc
 	}
 	r.merge(&st.File)
+	if err := CheckAppFlags(r.PPN, r.Set["ppn"], r.ComputeScale); err != nil {
+		return nil, err
+	}
 	var err error
 	if st.Level, err = replay.ParsePacketLevel(r.Packets); err != nil {
 		return nil, r.badValue("packets", "packets", err)

@@ -3,11 +3,11 @@ package sweep
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/runconfig"
 )
 
@@ -187,7 +187,7 @@ func FromFlags(f Flags) (*Spec, error) {
 // mergeConfig adds a run configuration file's keys to the base (keys the
 // specification already has keep their value).
 func (sp *Spec) mergeConfig(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "a YAML configuration", limits.MaxConfigBytes, false)
 	if err != nil {
 		return inputErrorf("config: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/batch"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -176,16 +177,16 @@ func (pl *Plan) Prepare(root string) (*Manifest, error) {
 
 // ReadManifest reads root's sweep.json.
 func ReadManifest(root string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(root, ManifestFile))
+	b, err := limits.ReadFile(filepath.Join(root, ManifestFile), "a sweep.json", limits.MaxSweepJSONBytes, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, inputErrorf("%s: not a sweep folder (no %s)", root, ManifestFile)
 	}
 	if err != nil {
-		return nil, err
+		return nil, inputErrorf("%v", err)
 	}
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, inputErrorf("%s: %v", filepath.Join(root, ManifestFile), err)
+		return nil, inputErrorf("%s: %s", filepath.Join(root, ManifestFile), limits.JSONError(err))
 	}
 	if m.Kind != ManifestKind || !strings.HasPrefix(m.SchemaVersion, "ccreplay.") {
 		return nil, inputErrorf("%s: not a ccreplay sweep manifest", filepath.Join(root, ManifestFile))

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/runconfig"
 )
 
@@ -116,7 +116,7 @@ const MaxPoints = 1_000_000
 //	  reward: rlcc,fdcc
 //	  gamma: 0.9
 func LoadSpec(path string) (*Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "a sweep specification", limits.MaxConfigBytes, false)
 	if err != nil {
 		return nil, inputErrorf("sweep spec: %v", err)
 	}
@@ -126,11 +126,15 @@ func LoadSpec(path string) (*Spec, error) {
 // ParseSpec is LoadSpec on the file's bytes; name names it in errors.
 func ParseSpec(name string, b []byte) (*Spec, error) {
 	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, inputErrorf("%s: empty sweep specification", name)
 		}
 		return nil, inputErrorf("%s: %v", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if err := runconfig.OneDocument(name, dec); err != nil {
+		return nil, err
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {

@@ -2,10 +2,10 @@ package topology
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -249,12 +249,12 @@ func parseSpec(spec string, minHosts int) (*Topology, error) {
 		if path == "" {
 			return nil, fmt.Errorf("hpcc: missing file name (want hpcc:PATH)")
 		}
-		f, err := os.Open(path)
+		f, err := limits.Open(path, "an HPCC topology file", limits.MaxTableBytes, false)
 		if err != nil {
 			return nil, fmt.Errorf("hpcc: %w", err)
 		}
 		defer f.Close()
-		return ReadHPCC(f, path)
+		return ReadHPCC(f.Reader, path)
 	}
 	name, args, _ := strings.Cut(spec, ":")
 	name = strings.TrimSpace(name)

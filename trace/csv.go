@@ -45,12 +45,13 @@ var (
 // order), and comments otherwise; '#' lines after the header are comments.
 // The header is CSVHeader or, for version 1 files, CSVHeaderV1. Errors are
 // *ParseError values with the line number.
-func ReadCSV(r io.Reader) (*Trace, error) {
-	br := bufio.NewReader(r)
+func ReadCSV(r io.Reader) (t *Trace, err error) {
+	defer func() { err = lineTooLong(err) }()
+	br := bufio.NewReader(limits.LineLimit(r, limits.MaxTraceLineBytes))
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3) // a UTF-8 byte order mark, as spreadsheets write
 	}
-	t := &Trace{}
+	t = &Trace{}
 	skipped := 0 // lines consumed before the csv.Reader starts counting
 	seen := make(map[string]bool)
 	for {
@@ -92,8 +93,8 @@ func ReadCSV(r io.Reader) (*Trace, error) {
 	case sameColumns(header, csvColumnsV1):
 		cols = csvColumnsV1
 	default:
-		return nil, &ParseError{Line: line(), Err: fmt.Errorf("header %q, want %q (or the version 1 header %q)",
-			strings.Join(header, ","), CSVHeader, CSVHeaderV1)}
+		return nil, &ParseError{Line: line(), Err: fmt.Errorf("header %s, want %q (or the version 1 header %q)",
+			limits.Quote(strings.Join(header, ",")), CSVHeader, CSVHeaderV1)}
 	}
 
 	var lines []int
@@ -159,7 +160,7 @@ func parseList(f field, s string) ([]int64, error) {
 	var out []int64
 	for v := range strings.SplitSeq(s, ";") {
 		if v = strings.TrimSpace(v); v == "" {
-			return nil, fmt.Errorf("%s %q has an empty entry (want integers separated by ';')", f.name, s)
+			return nil, fmt.Errorf("%s %s has an empty entry (want integers separated by ';')", f.name, limits.Quote(s))
 		}
 		x, err := f.parse(v)
 		if err != nil {
@@ -222,7 +223,7 @@ func parseCSVRecord(rec []string, cols []string) (Message, error) {
 	if err == nil && rec[7] != "" {
 		for s := range strings.SplitSeq(rec[7], ";") {
 			if s = strings.TrimSpace(s); s == "" {
-				return Message{}, fmt.Errorf("deps %q has an empty id (want ids separated by ';')", rec[7])
+				return Message{}, fmt.Errorf("deps %s has an empty id (want ids separated by ';')", limits.Quote(rec[7]))
 			}
 			m.Deps = append(m.Deps, get(fieldDep, s))
 		}

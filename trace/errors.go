@@ -3,6 +3,8 @@ package trace
 import (
 	"errors"
 	"fmt"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // ParseError locates a problem in a trace file: "trace.csv:7: bytes "-5"
@@ -92,4 +94,15 @@ func withFile(path string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s: %w", path, err)
+}
+
+// lineTooLong turns a *limits.LineError from a line-based reader into a
+// *ParseError at its line.
+func lineTooLong(err error) error {
+	var le *limits.LineError
+	if err == nil || !errors.As(err, &le) {
+		return err
+	}
+	return &ParseError{Line: le.Line, Err: fmt.Errorf("the line is longer than %s, the longest a trace line may be (docs/LIMITS.md)",
+		limits.SizeString(int64(le.Max)))}
 }

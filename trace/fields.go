@@ -55,14 +55,14 @@ func (f field) parse(s string) (int64, error) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%s %q is out of range (must be %d..%d)", f.name, s, f.min, f.max)
+			return 0, fmt.Errorf("%s %s is out of range (must be %d..%d)", f.name, limits.Quote(s), f.min, f.max)
 		}
 		if s == "" {
 			return 0, fmt.Errorf("%s is empty (want an integer)", f.name)
 		}
-		return 0, fmt.Errorf("%s %q is not an integer", f.name, s)
+		return 0, fmt.Errorf("%s %s is not an integer", f.name, limits.Quote(s))
 	}
-	return v, f.check(v, strconv.Quote(s))
+	return v, f.check(v, limits.Quote(s))
 }
 
 // check reports whether v is in f's range; shown is how v appears in the

@@ -9,19 +9,26 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/internal/staging"
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // format is one trace file format, chosen by file extension.
 type format struct {
-	ext   string
-	read  func(f *os.File, size int64) (*Trace, error)
-	write func(w io.Writer, t *Trace) error
+	ext     string
+	what    string // for size errors: "a CSV trace"
+	regular bool   // the reader seeks: a pipe or device is refused
+	read    func(in *limits.Input) (*Trace, error)
+	write   func(w io.Writer, t *Trace) error
 }
 
 var formats = []format{
-	{".parquet", func(f *os.File, size int64) (*Trace, error) { return ReadParquet(f, size) }, WriteParquet},
-	{".csv", func(f *os.File, _ int64) (*Trace, error) { return ReadCSV(bufio.NewReaderSize(f, 1<<16)) }, WriteCSV},
-	{".jsonl", func(f *os.File, _ int64) (*Trace, error) { return ReadJSONL(bufio.NewReaderSize(f, 1<<16)) }, WriteJSONL},
+	{".parquet", "a Parquet trace", true, func(in *limits.Input) (*Trace, error) { return ReadParquet(in.File, in.Size) }, WriteParquet},
+	{".csv", "a CSV trace", false, func(in *limits.Input) (*Trace, error) {
+		return ReadCSV(bufio.NewReaderSize(in.Reader, 1<<16))
+	}, WriteCSV},
+	{".jsonl", "a JSON Lines trace", false, func(in *limits.Input) (*Trace, error) {
+		return ReadJSONL(bufio.NewReaderSize(in.Reader, 1<<16))
+	}, WriteJSONL},
 }
 
 // formatOf returns the format for path's extension (case-insensitive).
@@ -40,22 +47,21 @@ func formatOf(path string) (format, error) {
 
 // ReadFile reads and validates a trace, choosing the format by extension:
 // .parquet, .csv or .jsonl. A host count of 0 (or none) in the file is
-// inferred with InferHosts. Errors name the file and the line or row.
+// inferred with InferHosts. Errors name the file and the line or row. A
+// file larger than limits.MaxTextTraceBytes, a Parquet file that is not
+// a regular file and a line longer than limits.MaxTraceLineBytes are
+// refused.
 func ReadFile(path string) (*Trace, error) {
 	fm, err := formatOf(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	in, err := limits.Open(path, fm.what, limits.MaxTextTraceBytes, fm.regular)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	t, err := fm.read(f, st.Size())
+	defer in.Close()
+	t, err := fm.read(in)
 	if err != nil {
 		return nil, withFile(path, err)
 	}

@@ -51,9 +51,10 @@ type jsonLine struct {
 // to none, so version 1 files read unchanged. Unknown keys are errors;
 // blank lines are skipped. Errors are *ParseError values with the line
 // number.
-func ReadJSONL(r io.Reader) (*Trace, error) {
-	br := bufio.NewReader(r)
-	t := &Trace{}
+func ReadJSONL(r io.Reader) (t *Trace, err error) {
+	defer func() { err = lineTooLong(err) }()
+	br := bufio.NewReader(limits.LineLimit(r, limits.MaxTraceLineBytes))
+	t = &Trace{}
 	var lines []int
 	lineNo := 0
 	sawContent := false

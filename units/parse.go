@@ -58,12 +58,16 @@ func ParseRate(s string) (BitsPerSec, error) {
 }
 
 // ParseDuration parses a time such as "1us", "0.001ms", "55us", "900ns",
-// "640ps", "2s". A bare number is rejected: the unit must be explicit. The
-// result is in [0, MaxDuration]: a negative time, NaN, an infinity or a
-// time beyond MaxDuration is an error.
+// "640ps", "2s". A bare number is rejected (the unit must be explicit),
+// except zero, which is zero in any unit. The result is in [0,
+// MaxDuration]: a negative time, NaN, an infinity or a time beyond
+// MaxDuration is an error.
 func ParseDuration(s string) (Time, error) {
 	orig := s
 	s = strings.TrimSpace(strings.ToLower(s))
+	if v, err := strconv.ParseFloat(s, 64); err == nil && v == 0 {
+		return 0, nil
+	}
 	units := []struct {
 		suf  string
 		mult float64
@@ -88,7 +92,8 @@ func ParseDuration(s string) (Time, error) {
 }
 
 // ParseSize parses a size such as "1MB" (10^6 bytes), "64KB", "1MiB",
-// "1000", "9.5KB". A bare number is bytes. The result is in [0, MaxSize].
+// "1000", "9.5KB". A bare number is bytes. The result is in [0, MaxSize]
+// and must be a whole number of bytes ("1.5" and "0.0015KB" are refused).
 func ParseSize(s string) (Bytes, error) {
 	orig := s
 	s = strings.TrimSpace(strings.ToLower(s))
@@ -109,6 +114,11 @@ func ParseSize(s string) (Bytes, error) {
 	b := math.Round(v * mult)
 	if v < 0 || b > float64(MaxSize) {
 		return 0, fmt.Errorf("size %q out of range (must be >= 0 and <= 10^18 bytes)", orig)
+	}
+	if math.Abs(v*mult-b) > 1e-9*max(1, b) {
+		// 1.5 bytes, 0.0015KB: a size is a whole number of bytes (the
+		// tolerance takes 1.1KB's 1100.0000000000002 as 1100).
+		return 0, fmt.Errorf("size %q is not a whole number of bytes", orig)
 	}
 	return Bytes(b), nil
 }

@@ -5,9 +5,9 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sync"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/rl/nn"
 )
 
@@ -135,7 +135,7 @@ func Parse(b []byte, source string) (*Policy, error) {
 
 // Load reads a policy file from path.
 func Load(path string) (*Policy, error) {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "a policy file", limits.MaxPolicyBytes, true)
 	if err != nil {
 		return nil, fmt.Errorf("fdcc policy: %v", err)
 	}

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/rl/gbt"
 	"github.com/ccreplay/ccreplay/rl/nn"
 )
@@ -226,7 +226,7 @@ func Named(name string) (*Policy, error) {
 
 // LoadFile reads a policy from a file (see Parse for the formats).
 func LoadFile(path string) (*Policy, error) {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "a policy file", limits.MaxPolicyBytes, true)
 	if err != nil {
 		return nil, fmt.Errorf("policy: %w", err)
 	}

@@ -436,3 +436,16 @@ func TestConditionsUseRewardDefaults(t *testing.T) {
 		t.Fatalf("Conditions use target %v beta %v, package reward %v and %v", condTarget, condBeta, reward.RLCCTarget, reward.RLCCBeta)
 	}
 }
+
+// FuzzParsePolicy: any --cca-param policy= file is read or refused with an
+// error, never a panic.
+func FuzzParsePolicy(f *testing.F) {
+	f.Add(defaultPolicy)
+	f.Add(teacherPolicy)
+	f.Add([]byte(`{"format": "ccreplay.gbt", "trees": []}`))
+	f.Add([]byte(`{"learner": {}}`))
+	f.Add([]byte("tree\nversion=v3\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		Parse(b, "p.json")
+	})
+}

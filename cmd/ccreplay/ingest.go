@@ -139,11 +139,17 @@ func (o *ingestOptions) run() error {
 	return nil
 }
 
-// print writes the report to stdout, as text or JSON; with JSON the
-// warnings are repeated on stderr for people.
+// print writes the report to stdout, as text or JSON, and its warnings
+// (a truncated capture, ...) on stderr.
 func (o *ingestOptions) print(rep *ingest.Report) error {
 	if !o.JSON {
-		return rep.WriteText(o.s.Out)
+		if err := rep.WriteText(o.s.Out); err != nil {
+			return err
+		}
+		for _, w := range rep.Warnings {
+			fmt.Fprintln(o.s.Err, "warning: "+w)
+		}
+		return nil
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
@@ -159,6 +165,9 @@ func (o *ingestOptions) print(rep *ingest.Report) error {
 // runApp ingests an application trace: SST DUMPI (its .meta or any
 // rank's .bin), OTF2 (the anchor .otf2) or Chakra (any rank's .et).
 func (o *ingestOptions) runApp(f runconfig.AppFormat) error {
+	if err := runconfig.CheckAppFlags(o.PPN, true, o.Scale); err != nil {
+		return err
+	}
 	tr, rep, err := runconfig.LoadApp(o.File, f, runconfig.AppOptions{PPN: o.PPN, ComputeScale: o.Scale})
 	if err != nil {
 		return inputError{err}
@@ -171,6 +180,9 @@ func (o *ingestOptions) runApp(f runconfig.AppFormat) error {
 		fmt.Fprintln(o.s.Out, string(b))
 	} else if err := rep.WriteText(o.s.Out); err != nil {
 		return err
+	}
+	for _, w := range rep.Warnings() {
+		fmt.Fprintln(o.s.Err, "warning: "+w)
 	}
 	if o.Out == "" {
 		return nil

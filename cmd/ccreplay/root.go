@@ -7,13 +7,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/all"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
 )
@@ -80,7 +83,7 @@ computes FCT/MCT percentiles, slowdown, ECN ratio, unfair ratio and more.`,
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagValueError(err)} })
 	root.AddCommand(newRunCmd(s), newCompareCmd(s), newGenCmd(s), newIngestCmd(s), newVersionCmd(s))
 	for _, mk := range extraCommands {
 		root.AddCommand(mk(s))
@@ -146,8 +149,25 @@ func mainContext(parent context.Context, args []string, in io.Reader, out, errw 
 	if s.progress != nil {
 		s.progress.clear()
 	}
-	fmt.Fprintln(errw, "ccreplay: "+err.Error())
+	fmt.Fprintln(errw, "ccreplay: "+errorLine(err.Error()))
 	return exitCode(err)
+}
+
+// maxErrorLine bounds the error line: readers quote at most a short
+// prefix of a bad value (limits.Quote), and this catches any message that
+// still echoes a long input.
+const maxErrorLine = 2000
+
+// errorLine cuts msg to at most maxErrorLine bytes.
+func errorLine(msg string) string {
+	if len(msg) <= maxErrorLine {
+		return msg
+	}
+	cut := maxErrorLine
+	for cut > 0 && msg[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes more)", msg[:cut], len(msg)-cut)
 }
 
 func exitCode(err error) int {
@@ -165,4 +185,34 @@ func exitCode(err error) int {
 	default:
 		return ExitFailure
 	}
+}
+
+// flagValueError rewords pflag's error for a value its type cannot parse
+// ("invalid argument "-1" for "--seed" flag: strconv.ParseUint: parsing
+// "-1": invalid syntax") as one line naming the flag, the value and what
+// it wants; other flag errors pass unchanged.
+func flagValueError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) {
+		return err
+	}
+	f := ive.GetFlag()
+	want := "a valid " + f.Value.Type()
+	switch f.Value.Type() {
+	case "uint", "uint8", "uint16", "uint32", "uint64":
+		want = "a whole number >= 0"
+	case "int", "int8", "int16", "int32", "int64":
+		want = "an integer"
+	case "float32", "float64":
+		want = "a number"
+	case "bool":
+		want = "true or false"
+	case "duration":
+		want = "a duration such as 10ms"
+	}
+	what := "is not"
+	if errors.Is(err, strconv.ErrRange) {
+		what = "is out of range for"
+	}
+	return fmt.Errorf("--%s: %s %s %s", f.Name, limits.Quote(ive.GetValue()), what, want)
 }

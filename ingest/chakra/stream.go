@@ -6,12 +6,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ccreplay/ccreplay/ingest/chakra/etpb"
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // The ET stream: one rank's file.
@@ -76,7 +76,7 @@ func errorf(name string, i int, format string, args ...any) *DecodeError {
 
 // ReadFile reads and decodes one rank's ET file.
 func ReadFile(name string) (*File, error) {
-	data, err := os.ReadFile(name)
+	data, err := limits.ReadFile(name, "a Chakra .et file", limits.MaxChakraBytes, true)
 	if err != nil {
 		return nil, err
 	}

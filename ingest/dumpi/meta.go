@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // Meta is a DUMPI .meta file: the description of a trace set, one
@@ -32,13 +34,14 @@ type Meta struct {
 // ReadMeta reads a .meta file. numprocs and fileprefix are required;
 // unknown keys are ignored.
 func ReadMeta(path string) (*Meta, error) {
-	f, err := os.Open(path)
+	f, err := limits.Open(path, "a DUMPI .meta file", limits.MaxConfigBytes, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	m := &Meta{Path: path}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(f.Reader)
+	sc.Buffer(make([]byte, 0, 64*1024), limits.MaxTableLineBytes)
 	line := 0
 	for sc.Scan() {
 		line++

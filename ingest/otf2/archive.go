@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // The archive: the anchor file, and the chunked files it names (spec:
@@ -72,30 +74,24 @@ func (a *Anchor) VersionString() string {
 
 // Limits on what a reader accepts from a file before trusting it.
 const (
-	minChunk      = 64       // the smallest chunk size accepted
-	maxChunk      = 1 << 40  // and the largest
-	maxProperties = 1 << 16  // anchor properties
-	maxFileSize   = 64 << 30 // one file read into memory
-	maxMembers    = 1 << 24  // members of one group
-	maxMapEntries = 1 << 26  // entries of one mapping table
-	maxLocations  = 1 << 22  // locations of an archive
+	minChunk      = 64      // the smallest chunk size accepted
+	maxChunk      = 1 << 40 // and the largest
+	maxProperties = 1 << 16 // anchor properties
+	maxMembers    = 1 << 24 // members of one group
+	maxMapEntries = 1 << 26 // entries of one mapping table
+	maxLocations  = 1 << 22 // locations of an archive
 	nsPerSecond   = 1_000_000_000
 	maxNsTime     = int64(1) << 62
 )
 
-// readFile reads a whole file, refusing absurd sizes.
+// readFile reads a whole file of an archive, refusing one that is not a
+// regular file or is larger than limits.MaxOTF2AnchorBytes (the anchor,
+// .otf2) or limits.MaxOTF2FileBytes (.def, .evt).
 func readFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+	if strings.HasSuffix(path, ".otf2") {
+		return limits.ReadFile(path, "an OTF2 anchor file", limits.MaxOTF2AnchorBytes, true)
 	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	if st.Size() > maxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes is more than this reader accepts", path, st.Size())
-	}
-	return os.ReadFile(path)
+	return limits.ReadFile(path, "an OTF2 file", limits.MaxOTF2FileBytes, true)
 }
 
 // IsOTF2 reports whether path is an OTF2 anchor file: a regular file

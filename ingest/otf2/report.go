@@ -110,7 +110,8 @@ func (r *Report) sortSkipped() {
 	})
 }
 
-// WriteText writes the report for people, one fact per line.
+// WriteText writes the report for people, one fact per line; not the
+// warnings (Warnings), which a caller prints apart (the CLI on stderr).
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "OTF2 %s archive %s: %d locations, %d ranks on %d hosts (%d per host, %s), %d events over %.6f s\n",
@@ -128,9 +129,6 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "skipped %d %s: %s\n", s.Count, s.Kind, s.Reason)
-	}
-	for _, s := range r.warnings {
-		fmt.Fprintf(&b, "warning: %s\n", s)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -101,7 +101,7 @@ var rules = []rule{
 	// Batches.
 	{pkgs: []string{"batch/pool"}, allow: none,
 		why: "the one pool runs jobs by index; importers fan out over it without depending on what a run is"},
-	{pkgs: []string{"batch"}, allow: []string{"batch/pool", "output", "internal/staging", "schema/...", "metrics"},
+	{pkgs: []string{"batch"}, allow: []string{"batch/pool", "output", "internal/staging", "schema/...", "metrics", "limits", "units"},
 		why: "the batch executor runs items into run folders and reads their manifests; what an item runs (the replay, a dataset, a link simulation) is the plan builder's business"},
 
 	// The command line.

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/trace"
 )
 
@@ -37,12 +37,12 @@ func Load(path string, conv Convention) (*Dist, error) {
 
 // LoadOptions reads the CDF file at path with o.
 func LoadOptions(path string, o Options) (*Dist, error) {
-	f, err := os.Open(path)
+	f, err := limits.Open(path, "a CDF file", limits.MaxConfigBytes, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path, o)
+	return Read(f.Reader, path, o)
 }
 
 // point is one parsed line.

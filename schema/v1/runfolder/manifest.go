@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 )
@@ -98,7 +99,7 @@ var ErrIncomplete = errors.New("incomplete run folder")
 // run of this schema version. Errors name the file.
 func ReadManifest(dir string) (*Manifest, error) {
 	p := filepath.Join(dir, SummaryFile)
-	b, err := os.ReadFile(p)
+	b, err := limits.ReadFile(p, "a summary.json", limits.MaxRunJSONBytes, true)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w: no %s (the run was interrupted, is still being written, or this is not a run folder)", dir, ErrIncomplete, SummaryFile)
 	}
@@ -107,7 +108,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 	}
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: not a run manifest: %v", p, err)
+		return nil, fmt.Errorf("%s: not a run manifest: %s", p, limits.JSONError(err))
 	}
 	if m.SchemaVersion != Version && m.SchemaVersion != PreviousVersion {
 		return nil, fmt.Errorf("%s: schema_version %q, want %q or %q", p, m.SchemaVersion, Version, PreviousVersion)

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/ccreplay/ccreplay/internal/staging"
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // Staged is an output folder being written: every file goes into Dir, a
@@ -25,7 +27,11 @@ type Staged struct {
 	Dir string
 	// Replaces is true when Commit replaces a previous ccreplay folder.
 	Replaces bool
-	done     bool
+	// path is Target with symbolic links followed: where the folder is
+	// written (a link given as --out is kept and points to the new
+	// folder).
+	path string
+	done bool
 }
 
 // ErrRefused marks Stage's refusals: a target that is a file, a folder
@@ -52,17 +58,21 @@ func Stage(target string, opt StageOptions) (*Staged, error) {
 		flag = "--out"
 	}
 	if target == "" {
-		return nil, fmt.Errorf("%s: empty folder name", flag)
+		return nil, refuse("%s: empty folder name; give the folder to write", flag)
 	}
-	abs, err := filepath.Abs(target)
+	path, err := followLinks(target)
+	if err != nil {
+		return nil, refuse("%s %s: %v", flag, target, err)
+	}
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", flag, target, err)
 	}
 	if cwd, err := os.Getwd(); err == nil && isSameOrParent(abs, cwd) {
 		return nil, refuse("%s %s: is the current folder or one of its parents; give a folder of its own", flag, target)
 	}
-	st := &Staged{Target: target}
-	switch what, err := Inspect(target); {
+	st := &Staged{Target: target, path: path}
+	switch what, err := Inspect(path); {
 	case err != nil:
 		return nil, refuse("%s %s: %v", flag, target, err)
 	case what.Kind == "":
@@ -76,6 +86,10 @@ func Stage(target string, opt StageOptions) (*Staged, error) {
 	}
 	parent := filepath.Dir(abs)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && errors.Is(err, syscall.ENOTDIR) {
+			return nil, refuse("%s %s: %s is a file, not a folder", flag, target, pe.Path)
+		}
 		return nil, fmt.Errorf("%s %s: %w", flag, target, err)
 	}
 	// A command killed outright (SIGKILL, a second Ctrl-C, a crash) leaves
@@ -114,29 +128,57 @@ func (s *Staged) Commit() error {
 		return errors.New("runfolder: staged folder committed or aborted twice")
 	}
 	s.done = true
-	what, err := Inspect(s.Target)
+	path := s.path
+	if path == "" {
+		path = s.Target
+	}
+	what, err := Inspect(path)
 	switch {
 	case err != nil:
 		s.abort()
 		return err
 	case what.Kind == "":
-		err = os.Rename(s.Dir, s.Target)
+		err = os.Rename(s.Dir, path)
 	case what.Kind == KindEmpty:
-		if err = os.Remove(s.Target); err == nil {
-			err = os.Rename(s.Dir, s.Target)
+		if err = os.Remove(path); err == nil {
+			err = os.Rename(s.Dir, path)
 		}
 	case what.Kind == KindForeign || !s.Replaces:
 		s.abort()
 		return fmt.Errorf("%s: changed while the command ran (now holds %q); the results were not written", s.Target, what.Example)
 	default:
-		err = replace(s.Dir, s.Target)
+		err = replace(s.Dir, path)
 	}
 	if err != nil {
 		s.abort()
 		return fmt.Errorf("%s: %w", s.Target, err)
 	}
-	syncDir(filepath.Dir(s.Target))
+	syncDir(filepath.Dir(path))
 	return nil
+}
+
+// followLinks returns path with every symbolic link of its last element
+// followed, also a link whose target does not exist yet (the folder is
+// then created there). The folders above path are left as they are: the
+// system follows their links.
+func followLinks(path string) (string, error) {
+	for hops := 0; ; hops++ {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		if hops == 40 {
+			return "", errors.New("too many levels of symbolic links")
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
 }
 
 // Abort removes the staged folder and everything in it. It does nothing
@@ -214,6 +256,8 @@ func Inspect(path string) (What, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return What{}, nil
+	case errors.Is(err, syscall.ENOTDIR):
+		return What{}, fmt.Errorf("%s: a folder on this path is a file", path)
 	case err != nil:
 		return What{}, err
 	case !st.IsDir():
@@ -233,7 +277,7 @@ func Inspect(path string) (What, error) {
 		Seed          uint64 `json:"seed"`
 	}
 	for _, name := range []string{SummaryFile, CollectionFile} {
-		b, err := os.ReadFile(filepath.Join(path, name))
+		b, err := limits.ReadFile(filepath.Join(path, name), "a run's "+name, limits.MaxRunJSONBytes, true)
 		if err != nil || json.Unmarshal(b, &head) != nil || !strings.HasPrefix(head.SchemaVersion, "ccreplay.") {
 			continue
 		}
