@@ -25,6 +25,9 @@ const (
 	// KindDataset runs `ccreplay dataset` at each point: a reward dataset
 	// (decisions.parquet) per scenario.
 	KindDataset Kind = "dataset"
+	// KindEstimate runs `ccreplay estimate` at each point (its default
+	// settings): flows estimated by per-link simulations, links.parquet.
+	KindEstimate Kind = "estimate"
 )
 
 // Axis is one dimension of a sweep: a configuration key and the values it
@@ -156,10 +159,10 @@ func ParseSpec(name string, b []byte) (*Spec, error) {
 			ds = v
 		case k.Value == "kind":
 			switch Kind(v.Value) {
-			case KindRun, KindDataset:
+			case KindRun, KindDataset, KindEstimate:
 				sp.Kind = Kind(v.Value)
 			default:
-				return nil, inputErrorf("%s:%d: kind %q: want run or dataset", name, v.Line, v.Value)
+				return nil, inputErrorf("%s:%d: kind %q: want run, dataset or estimate", name, v.Line, v.Value)
 			}
 		default:
 			sp.Base.Content = append(sp.Base.Content, k, v)

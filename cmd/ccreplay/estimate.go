@@ -14,6 +14,8 @@ import (
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
 
 // estimateOptions are run's inputs plus the method's settings.
@@ -157,12 +159,8 @@ func (o *estimateOptions) run(ctx context.Context) error {
 		fmt.Fprintf(o.s.Err, "wall %.3f s, %d of %d links simulated, %d events, peak RSS %s\n",
 			time.Since(start).Seconds(), res.Simulated, len(res.Links), res.Events, peakRSS())
 	}
-	if err := estimate.WriteFiles(stage.Dir, res); err != nil {
-		return err
-	}
-	man := estimate.Manifest(&cfg, filepath.ToSlash(st.TraceName), opt, res)
-	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
+	man, err := writeEstimateFolder(stage.Dir, st, cfg, opt, res)
+	if err != nil {
 		return err
 	}
 	if err := stage.Commit(); err != nil {
@@ -178,4 +176,26 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	fmt.Fprintln(o.s.Out, "(estimated: FCT, slowdown and goodput; packet, ECN, queue and PFC counters are not, see links.parquet)")
 	metrics.WriteTable(o.s.Out, res.Summary)
 	return nil
+}
+
+// writeEstimateFolder writes an estimate's files and its summary.json
+// (last) into dir and returns the manifest.
+func writeEstimateFolder(dir string, st *runconfig.Setup, cfg replay.Config, opt estimate.Options, res *estimate.Result) (runfolder.Manifest, error) {
+	if err := estimate.WriteFiles(dir, res); err != nil {
+		return runfolder.Manifest{}, err
+	}
+	man := estimate.Manifest(&cfg, filepath.ToSlash(st.TraceName), opt, res)
+	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
+	return man, replay.WriteManifest(dir, &man)
+}
+
+// writeEstimate estimates one resolved configuration into dir (a sweep
+// point of kind estimate).
+func writeEstimate(ctx context.Context, st *runconfig.Setup, cfg replay.Config, opt estimate.Options, dir string) error {
+	res, err := estimate.Run(ctx, cfg, st.Trace, opt)
+	if err != nil {
+		return err
+	}
+	_, err = writeEstimateFolder(dir, st, cfg, opt, res)
+	return err
 }

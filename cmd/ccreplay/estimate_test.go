@@ -123,3 +123,43 @@ func TestEstimateBadInput(t *testing.T) {
 		t.Fatalf("negative tolerance: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestSweepEstimate: a sweep of kind estimate writes an estimate's folder
+// per point (mode estimate, links.parquet), collects their metrics into
+// sweep.parquet, skips done points when run again, and `sweep point`
+// (what a Slurm array task runs) runs a point of kind estimate.
+func TestSweepEstimate(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	args := []string{"sweep", "--kind", "estimate", "--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=100us",
+		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn,hpcc", "--out", "sw", "-j", "1"}
+	runCLI(t, args...).mustSucceed(t)
+	for _, c := range []string{"dcqcn", "hpcc"} {
+		d := filepath.Join("sw", "cca="+c)
+		man, err := runfolder.ReadManifest(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if man.Mode != runfolder.ModeEstimate || man.Estimate == nil {
+			t.Fatalf("%s: mode %q", c, man.Mode)
+		}
+		if _, err := arrowread.ReadLinks(filepath.Join(d, runfolder.LinksFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join("sw", "sweep.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, args...)
+	r.mustSucceed(t)
+	if !strings.Contains(r.stdout, "0 run now, 2 already done") {
+		t.Fatalf("second sweep: %s", r.stdout)
+	}
+	if err := os.RemoveAll(filepath.Join("sw", "cca=hpcc")); err != nil {
+		t.Fatal(err)
+	}
+	runCLI(t, "sweep", "point", "sw", "--index", "1").mustSucceed(t)
+	if man, err := runfolder.ReadManifest(filepath.Join("sw", "cca=hpcc")); err != nil || man.Mode != runfolder.ModeEstimate {
+		t.Fatalf("sweep point of kind estimate: %v %+v", err, man)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
@@ -81,7 +82,7 @@ braces in a spec's parameter (--workload 'cdf:dist=websearch,load={0.3,0.5,0.7}'
 --axis KEY=V1,V2 for any configuration key (switch.buffer, switch.ecn.kmin, nic.window,
 max_time, ...). A specification file (--spec) holds the keys of 'run --config' plus
 'axes:' (in order, outermost first; values as lists, A..B, or {from, to, step, unit}),
-'zip:' (axes that move together) and 'kind: run|dataset'. Points are the grid product
+'zip:' (axes that move together) and 'kind: run|dataset|estimate'. Points are the grid product
 of the axes, first axis slowest.
 
 Every point is written atomically. Running the same command again skips the points whose
@@ -112,7 +113,7 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 	f := c.Flags()
 	f.StringVar(&o.f.Spec, "spec", "", "sweep specification (YAML: run configuration keys plus axes, zip, kind)")
 	f.StringVar(&o.f.Config, "config", "", "YAML run configuration every point starts from")
-	f.StringVar(&o.kind, "kind", "", "what each point runs: run (default) or dataset (a reward dataset per point)")
+	f.StringVar(&o.kind, "kind", "", "what each point runs: run (default), dataset (a reward dataset per point) or estimate (ccreplay estimate with its defaults)")
 	f.StringVar(&o.f.Trace, "trace", "", "trace file of every point (braces: several files, an axis)")
 	f.StringVar(&o.f.Workload, "workload", "", "workload generator spec; a parameter's {V1,V2} or {A..B} is an axis")
 	f.StringVar(&o.f.CCA, "cca", "", "algorithm NAME[:PRESET], or a comma list (an axis): "+algorithmNames())
@@ -148,10 +149,10 @@ func (o *sweepOptions) run(ctx context.Context) error {
 		return usageErrorf("-j/--jobs must be >= 1, got %d", o.Jobs)
 	}
 	switch o.kind {
-	case "", string(sweep.KindRun), string(sweep.KindDataset):
+	case "", string(sweep.KindRun), string(sweep.KindDataset), string(sweep.KindEstimate):
 		o.f.Kind = sweep.Kind(o.kind)
 	default:
-		return usageErrorf("--kind %q: want run or dataset", o.kind)
+		return usageErrorf("--kind %q: want run, dataset or estimate", o.kind)
 	}
 	if o.slurm.Chunk < 1 || o.slurm.ArrayMax < 0 {
 		return usageErrorf("--chunk must be >= 1 and --array-max >= 0")
@@ -303,7 +304,8 @@ func writeJSON(s *streams, v any) error {
 	return err
 }
 
-// sweepExec runs one point as `ccreplay run` would (or `dataset`), into
+// sweepExec runs one point as `ccreplay run` would (or `dataset`, or
+// `estimate`), into
 // dir, without printing.
 func sweepExec(s *streams) sweep.Exec {
 	return func(ctx context.Context, sp *sweep.Spec, fc *runconfig.File, name, dir string) error {
@@ -323,6 +325,9 @@ func sweepExec(s *streams) sweep.Exec {
 			}
 			_, err = writeDataset(ctx, st, cfg, st.Req.Seed, p, dir)
 			return err
+		}
+		if sp.Kind == sweep.KindEstimate {
+			return writeEstimate(ctx, st, cfg, estimate.Options{Tolerance: estimate.DefaultTolerance, Jobs: 1}, dir)
 		}
 		res, err := replay.RunContext(ctx, cfg, st.Trace, dir)
 		if err != nil {

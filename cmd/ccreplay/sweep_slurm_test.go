@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
 
@@ -93,6 +94,17 @@ func TestSweepOnRealSlurm(t *testing.T) {
 	for _, s := range states {
 		if s.State != sweep.Done {
 			t.Errorf("point %d: %s", s.Index, s.State)
+		}
+	}
+	// Estimates take the same path: a sweep of kind estimate as a job
+	// array, each task a ccreplay estimate into its point's folder.
+	eargs := []string{"sweep", "--kind", "estimate", "--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=100us",
+		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn,hpcc", "--out", "est", "--slurm", "--ccreplay", os.Args[0]}
+	runCLI(t, eargs...).mustSucceed(t)
+	cl.waitIdle(t)
+	for _, c := range []string{"dcqcn", "hpcc"} {
+		if m, err := runfolder.ReadManifest(filepath.Join("est", "cca="+c)); err != nil || m.Mode != runfolder.ModeEstimate {
+			t.Fatalf("estimate point %s on Slurm: %v\nslurm output: %s", c, err, cl.outputs(t, "est"))
 		}
 	}
 	cl.stop(t)
