@@ -20,7 +20,7 @@ type Flags struct {
 	Spec string
 	// Config is a run configuration file every point starts from.
 	Config string
-	// Kind is run or dataset.
+	// Kind is run, dataset or estimate.
 	Kind Kind
 	// Trace, Workload and Topology are as `ccreplay run`'s, with braces.
 	Trace, Workload, Topology string

@@ -44,7 +44,7 @@ type Manifest struct {
 	SchemaVersion string `json:"schema_version"`
 	Kind          string `json:"kind"`
 	Tool          string `json:"tool"`
-	// PointKind is what each point runs (run or dataset).
+	// PointKind is what each point runs (run, dataset or estimate).
 	PointKind Kind `json:"point_kind"`
 	// Spec is the sweep as a specification file (`sweep --spec` reads it).
 	Spec string `json:"spec"`

@@ -138,7 +138,7 @@ func TestSpecErrors(t *testing.T) {
 		{"axes:\n  a.b: [1]\n", `unknown key "a"`},
 		{"axes:\n  cca: [a, b]\n  seed: [1]\nzip: [[cca, seed]]\n", "different numbers of values"},
 		{"axes:\n  switch: [1]\n", "is a section"},
-		{"kind: train\n", `kind "train": want run or dataset`},
+		{"kind: train\n", `kind "train": want run, dataset or estimate`},
 		{"axes:\n  out: [a]\n", "each point's folder is made by the sweep"},
 	} {
 		_, err := ParseSpec("sweep.yaml", []byte(c.yaml))
