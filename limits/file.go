@@ -214,8 +214,8 @@ func (e *LineError) Error() string {
 }
 
 // LineLimit returns a reader of r that fails with a *LineError when a
-// line (bytes between newlines) is longer than max bytes. It costs one
-// byte search per read.
+// line (bytes between newlines) is longer than max bytes. It costs three
+// vectorised byte scans per read (first and last newline, newline count).
 func LineLimit(r io.Reader, max int) io.Reader { return &lineLimit{r: r, max: max, line: 1} }
 
 type lineLimit struct {
@@ -232,6 +232,27 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 	}
 	n, err := l.r.Read(p)
 	b := p[:n]
+	if n <= l.max {
+		// The lines wholly inside b are shorter than max: only the
+		// first (which continues the current line) and the last (which
+		// the next read continues) can be too long.
+		first := bytes.IndexByte(b, '\n')
+		if first < 0 {
+			l.cur += n
+		} else {
+			if l.cur+first > l.max {
+				l.err = &LineError{l.line, l.max}
+				return 0, l.err
+			}
+			l.line += bytes.Count(b[first:], []byte{'\n'})
+			l.cur = n - 1 - bytes.LastIndexByte(b, '\n')
+		}
+		if l.cur > l.max {
+			l.err = &LineError{l.line, l.max}
+			return 0, l.err
+		}
+		return n, err
+	}
 	for {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
