@@ -280,13 +280,13 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 func Quote(s string) string {
 	const max = 64
 	if len(s) <= max {
-		return fmt.Sprintf("%q", s)
+		return strconv.Quote(s)
 	}
 	cut := max
 	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
 		cut--
 	}
-	return fmt.Sprintf("%q... (%d bytes)", s[:cut], len(s))
+	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 // JSONError says in one line what is wrong with a JSON document that

@@ -62,7 +62,10 @@ func (f field) parse(s string) (int64, error) {
 		}
 		return 0, fmt.Errorf("%s %s is not an integer", f.name, limits.Quote(s))
 	}
-	return v, f.check(v, limits.Quote(s))
+	if f.check(v, "") != nil { // quote s only for the message
+		return v, f.check(v, limits.Quote(s))
+	}
+	return v, nil
 }
 
 // check reports whether v is in f's range; shown is how v appears in the
