@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -81,7 +82,15 @@ type Options struct {
 	VerifyICRC bool
 	// Flows says when TCP/UDP flows become messages (default FlowsAuto).
 	Flows FlowPolicy
+	// Context, when not nil, stops the read when it is done (looked at
+	// every checkEvery packets): Load then returns its error. A capture
+	// can hold billions of packets, or inflate from a small gzip file.
+	Context context.Context
 }
+
+// checkEvery is how many packets Load reads between two looks at its
+// context: about a millisecond's work.
+const checkEvery = 1 << 12
 
 // ErrNoMessages is returned (wrapped, with the file name) when a capture
 // holds no message to replay. The trace (empty) and the report are still
@@ -165,6 +174,11 @@ func Read(r io.Reader, name string, opt Options) (*trace.Trace, *Report, error) 
 func (in *ingester) readAll() error {
 	var p packet
 	for {
+		if ctx := in.opt.Context; ctx != nil && in.rep.Packets%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		data, ci, lt, err := in.c.src.next()
 		if err == io.EOF {
 			return nil

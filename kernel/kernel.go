@@ -10,6 +10,7 @@ package kernel
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
@@ -106,7 +107,9 @@ type Sim struct {
 	curBase  uint64      // the stamp its children start from (see nextKey)
 	stopped  bool
 	err      error
-	seed     uint64
+	// interrupt, when set and true, stops Run (see SetInterrupt).
+	interrupt *atomic.Bool
+	seed      uint64
 	// Rand is a source of randomness seeded by NewSim. What a node draws
 	// in a partitioned run must come from a stream of its own (NodeRand),
 	// not from this one, which the partition's nodes share.
@@ -286,21 +289,44 @@ func (s *Sim) RunBudget(until units.Time, max uint64) uint64 {
 		end = ^uint64(0) // saturate: no budget
 	}
 	// NB: the loop counts with s.Events alone, so that slicing a run
-	// costs one comparison per event and no extra counter.
-	for s.Events < end && !s.stopped {
-		e, ok := s.q.popUntil(until)
-		if !ok {
-			break
+	// costs one comparison per event and no extra counter; the interrupt
+	// flag is looked at between slices of interruptSlice events.
+	for more := true; more && !s.stopped && s.Events < end; {
+		slice := end
+		if s.interrupt != nil {
+			if s.interrupt.Load() {
+				s.stopped = true
+				break
+			}
+			slice = min(end, s.Events+interruptSlice)
 		}
-		s.now = e.at
-		s.Events++
-		s.curKey = e.key
-		s.curBase = stampBase(e.key.Sat)
-		s.handlers[e.hk>>8].Handle(e.at, uint8(e.hk), e.arg)
+		for s.Events < slice && !s.stopped {
+			e, ok := s.q.popUntil(until)
+			if !ok {
+				more = false
+				break
+			}
+			s.now = e.at
+			s.Events++
+			s.curKey = e.key
+			s.curBase = stampBase(e.key.Sat)
+			s.handlers[e.hk>>8].Handle(e.at, uint8(e.hk), e.arg)
+		}
 	}
 	s.curKey, s.curBase = Key{}, 0 // what is scheduled between runs has no parent
 	return s.Events - start
 }
+
+// interruptSlice is how many events Run and RunBudget run between two looks
+// at the interrupt flag (see SetInterrupt): a few milliseconds' work.
+const interruptSlice = 1 << 16
+
+// SetInterrupt makes Run and RunBudget stop, as by Stop, within
+// interruptSlice events of f becoming true. f may be set from any
+// goroutine (a signal handler's): it is how a run that another goroutine
+// abandons stops in the middle of a long window. The Sim must not be run
+// on after that: its events were cut at an arbitrary point.
+func (s *Sim) SetInterrupt(f *atomic.Bool) { s.interrupt = f }
 
 // NextAt is the time of the earliest pending event, or units.Never.
 func (s *Sim) NextAt() units.Time { return s.q.peek() }

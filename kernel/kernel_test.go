@@ -6,7 +6,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
@@ -402,5 +404,69 @@ func TestEveryNodeOfTheLargestNetwork(t *testing.T) {
 			}()
 			s.RegisterAt(r, bad)
 		}()
+	}
+}
+
+// Set-up schedules one event per node at time 0 before the first runs,
+// in node order, which is not key order (Key mixes the node with the
+// stamp). Taking 400,000 such events out in key order must stay
+// O(n log n): keeping bucket 0 sorted by insertion moved O(n^2) events
+// (8 x 10^10 here; the set-up of a 100,000-flow incast took 46 s, of 400,000
+// flows over a minute). The bound is 50 times what the heap takes on a
+// loaded 2-core machine.
+func TestManySimultaneousEventsAreLinearithmic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("400,000 events")
+	}
+	const n = 400_000
+	s := NewSim(1)
+	r := &counter{}
+	ids := make([]HandlerID, n)
+	for i := range ids {
+		ids[i] = s.RegisterAt(r, int32(i))
+	}
+	start := time.Now()
+	for i := n - 1; i >= 0; i-- {
+		s.Schedule(0, ids[i], 0, int32(i))
+	}
+	var prev Key
+	for i := 0; i < n; i++ {
+		e, ok := s.q.popUntil(units.Never)
+		if !ok || (i > 0 && !prev.Less(e.key)) {
+			t.Fatalf("event %d: ok %v, key %v after %v", i, ok, e.key, prev)
+		}
+		prev = e.key
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("%d simultaneous events took %v to schedule and take out", n, d)
+	}
+}
+
+type counter struct{ n int }
+
+func (c *counter) Handle(units.Time, uint8, int32) { c.n++ }
+
+// A flag set from elsewhere (SetInterrupt) stops Run within
+// interruptSlice events, as Stop would; without it the same chain runs to
+// its end, and a budget still ends a run first.
+func TestInterruptStopsRun(t *testing.T) {
+	const chainLen = 10 * interruptSlice
+	s := NewSim(1)
+	var flag atomic.Bool
+	s.SetInterrupt(&flag)
+	c := newChain(s, chainLen)
+	s.Schedule(0, c.id, 0, 1)
+	if n := s.RunBudget(units.Never, 100); n != 100 || s.Stopped() {
+		t.Fatalf("budget of 100: ran %d, stopped %v", n, s.Stopped())
+	}
+	flag.Store(true)
+	n := s.RunBudget(units.Never, ^uint64(0))
+	if n > interruptSlice || !s.Stopped() {
+		t.Fatalf("interrupted: ran %d more events (stopped %v), want at most %d", n, s.Stopped(), interruptSlice)
+	}
+	flag.Store(false)
+	s.Run(units.Never)
+	if len(c.got) != chainLen+1 {
+		t.Fatalf("the chain ran %d events, want %d", len(c.got), chainLen+1)
 	}
 }

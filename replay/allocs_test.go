@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/units"
@@ -21,7 +22,7 @@ func TestSteadyStateZeroAllocsPerPacket(t *testing.T) {
 			cfg := baseConfig(t, mustTopo(t, c.topo, tr.Hosts), c.cc)
 			cfg.CheckEvery = 0
 			r := &run{cfg: &cfg, tr: tr}
-			if err := r.build(); err != nil {
+			if err := r.build(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			defer r.g.Close()

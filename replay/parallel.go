@@ -688,8 +688,8 @@ func (r *run) step(until units.Time) bool {
 		stop = r.sampleAt // the window ends at the next sample (sampleBarrier)
 	}
 	r.g.RunWindow(stop)
-	if r.g.Err() != nil {
-		return false
+	if r.g.Err() != nil || r.intr.Load() {
+		return false // an interrupted window is not finished: no barrier
 	}
 	done := r.barrier(stop)
 	return !done && r.checkErr == nil
@@ -713,6 +713,9 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 				return nil, &InterruptedError{At: r.lastEvent(), Err: err}
 			}
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, &InterruptedError{At: r.lastEvent(), Err: err}
 	}
 	if r.cfg.Progress != nil {
 		r.cfg.Progress(r.lastEvent(), r.delivered, len(r.msgs))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
@@ -70,6 +71,7 @@ type Result struct {
 // counts, the concurrency window, finished flows, drops) goes to its part
 // and is taken up at the barrier that ends the window.
 type run struct {
+	intr      atomic.Bool // set when the context ends (see RunContext)
 	cfg       *Config
 	tr        *trace.Trace
 	g         *kernel.Group
@@ -175,12 +177,17 @@ func (b badInput) Is(target error) bool { return target == ErrBadInput }
 // InterruptedError is what RunContext returns when its context ends the
 // run: the simulated time reached and the context's error.
 type InterruptedError struct {
-	At  units.Time
-	Err error
+	At    units.Time
+	Err   error
+	SetUp bool // stopped while building the network and flows, before any event
 }
 
-// Error says where the run stopped ("interrupted at simulated time 1.2ms").
+// Error says where the run stopped ("interrupted at simulated time 1.2ms",
+// "interrupted during set-up").
 func (e *InterruptedError) Error() string {
+	if e.SetUp {
+		return "interrupted during set-up, before simulated time 0"
+	}
 	return fmt.Sprintf("interrupted at simulated time %v", e.At)
 }
 
@@ -195,7 +202,7 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 // stops within milliseconds of a cancel.
 func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string) (*Result, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, &InterruptedError{Err: err, SetUp: true}
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, badInput{err}
@@ -219,13 +226,20 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string)
 		}
 		r.tap = &packetTap{out: st, all: cfg.Packets == PacketsAll}
 	}
-	if err := r.build(); err != nil {
+	if err := r.build(ctx); err != nil {
 		if r.tap != nil {
 			r.tap.out.Abort()
 		}
 		return nil, err
 	}
 	defer r.g.Close()
+	// A window can hold millions of events (every release of a large
+	// trace at one instant): the partitions stop in the middle of one
+	// when ctx ends, and execute then reports the interruption.
+	defer context.AfterFunc(ctx, func() { r.intr.Store(true) })()
+	for _, s := range r.g.Sims {
+		s.SetInterrupt(&r.intr)
+	}
 	r.schedule()
 	res, err := r.execute(ctx)
 	if q := cfg.QueueSampler; q != nil && q.Final != nil && err == nil {
@@ -316,10 +330,24 @@ func splitmix64(x uint64) uint64 {
 // build creates flows, NICs, switches and links. It fails when a flow has
 // no route or could not finish within the simulator's clock even alone at
 // its bottleneck rate.
-func (r *run) build() error {
+func (r *run) build(ctx context.Context) error {
 	topo, cfg := r.cfg.Topology, r.cfg
 	cfg.NIC.TxStep = cfg.TimeStep
+	// Set-up of a large network or trace takes seconds: it looks at ctx
+	// every eventSlice items, as the run does every eventSlice events.
+	stop := func(i int) error {
+		if i%eventSlice != 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return &InterruptedError{Err: err, SetUp: true}
+		}
+		return nil
+	}
 	routes := topo.Routes()
+	if err := stop(0); err != nil {
+		return err
+	}
 	// tapOf is the packet tap of a partition's nodes.
 	tapOf := func(i int) fabric.Tap {
 		switch {
@@ -341,6 +369,9 @@ func (r *run) build() error {
 	r.msgs = make([]*nic.Message, len(r.tr.Messages))
 	var bottleneck []units.BitsPerSec // per flow, for the limit check below
 	for i := range r.tr.Messages {
+		if err := stop(i); err != nil {
+			return err
+		}
 		m := &r.tr.Messages[i]
 		r.msgs[i] = &nic.Message{ID: m.ID, Index: int32(i), Bytes: units.Bytes(m.Bytes), FirstTx: -1, Delivered: -1, SenderDone: -1, Release: -1}
 		if m.Src == m.Dst {
@@ -396,6 +427,9 @@ func (r *run) build() error {
 	r.nics = make([]*nic.NIC, topo.NumHosts)
 	recv := make([]fabric.Receiver, len(topo.Nodes))
 	for i := range topo.Nodes {
+		if err := stop(i); err != nil {
+			return err
+		}
 		n := &topo.Nodes[i]
 		pt := r.parts[r.partOf[i]]
 		if n.Kind == topology.Host {
@@ -425,6 +459,9 @@ func (r *run) build() error {
 		port.TxStep = cfg.TimeStep
 	}
 	for i := range topo.Nodes {
+		if err := stop(i); err != nil {
+			return err
+		}
 		n := &topo.Nodes[i]
 		if n.Kind == topology.Host {
 			p := n.Ports[0]

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,7 +17,8 @@ import (
 
 // ingestOptions are the arguments and flags of `ccreplay ingest`.
 type ingestOptions struct {
-	s *streams
+	s   *streams
+	ctx context.Context // the command's: Ctrl-C stops reading a capture
 
 	File      string
 	Out       string
@@ -79,6 +81,7 @@ every event kind skipped.`,
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
+			o.ctx = cmd.Context()
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -116,8 +119,11 @@ func (o *ingestOptions) run() error {
 		return o.runApp(f)
 	}
 	// The ICRC check costs little and tells whether the capture is sound.
-	opt := ingest.Options{Timing: o.timing, HostsFile: o.HostsFile, VerifyICRC: true}
+	opt := ingest.Options{Timing: o.timing, HostsFile: o.HostsFile, VerifyICRC: true, Context: o.ctx}
 	tr, rep, err := ingest.Load(o.File, opt)
+	if o.ctx != nil && o.ctx.Err() != nil {
+		return interrupted("ingest: interrupted while reading %s; nothing written", o.File)
+	}
 	if rep == nil {
 		return inputError{err}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -25,7 +26,8 @@ func init() { registerCommand(newMetricsCmd) }
 
 // metricsOptions are the flags of `ccreplay metrics`.
 type metricsOptions struct {
-	s *streams
+	s   *streams
+	ctx context.Context // the command's: Ctrl-C stops a scan of packets.parquet
 
 	JSON      bool
 	By        string
@@ -34,6 +36,14 @@ type metricsOptions struct {
 	NoPackets bool
 	Stats     bool
 	Phases    bool
+}
+
+// context is the command's context (Background outside a command).
+func (o *metricsOptions) context() context.Context {
+	if o.ctx == nil {
+		return context.Background()
+	}
+	return o.ctx
 }
 
 // bySizeBucket is the --by value of the flow-size bucket view.
@@ -96,6 +106,7 @@ are bit-identical); a difference fails with exit code 1.`,
 		Example: metricsExamples,
 		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ctx = cmd.Context()
 			if cmd.Flags().Changed("buckets") && o.Buckets < 1 {
 				return usageErrorf("--buckets must be >= 1, got %d", o.Buckets)
 			}
@@ -199,7 +210,10 @@ func (o *metricsOptions) load(d runfolder.RunDir) (*metricsRun, error) {
 		return nil, inputErrorf("metrics: %v", err)
 	}
 	r.man = m
-	r.rec, err = arrowread.Recompute(d.Dir, arrowread.RecomputeOptions{Buckets: o.Buckets, SkipPackets: o.NoPackets})
+	r.rec, err = arrowread.Recompute(d.Dir, arrowread.RecomputeOptions{Buckets: o.Buckets, SkipPackets: o.NoPackets, Context: o.ctx})
+	if ctxErr := o.context().Err(); ctxErr != nil {
+		return nil, interrupted("metrics: interrupted while reading %s; nothing printed", filepath.ToSlash(d.Dir))
+	}
 	if err != nil {
 		return nil, inputErrorf("metrics: %s", mxOneLine(err.Error()))
 	}

@@ -62,7 +62,10 @@ func (o *metricsOptions) runPhases(args []string) error {
 	}
 	// The run's end: the ports' sim_duration_ns, as summary.json has it.
 	end := metrics.Compute(run.Flows, nil, run.Ports, metrics.Options{}).SimDurationNs
-	phases, err := arrowread.ScanPhases(packets, run.Flows, end)
+	phases, err := arrowread.ScanPhases(o.context(), packets, run.Flows, end)
+	if o.context().Err() != nil {
+		return interrupted("metrics: interrupted while reading %s; nothing printed", filepath.ToSlash(dir))
+	}
 	if err != nil {
 		return inputErrorf("metrics: %s", mxOneLine(err.Error()))
 	}

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -108,6 +109,12 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	return mainContext(context.Background(), args, in, out, errw)
 }
 
+// stopGrace is how long after SIGINT or SIGTERM a command may take to stop
+// by itself (every long phase looks at its context at least every few
+// milliseconds and then removes its temporaries) before the process exits
+// regardless.
+const stopGrace = 2 * time.Second
+
 // mainContext is Main under a parent context (tests end examples that
 // run long with a deadline).
 func mainContext(parent context.Context, args []string, in io.Reader, out, errw io.Writer) int {
@@ -132,6 +139,12 @@ func mainContext(parent context.Context, args []string, in io.Reader, out, errw 
 		select {
 		case <-sigs:
 			fmt.Fprintln(errw, "\nccreplay: second interrupt: exiting now (a hidden .NAME.tmp-* folder may be left beside the output; the next run into it removes it)")
+			os.Exit(ExitInterrupted)
+		case <-time.After(stopGrace):
+			// A phase that does not look at the context (opening a named
+			// pipe no process writes to, a read the system does not
+			// interrupt) is not waited for.
+			fmt.Fprintf(errw, "\nccreplay: interrupted: still busy %v after the signal; exiting now (a hidden .NAME.tmp-* folder may be left beside the output; the next run into it removes it)\n", stopGrace)
 			os.Exit(ExitInterrupted)
 		case <-finished:
 		}

@@ -97,6 +97,12 @@ func readFile(path string) ([]byte, error) {
 // IsOTF2 reports whether path is an OTF2 anchor file: a regular file
 // whose content starts with the anchor header and magic.
 func IsOTF2(path string) bool {
+	// NB: only a regular file is looked into: reading a pipe's first bytes
+	// would take them from the reader that comes next, and opening a pipe
+	// with no writer waits for one.
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false

@@ -1,6 +1,7 @@
 package arrowread
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -44,9 +45,28 @@ func ReadRun(dir string) (*Run, error) {
 // of rows. A row the accumulator rejects is an error naming the file and
 // the row's index (0-based).
 func ScanPacketStats(path string) (metrics.PacketStats, error) {
+	return scanPacketStats(context.Background(), path)
+}
+
+// checkEvery is how many packet rows a scan reads between two looks at its
+// context: a few milliseconds' work.
+const checkEvery = 1 << 16
+
+// cancelled returns ctx's error every checkEvery rows (row counts from 0).
+func cancelled(ctx context.Context, row int64) error {
+	if row%checkEvery != 0 {
+		return nil
+	}
+	return ctx.Err()
+}
+
+func scanPacketStats(ctx context.Context, path string) (metrics.PacketStats, error) {
 	acc := metrics.NewPacketAccumulator()
 	var row int64
 	err := ScanPackets(path, func(r *v2.PacketRow) error {
+		if err := cancelled(ctx, row); err != nil {
+			return err
+		}
 		if err := acc.Add(r); err != nil {
 			return errorf(path, "row %d: %v", row, err)
 		}
@@ -78,6 +98,9 @@ type RecomputeOptions struct {
 	Buckets int
 	// SkipPackets leaves packets.parquet unread.
 	SkipPackets bool
+	// Context, when not nil, stops the scan of packets.parquet when it is
+	// done (within checkEvery rows): Recompute then returns its error.
+	Context context.Context
 }
 
 // Recompute reads the run folder dir and recomputes its metrics. Its
@@ -103,7 +126,11 @@ func Recompute(dir string, opt RecomputeOptions) (*Recomputed, error) {
 	case err != nil:
 		return nil, fmt.Errorf("arrowread: %w", err)
 	}
-	ps, err := ScanPacketStats(path)
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ps, err := scanPacketStats(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -115,10 +142,15 @@ func Recompute(dir string, opt RecomputeOptions) (*Recomputed, error) {
 // metrics.PhaseAccumulator made from the run's flow rows and its end
 // (sim_duration_ns): the per-phase throughput shares of the flows. Memory
 // is that of the accumulator (one counter per phase and active flow) and
-// one record batch.
-func ScanPhases(path string, flows []v2.FlowRow, endNs int64) ([]metrics.Phase, error) {
+// one record batch. It stops with ctx's error when ctx is done.
+func ScanPhases(ctx context.Context, path string, flows []v2.FlowRow, endNs int64) ([]metrics.Phase, error) {
 	acc := metrics.NewPhaseAccumulator(flows, endNs)
+	var row int64
 	err := ScanPackets(path, func(r *v2.PacketRow) error {
+		if err := cancelled(ctx, row); err != nil {
+			return err
+		}
+		row++
 		acc.Add(r)
 		return nil
 	})

@@ -1,0 +1,227 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/binary"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the real command as a separate process (this test
+// binary, see TestMain) and signal it in phases that do not simulate:
+// LIMITS.md promises that every command stops within about a second of
+// SIGINT or SIGTERM.
+
+// started is a command running as a separate process.
+type started struct {
+	cmd    *exec.Cmd
+	stderr bytes.Buffer
+	done   chan struct{}
+}
+
+func startCmd(t *testing.T, dir string, args ...string) *started {
+	t.Helper()
+	p := &started{cmd: exec.Command(os.Args[0], args...), done: make(chan struct{})}
+	p.cmd.Dir = dir
+	p.cmd.Env = append(os.Environ(), "CCREPLAY_TEST_MAIN=1")
+	p.cmd.Stdout = io.Discard
+	p.cmd.Stderr = &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+// stop sends SIGTERM after wait and returns the exit code and how long the
+// process took to end after the signal; a process still running limit
+// after the signal fails the test.
+func (p *started) stop(t *testing.T, wait, limit time.Duration) (int, time.Duration) {
+	t.Helper()
+	time.Sleep(wait)
+	select {
+	case <-p.done:
+		t.Fatalf("ended before the signal: %s", p.stderr.String())
+	default:
+	}
+	sent := time.Now()
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(limit):
+		t.Fatalf("still running %v after SIGTERM", limit)
+	}
+	return p.cmd.ProcessState.ExitCode(), time.Since(sent)
+}
+
+// Regression (issue 33, class 3): opening a named pipe no process writes
+// to blocked for ever and SIGTERM was ignored. The command now exits 130
+// at most stopGrace after the signal.
+func TestSIGTERMStopsWaitingOnANamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "t.csv"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	p := startCmd(t, dir, "run", "--trace", "t.csv", "--packets", "none", "--out", "out")
+	code, took := p.stop(t, 700*time.Millisecond, stopGrace+5*time.Second)
+	if code != ExitInterrupted {
+		t.Errorf("exit %d, want %d\n%s", code, ExitInterrupted, p.stderr.String())
+	}
+	if took > stopGrace+1500*time.Millisecond {
+		t.Errorf("took %v to stop", took)
+	}
+	if !strings.Contains(p.stderr.String(), "ccreplay: interrupted") {
+		t.Errorf("stderr: %s", p.stderr.String())
+	}
+}
+
+// Regression (issue 33, class 3): a trace read from a named pipe lost its
+// first bytes to the OTF2 format check, and the run waited for ever for a
+// second writer. The pipe is now read once, whole.
+func TestTraceFromANamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "t.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "alltoall8.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.Write(data)
+		f.Close()
+	}()
+	p := startCmd(t, dir, "run", "--trace", "t.csv", "--packets", "none", "--out", "out")
+	select {
+	case <-p.done:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("still running after 60 s: %s", p.stderr.String())
+	}
+	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit %d: %s", code, p.stderr.String())
+	}
+	s := readSummary(t, filepath.Join(dir, "out"))
+	if f := s.Metrics["flows"]; f != float64(56) {
+		t.Errorf("%v flows, want the 56 of examples/alltoall8.csv", f)
+	}
+}
+
+// gzipBomb writes a 4 MB gzip file that inflates to a classic pcap of
+// about 4 GB of empty packet records: gzip members, one of them 1 MB of
+// zeros written 4,096 times (readers inflate every member in turn).
+func gzipBomb(t *testing.T, path string) {
+	t.Helper()
+	member := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	hdr := make([]byte, 24)
+	binary.LittleEndian.PutUint32(hdr[0:], 0xa1b2c3d4)
+	binary.LittleEndian.PutUint16(hdr[4:], 2)
+	binary.LittleEndian.PutUint16(hdr[6:], 4)
+	binary.LittleEndian.PutUint32(hdr[16:], 65535)
+	binary.LittleEndian.PutUint32(hdr[20:], 1) // Ethernet
+	out := member(hdr)
+	zeros := member(make([]byte, 1<<20))
+	for i := 0; i < 4096; i++ {
+		out = append(out, zeros...)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Regression (issue 33, class 3): ingest of a capture that inflates
+// without end read on after SIGTERM. It stops at once and says so.
+func TestSIGTERMStopsIngest(t *testing.T) {
+	dir := t.TempDir()
+	gzipBomb(t, filepath.Join(dir, "bomb.pcap.gz"))
+	p := startCmd(t, dir, "ingest", "bomb.pcap.gz")
+	code, took := p.stop(t, 1500*time.Millisecond, 10*time.Second)
+	if code != ExitInterrupted {
+		t.Errorf("exit %d, want %d\n%s", code, ExitInterrupted, p.stderr.String())
+	}
+	if took > 1500*time.Millisecond {
+		t.Errorf("took %v to stop, want under a second", took)
+	}
+	if want := "ccreplay: ingest: interrupted while reading bomb.pcap.gz; nothing written"; !strings.Contains(p.stderr.String(), want) {
+		t.Errorf("stderr %q, want %q", p.stderr.String(), want)
+	}
+}
+
+// Regression (issue 33, class 3): the set-up of a large trace (every
+// message released at one instant) ran on for tens of seconds after
+// SIGTERM. It now stops within a second whatever it was doing, by itself
+// (not by the grace period's exit), and removes its staging folder.
+func TestSIGTERMStopsALargeSetUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 200,000-flow incast")
+	}
+	for _, wait := range []time.Duration{1200 * time.Millisecond, 2500 * time.Millisecond} {
+		dir := t.TempDir()
+		p := startCmd(t, dir, "run", "--workload", "incast:n=200000,size=1KB", "--packets", "none", "--out", "out")
+		code, took := p.stop(t, wait, 10*time.Second)
+		if code != ExitInterrupted {
+			t.Fatalf("signal after %v: exit %d, want %d\n%s", wait, code, ExitInterrupted, p.stderr.String())
+		}
+		if took > 1500*time.Millisecond || strings.Contains(p.stderr.String(), "still busy") {
+			t.Errorf("signal after %v: took %v to stop: %s", wait, took, p.stderr.String())
+		}
+		if !strings.Contains(p.stderr.String(), "ccreplay: interrupted") {
+			t.Errorf("signal after %v: stderr %s", wait, p.stderr.String())
+		}
+		if names := dirNames(t, dir); len(names) != 0 {
+			t.Errorf("signal after %v: left %v behind", wait, names)
+		}
+	}
+}
+
+// Regression (issue 33, class 3): metrics scanning packets.parquet ran to
+// the end and exited 0 after Ctrl-C. Under a cancelled context it now
+// exits 130 and prints no table.
+func TestMetricsStopsWhenInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run")
+	runCLI(t, "run", "--workload", smallWorkload, "--packets", "data", "--out", out).mustSucceed(t)
+	for _, args := range [][]string{{"metrics", out}, {"metrics", "--phases", out}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var stdout, stderr bytes.Buffer
+		code := mainContext(ctx, args, strings.NewReader(""), &stdout, &stderr)
+		if code != ExitInterrupted {
+			t.Errorf("%v: exit %d, want %d\nstderr: %s", args, code, ExitInterrupted, stderr.String())
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%v: printed %q", args, stdout.String())
+		}
+		if want := "ccreplay: metrics: interrupted while reading "; !strings.HasPrefix(stderr.String(), want) {
+			t.Errorf("%v: stderr %q, want %q...", args, stderr.String(), want)
+		}
+	}
+}
