@@ -142,6 +142,9 @@ func (o *compareOptions) compare(ctx context.Context) error {
 		return err
 	}
 	names, specs := st.Names, st.Specs
+	if err := checkMemory(o.MaxMemory, st.Topology, st.Trace, min(o.Parallel, len(specs)*len(seeds))); err != nil {
+		return err
+	}
 	var runs []*compareRun
 	for i, spec := range specs {
 		for _, seed := range seeds {

@@ -47,6 +47,7 @@ type runOptions struct {
 	Scale     float64
 	Force     bool
 	Strict    bool
+	MaxMemory string
 
 	set map[string]bool // flags given on the command line
 }
@@ -158,6 +159,7 @@ func addAppFlags(f *pflag.FlagSet, o *runOptions) {
 func addOutputFlags(f *pflag.FlagSet, o *runOptions) {
 	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
 	f.BoolVar(&o.Strict, "strict", false, "refuse to run on a damaged input (a truncated capture, unmatched MPI sends) instead of warning")
+	f.StringVar(&o.MaxMemory, "max-memory", "", maxMemoryHelp)
 }
 
 // stage checks --out and creates the hidden folder the run is written
@@ -217,6 +219,9 @@ func (o *runOptions) run(ctx context.Context) error {
 		return usageError{fmt.Errorf("--threads must be at least 1, got %d", o.Threads)}
 	}
 	cfg.Threads = o.Threads
+	if err := checkMemory(o.MaxMemory, topo, tr, 1); err != nil {
+		return err
+	}
 	stage, err := o.stage()
 	if err != nil {
 		return err
