@@ -158,6 +158,9 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkMemory(r.MaxMemory, st.Topology, st.Trace, 1); err != nil {
+		return err
+	}
 	stage, err := r.stage()
 	if err != nil {
 		return err
