@@ -77,8 +77,13 @@ type Preset struct {
 	Name string
 	// Aliases are other names Build accepts for it.
 	Aliases []string
-	// Doc is a one-line description with its source.
+	// Doc is a one-line description with its source: the file, table or
+	// section its values come from.
 	Doc string
+	// Reproduces names the published experiment whose setup the preset
+	// carries ("HPCC (Li 2019), Section 5 simulations"), or says that it
+	// reproduces none (a vendor default, a sample file).
+	Reproduces string
 }
 
 // Schema is what an algorithm declares about its parameters.

@@ -42,7 +42,7 @@ import (
 // (1) The simulator's hyperactive step adds RATE_HAI; ccreplay's TIMELY
 // adds hai_factor x delta, so hai_factor = RATE_HAI / RATE_AI, given only
 // when that is a whole number >= 1. (2) Also cnp_interval, for the same
-// parameters as the dcqcn "hpcc" preset (one CNP per alpha slot is what
+// parameters as the dcqcn "hpcc-run" preset (one CNP per alpha slot is what
 // the Mellanox model can see); a --hpcc-config run sends no CNP packets
 // at all, its receivers flag the ACK of every marked packet as the
 // simulator does (nic CNPOnAck), so there it has no effect. (3) Only when the table scales linearly with the rate

@@ -9,12 +9,13 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// The algorithms of Dolce-RC (Ye 2023)'s comparisons: its DCQCN baseline
-// (Section V-A: Kmin 7 KB, Kmax 500 KB, minimum CNP interval 1 us) and
-// Dolce-RC over it.
+// The algorithms of Dolce-RC (Ye 2023)'s simulations (Tables I and II):
+// its DCQCN baseline (Section V-A: Kmin 7 KB, Kmax 500 KB; a CNP interval
+// of about one fast recovery phase over five, 55 us, Section IV-A) and
+// Dolce-RC over it, each the shipped preset of that setup.
 const (
-	dolceDCQCN = "dcqcn:dolce"
-	dolceRC    = "dolce"
+	dolceDCQCN = "dcqcn:dolce-sim"
+	dolceRC    = "dolce:sim"
 )
 
 // osuWorkload is Fig. 5's OSU MPI_Alltoall on the testbed's 8 nodes.
@@ -29,23 +30,20 @@ func osuWorkload(s Scale) string {
 }
 
 // The testbed ran commodity ConnectX NICs (Dolce-RC (Ye 2023), Section
-// V-A): its DCQCN is the NIC's, the connectx preset, with the paper's
-// switch marking (Section V-A: Kmin 7 KB, Kmax 500 KB, for both
-// algorithms; Pmax not stated, 1 % as the dolce presets) and its minimum
-// CNP interval (Section IV-B: 1 us). Dolce-RC runs on the same NIC: its
-// rate increase takes the connectx reaction point's values.
-const testbedDCQCN = "dcqcn:connectx"
-
-// testbedParams are each testbed algorithm's --cca-param values.
-var testbedParams = map[string]map[string]string{
-	testbedDCQCN: {"kmin": "7KB", "kmax": "500KB", "pmax": "0.01", "cnp_interval": "1us"},
-	dolceRC: {"ai_rate": "5Mbps", "hai_rate": "50Mbps", "min_rate": "1Mbps", "increase_timer": "300us",
-		"byte_counter": "32767B", "fast_recovery": "1", "increase_mode": "mlx", "decrease_interval": "4us"},
-}
+// V-A): its DCQCN is the NIC's reaction point with the paper's switch
+// marking (Section V-A: Kmin 7 KB, Kmax 500 KB, for both algorithms; Pmax
+// not stated, 1 %) and its minimum CNP interval (Section IV-B.1: 1 us),
+// the dcqcn:dolce-testbed preset; Dolce-RC runs on the same NIC, the
+// dolce:testbed preset (its rate increase takes the reaction point's
+// values). Both are shipped presets: reproduce overrides none of their
+// values.
+const (
+	testbedDCQCN = "dcqcn:dolce-testbed"
+	testbedRC    = "dolce:testbed"
+)
 
 func osuRun(s Scale, spec string) Run {
 	f := runFile(osuWorkload(s), "dolce-testbed", spec)
-	f.CCAParams = testbedParams[spec]
 	return Run{Label: "cca=" + part(spec), Config: f}
 }
 
@@ -106,14 +104,6 @@ const noteAbsFCT = "Absolute mean FCTs: the paper's come from 1024 servers over 
 	"scale runs 128 servers for 2 ms of arrivals, and its mean FCTs are 0.19-0.83x the paper's. The full scale has not " +
 	"been run against these tables yet."
 
-// simCNPInterval is the CNP interval of the simulations: the paper sets the
-// NICs' minimum CNP interval to 1 us on its testbed only, for the
-// prototype's ECN estimate (Section IV-B.1, "Actual case"), and its
-// algorithm assumes "five times of the CNP interval (i.e., about one fast
-// recovery phase)" (Section IV-A), which with DCQCN's F = 5 and T = 55 us
-// is about 55 us: DCQCN's own 50 us (Zhu 2015).
-const simCNPInterval = "50us"
-
 // fatTreeRun is the simulation of Section V-A: the 1024-server fat-tree at
 // 200 Gb/s (Full) or two of its 16 pods, 128 servers (Small), with flows
 // drawn from dist at load, arriving for 5 ms (Full) or 2 ms (Small; the
@@ -125,7 +115,6 @@ func fatTreeRun(s Scale, dist string, load float64, spec string) Run {
 	}
 	w := fmt.Sprintf("cdf:dist=%s,hosts=%d,bw=200G,load=%g,duration=%s", dist, hosts, load, dur)
 	f := runFile(w, topo, spec)
-	f.CCAParams = map[string]string{"cnp_interval": simCNPInterval}
 	return Run{Label: fmt.Sprintf("load=%g/cca=%s", load, part(spec)), Config: f}
 }
 
@@ -139,14 +128,14 @@ func init() {
 			"Dolce-RC cuts the 64 KB latency by 68 % at PPN 40 (the largest gain; Section V-B). " +
 			"ccreplay: the `dolce-testbed` topology, the `osu-alltoall` generator (block rank placement, one queue pair per " +
 			"rank pair) with the pairwise-exchange algorithm (n-1 MPI_Sendrecv steps, Open MPI's and MPICH's choice for " +
-			"long messages; the paper does not name its MPI library or algorithm). The NICs were ConnectX: DCQCN is the `connectx` " +
-			"preset (the vendor's reaction point, defaults cited in docs/PARAMETERS.md) with the paper's Kmin 7 KB, Kmax 500 KB " +
-			"and 1 us minimum CNP interval (Pmax, unstated, 1 %); Dolce-RC's `paper` preset takes the same reaction point's " +
+			"long messages; the paper does not name its MPI library or algorithm). The NICs were ConnectX: DCQCN is the `dolce-testbed` " +
+			"preset (the vendor's reaction point of `connectx`, defaults cited in docs/PARAMETERS.md, with the paper's Kmin 7 KB, Kmax 500 KB " +
+			"and 1 us minimum CNP interval; Pmax, unstated, 1 %); Dolce-RC's `testbed` preset takes the same reaction point's " +
 			"increase settings (300 us timer, 32767 B byte counter, F = 1, 5/50 Mb/s steps, 1 Mb/s floor, 4 us between cuts). " +
 			"Small scale: the 64 KiB size only, one timed iteration; full: 1 KiB .. 128 KiB, one warm-up and two timed iterations.",
-		Runs: func(s Scale) []Run { return []Run{osuRun(s, testbedDCQCN), osuRun(s, dolceRC)} },
+		Runs: func(s Scale) []Run { return []Run{osuRun(s, testbedDCQCN), osuRun(s, testbedRC)} },
 		Claims: func(s Scale) []Claim {
-			a, b := osuRun(s, testbedDCQCN).Label, osuRun(s, dolceRC).Label
+			a, b := osuRun(s, testbedDCQCN).Label, osuRun(s, testbedRC).Label
 			return []Claim{{
 				ID: "ppn=40/64KiB/latency-change", What: "PPN 40, 64 KiB: Dolce-RC latency vs DCQCN", Paper: -0.68, Unit: "%",
 				Kind: Change, Factor: 1.5,
@@ -181,9 +170,9 @@ func init() {
 				"200 Gb/s and 1 us (Section V-A); " + t.what + " flow sizes at 30 % and 50 % average load; the duration, buffer, " +
 				"and flow arrival process are not stated. ccreplay: `dolce-fattree` (full) or its first two pods, 128 servers " +
 				"(small); Poisson arrivals per host at the load, uniform random pairs, for 5 ms (full) or 2 ms (small), run until " +
-				"every flow ends; DCQCN's `dolce` preset and Dolce-RC's `paper` preset with a 50 us CNP interval (the presets' 1 us " +
-				"is the testbed NICs' setting, Section IV-B.1; Section IV-A's \"five times of the CNP interval (i.e., about one " +
-				"fast recovery phase)\" puts the simulations' interval near DCQCN's 50 us). With 1 us both algorithms cut up to " +
+				"every flow ends; DCQCN's `dolce-sim` preset and Dolce-RC's `sim` preset, whose CNP interval is 55 us (Section IV-A's " +
+				"\"five times of the CNP interval (i.e., about one fast recovery phase)\" with F = 5 and T = 55 us; the testbed " +
+				"NICs' 1 us, Section IV-B.1, is the `testbed` presets'). With 1 us both algorithms cut up to " +
 				"once per microsecond under load and large flows starve: at the small scale, Cache Follower 30 %, the mean FCT is " +
 				"1917 us (DCQCN) and 1725 us (Dolce-RC), -10.0 %, with a p99 slowdown of 153 under Dolce-RC. Absolute mean FCTs depend on the unstated " +
 				"duration and buffer, hence their factor of 2; the change between the two algorithms is the claim.",

@@ -234,3 +234,29 @@ func TestFromRunDerivesOnce(t *testing.T) {
 		t.Error("a missing run gave no error")
 	}
 }
+
+// TestShippedPresetsOnly: every run of every experiment takes a shipped
+// preset (named, or the algorithm's default) and overrides none of its
+// values; the settings of a
+// paper's setup belong to the preset that cites it (docs/PARAMETERS.md's
+// "reproduces" column), not to the experiment. The one key a run may set
+// is policy: which trained policy runs is what RL-CC-NIC (Fuhrer 2023),
+// Table III compares, not a setting of the setup.
+func TestShippedPresetsOnly(t *testing.T) {
+	r := all.Registry()
+	for _, e := range All() {
+		for _, s := range []Scale{Small, Full} {
+			for _, run := range e.Runs(s) {
+				spec := run.Config.CCA
+				for k := range run.Config.CCAParams {
+					if k != "policy" {
+						t.Errorf("%s %s: %s overrides %s=%s", e.Name, run.Label, spec, k, run.Config.CCAParams[k])
+					}
+				}
+				if _, err := r.Build(spec, run.Config.CCAParams); err != nil {
+					t.Errorf("%s %s: %v", e.Name, run.Label, err)
+				}
+			}
+		}
+	}
+}

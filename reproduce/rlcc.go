@@ -187,11 +187,11 @@ func table3Flows(s Scale) []int {
 }
 
 // table3Run is manyToOneRun's many-to-one under RL-CC with the policy and
-// Table III's 2 us decision latency.
+// Table III's 2 us decision latency (the rlcc:sim2us preset).
 func table3Run(n int, policy string) Run {
-	r := manyToOneRun(n, "rlcc")
+	r := manyToOneRun(n, "rlcc:sim2us")
 	r.Label = fmt.Sprintf("n=%d/policy=%s", n, policy)
-	r.Config.CCAParams = map[string]string{"policy": policy, "latency": "2us"}
+	r.Config.CCAParams = map[string]string{"policy": policy}
 	return r
 }
 

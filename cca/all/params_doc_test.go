@@ -39,7 +39,11 @@ Values: rates are bits per second (` + "`100Gbps`, `25G`, `50Mb/s`" + `; 1bps to
 ` + "`55us`, `0.5ms`, `900ns`" + ` (up to 1000000s), sizes bytes (` + "`64KB`" + ` is 64000, ` + "`1MiB`, `1000`" + `; up
 to 10^18), numbers finite (NaN and the infinities are refused in any spelling). Words
 (` + "`off`, `auto`, `bdp`" + `, ...) are case-insensitive. "default" is the value in the default
-preset; "other presets" lists the values of the presets that differ from it.
+preset; "other presets" lists the values of the presets that differ from it. "source" is where a
+preset's values come from (a paper's table or section, a file of a simulator and its lines, a vendor
+document), and "reproduces" the published experiment whose setup the preset carries, or "none"
+when it carries no experiment's (a vendor default, a sample file, our derivation): compare a
+result with a paper's figure only under the preset that reproduces that figure.
 `)
 	for _, name := range r.Names() {
 		s, ok := r.Schema(name)
@@ -48,13 +52,13 @@ preset; "other presets" lists the values of the presets that differ from it.
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s.\n", name, s.Doc)
 		if len(s.Presets) > 0 {
-			b.WriteString("\n| preset | also named | source |\n|---|---|---|\n")
+			b.WriteString("\n| preset | also named | source | reproduces |\n|---|---|---|---|\n")
 			for _, p := range s.Presets {
 				n := "`" + p.Name + "`"
 				if p.Name == s.Default {
 					n += " (default)"
 				}
-				fmt.Fprintf(&b, "| %s | %s | %s |\n", n, code(p.Aliases), cell(p.Doc))
+				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", n, code(p.Aliases), cell(p.Doc), cell(p.Reproduces))
 			}
 		}
 		b.WriteString("\n| key | unit | default | accepts | other presets | description |\n|---|---|---|---|---|---|\n")
@@ -105,6 +109,22 @@ func TestParamsDoc(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Errorf("%s is stale: run go test ./cca/all -run TestParamsDoc -update and read the diff", paramsDoc)
+	}
+}
+
+// TestPresetsSayWhatTheyReproduce: every preset names its source and the
+// published experiment it reproduces, or says that it reproduces none, so
+// that docs/PARAMETERS.md can tell a reader which preset belongs to which
+// figure.
+func TestPresetsSayWhatTheyReproduce(t *testing.T) {
+	r := all.Registry()
+	for _, name := range r.Names() {
+		s, _ := r.Schema(name)
+		for _, p := range s.Presets {
+			if strings.TrimSpace(p.Doc) == "" || strings.TrimSpace(p.Reproduces) == "" {
+				t.Errorf("%s:%s: source %q, reproduces %q", name, p.Name, p.Doc, p.Reproduces)
+			}
+		}
 	}
 }
 

@@ -9,7 +9,53 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// TestPresets checks each preset against its source (see params.go).
+// zhu2015Values is the zhu2015 preset, value by value against CC-NetCalc
+// (Lehal 2024), Table II (the settings of Zhu 2015) and Table I (F).
+var zhu2015Values = map[string]string{
+	"ai_rate": "5Mbps", "hai_rate": "50Mbps", // R_AI 5 Mb/s, R_HAI 50 Mb/s (Table II)
+	"ai_ref_rate": "off",                                                // the same steps at every rate
+	"min_rate":    "100Mbps",                                            // not in the source: the HPCC simulator's MinRate default (params.go)
+	"g":           "0.00390625", "alpha_init": "1", "alpha_mode": "zhu", // g 1/256 (Table II); alpha 1 (Section V)
+	"alpha_timer": "55us", "increase_timer": "55us", "byte_counter": "10MB", // K = T = 55 us, B = 10 MB (Table II)
+	"fast_recovery": "5", "increase_mode": "zhu", "decrease_interval": "0us", "decrease_mode": "immediate", // F = 5 (Table I); every CNP cuts
+	"cut": "half-alpha", "clamp_target_rate": "true", "window": "none", "alpha_first": "false", "min_dec_factor": "off",
+	"kmin": "5KB", "kmax": "200KB", "pmax": "0.01", "ecn_ref_rate": "off", // Kmin 5 kB, Kmax 200 kB, Pmax 1 % (Table II)
+	"cnp_interval": "50us", // T_gap 50 us (Table II)
+}
+
+// hpccRunValues is hpcc-run against the HPCC repository's
+// simulation/run.py with --cc dcqcn --bw 100 (the line numbers of its
+// file; the template is lines 5-63).
+var hpccRunValues = map[string]string{
+	"ai_rate": "20Mbps", "hai_rate": "200Mbps", // ai = 5*bw/25, hai = 50*bw/25 (lines 100-101) at bw = 100
+	"ai_ref_rate": "100Gbps",                                              // both scale with bw
+	"min_rate":    "1Gbps",                                                // MIN_RATE 1000Mb/s (line 28)
+	"g":           "0.00390625",                                           // g=0.00390625 (line 104)
+	"alpha_init":  "1",                                                    // the Mellanox model's alpha starts at 1 (rdma-queue-pair.cc)
+	"alpha_mode":  "mlx", "decrease_mode": "tick", "increase_mode": "mlx", // CC_MODE 1, mode=1 (line 104): the Mellanox model
+	"alpha_timer": "1us", "decrease_interval": "4us", "increase_timer": "300us", // t_alpha=1, t_dec=4, t_inc=300 (line 104)
+	"byte_counter":      "off",                                                                           // the model has no byte counter
+	"fast_recovery":     "1",                                                                             // FAST_RECOVERY_TIMES 1 (line 25)
+	"clamp_target_rate": "false",                                                                         // CLAMP_TARGET_RATE 0 (line 22)
+	"cut":               "half-alpha", "window": "none", "alpha_first": "false", "min_dec_factor": "off", // has_win=0 (line 104)
+	"kmin": "400KB", "kmax": "1600KB", "pmax": "0.2", "ecn_ref_rate": "100Gbps", // kmin_map 100*bw/25, kmax_map 400*bw/25, pmax 0.2 (lines 96-98)
+	"cnp_interval": "1us", // no CNP gap in the simulator: ours, one alpha slot (params.go)
+}
+
+// with returns base with the given values replaced.
+func with(base map[string]string, kv ...string) map[string]string {
+	out := maps.Clone(base)
+	for i := 0; i < len(kv); i += 2 {
+		if _, ok := out[kv[i]]; !ok {
+			panic("with: unknown key " + kv[i])
+		}
+		out[kv[i]] = kv[i+1]
+	}
+	return out
+}
+
+// TestPresets checks every value of each preset against its source (see
+// params.go); connectx has its own table (connectx_test.go).
 func TestPresets(t *testing.T) {
 	for _, tc := range []struct {
 		preset, name string
@@ -18,46 +64,65 @@ func TestPresets(t *testing.T) {
 		params       map[string]string
 	}{
 		{
-			// CC-NetCalc (Lehal 2024), Table II.
 			preset: "zhu2015", name: "dcqcn:zhu2015",
 			ecn: cca.ECNHint{KminBytes: 5000, KmaxBytes: 200000, Pmax: 0.01},
-			cnp: 50 * units.Microsecond,
-			params: map[string]string{
-				"ai_rate": "5Mbps", "hai_rate": "50Mbps", "min_rate": "100Mbps",
-				"g": "0.00390625", "alpha_init": "1", "alpha_mode": "zhu",
-				"alpha_timer": "55us", "increase_timer": "55us", "byte_counter": "10MB",
-				"fast_recovery": "5", "increase_mode": "zhu", "decrease_interval": "0us",
-				"cut": "half-alpha", "clamp_target_rate": "true", "window": "none",
-				"kmin": "5KB", "kmax": "200KB", "pmax": "0.01", "ecn_ref_rate": "off",
-				"cnp_interval": "50us",
-			},
+			cnp: 50 * units.Microsecond, params: zhu2015Values,
 		},
 		{
-			// The default: the HPCC simulator's 100 Gb/s settings, what most
-			// published 100G results use.
-			preset: "", name: "dcqcn:hpcc",
-			ecn: cca.ECNHint{KminBytes: 100000, KmaxBytes: 400000, Pmax: 0.2, RefRate: 25 * units.Gbps},
-			cnp: units.Microsecond,
+			// The default: what the HPCC paper's experiments ran.
+			preset: "", name: "dcqcn:hpcc-run",
+			ecn: cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps},
+			cnp: units.Microsecond, params: hpccRunValues,
 		},
 		{
-			// HPCC simulator mix/config.txt.
-			preset: "hpcc", name: "dcqcn:hpcc",
-			ecn: cca.ECNHint{KminBytes: 100000, KmaxBytes: 400000, Pmax: 0.2, RefRate: 25 * units.Gbps},
-			cnp: units.Microsecond,
-			params: map[string]string{
-				"ai_rate": "50Mbps", "hai_rate": "100Mbps", "min_rate": "100Mbps",
-				"g": "0.00390625", "alpha_mode": "mlx", "alpha_timer": "1us",
-				"increase_timer": "900us", "byte_counter": "off", "fast_recovery": "1",
-				"increase_mode": "mlx", "decrease_interval": "4us",
-				"clamp_target_rate": "false", "ecn_ref_rate": "25Gbps",
-			},
+			preset: "hpcc", name: "dcqcn:hpcc-run",
+			ecn: cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps},
+			cnp: units.Microsecond, params: hpccRunValues,
 		},
 		{
-			// Paper 000 section V-A and IV-B.
-			preset: "dolce", name: "dcqcn:dolce",
-			ecn:    cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01},
+			// run.py --cc dcqcn_paper (line 106): t_alpha=50, t_dec=50, t_inc=55.
+			preset: "hpcc-run-paper", name: "dcqcn:hpcc-run-paper",
+			ecn:    cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps},
 			cnp:    units.Microsecond,
-			params: map[string]string{"ai_rate": "5Mbps", "g": "0.00390625", "byte_counter": "10MB"},
+			params: with(hpccRunValues, "alpha_timer", "50us", "decrease_interval", "50us", "increase_timer", "55us"),
+		},
+		{
+			// The HPCC repository's simulation/mix/config.txt: RATE_AI 50Mb/s,
+			// RATE_HAI 100Mb/s, MIN_RATE 100Mb/s, RP_TIMER 900, KMIN_MAP and
+			// KMAX_MAP 100 and 400 (KB) at 25000000000 b/s.
+			preset: "hpcc-repo", name: "dcqcn:hpcc-config",
+			ecn: cca.ECNHint{KminBytes: 100000, KmaxBytes: 400000, Pmax: 0.2, RefRate: 25 * units.Gbps},
+			cnp: units.Microsecond,
+			params: with(hpccRunValues, "ai_rate", "50Mbps", "hai_rate", "100Mbps", "ai_ref_rate", "off",
+				"min_rate", "100Mbps", "increase_timer", "900us", "kmin", "100KB", "kmax", "400KB", "ecn_ref_rate", "25Gbps"),
+		},
+		{
+			// Dolce-RC (Ye 2023), Section V-A (Kmin 7 KB, Kmax 500 KB) and
+			// Section IV-A (five CNP intervals are one fast recovery phase,
+			// F x T = 5 x 55 us) over zhu2015's reaction point.
+			preset: "dolce", name: "dcqcn:dolce-sim",
+			ecn:    cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01},
+			cnp:    55 * units.Microsecond,
+			params: with(zhu2015Values, "kmin", "7KB", "kmax", "500KB", "cnp_interval", "55us"),
+		},
+		{
+			// Dolce-RC (Ye 2023), Section V-A (Kmin 7 KB, Kmax 500 KB) and
+			// Section IV-B.1 (MIN_TIME_BETWEEN_CNPS = 1) over the ConnectX
+			// NICs' reaction point (connectx_test.go).
+			preset: "dolce-testbed", name: "dcqcn:dolce-testbed",
+			ecn: cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01},
+			cnp: units.Microsecond,
+			params: with(hpccRunValues, "ai_rate", "5Mbps", "hai_rate", "50Mbps", "ai_ref_rate", "off",
+				"min_rate", "1Mbps", "g", "0.0048828125", "alpha_init", "0.9990234375", "byte_counter", "32767B",
+				"min_dec_factor", "0.5", "kmin", "7KB", "kmax", "500KB", "pmax", "0.01", "ecn_ref_rate", "off"),
+		},
+		{
+			// Zhu et al.'s ns-3 model (ns3-rdma): alpha 0.5 at the start,
+			// updated before each cut.
+			preset: "zhu2015-ns3", name: "dcqcn:zhu2015-ns3",
+			ecn:    cca.ECNHint{KminBytes: 5000, KmaxBytes: 200000, Pmax: 0.01},
+			cnp:    50 * units.Microsecond,
+			params: with(zhu2015Values, "alpha_init", "0.5", "alpha_first", "true"),
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,6 +141,9 @@ func TestPresets(t *testing.T) {
 			}
 			if len(s.Params) != len(Keys()) {
 				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(Keys()))
+			}
+			if len(tc.params) != len(Keys()) {
+				t.Errorf("the test checks %d keys of %d", len(tc.params), len(Keys()))
 			}
 			for k, v := range tc.params {
 				if s.Params[k] != v {
@@ -113,7 +181,7 @@ func TestParamsRoundTrip(t *testing.T) {
 
 // TestOverrides checks that each key reaches the Config.
 func TestOverrides(t *testing.T) {
-	s, err := Build("hpcc", map[string]string{
+	s, err := Build("hpcc-config", map[string]string{
 		"ai_rate": "40Mb/s", "hai_rate": "0.2G", "min_rate": "1Gbps", "g": "0.0625",
 		"alpha_init": "0.25", "alpha_mode": "zhu", "alpha_timer": "50us",
 		"increase_timer": "0.3ms", "byte_counter": "1MiB", "fast_recovery": "3",
@@ -152,8 +220,8 @@ func TestBuildErrors(t *testing.T) {
 		params map[string]string
 		want   string
 	}{
-		{"nope", nil, `unknown preset "nope" (known: connectx, dolce, hpcc, zhu2015, zhu2015-ns3)`},
-		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_rate, alpha_first, alpha_init,`},
+		{"nope", nil, `unknown preset "nope" (known: connectx, dolce-sim, dolce-testbed, hpcc-config, hpcc-run, hpcc-run-paper, zhu2015, zhu2015-ns3)`},
+		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_rate, ai_ref_rate, alpha_first, alpha_init,`},
 		{"", map[string]string{"AI_RATE": "1G"}, `unknown parameter "AI_RATE"`},
 		{"", map[string]string{"zzz": "1", "g": "2"}, "parameter g: must be in (0, 1], got 2"},
 		{"", map[string]string{"g": "0"}, "parameter g: must be in (0, 1]"},
@@ -235,7 +303,8 @@ func TestValidate(t *testing.T) {
 func TestRegister(t *testing.T) {
 	r := cca.NewRegistry()
 	Register(r)
-	for spec, want := range map[string]string{"dcqcn": "dcqcn:hpcc", "dcqcn:zhu2015": "dcqcn:zhu2015", "dcqcn:hpcc": "dcqcn:hpcc", "dcqcn:dolce": "dcqcn:dolce"} {
+	for spec, want := range map[string]string{"dcqcn": "dcqcn:hpcc-run", "dcqcn:zhu2015": "dcqcn:zhu2015", "dcqcn:hpcc": "dcqcn:hpcc-run",
+		"dcqcn:hpcc-repo": "dcqcn:hpcc-config", "dcqcn:dolce": "dcqcn:dolce-sim", "dcqcn:dolce-testbed": "dcqcn:dolce-testbed"} {
 		s, err := r.Build(spec, nil)
 		if err != nil || s.Name != want {
 			t.Errorf("Build(%q) = %q, %v; want %q", spec, s.Name, err, want)
@@ -264,5 +333,32 @@ func TestStartPanics(t *testing.T) {
 			d, _ := New(Config{})
 			f(d)
 		}()
+	}
+}
+
+// TestAIRefRate: hpcc-run's increase steps follow run.py's rule RATE_AI =
+// 5*bw/25 and RATE_HAI = 50*bw/25 Mb/s for a bw Gb/s NIC (lines 100-101).
+func TestAIRefRate(t *testing.T) {
+	s, err := Build("hpcc-run", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ line, ai, hai units.BitsPerSec }{
+		{25 * units.Gbps, 5 * units.Mbps, 50 * units.Mbps},
+		{50 * units.Gbps, 10 * units.Mbps, 100 * units.Mbps},
+		{100 * units.Gbps, 20 * units.Mbps, 200 * units.Mbps},
+		{400 * units.Gbps, 80 * units.Mbps, 800 * units.Mbps},
+	} {
+		d := s.New().(*DCQCN)
+		d.Start(0, cca.FlowInfo{LineRate: tc.line, BaseRTT: 10 * units.Microsecond, MTU: 1048, Hops: 2})
+		if ai, hai := d.step(d.cfg.AIRate), d.step(d.cfg.HAIRate); ai != tc.ai || hai != tc.hai {
+			t.Errorf("%v: steps %v, %v; want %v, %v", tc.line, ai, hai, tc.ai, tc.hai)
+		}
+	}
+	z, _ := Build("zhu2015", nil) // no reference rate: the same step at every rate
+	d := z.New().(*DCQCN)
+	d.Start(0, cca.FlowInfo{LineRate: 400 * units.Gbps, BaseRTT: 10 * units.Microsecond, MTU: 1048, Hops: 2})
+	if ai := d.step(d.cfg.AIRate); ai != 5*units.Mbps {
+		t.Errorf("zhu2015 at 400G: AI step %v, want 5Mbps", ai)
 	}
 }

@@ -79,6 +79,12 @@ type Config struct {
 	// HAIRate is R_HI, the hyper-increase step of the target rate, bits
 	// per second. Default 50 Mb/s (CC-NetCalc, Lehal 2024, Table II).
 	HAIRate units.BitsPerSec
+	// AIRefRate, when positive, is the line rate AIRate and HAIRate are
+	// given for: a flow scales both linearly to its own line rate at
+	// Start, as the HPCC repository's run.py sets RATE_AI = 5*bw/25 and
+	// RATE_HAI = 50*bw/25 Mb/s for a bw Gb/s NIC. Zero (the default) uses
+	// them as given at every rate.
+	AIRefRate units.BitsPerSec
 	// MinRate is the floor of R_C and R_T, bits per second; a value above
 	// the line rate is lowered to the line rate at Start. Default 100 Mb/s
 	// (our choice: the HPCC simulator's MinRate default; neither Zhu 2015

@@ -40,6 +40,7 @@ func TestConnectXPreset(t *testing.T) {
 			"increase_mode":     "mlx",          // the HPCC simulator's reading of the state machine
 			"ai_rate":           "5Mbps",        // rpg_ai_rate 5 Mb/s [Q]
 			"hai_rate":          "50Mbps",       // rpg_hai_rate 50 Mb/s [Q]
+			"ai_ref_rate":       "off",          // the same steps at every port speed [Q]
 			"clamp_target_rate": "false",        // clamp_tgt_rate 0, clamp_tgt_rate_after_time_inc 1 [Q, W]
 			"cnp_interval":      "4us",          // min_time_between_cnps 4 us [Q]
 			"kmin":              "150KB",        // min_threshold_bytes 150000 [S]

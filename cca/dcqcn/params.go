@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultPreset is the preset used when none is named.
-const DefaultPreset = "hpcc"
+const DefaultPreset = "hpcc-run"
 
 // table is DCQCN's parameters and presets: the one source of the preset
 // configurations, `--cca-param` parsing, Spec.Params, help and docs.
@@ -19,20 +19,49 @@ const DefaultPreset = "hpcc"
 //     R_HI 50 Mb/s; F = 5 from Table I. min_rate 100 Mb/s is our choice
 //     (the HPCC simulator's MinRate default; neither Zhu 2015 nor CC-NetCalc (Lehal 2024),
 //     gives one).
-//   - hpcc: the HPCC simulator's mix/config.txt
-//     (../shared/data/hpcc_format/config.txt) run through its Mellanox
-//     DCQCN model (rdma-hw.cc, CC_MODE 1): RATE_AI 50Mb/s, RATE_HAI
+//   - hpcc-run (the default; alias hpcc): DCQCN as the HPCC paper's
+//     experiments ran it. HPCC (Li 2019) generated its simulations with the
+//     HPCC repository's simulation/run.py (alibaba-edu/High-Precision-
+//     Congestion-Control), whose `--cc dcqcn` branch (line 104) writes,
+//     for a NIC of bw Gb/s: CC_MODE 1 (the Mellanox DCQCN model of
+//     rdma-hw.cc), ALPHA_RESUME_INTERVAL 1 (us), RATE_DECREASE_INTERVAL
+//     4 (us), RP_TIMER 300 (us), EWMA_GAIN 0.00390625, and from the
+//     template (lines 5-63) CLAMP_TARGET_RATE 0, FAST_RECOVERY_TIMES 1,
+//     MIN_RATE 1000Mb/s; RATE_AI = 5*bw/25 and RATE_HAI = 50*bw/25 Mb/s
+//     (lines 100-101): 20 and 200 Mb/s at 100 Gb/s, scaled here with the
+//     line rate (ai_ref_rate 100Gbps); KMIN_MAP, KMAX_MAP and PMAX_MAP
+//     100*bw/25 KB, 400*bw/25 KB and 0.2 for links of bw Gb/s and four
+//     times that for links of 4*bw (lines 96-98): 400 KB / 1600 KB / 0.2 at
+//     100 Gb/s, linear in the link rate (ecn_ref_rate 100Gbps). No byte
+//     counter (the model has none). The simulator has no CNP gap (every
+//     ACK of a CE-marked packet carries the CNP flag); the 1 us CNP
+//     interval is our choice, one alpha slot, so that every slot can still
+//     see a CNP while cuts stay paced by decrease_interval. ACK_HIGH_PRIO 1
+//     (ACKs in the high-priority queue) is not a setting of the algorithm.
+//   - hpcc-run-paper: run.py's `--cc dcqcn_paper` (line 106), its reading
+//     of Zhu 2015's timers: hpcc-run with ALPHA_RESUME_INTERVAL 50 (us),
+//     RATE_DECREASE_INTERVAL 50 (us) and RP_TIMER 55 (us).
+//   - hpcc-config (alias hpcc-repo): the HPCC repository's sample
+//     simulation/mix/config.txt (../shared/data/hpcc_format/config.txt)
+//     run through the same Mellanox model: RATE_AI 50Mb/s, RATE_HAI
 //     100Mb/s, MIN_RATE 100Mb/s, RP_TIMER 900 (us), ALPHA_RESUME_INTERVAL
 //     1 (us), EWMA_GAIN 0.00390625, FAST_RECOVERY_TIMES 1,
-//     RATE_DECREASE_INTERVAL 4 (us), CLAMP_TARGET_RATE 0, no byte
-//     counter; KMIN_MAP/KMAX_MAP/PMAX_MAP 100 kB/400 kB/0.2 at 25 Gb/s,
-//     scaled linearly with the link rate. The simulator has no CNP gap:
-//     every ACK of a CE-marked packet carries the CNP flag. We choose a
-//     1 us CNP interval, the alpha slot K, so that every slot can still
-//     see a CNP; cuts stay paced by decrease_interval.
-//   - dolce: the DCQCN baseline of Dolce-RC (Ye 2023) (Dolce-RC), Section V-A:
-//     zhu2015 with Kmin 7 KB and Kmax 500 KB, and a 1 us minimum CNP
-//     interval (Section IV-B, MIN_TIME_BETWEEN_CNPS = 1).
+//     RATE_DECREASE_INTERVAL 4 (us), CLAMP_TARGET_RATE 0;
+//     KMIN_MAP/KMAX_MAP/PMAX_MAP 100 kB/400 kB/0.2 at 25 Gb/s, scaled
+//     linearly with the link rate; the CNP interval as hpcc-run. A sample
+//     file: no published experiment used these values (run.py overwrites
+//     every one of them).
+//   - dolce-sim (alias dolce, dolce-paper): the DCQCN baseline of Dolce-RC
+//     (Ye 2023)'s ns-3 simulations (Section V-C, Tables I and II; Section
+//     V-A's settings): zhu2015 with Kmin 7 KB and Kmax 500 KB (Section
+//     V-A, "for fair comparisons") and a 55 us CNP interval: Section IV-A
+//     takes five CNP intervals to be "about one fast recovery phase", F x T
+//     = 5 x 55 us. Pmax is not stated: zhu2015's 1 %.
+//   - dolce-testbed: the DCQCN of Dolce-RC (Ye 2023)'s testbed (Section
+//     V-B, Fig. 5), ConnectX NICs: connectx's reaction point with the
+//     paper's Kmin 7 KB and Kmax 500 KB (Section V-A), Pmax 1 % as
+//     dolce-sim, and the NICs' minimum CNP interval of 1 us (Section
+//     IV-B.1, MIN_TIME_BETWEEN_CNPS = 1).
 //   - zhu2015-ns3: zhu2015's values run the way Zhu et al.'s own ns-3 DCQCN
 //     model runs them (github.com/bobzhuyb/ns3-rdma, qbb-net-device.cc, the
 //     simulator CC-NetCalc (Lehal 2024) Section V-A used, its reference [47]):
@@ -48,9 +77,11 @@ const DefaultPreset = "hpcc"
 //     later NICs run it, with the firmware's factory defaults, and the ECN
 //     marking NVIDIA's switch software sets for RoCE; value by value below.
 //
-// The aliases hpcc-repo and dolce-paper are the names the project's first
-// design notes used; nvidia is the vendor's name for connectx. Spec.Name
-// always carries the canonical name.
+// The aliases hpcc, hpcc-repo, dolce and dolce-paper are names earlier
+// versions used (hpcc and hpcc-repo then both meant hpcc-config; dolce
+// was zhu2015 with a 1 us CNP interval, the testbed's setting on the
+// simulations' reaction point); nvidia is the vendor's name for connectx.
+// Spec.Name always carries the canonical name.
 //
 // The connectx preset names each vendor parameter (sysfs/debugfs name /
 // mlxconfig name), its default and where the default comes from:
@@ -136,51 +167,71 @@ var table = &keyval.Table[Config]{
 	Default: DefaultPreset,
 	Base:    "zhu2015", // a Config built in Go is DCQCN (Zhu 2015)'s where it is zero
 	Presets: []cca.Preset{
-		{Name: "zhu2015", Doc: "CC-NetCalc (Lehal 2024), Table II, the settings of Zhu et al. 2015"},
-		{Name: "hpcc", Aliases: []string{"hpcc-repo"}, Doc: "the HPCC simulator's 100 Gb/s DCQCN settings (its mix/config.txt through its Mellanox DCQCN model, rdma-hw.cc), what most published 100G simulation results use"},
-		{Name: "dolce", Aliases: []string{"dolce-paper"}, Doc: "Dolce-RC (Ye 2023), Section V-A's DCQCN baseline: zhu2015 with Kmin 7KB, Kmax 500KB, CNP interval 1us"},
-		{Name: "zhu2015-ns3", Doc: "zhu2015's values as Zhu et al.'s own ns-3 DCQCN model (ns3-rdma) runs them: alpha starts at 0.5 and is updated before each cut; what CC-NetCalc (Lehal 2024) Section V-A simulated"},
-		{Name: "connectx", Aliases: []string{"nvidia"}, Doc: "NVIDIA/Mellanox ConnectX-4 and later NICs' DCQCN with the firmware defaults (ConnectX DCQCN docs, NVIDIA; ConnectX mlxconfig defaults), switch ECN 150KB/1500KB/100% (Cumulus Linux RoCE, NVIDIA)"},
+		{Name: "hpcc-run", Aliases: []string{"hpcc"},
+			Doc:        "the HPCC repository's simulation/run.py, --cc dcqcn (line 104): AI 5*bw/25, HAI 50*bw/25 Mb/s (20/200 at 100G), RP_TIMER 300us, alpha 1us, decrease 4us, MIN_RATE 1Gb/s, ECN 100/400 KB per 25G and 0.2 (lines 96-98)",
+			Reproduces: "HPCC (Li 2019), Section 5's DCQCN (the simulations run.py generated)"},
+		{Name: "hpcc-run-paper",
+			Doc:        "run.py --cc dcqcn_paper (line 106): hpcc-run with alpha and decrease intervals 50us and RP_TIMER 55us",
+			Reproduces: "HPCC (Li 2019), its DCQCN with Zhu 2015's timers (run.py's dcqcn_paper)"},
+		{Name: "hpcc-config", Aliases: []string{"hpcc-repo"},
+			Doc:        "the HPCC repository's sample simulation/mix/config.txt through its Mellanox DCQCN model (rdma-hw.cc): AI 50, HAI 100, MIN_RATE 100 Mb/s, RP_TIMER 900us",
+			Reproduces: "none (a sample file; run.py overwrites every value)"},
+		{Name: "zhu2015", Doc: "CC-NetCalc (Lehal 2024), Table II, the settings of Zhu et al. 2015",
+			Reproduces: "CC-NetCalc (Lehal 2024), Section V's fluid and network-calculus DCQCN"},
+		{Name: "zhu2015-ns3", Doc: "zhu2015's values as Zhu et al.'s own ns-3 DCQCN model (ns3-rdma) runs them: alpha starts at 0.5 and is updated before each cut",
+			Reproduces: "CC-NetCalc (Lehal 2024), Section V-A's ns-3 simulations"},
+		{Name: "dolce-sim", Aliases: []string{"dolce", "dolce-paper"},
+			Doc:        "Dolce-RC (Ye 2023), Section V-A's DCQCN baseline in ns-3: zhu2015 with Kmin 7KB, Kmax 500KB, CNP interval 55us (Section IV-A: five CNP intervals are one fast recovery phase, 5 x 55us)",
+			Reproduces: "Dolce-RC (Ye 2023), Tables I and II (the DCQCN rows)"},
+		{Name: "dolce-testbed",
+			Doc:        "Dolce-RC (Ye 2023), Section V-B's testbed DCQCN: connectx with Kmin 7KB, Kmax 500KB, Pmax 1%, CNP interval 1us (Section IV-B.1)",
+			Reproduces: "Dolce-RC (Ye 2023), Fig. 5 (the DCQCN curve)"},
+		{Name: "connectx", Aliases: []string{"nvidia"},
+			Doc:        "NVIDIA/Mellanox ConnectX-4 and later NICs' DCQCN with the firmware defaults (ConnectX DCQCN docs, NVIDIA; ConnectX mlxconfig defaults), switch ECN 150KB/1500KB/100% (Cumulus Linux RoCE, NVIDIA)",
+			Reproduces: "none (vendor defaults)"},
 	},
 	Params: []*keyval.Param[Config]{
 		keyval.Rate("ai_rate", func(c *Config) *units.BitsPerSec { return &c.AIRate }).
-			Default("5Mbps").In("hpcc", "50Mbps").DefaultIfZero().
+			Default("5Mbps").In("hpcc-run", "20Mbps").In("hpcc-run-paper", "20Mbps").In("hpcc-config", "50Mbps").DefaultIfZero().
 			Doc("R_AI, the additive-increase step of the target rate"),
 		keyval.Rate("hai_rate", func(c *Config) *units.BitsPerSec { return &c.HAIRate }).
-			Default("50Mbps").In("hpcc", "100Mbps").DefaultIfZero().
+			Default("50Mbps").In("hpcc-run", "200Mbps").In("hpcc-run-paper", "200Mbps").In("hpcc-config", "100Mbps").DefaultIfZero().
 			Doc("R_HI, the hyper-increase step of the target rate"),
+		keyval.Rate("ai_ref_rate", func(c *Config) *units.BitsPerSec { return &c.AIRefRate }).Zero("off", "none", "0").
+			Default("off").In("hpcc-run", "100Gbps").In("hpcc-run-paper", "100Gbps").
+			Doc("line rate ai_rate and hai_rate are given for, scaled linearly to a flow's line rate (off: the same at every rate)"),
 		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
-			Default("100Mbps").In("connectx", "1Mbps").DefaultIfZero().
+			Default("100Mbps").In("hpcc-run", "1Gbps").In("hpcc-run-paper", "1Gbps").In("connectx", "1Mbps").In("dolce-testbed", "1Mbps").DefaultIfZero().
 			Doc("floor of R_C and R_T (lowered to the line rate at Start)"),
 		keyval.Real("g", func(c *Config) *float64 { return &c.G }, keyval.UnitNonZero).
-			Default("0.00390625").In("connectx", "0.0048828125").DefaultIfZero().
+			Default("0.00390625").In("connectx", "0.0048828125").In("dolce-testbed", "0.0048828125").DefaultIfZero().
 			Doc("g, the gain of alpha's EWMA"),
 		keyval.Real("alpha_init", func(c *Config) *float64 { return &c.AlphaInit }, keyval.UnitNonZero).
-			Default("1").In("connectx", "0.9990234375").In("zhu2015-ns3", "0.5").DefaultIfZero().
+			Default("1").In("connectx", "0.9990234375").In("dolce-testbed", "0.9990234375").In("zhu2015-ns3", "0.5").DefaultIfZero().
 			Doc("alpha at Start (CC-NetCalc, Lehal 2024 section V: alpha is set to 1)"),
 		keyval.Enum("alpha_mode", func(c *Config) *AlphaMode { return &c.AlphaMode }, AlphaZhu, AlphaMlx).
-			Default("zhu").In("hpcc", "mlx").In("connectx", "mlx").DefaultIfZero().
+			Default("zhu").In("hpcc-run", "mlx").In("hpcc-run-paper", "mlx").In("hpcc-config", "mlx").In("connectx", "mlx").In("dolce-testbed", "mlx").DefaultIfZero().
 			Doc("alpha update: zhu (every cut and every K without a CNP) or mlx (a clock of period K)"),
 		keyval.Enum("decrease_mode", func(c *Config) *DecreaseMode { return &c.DecreaseMode }, DecreaseImmediate, DecreaseTick).
-			Default("immediate").In("hpcc", "tick").In("connectx", "tick").DefaultIfZero().
+			Default("immediate").In("hpcc-run", "tick").In("hpcc-run-paper", "tick").In("hpcc-config", "tick").In("connectx", "tick").In("dolce-testbed", "tick").DefaultIfZero().
 			Doc("when a CNP cuts: immediate (at most once per decrease_interval) or tick (a clock of period decrease_interval from the first CNP, the HPCC simulator's Mellanox model)"),
 		keyval.Time("alpha_timer", func(c *Config) *units.Time { return &c.AlphaTimer }).Positive().
-			Default("55us").In("hpcc", "1us").In("connectx", "1us").DefaultIfZero().
+			Default("55us").In("hpcc-run", "1us").In("hpcc-run-paper", "50us").In("hpcc-config", "1us").In("connectx", "1us").In("dolce-testbed", "1us").DefaultIfZero().
 			Doc("K, the alpha update period"),
 		keyval.Time("increase_timer", func(c *Config) *units.Time { return &c.IncreaseTimer }).Positive().
-			Default("55us").In("hpcc", "900us").In("connectx", "300us").DefaultIfZero().
+			Default("55us").In("hpcc-run", "300us").In("hpcc-config", "900us").In("connectx", "300us").In("dolce-testbed", "300us").DefaultIfZero().
 			Doc("T, the rate-increase timer period"),
 		keyval.Size("byte_counter", func(c *Config) *units.Bytes { return &c.ByteCounter }).Zero("off", "none", "0").
-			Default("10MB").In("hpcc", "off").In("connectx", "32767B").
+			Default("10MB").In("hpcc-run", "off").In("hpcc-run-paper", "off").In("hpcc-config", "off").In("connectx", "32767B").In("dolce-testbed", "32767B").
 			Doc("B, bytes sent per byte-counter increase event (off: i_B follows i_T)"),
 		keyval.Int("fast_recovery", func(c *Config) *int { return &c.FastRecovery }, keyval.AtLeast(1)).
-			Default("5").In("hpcc", "1").In("connectx", "1").DefaultIfZero().
+			Default("5").In("hpcc-run", "1").In("hpcc-run-paper", "1").In("hpcc-config", "1").In("connectx", "1").In("dolce-testbed", "1").DefaultIfZero().
 			Doc("F, increase events of fast recovery before additive or hyper increase"),
 		keyval.Enum("increase_mode", func(c *Config) *IncreaseMode { return &c.IncreaseMode }, IncreaseZhu, IncreaseMlx).
-			Default("zhu").In("hpcc", "mlx").In("connectx", "mlx").DefaultIfZero().
+			Default("zhu").In("hpcc-run", "mlx").In("hpcc-run-paper", "mlx").In("hpcc-config", "mlx").In("connectx", "mlx").In("dolce-testbed", "mlx").DefaultIfZero().
 			Doc("how the counters pick the increase phase: zhu (count, then compare) or mlx"),
 		keyval.Time("decrease_interval", func(c *Config) *units.Time { return &c.DecreaseInterval }).
-			Default("0us").In("hpcc", "4us").In("connectx", "4us").
+			Default("0us").In("hpcc-run", "4us").In("hpcc-run-paper", "50us").In("hpcc-config", "4us").In("connectx", "4us").In("dolce-testbed", "4us").
 			Doc("minimum time between two cuts (0: every CNP cuts)"),
 		keyval.Enum("cut", func(c *Config) *CutMode { return &c.Cut }, CutHalfAlpha, CutAlpha).
 			Default("half-alpha").DefaultIfZero().
@@ -189,10 +240,10 @@ var table = &keyval.Table[Config]{
 			Default("false").In("zhu2015-ns3", "true").
 			Doc("with alpha_mode zhu, a cut updates alpha first and cuts with the new value (Zhu et al.'s ns-3 model) instead of the value before the CNP"),
 		keyval.Real("min_dec_factor", func(c *Config) *float64 { return &c.MinDecFactor }, keyval.Unit).Zero("off", "none", "0").
-			Default("off").In("connectx", "0.5").
+			Default("off").In("connectx", "0.5").In("dolce-testbed", "0.5").
 			Doc("least fraction of R_C one cut keeps (ConnectX rpg_min_dec_fac/100; off: no cap)"),
 		keyval.BoolNot("clamp_target_rate", func(c *Config) *bool { return &c.KeepTargetRate }).
-			Default("true").In("hpcc", "false").In("connectx", "false").
+			Default("true").In("hpcc-run", "false").In("hpcc-run-paper", "false").In("hpcc-config", "false").In("connectx", "false").In("dolce-testbed", "false").
 			Doc("every cut sets R_T = R_C (false: only after an increase event, HPCC's CLAMP_TARGET_RATE 0)"),
 		keyval.Size("window", func(c *Config) *units.Bytes { return &c.Window }).Zero("none", "off", "0").
 			Word("bdp", func(c *Config) { c.Window, c.WindowBDP = 0, true }, func(c *Config) bool { return c.WindowBDP }).
@@ -200,19 +251,19 @@ var table = &keyval.Table[Config]{
 			Default("none").
 			Doc("cap on bytes in flight (bdp: the path's bandwidth-delay product at Start)"),
 		keyval.Size("kmin", func(c *Config) *units.Bytes { return &c.Kmin }).Zero("0B", "off", "none", "0").
-			Default("5KB").In("hpcc", "100KB").In("dolce", "7KB").In("connectx", "150KB").
+			Default("5KB").In("hpcc-run", "400KB").In("hpcc-run-paper", "400KB").In("hpcc-config", "100KB").In("dolce-sim", "7KB").In("dolce-testbed", "7KB").In("connectx", "150KB").
 			Doc("RED threshold below which switches mark nothing"),
 		keyval.Size("kmax", func(c *Config) *units.Bytes { return &c.Kmax }).Zero("0B", "off", "none", "0").
-			Default("200KB").In("hpcc", "400KB").In("dolce", "500KB").In("connectx", "1500KB").
+			Default("200KB").In("hpcc-run", "1600KB").In("hpcc-run-paper", "1600KB").In("hpcc-config", "400KB").In("dolce-sim", "500KB").In("dolce-testbed", "500KB").In("connectx", "1500KB").
 			Doc("RED threshold at which the marking probability reaches pmax"),
 		keyval.Real("pmax", func(c *Config) *float64 { return &c.Pmax }, keyval.Unit).
-			Default("0.01").In("hpcc", "0.2").In("connectx", "1").
+			Default("0.01").In("hpcc-run", "0.2").In("hpcc-run-paper", "0.2").In("hpcc-config", "0.2").In("connectx", "1").
 			Doc("marking probability at kmax"),
 		keyval.Rate("ecn_ref_rate", func(c *Config) *units.BitsPerSec { return &c.ECNRefRate }).Zero("off", "none", "0").
-			Default("off").In("hpcc", "25Gbps").
+			Default("off").In("hpcc-run", "100Gbps").In("hpcc-run-paper", "100Gbps").In("hpcc-config", "25Gbps").
 			Doc("link rate kmin and kmax are given for, scaled linearly to other rates (off: the same at every rate)"),
 		keyval.Time("cnp_interval", func(c *Config) *units.Time { return &c.CNPInterval }).Positive().
-			Default("50us").In("hpcc", "1us").In("dolce", "1us").In("connectx", "4us").DefaultIfZero().
+			Default("50us").In("hpcc-run", "1us").In("hpcc-run-paper", "1us").In("hpcc-config", "1us").In("dolce-sim", "55us").In("dolce-testbed", "1us").In("connectx", "4us").DefaultIfZero().
 			Doc("T_gap, the receiver's minimum time between two CNPs of a queue pair"),
 	},
 }

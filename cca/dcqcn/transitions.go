@@ -143,13 +143,13 @@ func (d *DCQCN) increase(byTimer bool) {
 		d.stage = StageFastRecovery
 	case d.cfg.IncreaseMode == IncreaseZhu && lo >= f:
 		d.stage = StageHyper
-		d.rt = d.raise(d.rt, lo-f+1, d.cfg.HAIRate)
+		d.rt = d.raise(d.rt, lo-f+1, d.step(d.cfg.HAIRate))
 	case d.cfg.IncreaseMode == IncreaseMlx && lo > f:
 		d.stage = StageHyper
-		d.rt = d.raise(d.rt, 1, d.cfg.HAIRate)
+		d.rt = d.raise(d.rt, 1, d.step(d.cfg.HAIRate))
 	default:
 		d.stage = StageAdditive
-		d.rt = d.raise(d.rt, 1, d.cfg.AIRate)
+		d.rt = d.raise(d.rt, 1, d.step(d.cfg.AIRate))
 	}
 	if d.cfg.IncreaseMode == IncreaseMlx {
 		bump()
@@ -158,6 +158,16 @@ func (d *DCQCN) increase(byTimer bool) {
 	// leave it 1 b/s short forever. R_C <= R_T, so the mean never exceeds R_T.
 	d.rc = (d.rt + d.rc + 1) / 2
 	d.stopIfRecovered()
+}
+
+// step is an increase step at this flow's line rate: with AIRefRate set,
+// the configured step scaled by line/AIRefRate (the HPCC repository's
+// run.py sets RATE_AI and RATE_HAI in proportion to the NIC rate).
+func (d *DCQCN) step(s units.BitsPerSec) units.BitsPerSec {
+	if ref := d.cfg.AIRefRate; ref > 0 && ref != d.line {
+		return units.BitsPerSec(float64(s) * float64(d.line) / float64(ref))
+	}
+	return s
 }
 
 // raise returns r + n*step, clamped to [minRate, line] without overflow.

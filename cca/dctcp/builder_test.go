@@ -30,17 +30,22 @@ func TestPresets(t *testing.T) {
 		{preset: "alizadeh2010", name: "dctcp:paper",
 			ecn: cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}},
 		{
-			// HPCC simulator mix/config.txt (EWMA_GAIN, DCTCP_RATE_AI,
-			// MIN_RATE, HAS_WIN/VAR_WIN) and run.py's DCTCP K.
-			preset: "hpcc-repo", name: "dctcp:hpcc-repo",
-			ecn: cca.ECNHint{KminBytes: 30000, KmaxBytes: 30000, Pmax: 1, RefRate: 10 * units.Gbps},
+			// The HPCC repository's simulation/run.py, --cc dctcp: g=0.0625
+			// (line 131), dctcp_ai=615 (line 127), MIN_RATE 1000Mb/s
+			// (template line 28), has_win=1 vwin=1 (line 131), kmin_map =
+			// kmax_map = 30*bw/10 KB, pmax 1.0 (lines 128-130): 300 KB at
+			// bw = 100, linear in the link rate; alpha 1 (rdma-queue-pair.cc).
+			preset: "hpcc-run", name: "dctcp:hpcc-run",
+			ecn: cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps},
 			params: map[string]string{
-				"g": "0.00390625", "alpha_init": "1", "ai_rate": "1Gbps",
-				"min_rate": "100Mbps", "window": "var", "k": "30KB", "k_ref_rate": "10Gbps",
+				"g": "0.0625", "alpha_init": "1", "ai_rate": "615Mbps",
+				"min_rate": "1Gbps", "window": "var", "k": "300KB", "k_ref_rate": "100Gbps",
 			},
 		},
-		{preset: "hpcc", name: "dctcp:hpcc-repo",
-			ecn: cca.ECNHint{KminBytes: 30000, KmaxBytes: 30000, Pmax: 1, RefRate: 10 * units.Gbps}},
+		{preset: "hpcc-repo", name: "dctcp:hpcc-run",
+			ecn: cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}},
+		{preset: "hpcc", name: "dctcp:hpcc-run",
+			ecn: cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {
 			s, err := Build(tc.preset, nil)
@@ -130,7 +135,7 @@ func TestBuildErrors(t *testing.T) {
 		params map[string]string
 		want   string
 	}{
-		{"nope", nil, `unknown preset "nope" (known: hpcc-repo, paper)`},
+		{"nope", nil, `unknown preset "nope" (known: hpcc-run, paper)`},
 		{"", map[string]string{"kmin": "1KB"}, `unknown parameter "kmin" (known: ai_rate, alpha_init, g, k, k_ref_rate, min_rate, window)`},
 		{"", map[string]string{"g": "0"}, "parameter g: must be in (0, 1], got 0"},
 		{"", map[string]string{"g": "1/16"}, `parameter g: want a number, got "1/16"`},
@@ -168,7 +173,7 @@ func TestRegister(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "dctcp:hpcc-repo" || s.Params["g"] != "0.0625" || !strings.Contains(r.Doc("dctcp"), "DCTCP") {
+	if s.Name != "dctcp:hpcc-run" || s.Params["g"] != "0.0625" || !strings.Contains(r.Doc("dctcp"), "DCTCP") {
 		t.Errorf("spec %+v doc %q", s, r.Doc("dctcp"))
 	}
 	if _, err := r.Build("dctcp", map[string]string{"x": "1"}); err == nil || !strings.HasPrefix(err.Error(), `dctcp: unknown parameter "x"`) {

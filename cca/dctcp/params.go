@@ -25,26 +25,30 @@ const DefaultPreset = "paper"
 //     ~100 us testbed RTTs and do not transfer to microsecond RTTs.
 //     min_rate 100 Mb/s is the HPCC simulator's MIN_RATE. No window: pure
 //     rate control.
-//   - hpcc-repo: the HPCC simulator (CC_MODE 8) with its mix/config.txt
-//     (../shared/data/hpcc_format/config.txt): EWMA_GAIN 0.00390625 -> g;
-//     DCTCP_RATE_AI 1000Mb/s -> ai_rate; MIN_RATE 100Mb/s -> min_rate;
-//     HAS_WIN 1 and VAR_WIN 1 -> window var; alpha starts at 1
-//     (rdma-queue-pair.cc). K is not in config.txt (its KMIN/KMAX maps
-//     are DCQCN's): we take the DCTCP settings of the HPCC repository's
-//     run.py as we recall them, KMIN = KMAX = 30 KB per 10 Gb/s with PMAX
-//     1, i.e. 30 KB at 10 Gb/s scaled with the link rate (300 KB at
-//     100 Gb/s). NB: the same run.py sets DCTCP_RATE_AI to 615 Mb/s ("1
-//     MTU per 13 us RTT"); config.txt's 1000 Mb/s is used here.
+//   - hpcc-run (aliases hpcc-repo, hpcc): DCTCP as the HPCC paper's
+//     experiments ran it, the HPCC repository's simulation/run.py with
+//     `--cc dctcp` (lines 124-131): CC_MODE 8; EWMA_GAIN g=0.0625 -> g;
+//     DCTCP_RATE_AI 615 Mb/s ("calculated from RTT=13us and MTU=1KB",
+//     line 127) -> ai_rate; MIN_RATE 1000Mb/s (template line 28) ->
+//     min_rate; HAS_WIN 1 and VAR_WIN 1 -> window var; KMIN_MAP = KMAX_MAP
+//     = 30*bw/10 KB with PMAX 1.0 (lines 128-130): 300 KB at 100 Gb/s,
+//     linear in the link rate; alpha starts at 1 (rdma-queue-pair.cc).
+//     Earlier versions named hpcc-repo a mix of the sample mix/config.txt
+//     (g 1/256, 1000 Mb/s, 100 Mb/s) with run.py's K; no experiment ran
+//     that mix, so the names now mean run.py's settings.
 var table = &keyval.Table[Config]{
 	Name:    "dctcp",
 	Default: DefaultPreset,
 	Presets: []cca.Preset{
-		{Name: "paper", Aliases: []string{"alizadeh2010"}, Doc: "Alizadeh et al. 2010: g 1/16, one MTU per RTT, K > C*RTT/7 (24KB at 100Gbps)"},
-		{Name: "hpcc-repo", Aliases: []string{"hpcc"}, Doc: "the HPCC simulator's mix/config.txt (CC_MODE 8) and run.py's K"},
+		{Name: "paper", Aliases: []string{"alizadeh2010"}, Doc: "Alizadeh et al. 2010: g 1/16, one MTU per RTT, K > C*RTT/7 (24KB at 100Gbps, our application of the guideline)",
+			Reproduces: "none (the paper's rules applied to a 100G fabric; its experiments ran at 1 and 10 Gb/s)"},
+		{Name: "hpcc-run", Aliases: []string{"hpcc-repo", "hpcc"},
+			Doc:        "the HPCC repository's simulation/run.py, --cc dctcp (lines 124-131): g 0.0625, DCTCP_RATE_AI 615Mb/s, MIN_RATE 1Gb/s, K 30*bw/10 KB (300KB at 100G), variable window",
+			Reproduces: "HPCC (Li 2019), Section 5's DCTCP (the simulations run.py generated)"},
 	},
 	Params: []*keyval.Param[Config]{
 		keyval.Real("g", func(c *Config) *float64 { return &c.G }, keyval.UnitNonZero).
-			Default("0.0625").In("hpcc-repo", "0.00390625").DefaultIfZero().
+			Default("0.0625").DefaultIfZero().
 			Doc("g, the gain of alpha's EWMA (paper section 4: 1/16)"),
 		keyval.Real("alpha_init", func(c *Config) *float64 { return &c.AlphaInit }, keyval.UnitNonZero).
 			Default("1").DefaultIfZero().
@@ -52,19 +56,19 @@ var table = &keyval.Table[Config]{
 		keyval.Rate("ai_rate", func(c *Config) *units.BitsPerSec { return &c.AIRate }).
 			Word("mtu-per-rtt", func(c *Config) { c.AIRate, c.AIPerRTT = 0, true }, func(c *Config) bool { return c.AIPerRTT }).
 			OnSet(func(c *Config) { c.AIPerRTT = false }).Alt("mtu-per-rtt").
-			Default("mtu-per-rtt").In("hpcc-repo", "1Gbps").
+			Default("mtu-per-rtt").In("hpcc-run", "615Mbps").
 			Doc("R_AI, the additive increase per window (mtu-per-rtt: MTU*8/base RTT)"),
 		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
-			Default("100Mbps").DefaultIfZero().
+			Default("100Mbps").In("hpcc-run", "1Gbps").DefaultIfZero().
 			Doc("floor of the rate (lowered to the line rate at Start)"),
 		keyval.Enum("window", func(c *Config) *WindowMode { return &c.Window }, WindowNone, WindowBDP, WindowVar).
-			Default("none").In("hpcc-repo", "var").DefaultIfZero().
+			Default("none").In("hpcc-run", "var").DefaultIfZero().
 			Doc("cap on bytes in flight: none, bdp (LineRate*BaseRTT) or var (BDP*R/LineRate)"),
 		keyval.Size("k", func(c *Config) *units.Bytes { return &c.K }).Positive().
-			Default("24KB").In("hpcc-repo", "30KB").
+			Default("24KB").In("hpcc-run", "300KB").
 			Doc("marking threshold: switches mark above k (Kmin = Kmax = k, Pmax = 1)"),
 		keyval.Rate("k_ref_rate", func(c *Config) *units.BitsPerSec { return &c.KRefRate }).Zero("off", "none", "0").
-			Default("100Gbps").In("hpcc-repo", "10Gbps").
+			Default("100Gbps").
 			Doc("link rate k is given for, scaled linearly to other rates (off: the same at every rate)"),
 	},
 }

@@ -87,11 +87,11 @@ func boundNs(n, size int64) float64 {
 // starts at line rate; with the paper preset (no window) DCTCP cuts at
 // most once per window, and its windows stretch with the queue it builds
 // (the 16 MB burst is queued almost whole, 14.1 MB at most, and no PAUSE
-// was sent), so the incast is over before the cuts matter. hpcc-repo's variable window (BDP*R/line) bounds the queue to
+// was sent), so the incast is over before the cuts matter. hpcc-run's variable window (BDP*R/line) bounds the queue to
 // 16 windows, 787 KB.
 func TestIncast16To1(t *testing.T) {
 	bound := boundNs(16, 1_000_000)
-	for _, preset := range []string{"paper", "hpcc-repo"} {
+	for _, preset := range []string{"paper", "hpcc-run"} {
 		t.Run(preset, func(t *testing.T) {
 			res := run(t, "dctcp:"+preset, nil, "incast:n=16,size=1MB", func(c *replay.Config) {
 				c.CheckEvery = 5 * units.Microsecond // byte conservation
@@ -155,7 +155,7 @@ func goodputs(t *testing.T, cc string, from, to units.Time) []float64 {
 //	paper      from 8 ms on within 2 % of each other; over [20 ms, 60 ms)
 //	           22.05/22.09/22.08/22.09 Gb/s (the link 92.5 % used: the
 //	           queue empties after some cuts)
-//	hpcc-repo  23.85-23.86 Gb/s each from 10 ms on: the variable window
+//	hpcc-run   23.85-23.86 Gb/s each from 10 ms on: the variable window
 //	           (BDP*R/line) holds the queue at 3 BDPs, 158 KB, below
 //	           K = 300 KB, so nothing is marked and the four equal windows
 //	           share the link exactly
@@ -169,7 +169,7 @@ func TestConvergesToFairShare(t *testing.T) {
 	const n = 4
 	capacity := 100e9 * 1000 / 1048 // payload bit/s
 	fair := capacity / n
-	for _, preset := range []string{"paper", "hpcc-repo"} {
+	for _, preset := range []string{"paper", "hpcc-run"} {
 		t.Run(preset, func(t *testing.T) {
 			rates := goodputs(t, "dctcp:"+preset, 20*units.Millisecond, 60*units.Millisecond)
 			lo, hi, total := math.Inf(1), 0.0, 0.0

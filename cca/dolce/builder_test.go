@@ -10,30 +10,51 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// The "paper" presets (Dolce-RC, Ye 2023, Section V-A, IV-B): DR-UCB gamma 0.9998,
-// epsilon 0.015, xi 0.5001; RED Kmin 7 KB, Kmax 500 KB (Pmax 1 %, see
-// Config.DCQCN); CNP interval 1 us.
+// TestPresets checks every value of each preset against its source
+// (Dolce-RC, Ye 2023): DR-UCB gamma 0.9998, epsilon 0.015, xi 0.5001
+// (Section V-A); RED Kmin 7 KB, Kmax 500 KB (Section V-A; Pmax 1 %, not
+// stated); the CNP interval of the setup: 55 us in the simulations
+// (Section IV-A: five CNP intervals are about one fast recovery phase,
+// F x T = 5 x 55 us), 1 us on the testbed (Section IV-B.1,
+// MIN_TIME_BETWEEN_CNPS = 1); the reaction point of the setup's DCQCN:
+// zhu2015's (CC-NetCalc, Lehal 2024, Table II) in the simulations, the
+// ConnectX NIC's (dcqcn's connectx_test.go) on the testbed.
 func TestPresets(t *testing.T) {
+	bandit := map[string]string{
+		"gamma": "0.9998", "epsilon": "0.015", "xi": "0.5001", "fixed_point": "false",
+		"kmin": "7KB", "kmax": "500KB", "pmax": "0.01", "ecn_ref_rate": "off",
+	}
+	rc := func(kv ...string) map[string]string {
+		m := maps.Clone(bandit)
+		m["estimator"], m["arms"], m["window"] = "slots", "0.08:1,0.259:1.01,0.443:1.02,0.625:1.03", "none"
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
 	for _, tc := range []struct {
-		build  cca.Builder
-		name   string
-		keys   []string
-		params map[string]string
+		build   cca.Builder
+		presets []string
+		name    string
+		cnp     units.Time
+		keys    []string
+		params  map[string]string
 	}{
-		{Build, "dolce:paper", Keys(), map[string]string{
-			"gamma": "0.9998", "epsilon": "0.015", "xi": "0.5001", "estimator": "slots",
-			"fixed_point": "false", "arms": "0.08:1,0.259:1.01,0.443:1.02,0.625:1.03",
-			"qualify_gap": "275us", "kmin": "7KB", "kmax": "500KB", "pmax": "0.01",
-			"cnp_interval": "1us", "ai_rate": "5Mbps", "hai_rate": "50Mbps", "increase_timer": "55us",
-			"fast_recovery": "5", "byte_counter": "10MB", "min_rate": "100Mbps",
-			"decrease_interval": "0us", "increase_mode": "zhu", "window": "none", "ecn_ref_rate": "off",
-		}},
-		{BuildPlus, "dolceplus:paper", PlusKeys(), map[string]string{
-			"gamma": "0.9998", "epsilon": "0.015", "xi": "0.5001", "fixed_point": "false", "arms": "4",
-			"kmin": "7KB", "kmax": "500KB", "pmax": "0.01", "cnp_interval": "1us", "ecn_ref_rate": "off",
-		}},
+		{Build, []string{"", "sim", "paper"}, "dolce:sim", 55 * units.Microsecond, Keys(), rc(
+			"qualify_gap", "275us", "cnp_interval", "55us", "ai_rate", "5Mbps", "hai_rate", "50Mbps",
+			"increase_timer", "55us", "fast_recovery", "5", "byte_counter", "10MB", "min_rate", "100Mbps",
+			"decrease_interval", "0us", "increase_mode", "zhu")},
+		{Build, []string{"testbed"}, "dolce:testbed", units.Microsecond, Keys(), rc(
+			"qualify_gap", "300us", "cnp_interval", "1us", "ai_rate", "5Mbps", "hai_rate", "50Mbps",
+			"increase_timer", "300us", "fast_recovery", "1", "byte_counter", "32767B", "min_rate", "1Mbps",
+			"decrease_interval", "4us", "increase_mode", "mlx")},
+		{BuildPlus, []string{"", "sim", "paper"}, "dolceplus:sim", 55 * units.Microsecond, PlusKeys(), func() map[string]string {
+			m := maps.Clone(bandit)
+			m["arms"], m["cnp_interval"] = "4", "55us"
+			return m
+		}()},
 	} {
-		for _, preset := range []string{"", "paper"} {
+		for _, preset := range tc.presets {
 			s, err := tc.build(preset, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -41,7 +62,7 @@ func TestPresets(t *testing.T) {
 			if s.Name != tc.name {
 				t.Errorf("Name %q, want %q", s.Name, tc.name)
 			}
-			if *s.ECN != (cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01}) || s.CNPInterval != units.Microsecond || s.NeedsINT {
+			if *s.ECN != (cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01}) || s.CNPInterval != tc.cnp || s.NeedsINT {
 				t.Errorf("%s: ECN %+v, CNP interval %v", tc.name, *s.ECN, s.CNPInterval)
 			}
 			if !maps.Equal(s.Params, tc.params) {
@@ -135,8 +156,8 @@ func TestBuildErrors(t *testing.T) {
 		params map[string]string
 		want   string
 	}{
-		{Build, "zhu2015", nil, `unknown preset "zhu2015" (known: paper)`},
-		{BuildPlus, "x", nil, `unknown preset "x" (known: paper)`},
+		{Build, "zhu2015", nil, `unknown preset "zhu2015" (known: sim, testbed)`},
+		{BuildPlus, "x", nil, `unknown preset "x" (known: sim)`},
 		{Build, "", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_rate, arms, byte_counter,`},
 		{BuildPlus, "", map[string]string{"ai_rate": "1G"}, `unknown parameter "ai_rate" (known: arms, cnp_interval,`},
 		{Build, "", map[string]string{"g": "0.5"}, `parameter "g" does not apply: alpha comes from the arm set`},
@@ -177,7 +198,7 @@ func TestBuildErrors(t *testing.T) {
 func TestRegister(t *testing.T) {
 	r := cca.NewRegistry()
 	Register(r)
-	for spec, want := range map[string]string{"dolce": "dolce:paper", "dolce:paper": "dolce:paper", "dolceplus": "dolceplus:paper"} {
+	for spec, want := range map[string]string{"dolce": "dolce:sim", "dolce:paper": "dolce:sim", "dolce:testbed": "dolce:testbed", "dolceplus": "dolceplus:sim"} {
 		s, err := r.Build(spec, nil)
 		if err != nil || s.Name != want {
 			t.Errorf("Build(%q) = %q, %v; want %q", spec, s.Name, err, want)

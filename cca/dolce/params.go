@@ -12,12 +12,20 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// DefaultPreset is the preset of both algorithms when none is named.
-const DefaultPreset = "paper"
+// DefaultPreset is the preset of both algorithms when none is named: the
+// setup of the paper's simulations, which a simulator reproduces.
+const DefaultPreset = "sim"
 
-// inheritedDCQCN are the DCQCN keys Dolce-RC takes, from the dcqcn:dolce
-// preset: everything but the alpha equations and the cut, which Dolce-RC
-// replaces (see rcTable.Refused).
+// TestbedPreset is Dolce-RC's preset of the paper's testbed.
+const TestbedPreset = "testbed"
+
+// dcqcnPreset is the DCQCN preset each Dolce-RC preset runs over: the
+// paper's DCQCN baseline of the same setup.
+var dcqcnPreset = map[string]string{DefaultPreset: "dolce-sim", TestbedPreset: "dolce-testbed"}
+
+// inheritedDCQCN are the DCQCN keys Dolce-RC takes, from the DCQCN preset
+// of the same setup (dcqcnPreset): everything but the alpha equations and
+// the cut, which Dolce-RC replaces (see rcTable.Refused).
 var inheritedDCQCN = []string{
 	"ai_rate", "hai_rate", "min_rate", "increase_timer", "byte_counter", "fast_recovery",
 	"increase_mode", "decrease_interval", "window", "kmin", "kmax", "pmax", "ecn_ref_rate",
@@ -43,15 +51,36 @@ func banditParams[C any](gamma, epsilon, xi func(*C) *float64, fixed func(*C) *b
 	}
 }
 
-// rcTable is Dolce-RC's parameters and its one preset, paper: Dolce-RC (Ye 2023)'s
-// DR-UCB with gamma 0.9998, epsilon 0.015, xi 0.5001 (Section V-A),
-// PaperArms, the slots estimator of the prototype (Section IV-B.1) in
-// float64, over the dcqcn:dolce preset (Kmin 7 KB, Kmax 500 KB, Pmax 1 %,
-// CNP interval 1 us).
+// rcTable is Dolce-RC's parameters and its two presets, one per setup of
+// Dolce-RC (Ye 2023), both with the DR-UCB of Section V-A (gamma 0.9998,
+// epsilon 0.015, xi 0.5001), PaperArms and the slots estimator of the
+// prototype (Section IV-B.1) in float64:
+//
+//   - sim (the default; alias paper): the ns-3 simulations of Section V-C
+//     (Tables I and II), over dcqcn:dolce-sim: zhu2015's reaction point,
+//     Kmin 7 KB, Kmax 500 KB (Section V-A), Pmax 1 %, and a 55 us CNP
+//     interval, Section IV-A's "five times of the CNP interval (i.e.,
+//     about one fast recovery phase)" with F = 5 and T = 55 us.
+//   - testbed: the testbed of Section V-B (Fig. 5), ConnectX NICs, over
+//     dcqcn:dolce-testbed: the NIC's increase settings (300 us timer,
+//     32767 B byte counter, F = 1, 5/50 Mb/s steps, 1 Mb/s floor, 4 us
+//     between cuts), the same marking, and the 1 us minimum CNP interval
+//     of Section IV-B.1.
+//
+// The alias paper is the name of the single preset of earlier versions,
+// which took the testbed's 1 us CNP interval onto the simulations'
+// reaction point.
 var rcTable = &keyval.Table[Config]{
 	Name:    "dolce",
 	Default: DefaultPreset,
-	Presets: []cca.Preset{{Name: DefaultPreset, Doc: "Dolce-RC (Ye 2023), Section V-A's DR-UCB and arms from Theorem 2, over dcqcn:dolce"}},
+	Presets: []cca.Preset{
+		{Name: DefaultPreset, Aliases: []string{"paper"},
+			Doc:        "Dolce-RC (Ye 2023), Section V-A's ns-3 settings: DR-UCB and arms from Theorem 2 over dcqcn:dolce-sim (CNP interval 55us, Section IV-A)",
+			Reproduces: "Dolce-RC (Ye 2023), Tables I and II (the Dolce-RC rows)"},
+		{Name: TestbedPreset,
+			Doc:        "Dolce-RC (Ye 2023), Section V-B's testbed: DR-UCB and arms over dcqcn:dolce-testbed (ConnectX reaction point, CNP interval 1us, Section IV-B.1)",
+			Reproduces: "Dolce-RC (Ye 2023), Fig. 5 (the Dolce-RC curve)"},
+	},
 	Params: append(append(banditParams(
 		func(c *Config) *float64 { return &c.Gamma }, func(c *Config) *float64 { return &c.Epsilon },
 		func(c *Config) *float64 { return &c.Xi }, func(c *Config) *bool { return &c.FixedPoint }),
@@ -77,23 +106,29 @@ var rcTable = &keyval.Table[Config]{
 }
 
 // inherited lifts the DCQCN keys Dolce-RC takes onto its Config.DCQCN,
-// with the dcqcn:dolce preset's values.
+// each preset with the values of its DCQCN preset (dcqcnPreset).
 func inherited() []*keyval.Param[Config] {
 	out := make([]*keyval.Param[Config], len(inheritedDCQCN))
 	for i, k := range inheritedDCQCN {
-		out[i] = keyval.Lift(dcqcn.Table().Param(k), "dolce", func(c *Config) *dcqcn.Config { return &c.DCQCN })
+		p := dcqcn.Table().Param(k)
+		out[i] = keyval.Lift(p, dcqcnPreset[DefaultPreset], func(c *Config) *dcqcn.Config { return &c.DCQCN }).
+			In(TestbedPreset, p.ValueIn(dcqcnPreset[TestbedPreset]))
 	}
 	return out
 }
 
-// plusTable is Dolce-RC+'s parameters and its one preset, paper: 4 rates
-// C/8..C, DR-UCB as for Dolce-RC, RED Kmin 7 KB, Kmax 500 KB, Pmax 1 %,
-// CNP interval 1 us (see PlusConfig). The ECN and CNP keys parse and
-// print as DCQCN's do.
+// plusTable is Dolce-RC+'s parameters and its one preset, sim (alias
+// paper): the ns-3 simulation of Section VI-B, 4 rates C/8..C, DR-UCB as
+// for Dolce-RC, RED Kmin 7 KB, Kmax 500 KB, Pmax 1 %, and the simulations'
+// 55 us CNP interval (dcqcn:dolce-sim; Dolce-RC+ ignores CNPs, the
+// interval matters to a comparison on the same network). The ECN and CNP
+// keys parse and print as DCQCN's do.
 var plusTable = &keyval.Table[PlusConfig]{
 	Name:    "dolceplus",
 	Default: DefaultPreset,
-	Presets: []cca.Preset{{Name: DefaultPreset, Doc: "Dolce-RC (Ye 2023), Section VI: 4 rates C/8..C, DR-UCB of Section V-A"}},
+	Presets: []cca.Preset{{Name: DefaultPreset, Aliases: []string{"paper"},
+		Doc:        "Dolce-RC (Ye 2023), Section VI: 4 rates C/8..C, DR-UCB of Section V-A, the simulations' marking and CNP interval (dcqcn:dolce-sim)",
+		Reproduces: "Dolce-RC (Ye 2023), Section VI-B's dumbbell simulation (Fig. 8)"}},
 	Params: append(banditParams(
 		func(c *PlusConfig) *float64 { return &c.Gamma }, func(c *PlusConfig) *float64 { return &c.Epsilon },
 		func(c *PlusConfig) *float64 { return &c.Xi }, func(c *PlusConfig) *bool { return &c.FixedPoint }),
@@ -113,7 +148,7 @@ var plusTable = &keyval.Table[PlusConfig]{
 			Default("off").
 			Doc("link rate kmin and kmax are given for, scaled linearly to other rates (off: the same at every rate)"),
 		keyval.Time("cnp_interval", func(c *PlusConfig) *units.Time { return &c.CNPInterval }).Positive().
-			Default("1us").DefaultIfZero().
+			Default("55us").DefaultIfZero().
 			Doc("the receiver's minimum time between two CNPs (Dolce-RC+ ignores CNPs)"),
 	),
 }

@@ -70,7 +70,8 @@ var table = &keyval.Table[Config]{
 	Name:    "fdcc",
 	Default: DefaultPreset,
 	Presets: []cca.Preset{
-		{Name: "paper", Aliases: []string{"zhang2023"}, Doc: "FDCC (Zhang 2023): alpha 0.5 (Sec. 4.2), multiplier in [0.5, 2] (Table 3.1), whole-packet window capped at one BDP (Sec. 5.2-5.3)"},
+		{Name: "paper", Aliases: []string{"zhang2023"}, Doc: "FDCC (Zhang 2023): alpha 0.5 (Sec. 4.2), multiplier in [0.5, 2] (Table 3.1), whole-packet window capped at one BDP (Sec. 5.2-5.3)",
+			Reproduces: "FDCC (Zhang 2023), Tables 6.1 and 6.2 (the FDCC rows)"},
 	},
 	Params: []*keyval.Param[Config]{
 		keyval.Custom("policy", "file", "default or a policy file", setPolicy, func(c *Config) string {

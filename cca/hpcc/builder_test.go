@@ -22,23 +22,37 @@ func TestPresets(t *testing.T) {
 			preset: "", name: "hpcc:paper",
 			params: map[string]string{
 				"eta": "0.95", "max_stage": "5", "w_ai": "off", "ai_rate": "off",
-				"ai_flows": "100", "min_rate": "100Mbps", "base_rtt": "path",
+				"ai_ref_rate": "off", "ai_flows": "100", "min_rate": "100Mbps", "base_rtt": "path",
 				"fast_react": "true",
 			},
 		},
 		{preset: "paper", name: "hpcc:paper"},
 		{preset: "li2019", name: "hpcc:paper"},
 		{
-			// HPCC simulator mix/config.txt: U_TARGET 0.95, MI_THRESH 0,
-			// RATE_AI 50Mb/s, MIN_RATE 100Mb/s, FAST_REACT 1.
-			preset: "hpcc-repo", name: "hpcc:hpcc-repo",
+			// The HPCC repository's simulation/run.py, --cc hp at its defaults:
+			// u_tgt = 95/100 (line 84) -> U_TARGET, mi = 0 -> MI_THRESH 0,
+			// ai = 10*bw/25 (line 112) -> RATE_AI, 40 Mb/s at bw = 100,
+			// scaled with bw; MIN_RATE 1000Mb/s (template line 28); us=1
+			// (line 123) -> FAST_REACT 1.
+			preset: "hpcc-run", name: "hpcc:hpcc-run",
 			params: map[string]string{
-				"eta": "0.95", "max_stage": "0", "w_ai": "off", "ai_rate": "50Mbps",
-				"ai_flows": "off", "min_rate": "100Mbps", "base_rtt": "path",
+				"eta": "0.95", "max_stage": "0", "w_ai": "off", "ai_rate": "40Mbps",
+				"ai_ref_rate": "100Gbps", "ai_flows": "off", "min_rate": "1Gbps", "base_rtt": "path",
 				"fast_react": "true",
 			},
 		},
-		{preset: "hpcc", name: "hpcc:hpcc-repo"},
+		{preset: "hpcc", name: "hpcc:hpcc-run"},
+		{
+			// The HPCC repository's simulation/mix/config.txt: U_TARGET 0.95,
+			// MI_THRESH 0, RATE_AI 50Mb/s, MIN_RATE 100Mb/s, FAST_REACT 1.
+			preset: "hpcc-config", name: "hpcc:hpcc-config",
+			params: map[string]string{
+				"eta": "0.95", "max_stage": "0", "w_ai": "off", "ai_rate": "50Mbps",
+				"ai_ref_rate": "off", "ai_flows": "off", "min_rate": "100Mbps", "base_rtt": "path",
+				"fast_react": "true",
+			},
+		},
+		{preset: "hpcc-repo", name: "hpcc:hpcc-config"},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {
 			s, err := Build(tc.preset, nil)
@@ -53,6 +67,9 @@ func TestPresets(t *testing.T) {
 			}
 			if len(s.Params) != len(Keys()) {
 				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(Keys()))
+			}
+			if tc.params != nil && len(tc.params) != len(Keys()) {
+				t.Errorf("the test checks %d keys of %d", len(tc.params), len(Keys()))
 			}
 			for k, v := range tc.params {
 				if s.Params[k] != v {
@@ -123,8 +140,8 @@ func TestBuildErrors(t *testing.T) {
 		params map[string]string
 		want   string
 	}{
-		{"nope", nil, `unknown preset "nope" (known: hpcc-repo, paper)`},
-		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_flows, ai_rate, base_rtt, eta, fast_react, max_stage, min_rate, w_ai)`},
+		{"nope", nil, `unknown preset "nope" (known: hpcc-config, hpcc-run, paper)`},
+		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_flows, ai_rate, ai_ref_rate, base_rtt, eta, fast_react, max_stage, min_rate, w_ai)`},
 		{"", map[string]string{"ETA": "0.9"}, `unknown parameter "ETA"`},
 		{"", map[string]string{"eta": "0"}, "parameter eta: must be in (0, 1], got 0"},
 		{"", map[string]string{"eta": "x"}, `parameter eta: want a number, got "x"`},
@@ -167,7 +184,7 @@ func TestRegister(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "hpcc:hpcc-repo" || s.Params["eta"] != "0.9" || !strings.Contains(r.Doc("hpcc"), "HPCC") {
+	if s.Name != "hpcc:hpcc-config" || s.Params["eta"] != "0.9" || !strings.Contains(r.Doc("hpcc"), "HPCC") {
 		t.Errorf("spec %+v doc %q", s, r.Doc("hpcc"))
 	}
 	if _, err := r.Build("hpcc:x", nil); err == nil || !strings.HasPrefix(err.Error(), "hpcc: unknown preset") {
@@ -248,5 +265,26 @@ func TestStartValidation(t *testing.T) {
 	h.Start(0, cca.FlowInfo{LineRate: 100 * units.Gbps})
 	if h.Window() != 62500 || h.Rate() != 100*units.Gbps {
 		t.Errorf("window %v rate %v", h.Window(), h.Rate())
+	}
+}
+
+// TestAIRefRate: hpcc-run's W_AI follows run.py's RATE_AI = 10*bw/25 Mb/s
+// for a bw Gb/s NIC (line 112): W_AI = RATE_AI*T/8.
+func TestAIRefRate(t *testing.T) {
+	s, err := Build("hpcc-run", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		line units.BitsPerSec
+		wAI  float64 // bytes at T = 10 us
+	}{
+		{25 * units.Gbps, 12.5}, {100 * units.Gbps, 50}, {400 * units.Gbps, 200},
+	} {
+		h := s.New().(*HPCC)
+		h.Start(0, cca.FlowInfo{LineRate: tc.line, BaseRTT: 10 * units.Microsecond, MTU: 1048, Hops: 2})
+		if math.Abs(h.wAI-tc.wAI) > 1e-9 {
+			t.Errorf("%v: W_AI %v B, want %v", tc.line, h.wAI, tc.wAI)
+		}
 	}
 }

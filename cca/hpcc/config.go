@@ -30,6 +30,11 @@ type Config struct {
 	// keeps a rate and adds RATE_AI (bits per second) per update, which is
 	// W_AI/T in window terms.
 	AIRate units.BitsPerSec
+	// AIRefRate, when positive, is the line rate AIRate is given for: a
+	// flow scales AIRate linearly to its own line rate at Start, as the
+	// HPCC repository's run.py sets RATE_AI = 10*bw/25 Mb/s for a bw Gb/s
+	// NIC. Zero uses AIRate as given at every rate.
+	AIRefRate units.BitsPerSec
 	// AIFlows is N in W_AI = W_init*(1-η)/N (paper section 3.3: with N
 	// flows on a link each adding W_AI per RTT, the additive increase of
 	// all of them fits in the 1-η headroom, so the queue stays empty for

@@ -77,6 +77,8 @@ func (h *HPCC) Start(now units.Time, f cca.FlowInfo) {
 	switch {
 	case h.cfg.WAI > 0:
 		h.wAI = float64(h.cfg.WAI)
+	case h.cfg.AIRate > 0 && h.cfg.AIRefRate > 0:
+		h.wAI = bdp(h.cfg.AIRate, h.t) * float64(f.LineRate) / float64(h.cfg.AIRefRate)
 	case h.cfg.AIRate > 0:
 		h.wAI = bdp(h.cfg.AIRate, h.t)
 	default:

@@ -19,29 +19,44 @@ const DefaultPreset = "paper"
 //     at 100 Gb/s and T = 4.2 us). min_rate 100 Mb/s is the HPCC
 //     simulator's MIN_RATE (the paper has no floor). T is each flow's own
 //     base RTT.
-//   - hpcc-repo: the HPCC simulator's mix/config.txt
-//     (../shared/data/hpcc_format/config.txt, CC_MODE 3): U_TARGET 0.95
-//     -> eta; MI_THRESH 0 -> max_stage 0 (every update multiplicative,
-//     Alg. 1 line 12 always true); RATE_AI 50Mb/s -> W_AI = 50Mb/s * T;
-//     MIN_RATE 100Mb/s -> min_rate; FAST_REACT 1 -> fast_react; HAS_WIN 1
-//     and VAR_WIN 1 -> the window W = R*T that Window returns; INT_MULTI,
-//     MULTI_RATE 0 and SAMPLE_FEEDBACK 0 are the single-rate, full-INT
-//     behaviour modelled here. GLOBAL_T 1 (T = the network's largest base
-//     RTT) is not known to an algorithm: T stays the flow's own base RTT
-//     unless base_rtt is given.
+//   - hpcc-run (alias hpcc): HPCC as the HPCC paper's experiments ran it,
+//     the HPCC repository's simulation/run.py with `--cc hp` (lines
+//     111-123) at its defaults (--utgt 95, --mi 0, --hpai 0): CC_MODE 3;
+//     U_TARGET 0.95 -> eta; MI_THRESH 0 -> max_stage 0 (every update
+//     multiplicative, Alg. 1 line 12 always true); RATE_AI = 10*bw/25 Mb/s
+//     for a bw Gb/s NIC (line 112), 40 Mb/s at 100 Gb/s -> ai_rate 40Mbps
+//     with ai_ref_rate 100Gbps (W_AI = RATE_AI*T); MIN_RATE 1000Mb/s
+//     (template line 28) -> min_rate; FAST_REACT 1 (us=1) -> fast_react;
+//     HAS_WIN 1 and VAR_WIN 1 -> the window W = R*T that Window returns.
+//     INT_MULTI = bw/25 only widens the INT fields; MULTI_RATE 0 and
+//     SAMPLE_FEEDBACK 0 are the single-rate, full-INT behaviour modelled
+//     here. GLOBAL_T 1 (T = the network's largest base RTT) is not known to
+//     an algorithm: T stays the flow's own base RTT unless base_rtt is
+//     given. NB: the paper's text gives maxStage = 5 (section 3.3) where
+//     run.py's default MI_THRESH is 0; the paper preset keeps the text's.
+//   - hpcc-config (alias hpcc-repo): the HPCC repository's sample
+//     simulation/mix/config.txt (../shared/data/hpcc_format/config.txt,
+//     CC_MODE 3): as hpcc-run but RATE_AI 50Mb/s at every rate and
+//     MIN_RATE 100Mb/s. A sample file: run.py overwrites both.
 var table = &keyval.Table[Config]{
 	Name:    "hpcc",
 	Default: DefaultPreset,
 	Presets: []cca.Preset{
-		{Name: "paper", Aliases: []string{"li2019"}, Doc: "Li et al. 2019 section 3.3: eta 0.95, maxStage 5, W_AI = W_init*(1-eta)/100"},
-		{Name: "hpcc-repo", Aliases: []string{"hpcc"}, Doc: "the HPCC simulator's mix/config.txt (CC_MODE 3)"},
+		{Name: "paper", Aliases: []string{"li2019"}, Doc: "Li et al. 2019 section 3.3: eta 0.95, maxStage 5, W_AI = W_init*(1-eta)/100 (N = 100 is ours)",
+			Reproduces: "none (the algorithm as the paper's text states it; its experiments ran hpcc-run)"},
+		{Name: "hpcc-run", Aliases: []string{"hpcc"},
+			Doc:        "the HPCC repository's simulation/run.py, --cc hp at its defaults (lines 111-123): eta 0.95, MI_THRESH 0, RATE_AI 10*bw/25 Mb/s (40 at 100G), MIN_RATE 1Gb/s, FAST_REACT 1",
+			Reproduces: "HPCC (Li 2019), Section 5's HPCC (the simulations run.py generated)"},
+		{Name: "hpcc-config", Aliases: []string{"hpcc-repo"},
+			Doc:        "the HPCC repository's sample simulation/mix/config.txt (CC_MODE 3): RATE_AI 50Mb/s, MIN_RATE 100Mb/s",
+			Reproduces: "none (a sample file; run.py overwrites its values)"},
 	},
 	Params: []*keyval.Param[Config]{
 		keyval.Real("eta", func(c *Config) *float64 { return &c.Eta }, keyval.UnitNonZero).
 			Default("0.95").DefaultIfZero().
 			Doc("η, the target utilization"),
 		keyval.Int("max_stage", func(c *Config) *int { return &c.MaxStage }, keyval.AtLeast(0)).
-			Default("5").In("hpcc-repo", "0").
+			Default("5").In("hpcc-run", "0").In("hpcc-config", "0").
 			Doc("per-RTT additive-increase stages before a multiplicative update (Alg. 1 line 12)"),
 		keyval.Size("w_ai", func(c *Config) *units.Bytes { return &c.WAI }).Positive().Zero("off", "none", "0").
 			OnSet(func(c *Config) {
@@ -57,18 +72,21 @@ var table = &keyval.Table[Config]{
 					c.WAI, c.AIFlows = 0, 0
 				}
 			}).
-			Default("off").In("hpcc-repo", "50Mbps").
+			Default("off").In("hpcc-run", "40Mbps").In("hpcc-config", "50Mbps").
 			Doc("W_AI as a rate: W_AI = ai_rate*T/8 (the HPCC simulator's RATE_AI)"),
+		keyval.Rate("ai_ref_rate", func(c *Config) *units.BitsPerSec { return &c.AIRefRate }).Zero("off", "none", "0").
+			Default("off").In("hpcc-run", "100Gbps").
+			Doc("line rate ai_rate is given for, scaled linearly to a flow's line rate (off: the same at every rate)"),
 		keyval.Int("ai_flows", func(c *Config) *int { return &c.AIFlows }, keyval.AtLeast(1)).Zero("off", "none", "0").
 			OnSet(func(c *Config) {
 				if c.AIFlows != 0 {
 					c.WAI, c.AIRate = 0, 0
 				}
 			}).
-			Default("100").In("hpcc-repo", "off").
+			Default("100").In("hpcc-run", "off").In("hpcc-config", "off").
 			Doc("W_AI as N in W_AI = W_init*(1-η)/N (paper section 3.3)"),
 		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
-			Default("100Mbps").DefaultIfZero().
+			Default("100Mbps").In("hpcc-run", "1Gbps").DefaultIfZero().
 			Doc("floor of the rate W/T (lowered to the line rate at Start)"),
 		keyval.Time("base_rtt", func(c *Config) *units.Time { return &c.BaseRTT }).Positive().Zero("path").
 			Default("path").

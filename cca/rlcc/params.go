@@ -22,15 +22,25 @@ const DefaultPreset = "auto"
 //   - ideal: no latency (a decision applies on the ACK that triggers it);
 //   - tree, mlp, lstm: 0.9 us, 17 us and 450 us whatever the policy, to
 //     reproduce RL-CC-NIC (Fuhrer 2023), Table II's effect of slow decisions.
+//   - sim2us: 2 us whatever the policy, the decision latency RL-CC-NIC
+//     (Fuhrer 2023)'s simulator emulates for Table III ("The simulator
+//     emulates a decision latency (inference) of 2 usec for both methods").
 var table = &keyval.Table[Config]{
 	Name:    "rlcc",
 	Default: DefaultPreset,
 	Presets: []cca.Preset{
-		{Name: "auto", Doc: "the decision latency of the policy's kind (RL-CC-NIC, Fuhrer 2023, Table I: trees 0.9us, MLP 17us)"},
-		{Name: "ideal", Doc: "no decision latency"},
-		{Name: "tree", Doc: "0.9us, RL-CC-NIC (Fuhrer 2023), Table I's tree latency, whatever the policy"},
-		{Name: "mlp", Doc: "17us, RL-CC-NIC (Fuhrer 2023), Table I's MLP latency, whatever the policy"},
-		{Name: "lstm", Doc: "450us, RL-CC-NIC (Fuhrer 2023), Table I's LSTM latency, whatever the policy"},
+		{Name: "auto", Doc: "the decision latency of the policy's kind (RL-CC-NIC, Fuhrer 2023, Table I: trees 0.9us, MLP 17us)",
+			Reproduces: "RL-CC-NIC (Fuhrer 2023), Table II (each policy on the NIC at its own latency)"},
+		{Name: "ideal", Doc: "no decision latency",
+			Reproduces: "none (a model without decision latency)"},
+		{Name: "tree", Doc: "0.9us, RL-CC-NIC (Fuhrer 2023), Table I's tree latency, whatever the policy",
+			Reproduces: "none (Table I's latency applied to any policy)"},
+		{Name: "mlp", Doc: "17us, RL-CC-NIC (Fuhrer 2023), Table I's MLP latency, whatever the policy",
+			Reproduces: "none (Table I's latency applied to any policy)"},
+		{Name: "lstm", Doc: "450us, RL-CC-NIC (Fuhrer 2023), Table I's LSTM latency, whatever the policy",
+			Reproduces: "none (Table I's latency applied to any policy)"},
+		{Name: "sim2us", Doc: "2us whatever the policy: the decision latency of RL-CC-NIC (Fuhrer 2023), Table III's simulator",
+			Reproduces: "RL-CC-NIC (Fuhrer 2023), Table III"},
 	},
 	Params: []*keyval.Param[Config]{
 		keyval.Custom("policy", "file", "default, teacher or a policy file", setPolicy, func(c *Config) string {
@@ -43,7 +53,7 @@ var table = &keyval.Table[Config]{
 			Doc("the policy: the embedded distilled trees, the embedded MLP teacher, or a file (rlcc.LoadFile)"),
 		keyval.Time("latency", func(c *Config) *units.Time { return &c.Latency }).
 			Word("auto", func(c *Config) { c.Latency = -1 }, nil).
-			Default("auto").In("ideal", "0us").In("tree", "900ns").In("mlp", "17us").In("lstm", "450us").
+			Default("auto").In("ideal", "0us").In("tree", "900ns").In("mlp", "17us").In("lstm", "450us").In("sim2us", "2us").
 			Doc("decision latency: a decision on an ACK at t changes the rate at t+latency (auto: by the policy's kind)"),
 		keyval.Real("amin", func(c *Config) *float64 { return &c.AMin }, keyval.Positive).Zero("policy").
 			Show(func(c *Config) string { a, _ := c.Range(); return units.FormatFloat(a) }).

@@ -32,7 +32,8 @@ var table = &keyval.Table[Config]{
 	Name:    "swift",
 	Default: DefaultPreset,
 	Presets: []cca.Preset{
-		{Name: "kumar2020", Doc: "Algorithm 1's constants (Kumar et al. 2020) and our target delays for a datacenter fabric"},
+		{Name: "kumar2020", Doc: "Algorithm 1's constants (Kumar et al. 2020) and our target delays for a datacenter fabric",
+			Reproduces: "none (the paper's constants with our targets; RL-CC, Tessler 2022, Table 1 gives its SWIFT no settings)"},
 	},
 	Params: []*keyval.Param[Config]{
 		keyval.Time("base_target", func(c *Config) *units.Time { return &c.BaseTarget }).Positive().

@@ -30,7 +30,15 @@ func TestPresetParams(t *testing.T) {
 	}{
 		{"", "timely:scaled", with("t_low", "2.5x", "t_high", "25x", "delta", "0.001x", "segment", "rtt")},
 		{"mittal2015", "timely:mittal2015", paper},
-		{"hpcc", "timely:hpcc", with("delta", "0.001x", "hai_mode", "increase", "segment", "rtt",
+		// The HPCC repository's run.py, --cc timely: ai = 10*bw/10 Mb/s
+		// (line 133) is 0.001 of the line rate, hai = 50*bw/10 (line 134)
+		// five of them; MIN_RATE 1000Mb/s (template line 28); rdma-hw.cc's
+		// TimelyAlpha 0.875, TimelyBeta 0.8, TimelyTLow 50000 ns,
+		// TimelyTHigh 500000 ns, TimelyMinRtt 20000 ns; HandleAckTimely's
+		// once-per-RTT update, first-RTT record and m_incStage < 5.
+		{"hpcc-run", "timely:hpcc-run", with("delta", "0.001x", "hai_mode", "increase", "segment", "rtt",
+			"min_rtt", "20us", "min_rate", "1Gbps", "first_record_only", "true")},
+		{"hpcc", "timely:hpcc-run", with("delta", "0.001x", "hai_mode", "increase", "segment", "rtt",
 			"min_rtt", "20us", "min_rate", "1Gbps", "first_record_only", "true")},
 		{"scaled", "timely:scaled", with("t_low", "2.5x", "t_high", "25x", "delta", "0.001x", "segment", "rtt")},
 	} {

@@ -30,15 +30,17 @@ const DefaultPreset = "scaled"
 //     weight: alpha = 0.875 is the HPCC simulator's TimelyAlpha default
 //     (rdma-hw.cc). min_rtt is the path's base RTT; min_rate 100 Mb/s is
 //     our choice (the HPCC simulator's MinRate attribute default).
-//   - hpcc: the HPCC simulator (alibaba-edu/High-Precision-Congestion-
-//     Control) running TIMELY, CC_MODE 7: rdma-hw.cc attribute defaults
-//     TimelyAlpha 0.875, TimelyBeta 0.8, TimelyTLow 50 us, TimelyTHigh
-//     500 us, TimelyMinRtt 20 us (run.py's config does not override them);
-//     run.py's "timely" settings RATE_AI = bw Mb/s and RATE_HAI = 5*bw Mb/s
-//     for a bw Gb/s NIC (delta = 0.001 of the line rate, N = 5), MIN_RATE
-//     1000 Mb/s; one update per round trip (HandleAckTimely: ack_seq >
-//     m_lastUpdateSeq) and HAI after five consecutive increases of any
-//     kind (m_incStage).
+//   - hpcc-run (alias hpcc): TIMELY as the HPCC paper's experiments ran
+//     it, the HPCC simulator (alibaba-edu/High-Precision-Congestion-
+//     Control) driven by its simulation/run.py with `--cc timely` (lines
+//     132-135): CC_MODE 7; rdma-hw.cc attribute defaults TimelyAlpha
+//     0.875, TimelyBeta 0.8, TimelyTLow 50 us, TimelyTHigh 500 us,
+//     TimelyMinRtt 20 us (lines 142-166; run.py does not override them);
+//     RATE_AI = 10*bw/10 and RATE_HAI = 50*bw/10 Mb/s for a bw Gb/s NIC
+//     (lines 133-134: delta = 0.001 of the line rate, N = 5), MIN_RATE
+//     1000 Mb/s (template line 28), no window (has_win=0); one update per
+//     round trip (HandleAckTimely: ack_seq > m_lastUpdateSeq) and HAI
+//     after five consecutive increases of any kind (m_incStage < 5).
 //   - scaled: mittal2015 moved to the flow's own fabric (our derivation).
 //     The thresholds keep their ratios to the 20 us minimum RTT that Zhu
 //     et al. (CoNEXT 2016) and the HPCC simulator use with them:
@@ -55,9 +57,13 @@ var table = &keyval.Table[Config]{
 	Default: DefaultPreset,
 	Base:    "mittal2015", // a Config built in Go is the paper's where it is zero
 	Presets: []cca.Preset{
-		{Name: "scaled", Doc: "mittal2015 moved to the flow's fabric: thresholds 2.5 and 25 base RTTs, delta 0.001 of the line rate, per-RTT updates"},
-		{Name: "mittal2015", Doc: "Mittal et al. 2015 section 6, for its 10Gbps testbed"},
-		{Name: "hpcc", Doc: "the HPCC simulator's TIMELY (rdma-hw.cc defaults, run.py settings, CC_MODE 7)"},
+		{Name: "scaled", Doc: "mittal2015 moved to the flow's fabric: thresholds 2.5 and 25 base RTTs, delta 0.001 of the line rate, per-RTT updates (our derivation)",
+			Reproduces: "none (the paper's settings moved to other rates)"},
+		{Name: "mittal2015", Doc: "Mittal et al. 2015 section 6, for its 10Gbps testbed",
+			Reproduces: "TIMELY (Mittal 2015), Section 6's testbed experiments (10 Gb/s)"},
+		{Name: "hpcc-run", Aliases: []string{"hpcc"},
+			Doc:        "the HPCC repository's simulation/run.py, --cc timely (lines 132-135): RATE_AI bw Mb/s and RATE_HAI 5*bw Mb/s for bw Gb/s, MIN_RATE 1Gb/s; rdma-hw.cc's TIMELY defaults",
+			Reproduces: "HPCC (Li 2019), Section 5's TIMELY (the simulations run.py generated)"},
 	},
 	Params: []*keyval.Param[Config]{
 		keyval.Real("alpha", func(c *Config) *float64 { return &c.Alpha }, keyval.UnitNonZero).
@@ -73,7 +79,7 @@ var table = &keyval.Table[Config]{
 			Default("500us").In("scaled", "25x").DefaultIfZero().
 			Doc("RTT above which the rate always decreases (Nx: N base RTTs)"),
 		keyval.Value("delta", "rate or Nx", "> 0, Nx up to 1x", func(c *Config) *Step { return &c.Delta }, parseStep, formatStep).
-			Default("10Mbps").In("hpcc", "0.001x").In("scaled", "0.001x").DefaultIfZero().
+			Default("10Mbps").In("hpcc-run", "0.001x").In("scaled", "0.001x").DefaultIfZero().
 			Doc("additive increment step (Nx: N times the line rate)"),
 		keyval.Int("hai_factor", func(c *Config) *int { return &c.HAIFactor }, keyval.AtLeast(1)).
 			Default("5").DefaultIfZero().
@@ -82,21 +88,21 @@ var table = &keyval.Table[Config]{
 			Default("5").DefaultIfZero().
 			Doc("consecutive events that switch hyperactive increase on"),
 		keyval.Enum("hai_mode", func(c *Config) *HAIMode { return &c.HAIMode }, HAIGradient, HAIIncrease).
-			Default("gradient").In("hpcc", "increase").DefaultIfZero().
+			Default("gradient").In("hpcc-run", "increase").DefaultIfZero().
 			Doc("what counts for HAI: gradient (negative gradients, the paper) or increase (any increase, the HPCC simulator)"),
 		keyval.Bool("first_record_only", func(c *Config) *bool { return &c.FirstRecordOnly }).
-			Default("false").In("hpcc", "true").
+			Default("false").In("hpcc-run", "true").
 			Doc("the first completion event only records its RTT (the HPCC simulator's first round trip)"),
 		keyval.Size("segment", func(c *Config) *units.Bytes { return &c.Segment }).Positive().
 			Word("rtt", func(c *Config) { c.Segment, c.PerRTT = 0, true }, func(c *Config) bool { return c.PerRTT }).
 			OnSet(func(c *Config) { c.PerRTT = false }).
-			Default("16KB").In("hpcc", "rtt").In("scaled", "rtt").
+			Default("16KB").In("hpcc-run", "rtt").In("scaled", "rtt").
 			Doc("bytes acknowledged per completion event (rtt: one event per round trip)"),
 		keyval.Time("min_rtt", func(c *Config) *units.Time { return &c.MinRTT }).Positive().Zero("base").
-			Default("base").In("hpcc", "20us").
+			Default("base").In("hpcc-run", "20us").
 			Doc("RTT that normalizes the gradient (base: the path's base RTT)"),
 		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
-			Default("100Mbps").In("hpcc", "1Gbps").DefaultIfZero().
+			Default("100Mbps").In("hpcc-run", "1Gbps").DefaultIfZero().
 			Doc("floor of the rate (lowered to the line rate at Start)"),
 	},
 }

@@ -110,6 +110,11 @@ func (p *Param[C]) Show(fn func(*C) string) *Param[C] { p.show = fn; return p }
 // built in Go its value in the table's Base preset.
 func (p *Param[C]) DefaultIfZero() *Param[C] { p.fill = true; return p }
 
+// ValueIn is the parameter's value in the named preset (canonical names
+// only), as In or Default set it: how a table that lifts this parameter
+// takes the value of another of its presets.
+func (p *Param[C]) ValueIn(preset string) string { return p.value(preset) }
+
 // value is the parameter's value in the named preset.
 func (p *Param[C]) value(preset string) string {
 	if v, ok := p.presets[preset]; ok {
