@@ -35,6 +35,9 @@ type compareOptions struct {
 	CCAs     string
 	Seeds    string
 	Parallel int
+	// SameNetwork is --same-network's ALGO ("" given bare: the first
+	// algorithm); set["same-network"] says whether it was given.
+	SameNetwork string
 }
 
 const compareExamples = `  # three algorithms, five seeds each, on a 16-to-1 incast
@@ -42,6 +45,9 @@ const compareExamples = `  # three algorithms, five seeds each, on a 16-to-1 inc
 
   # the shipped MPI all-to-all on the Dolce-RC testbed, JSON for scripts
   ccreplay compare --trace examples/alltoall8.csv --topology dolce-testbed --cca dcqcn,dcqcn:dolce --out cmp-a2a --json
+
+  # Dolce-RC against DCQCN on the same switches: both with dcqcn:dolce-sim's marking and CNP interval
+  ccreplay compare --workload incast:n=16,size=1MB --cca dcqcn:dolce-sim,dolce --same-network=dcqcn:dolce-sim --out cmp-same
 
   # read every run as one table (hive partitions cca=/seed=)
   duckdb -c "select cca, seed, quantile_disc(fct_ns, 0.99) as fct_p99_ns from read_parquet('cmp/*/*/flows.parquet', hive_partitioning=true) group by all order by all"`
@@ -56,7 +62,10 @@ across cores, and writes
   OUT/cca=NAME/seed=N/   each run's folder (as ccreplay run writes it; ':' in a
                          name becomes '-', e.g. cca=dcqcn-hpcc)
   OUT/comparison.parquet one row per run and flow-size bucket (bucket -1 = all flows)
-then prints a side-by-side table: the mean over seeds, with [min, max] when there is
+then prints the network settings that differ between the algorithms (each
+preset brings its own switch and NIC settings: ECN marking, CNP interval, INT;
+--same-network[=ALGO] runs every algorithm with ALGO's, by default the first's)
+and a side-by-side table: the mean over seeds, with [min, max] when there is
 more than one seed, then the slowdown p99 per flow-size bucket and the message
 completion time per message size (each algorithm's MCT mean and p99 and, with
 collectives, their mean completion time; more than 20 distinct sizes are grouped
@@ -82,6 +91,8 @@ into log-spaced ranges). Outputs are identical whatever --parallel is.`,
 	f.BoolVar(&o.JSON, "json", false, "print the comparison as JSON to stdout instead of the table")
 	f.StringVar(&o.MaxTime, "max-time", "", "stop each run at this simulated time (e.g. 10ms)")
 	f.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
+	f.StringVar(&o.SameNetwork, "same-network", "", "run every algorithm on ALGO's network settings (ECN marking, CNP interval; INT if any needs it); bare: the first algorithm's")
+	f.Lookup("same-network").NoOptDefVal = " "
 	addOutputFlags(f, &o.runOptions)
 	return c
 }
@@ -145,6 +156,19 @@ func (o *compareOptions) compare(ctx context.Context) error {
 	if err := checkMemory(o.MaxMemory, st.Topology, st.Trace, min(o.Parallel, len(specs)*len(seeds))); err != nil {
 		return err
 	}
+	held := ""
+	if o.set["same-network"] {
+		k, err := sameNetwork(strings.TrimSpace(o.SameNetwork), names, specs)
+		if err != nil {
+			return err
+		}
+		held = names[k]
+		ref := specs[k]
+		specs = slices.Clone(specs)
+		for i := range specs {
+			specs[i] = holdNetwork(specs[i], ref, st.Specs)
+		}
+	}
 	var runs []*compareRun
 	for i, spec := range specs {
 		for _, seed := range seeds {
@@ -158,6 +182,12 @@ func (o *compareOptions) compare(ctx context.Context) error {
 			return err
 		}
 	}
+	first := make([]replay.Config, len(specs)) // one per algorithm: seeds share the network
+	parts := make([]string, len(specs))
+	for i := range specs {
+		first[i], parts[i] = cfgs[i*len(seeds)], partName(names[i])
+	}
+	diffs := networkDiffs(parts, first)
 	stage, err := o.stage()
 	if err != nil {
 		return err
@@ -173,7 +203,8 @@ func (o *compareOptions) compare(ctx context.Context) error {
 	if err := output.WriteRows(filepath.Join(stage.Dir, runfolder.ComparisonFile), rows); err != nil {
 		return err
 	}
-	coll := runfolder.Collection{Tool: "ccreplay " + version.Version, Trace: filepath.ToSlash(st.TraceName), Topology: st.Topology.Name}
+	coll := runfolder.Collection{Tool: "ccreplay " + version.Version, Trace: filepath.ToSlash(st.TraceName), Topology: st.Topology.Name,
+		NetworkDifferences: diffs, SameNetwork: held}
 	for _, r := range runs {
 		coll.Runs = append(coll.Runs, filepath.ToSlash(r.rel))
 	}
@@ -187,9 +218,14 @@ func (o *compareOptions) compare(ctx context.Context) error {
 		r.dir = filepath.Join(o.Out, r.rel)
 	}
 	if o.JSON {
-		return writeCompareJSON(o.s.Out, runs)
+		return writeCompareJSON(o.s.Out, runs, diffs, held)
 	}
 	fmt.Fprintf(o.s.Out, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.TraceName, st.Topology.Describe(), len(specs), len(seeds), o.Out)
+	colNames := make([]string, len(specs))
+	for i, sp := range specs {
+		colNames[i] = sp.Name
+	}
+	writeNetworkDiffs(o.s.Out, parts, colNames, diffs, held)
 	writeCompareTable(o.s.Out, specs, seeds, runs)
 	writeCompareSizeTable(o.s.Out, specs, seeds, runs)
 	if w := st.Req.Workload; isOSU(w) { // the flag's or the configuration file's
@@ -302,11 +338,14 @@ type compareJSONRun struct {
 	BySize *metrics.SizeTable `json:"by_size,omitempty"`
 }
 
-func writeCompareJSON(w io.Writer, runs []*compareRun) error {
+func writeCompareJSON(w io.Writer, runs []*compareRun, diffs []runfolder.SettingDiff, held string) error {
 	out := struct {
-		SchemaVersion string           `json:"schema_version"`
-		Runs          []compareJSONRun `json:"runs"`
-	}{SchemaVersion: v2.Version}
+		SchemaVersion string `json:"schema_version"`
+		// NetworkDifferences and SameNetwork are comparison.json's.
+		NetworkDifferences []runfolder.SettingDiff `json:"network_differences,omitempty"`
+		SameNetwork        string                  `json:"same_network,omitempty"`
+		Runs               []compareJSONRun        `json:"runs"`
+	}{SchemaVersion: v2.Version, NetworkDifferences: diffs, SameNetwork: held}
 	for _, r := range runs {
 		j := compareJSONRun{CCA: r.part, Spec: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.res.Summary}
 		if len(r.res.Messages) > 0 {

@@ -137,6 +137,26 @@ type Collection struct {
 	Topology      string `json:"topology"`
 	// Runs are the run folders, relative to the collection, slash-separated.
 	Runs []string `json:"runs"`
+	// NetworkDifferences lists, for a comparison, the network settings
+	// (switch and NIC) whose value differs between its algorithms' runs:
+	// the settings their presets bring. Absent when every algorithm ran on
+	// the same network.
+	NetworkDifferences []SettingDiff `json:"network_differences,omitempty"`
+	// SameNetwork is the algorithm whose network settings every run of a
+	// comparison took (compare --same-network), or absent.
+	SameNetwork string `json:"same_network,omitempty"`
+}
+
+// SettingDiff is one setting that differs between the runs of a
+// collection, with its value in each.
+type SettingDiff struct {
+	// Setting is the run.yaml key (switch.ecn.kmin, nic.cnp_interval) or
+	// switch.Field / nic.Field for a setting run.yaml does not name.
+	Setting string `json:"setting"`
+	// Values maps each algorithm, as its run folders name it (cca=NAME),
+	// to its value ("-":
+	// the run has no such setting, e.g. thresholds with marking off).
+	Values map[string]string `json:"values"`
 }
 
 // WriteCollection writes c into dir as comparison.json, atomically, with
