@@ -24,9 +24,9 @@ func osuWorkload(s Scale) string {
 		// Fig. 5 spans 1 B .. 1 MiB with OSU's default iterations; the
 		// sizes above 128 KiB alone would take hours here (a 1 MiB
 		// iteration at PPN 40 moves 107 GB), so full stops at 128 KiB.
-		return "osu-alltoall:nodes=8,ppn=40,sizes=1KiB..128KiB,warmup=1,iters=2,algo=pairwise"
+		return "osu-alltoall:nodes=8,ppn=40,sizes=1KiB..128KiB,warmup=1,iters=2"
 	}
-	return "osu-alltoall:nodes=8,ppn=40,sizes=64KiB,warmup=0,iters=1,algo=pairwise"
+	return "osu-alltoall:nodes=8,ppn=40,sizes=64KiB,warmup=0,iters=1"
 }
 
 // The testbed ran commodity ConnectX NICs (Dolce-RC (Ye 2023), Section
@@ -127,8 +127,9 @@ func init() {
 			"1 us links (Section V-A); OSU 5.8 osu_alltoall at 16 and 40 processes per node, 1 B .. 1 MiB; " +
 			"Dolce-RC cuts the 64 KB latency by 68 % at PPN 40 (the largest gain; Section V-B). " +
 			"ccreplay: the `dolce-testbed` topology, the `osu-alltoall` generator (block rank placement, one queue pair per " +
-			"rank pair) with the pairwise-exchange algorithm (n-1 MPI_Sendrecv steps, Open MPI's and MPICH's choice for " +
-			"long messages; the paper does not name its MPI library or algorithm). The NICs were ConnectX: DCQCN is the `dolce-testbed` " +
+			"rank pair) with MPICH's algorithm for each size (the paper does not name its MPI library or algorithm): pairwise " +
+			"exchange at 64 KiB (n-1 MPI_Sendrecv steps; Open MPI's choice for long messages too), batched isend/irecv from " +
+			"1 KiB to 32 KiB. The NICs were ConnectX: DCQCN is the `dolce-testbed` " +
 			"preset (the vendor's reaction point of `connectx`, defaults cited in docs/PARAMETERS.md, with the paper's Kmin 7 KB, Kmax 500 KB " +
 			"and 1 us minimum CNP interval; Pmax, unstated, 1 %); Dolce-RC's `testbed` preset takes the same reaction point's " +
 			"increase settings (300 us timer, 32767 B byte counter, F = 1, 5/50 Mb/s steps, 1 Mb/s floor, 4 us between cuts). " +

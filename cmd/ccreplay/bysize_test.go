@@ -95,7 +95,7 @@ func TestCompareBySize(t *testing.T) {
 	r := runCLI(t, "compare", "--workload", osuSmall, "--cca", "dcqcn,linerate", "--seeds", "1,2", "--out", filepath.Join(tmp, "cmp"))
 	r.mustSucceed(t)
 	for _, s := range []string{"\nFCT mean ", "message completion time per message size (6 sizes), mean over seeds",
-		"dcqcn:hpcc MCT mean", "linerate MCT p99", "linerate CCT mean", "unfair ratio concurrent"} {
+		"dcqcn:hpcc-run MCT mean", "linerate MCT p99", "linerate CCT mean", "unfair ratio concurrent"} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("compare table lacks %q:\n%s", s, r.stdout)
 		}

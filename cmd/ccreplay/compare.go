@@ -137,6 +137,8 @@ type compareRun struct {
 	dir  string // where it is written (inside the staged folder)
 	res  *replay.Result
 	err  error
+	// collapse is the run's collapse warning, "" when none (checkCollapse).
+	collapse string
 }
 
 func (o *compareOptions) compare(ctx context.Context) error {
@@ -217,6 +219,11 @@ func (o *compareOptions) compare(ctx context.Context) error {
 	for _, r := range runs {
 		r.dir = filepath.Join(o.Out, r.rel)
 	}
+	for _, r := range runs {
+		if r.collapse != "" {
+			fmt.Fprintf(o.s.Err, "warning: %s seed %d: %s\n", r.spec.Name, r.seed, r.collapse)
+		}
+	}
 	if o.JSON {
 		return writeCompareJSON(o.s.Out, runs, diffs, held)
 	}
@@ -258,7 +265,7 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 			Dir:    filepath.ToSlash(r.rel),
 			Labels: []batch.Label{{Key: "cca", Value: r.part}, {Key: "seed", Value: strconv.FormatUint(r.seed, 10)}},
 			Run: func(ctx context.Context, dir string) error {
-				r.res, r.err = runScenario(ctx, st, &cfgs[i], dir)
+				r.res, r.collapse, r.err = runScenario(ctx, st, &cfgs[i], dir)
 				if r.err != nil && !errors.Is(r.err, context.Canceled) {
 					return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
 				}
@@ -283,17 +290,18 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 
 // runScenario replays one resolved configuration of st into dir and
 // writes its manifest (summary.json, with st's warnings first).
-func runScenario(ctx context.Context, st *runconfig.Setup, cfg *replay.Config, dir string) (*replay.Result, error) {
-	res, err := replay.RunContext(ctx, *cfg, st.Trace, dir)
+func runScenario(ctx context.Context, st *runconfig.Setup, cfg *replay.Config, dir string) (res *replay.Result, collapse string, err error) {
+	res, err = replay.RunContext(ctx, *cfg, st.Trace, dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	man := replay.NewManifest(cfg, filepath.ToSlash(st.TraceName), res)
+	collapse = checkCollapse(cfg, st.Trace, res, &man)
 	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
 	if err := replay.WriteManifest(dir, &man); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return res, nil
+	return res, collapse, nil
 }
 
 func comparisonRows(runs []*compareRun) []v2.ComparisonRow {

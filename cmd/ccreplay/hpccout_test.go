@@ -162,7 +162,7 @@ func TestRunHPCCConfigRefusals(t *testing.T) {
 		{"L2_ACK_INTERVAL 0\n", "config.txt:36: L2_ACK_INTERVAL 0:"},
 		{"L2_ACK_INTERVAL 2000\n", "config.txt:36: L2_ACK_INTERVAL 2000: more than one packet's payload"},
 		// SwitchNode EcnEnabled off under DCQCN (CC_MODE 1): no signal.
-		{"ENABLE_QCN 0\n", "config.txt:36: ENABLE_QCN 0: dcqcn:hpcc reacts to ECN marks"},
+		{"ENABLE_QCN 0\n", "config.txt:36: ENABLE_QCN 0: dcqcn:hpcc-run reacts to ECN marks"},
 		// The maps list 25G only (below), the switch's ports are 100G.
 		{"", "config.txt:30: KMIN_MAP, KMAX_MAP and PMAX_MAP have no entry for 100000000000 bps, the rate of switch 17 port 1"},
 	} {

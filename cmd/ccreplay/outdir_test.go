@@ -20,7 +20,7 @@ func TestRunReplacesPreviousRunOnlyWithForce(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(out, "summary.json"))
 
 	r := runCLI(t, "run", "--workload", smallWorkload, "--out", out, "--packets", "none", "--seed", "2")
-	if r.code != ExitUsage || !strings.Contains(r.stderr, "holds a previous ccreplay run (dcqcn:hpcc, seed 1); give --force") {
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "holds a previous ccreplay run (dcqcn:hpcc-run, seed 1); give --force") {
 		t.Fatalf("second run without --force: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if after, _ := os.ReadFile(filepath.Join(out, "summary.json")); !bytes.Equal(before, after) {

@@ -271,6 +271,9 @@ func (o *runOptions) run(ctx context.Context) error {
 	if w := replay.StalledWarning(&cfg, res); w != "" {
 		fmt.Fprintf(o.s.Err, "warning: %s\n", w)
 	}
+	if w := checkCollapse(&cfg, tr, res, &man); w != "" {
+		fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+	}
 	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
 	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
 		return err

@@ -23,7 +23,7 @@ func TestRunWorkloadTable(t *testing.T) {
 		t.Errorf("stderr is not empty (not a terminal, no --stats): %q", r.stderr)
 	}
 	for _, label := range []string{
-		"ccreplay run: " + smallWorkload + " under dcqcn:hpcc",
+		"ccreplay run: " + smallWorkload + " under dcqcn:hpcc-run",
 		"seed 1",
 		"outputs in " + dir,
 		"flows                    4 of 4 finished",
@@ -45,7 +45,7 @@ func TestRunWorkloadTable(t *testing.T) {
 		}
 	}
 	s := readSummary(t, dir)
-	if s.SchemaVersion != "ccreplay.v2" || s.Seed != 1 || s.CCA != "dcqcn:hpcc" || s.Packets != "data" || s.Trace != smallWorkload {
+	if s.SchemaVersion != "ccreplay.v2" || s.Seed != 1 || s.CCA != "dcqcn:hpcc-run" || s.Packets != "data" || s.Trace != smallWorkload {
 		t.Errorf("summary.json header = %+v", s)
 	}
 	if got := s.metricInt(t, "flows"); got != 4 {
@@ -184,7 +184,7 @@ func TestRunShippedExample(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, "run", "--trace", example, "--cca", "dcqcn", "--topology", "dolce-testbed", "--out", dir)
 	r.mustSucceed(t)
-	if !strings.Contains(r.stdout, "ccreplay run: "+example+" under dcqcn:hpcc") || !strings.Contains(r.stdout, "FCT p99") {
+	if !strings.Contains(r.stdout, "ccreplay run: "+example+" under dcqcn:hpcc-run") || !strings.Contains(r.stdout, "FCT p99") {
 		t.Errorf("unexpected table:\n%s", r.stdout)
 	}
 	s := readSummary(t, dir)
@@ -230,7 +230,7 @@ func TestRunConfigFile(t *testing.T) {
 	r := runCLI(t, "run", "--config", cfg, "--out", dir, "--json")
 	r.mustSucceed(t)
 	s := decodeSummary(t, []byte(r.stdout))
-	if s.Trace != smallWorkload || s.CCA != "dcqcn:hpcc" || s.Seed != 7 || s.Packets != "all" {
+	if s.Trace != smallWorkload || s.CCA != "dcqcn:hpcc-run" || s.Seed != 7 || s.Packets != "all" {
 		t.Errorf("file values not applied: trace=%q cca=%q seed=%d packets=%q", s.Trace, s.CCA, s.Seed, s.Packets)
 	}
 	if s.CCAParams["ai_rate"] != "40Mbps" {
@@ -271,8 +271,8 @@ func TestRunFlagsOverrideConfigFile(t *testing.T) {
 		t.Errorf("workload = %q (%d flows), want the flag's incast:n=3", s.Trace, s.metricInt(t, "flows"))
 	}
 	// What no flag overrides still comes from the file.
-	if s.CCA != "dcqcn:hpcc" {
-		t.Errorf("cca = %q, want dcqcn:hpcc from the file", s.CCA)
+	if s.CCA != "dcqcn:hpcc-run" {
+		t.Errorf("cca = %q, want dcqcn:hpcc-run from the file", s.CCA)
 	}
 	if got, _ := s.Config["switch_buffer_bytes"].(float64); got != 16e6 {
 		t.Errorf("switch_buffer_bytes = %v, want 16e6 from the file", s.Config["switch_buffer_bytes"])

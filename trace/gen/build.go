@@ -275,3 +275,142 @@ func filled(n int, v int64) []int64 {
 	}
 	return out
 }
+
+// bruckAlltoall adds an all-to-all by Bruck's algorithm as MPICH runs it
+// (MPIR_Alltoall_intra_brucks): ceil(log2 n) steps; in the step of
+// distance d = 1, 2, 4, ... member a sends to (a+d) mod n, in one message,
+// the blocks whose index has bit d set (bytes each, after the local
+// rotation), and receives as many from (a-d) mod n. Each step is an
+// MPI_Sendrecv: a's step waits for both its own previous send and its
+// previous receive. The local rotations before and after cost no network
+// time and are not modelled.
+func (b *builder) bruckAlltoall(g *group, ph phase, bytes int64) result {
+	n := len(g.hosts)
+	res := result{touch: make([][]int64, n)}
+	if n < 2 {
+		return res
+	}
+	var prev []int64 // member a's send of the previous step
+	d := 1
+	for ; d < n; d *= 2 {
+		blocks := int64(0)
+		for i := range n {
+			if i&d != 0 {
+				blocks++
+			}
+		}
+		cur := make([]int64, n)
+		for a := range n {
+			m := g.msg(a, (a+d)%n, blocks*bytes)
+			m.CollectiveID, m.Iteration = ph.coll, ph.iter
+			if prev == nil {
+				b.start(&m, ph.ready[a], ph.gap, ph.release)
+			} else {
+				// the receive of the previous step is the send of a-d/2
+				m.Deps = []int64{prev[(a-d/2+n)%n], prev[a]}
+			}
+			cur[a] = b.add(m)
+			res.msgs = append(res.msgs, cur[a])
+		}
+		prev = cur
+	}
+	last := d / 2
+	for a := range n {
+		res.touch[a] = []int64{prev[a], prev[(a-last+n)%n]}
+	}
+	return res
+}
+
+// scatteredAlltoall adds an all-to-all by MPICH's "scattered" algorithm
+// (MPIR_Alltoall_intra_scattered): member a posts nonblocking receives
+// and sends in batches of throttle destinations (all at once when
+// throttle is 0), sending in batch ii to (a-ii-i) mod n for i < throttle,
+// and waits for the whole batch (MPI_Waitall) before posting the next.
+// The wait is a synchronization point on a's host after a's sends and
+// receives of the batch; the last batch's messages end a's part.
+func (b *builder) scatteredAlltoall(g *group, ph phase, bytes int64, throttle int) result {
+	n := len(g.hosts)
+	res := result{touch: make([][]int64, n)}
+	if throttle <= 0 || throttle > n {
+		throttle = n
+	}
+	join := slicesClone(ph.ready) // what member a's next batch waits for (-1: nothing)
+	for ii := 0; ii < n; ii += throttle {
+		ss := min(throttle, n-ii)
+		done := make([][]int64, n) // member a's sends and receives of this batch
+		for a := range n {
+			for i := range ss {
+				dst := ((a-ii-i)%n + n) % n
+				if dst == a {
+					continue // the copy to itself
+				}
+				m := g.msg(a, dst, bytes)
+				m.CollectiveID, m.Iteration = ph.coll, ph.iter
+				if ii == 0 {
+					b.start(&m, join[a], ph.gap, ph.release)
+				} else if join[a] >= 0 {
+					m.Deps = b.one(join[a])
+				} else {
+					m.Release = ph.release
+				}
+				id := b.add(m)
+				res.msgs = append(res.msgs, id)
+				done[a] = append(done[a], id)
+				done[dst] = append(done[dst], id)
+			}
+		}
+		if ii+ss >= n {
+			for a := range n {
+				res.touch[a] = done[a]
+			}
+			break
+		}
+		for a := range n {
+			if len(done[a]) == 0 {
+				continue // nothing to wait for: the next batch waits for what this one did
+			}
+			rank := trace.NoRank
+			if g.mpi {
+				rank = int32(a)
+			}
+			join[a] = b.sync(g.hosts[a], done[a], 0, ph.release, ph.iter, rank)
+		}
+	}
+	return res
+}
+
+func slicesClone(s []int64) []int64 { return append([]int64(nil), s...) }
+
+// xorPairwiseAlltoall adds MPICH's pairwise exchange for a power-of-two
+// number of members (MPIR_Alltoall_intra_pairwise): n-1 steps; in step k
+// member a exchanges bytes with a XOR k, as MPI_Sendrecv, so a's step k
+// waits for its own step k-1 send and its step k-1 receive (the send of
+// a XOR (k-1)). For other sizes MPICH sends to a+k and receives from a-k,
+// which is pairwiseAlltoall.
+func (b *builder) xorPairwiseAlltoall(g *group, ph phase, bytes int64) result {
+	n := len(g.hosts)
+	res := result{touch: make([][]int64, n)}
+	if n < 2 {
+		return res
+	}
+	prev := make([]int64, n)
+	for k := 1; k < n; k++ {
+		cur := make([]int64, n)
+		for a := range n {
+			m := g.msg(a, a^k, bytes)
+			m.CollectiveID, m.Iteration = ph.coll, ph.iter
+			if k == 1 {
+				b.start(&m, ph.ready[a], ph.gap, ph.release)
+			} else {
+				m.Deps = []int64{prev[a^(k-1)], prev[a]}
+			}
+			cur[a] = b.add(m)
+			res.msgs = append(res.msgs, cur[a])
+		}
+		prev = cur
+	}
+	for a := range n {
+		res.touch[a] = []int64{prev[a], prev[a^(n-1)]}
+	}
+	return res
+}

@@ -40,7 +40,10 @@ var osuAlltoallKind = Kind{
 		{"start", "0", "release time of the first iteration (time)"},
 		{"qp", "pair", "pair: one queue pair per ordered pair of ranks on different hosts, kept across iterations and sizes (MPI's RC connections); message: one per message"},
 		{"prio", "0", "priority class of every message (0 = the NIC's default data class, 1..7)"},
-		{"algo", "linear", "all-to-all algorithm: linear (every rank posts all its sends at once, Open MPI's basic_linear) or pairwise (n-1 MPI_Sendrecv steps, rank r sending to r+k and receiving from r-k in step k, Open MPI's pairwise)"},
+		{"algo", "mpich", "all-to-all algorithm: mpich (by size, as MPICH's MPIR_Alltoall_intra_auto picks: bruck when size <= 256 B and ranks >= 8, scattered when size <= 32 KiB, pairwise exchange above, the XOR pairing when the ranks are a power of two), " +
+			"or one forced for every size: bruck (ceil(log2 n) MPI_Sendrecv steps of the blocks whose index has bit d set, to r+d), scattered (isend/irecv in batches of throttle destinations, each batch waited for), " +
+			"pairwise (n-1 MPI_Sendrecv steps, rank r sending to r+k and receiving from r-k in step k, Open MPI's pairwise) or linear (every rank posts all its sends at once, Open MPI's basic_linear)"},
+		{"throttle", "32", "scattered's batch: sends and receives a rank posts before waiting for them (count; MPICH's MPIR_CVAR_ALLTOALL_THROTTLE, 32; 0 = all at once)"},
 	},
 	build: buildOSUAlltoall,
 }
@@ -54,7 +57,34 @@ type osuConfig struct {
 	gap, start    units.Time
 	perPair       bool
 	prio          int32
-	pairwise      bool
+	algo          string // mpich, bruck, scattered, pairwise or linear
+	throttle      int64
+}
+
+// The size rules of MPICH's MPI_Alltoall (MPIR_Alltoall_intra_auto in
+// src/mpi/coll/alltoall/alltoall.c of pmodels/mpich, MPICH 3.3; the
+// defaults of its control variables MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE and
+// MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE): Bruck for messages of at most
+// mpichShort bytes per rank pair on at least mpichBruckRanks ranks, the
+// scattered isend/irecv algorithm up to mpichMedium bytes, pairwise
+// exchange above.
+const (
+	mpichShort      = 256
+	mpichMedium     = 32768
+	mpichBruckRanks = 8
+)
+
+// mpichAlgo is the algorithm MPICH picks for an all-to-all of size bytes
+// per rank pair among ranks ranks.
+func mpichAlgo(size, ranks int64) string {
+	switch {
+	case size <= mpichShort && ranks >= mpichBruckRanks:
+		return "bruck"
+	case size <= mpichMedium:
+		return "scattered"
+	default:
+		return "pairwise"
+	}
 }
 
 // readOSU reads an osu-alltoall spec's keys.
@@ -70,7 +100,8 @@ func readOSU(p *params) osuConfig {
 		start:    p.duration("start"),
 		perPair:  p.choice("qp", "pair", "message") == "pair",
 		prio:     p.priority("prio"),
-		pairwise: p.choice("algo", "linear", "pairwise") == "pairwise",
+		algo:     p.choice("algo", "mpich", "bruck", "scattered", "pairwise", "linear"),
+		throttle: p.count("throttle", 0, maxCount),
 	}
 	if p.err == nil && c.nodes*c.ppn < 2 {
 		p.fail("ppn", p.raw("ppn"), "the test needs at least 2 ranks (nodes x ppn >= 2)")
@@ -144,9 +175,23 @@ func buildOSUAlltoall(p *params) *trace.Trace {
 		for i := range c.warmup + c.iters {
 			ph := phase{ready: filled(len(ranks), barrier), release: c.start, coll: coll, iter: i}
 			var res result
-			if c.pairwise {
-				res = b.pairwiseAlltoall(g, ph, size)
-			} else {
+			algo, xor := c.algo, false
+			if algo == "mpich" {
+				algo = mpichAlgo(size, int64(len(ranks)))
+				xor = len(ranks)&(len(ranks)-1) == 0 // MPICH pairs by XOR on 2^k ranks
+			}
+			switch algo {
+			case "bruck":
+				res = b.bruckAlltoall(g, ph, size)
+			case "scattered":
+				res = b.scatteredAlltoall(g, ph, size, int(min(c.throttle, int64(len(ranks)))))
+			case "pairwise":
+				if xor {
+					res = b.xorPairwiseAlltoall(g, ph, size)
+				} else {
+					res = b.pairwiseAlltoall(g, ph, size)
+				}
+			default:
 				res = b.alltoall(g, ph, size)
 			}
 			barrier = b.sync(ranks[0], res.msgs, c.gap, c.start, i, trace.NoRank)

@@ -39,8 +39,13 @@ type Manifest struct {
 	// Mode is ModeEstimate for a folder written by ccreplay estimate,
 	// whose flows are estimated by link simulations (Estimate holds the
 	// method's settings); empty for a packet-level run.
-	Mode     string          `json:"mode,omitempty"`
-	Estimate *EstimateEcho   `json:"estimate,omitempty"`
+	Mode     string        `json:"mode,omitempty"`
+	Estimate *EstimateEcho `json:"estimate,omitempty"`
+	// Collapse, when present, says that the run's links sat far below
+	// their rates while its messages were transmitting (replay.CollapseCheck):
+	// the congestion control's recovery, not the network, set its pace.
+	// Its warning is among Warnings.
+	Collapse *Collapse       `json:"collapse,omitempty"`
 	Metrics  metrics.Summary `json:"metrics"`
 }
 
@@ -164,4 +169,33 @@ type SettingDiff struct {
 func WriteCollection(dir string, c *Collection) error {
 	c.SchemaVersion, c.Kind, c.Complete = Version, KindComparison, true
 	return output.WriteJSONAtomic(filepath.Join(dir, CollectionFile), c)
+}
+
+// Collapse describes a run whose links sat far below their rates for most
+// of the time its messages were transmitting (replay.CollapseCheck).
+type Collapse struct {
+	// ActiveNs is the time some message was transmitting, ns.
+	ActiveNs int64 `json:"active_ns"`
+	// CollapsedNs is the part of ActiveNs in which no link carried
+	// Threshold of its rate, ns.
+	CollapsedNs int64 `json:"collapsed_ns"`
+	// Threshold is the utilization, in [0, 1], under which a link counts
+	// as far below its rate.
+	Threshold float64 `json:"threshold"`
+	// Link is the egress port that sent the most data ("switch 8 port
+	// 0"), LinkRateBps its rate, bit/s, and Utilization its data bits
+	// over its rate times ActiveNs.
+	Link        string  `json:"link"`
+	LinkRateBps int64   `json:"link_rate_bps"`
+	Utilization float64 `json:"utilization"`
+	// Recovery are the algorithm's parameters that set how fast a rate
+	// comes back after cuts (increase timer, additive increase, minimum
+	// rate, ...), with their values as summary.json's cca_params has them.
+	Recovery []Param `json:"recovery_params"`
+}
+
+// Param is one algorithm parameter and its value.
+type Param struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
