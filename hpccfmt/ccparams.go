@@ -31,6 +31,7 @@ import (
 //	FAST_REACT               -                   fast_react  -                      -
 //	KMIN/KMAX/PMAX_MAP       kmin kmax pmax      -           -                      -
 //	                         ecn_ref_rate (3)
+//	(the file's own rates)   ai_ref_rate=off     ai_ref_rate=off -                  -
 //	(fixed in the simulator) alpha_mode=mlx      -           hai_mode=increase      -
 //	                         increase_mode=mlx               hai_after=5
 //	                         byte_counter=off                segment=rtt
@@ -62,6 +63,7 @@ func (c *Config) CCParams() (name string, params map[string]string) {
 	case "dcqcn":
 		c.optRate(p, "RATE_AI", "ai_rate", c.RateAI)
 		c.optRate(p, "RATE_HAI", "hai_rate", c.RateHAI)
+		p["ai_ref_rate"] = "off" // the file's steps are for its own NIC rate already
 		if c.Has("EWMA_GAIN") {
 			p["g"] = formatFloat(c.EWMAGain)
 		}
@@ -85,6 +87,7 @@ func (c *Config) CCParams() (name string, params map[string]string) {
 		p["max_stage"] = strconv.Itoa(c.MIThresh)
 		p["fast_react"] = strconv.FormatBool(c.FastReact)
 		c.optRate(p, "RATE_AI", "ai_rate", c.RateAI)
+		p["ai_ref_rate"] = "off"
 	case "timely":
 		c.optRate(p, "RATE_AI", "delta", c.RateAI)
 		if c.RateAI > 0 && c.RateHAI >= c.RateAI && c.RateHAI%c.RateAI == 0 {

@@ -183,13 +183,13 @@ func TestCCParams(t *testing.T) {
 		want map[string]string
 	}{
 		1: {"dcqcn", map[string]string{
-			"ai_rate": "50Mbps", "hai_rate": "100Mbps", "min_rate": "100Mbps", "g": "0.00390625",
+			"ai_rate": "50Mbps", "hai_rate": "100Mbps", "ai_ref_rate": "off", "min_rate": "100Mbps", "g": "0.00390625",
 			"increase_timer": "900us", "alpha_timer": "1us", "cnp_interval": "1us", "decrease_interval": "4us",
 			"fast_recovery": "1", "clamp_target_rate": "false", "alpha_mode": "mlx", "increase_mode": "mlx",
 			"byte_counter": "off", "window": "off", "decrease_mode": "tick",
 			"kmin": "100KB", "kmax": "400KB", "pmax": "0.2", "ecn_ref_rate": "25Gbps",
 		}},
-		3: {"hpcc", map[string]string{"eta": "0.95", "max_stage": "0", "fast_react": "true", "ai_rate": "50Mbps", "min_rate": "100Mbps"}},
+		3: {"hpcc", map[string]string{"eta": "0.95", "max_stage": "0", "fast_react": "true", "ai_rate": "50Mbps", "ai_ref_rate": "off", "min_rate": "100Mbps"}},
 		7: {"timely", map[string]string{
 			"delta": "50Mbps", "hai_factor": "2", "first_record_only": "true", "hai_mode": "increase", "hai_after": "5", "segment": "rtt",
 			"alpha": "0.875", "beta": "0.8", "t_low": "50us", "t_high": "500us", "min_rtt": "20us", "min_rate": "100Mbps",
@@ -205,8 +205,8 @@ func TestCCParams(t *testing.T) {
 	}
 }
 
-// The DCQCN parameters build, and reproduce the dcqcn "hpcc" preset that
-// was written from the same config.txt.
+// The DCQCN parameters build, and reproduce the dcqcn "hpcc-config" preset
+// that was written from the same config.txt.
 func TestCCParamsBuildDCQCN(t *testing.T) {
 	_, p := parse(t, mixConfig, "config.txt").CCParams()
 	got, err := dcqcn.Build("zhu2015", p)
@@ -214,12 +214,55 @@ func TestCCParamsBuildDCQCN(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The config's window (HAS_WIN) is the NIC's in a --hpcc-config run.
-	want, err := dcqcn.Build("hpcc", map[string]string{"window": "off"})
+	want, err := dcqcn.Build("hpcc-config", map[string]string{"window": "off"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got.Params, want.Params) || *got.ECN != *want.ECN || got.CNPInterval != want.CNPInterval {
-		t.Errorf("from config.txt:\n%v\nhpcc preset:\n%v", got.Params, want.Params)
+		t.Errorf("from config.txt:\n%v\nhpcc-config preset:\n%v", got.Params, want.Params)
+	}
+}
+
+// runPyDCQCN is the config.txt the HPCC repository's simulation/run.py
+// writes for `--cc dcqcn --bw 100` (its template, lines 5-63, with the
+// values of lines 96-104: t_alpha=1, t_dec=4, t_inc=300, g=0.00390625,
+// ai = 5*bw/25, hai = 50*bw/25, has_win=0, KMAX_MAP/KMIN_MAP/PMAX_MAP for
+// bw and 4*bw Gb/s), the keys that set the algorithm and the marking.
+const runPyDCQCN = `ENABLE_QCN 1
+CC_MODE 1
+ALPHA_RESUME_INTERVAL 1
+RATE_DECREASE_INTERVAL 4
+CLAMP_TARGET_RATE 0
+RP_TIMER 300
+EWMA_GAIN 0.00390625
+FAST_RECOVERY_TIMES 1
+RATE_AI 20Mb/s
+RATE_HAI 200Mb/s
+MIN_RATE 1000Mb/s
+DCTCP_RATE_AI 1000Mb/s
+HAS_WIN 0
+VAR_WIN 0
+KMAX_MAP 2 100000000000 1600 400000000000 6400
+KMIN_MAP 2 100000000000 400 400000000000 1600
+PMAX_MAP 2 100000000000 0.20 400000000000 0.20
+`
+
+// The dcqcn "hpcc-run" preset is what run.py's 100 Gb/s DCQCN config
+// means to the simulator's reader: every parameter the same, ECN hint
+// included. run.py writes AI and HAI for the NIC's rate; the preset
+// carries that rule as ai_ref_rate, which the config cannot say.
+func TestCCParamsRunPyDCQCN(t *testing.T) {
+	_, p := parse(t, runPyDCQCN, "config.txt").CCParams()
+	got, err := dcqcn.Build("zhu2015", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := dcqcn.Build("hpcc-run", map[string]string{"ai_ref_rate": "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Params, want.Params) || *got.ECN != *want.ECN || got.CNPInterval != want.CNPInterval {
+		t.Errorf("from run.py's config:\n%v\nhpcc-run preset:\n%v", got.Params, want.Params)
 	}
 }
 

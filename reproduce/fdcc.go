@@ -97,12 +97,11 @@ const (
 		"remains is unequal sharing in the models while all flows are active: at 16-to-1 under DCQCN the flows deliver " +
 		"between 14.0 and 20.0 MB inside the window, and at 4-to-1 under HPCC the last flow to start gets about 45 Gb/s " +
 		"against 11 Gb/s for the two earliest."
-	noteDCQCNRecovery = "DCQCN goodput at 16-to-1: after the cuts the last flows recover slowly once the others finish " +
-		"(the `hpcc` preset is the simulator's mix/config.txt: 900 us increase timer, 50 Mb/s additive step, 100 Mb/s " +
-		"floor). With the parameters of the simulator's run script instead (`--cca-param ai_rate=20Mbps --cca-param " +
-		"hai_rate=200Mbps --cca-param min_rate=1Gbps --cca-param increase_timer=300us`) the same run gives goodput 0.85 " +
-		"and mean slowdown 16.1; which the thesis " +
-		"used is not stated."
+	noteDCQCNRecovery = "DCQCN goodput at 16-to-1: after the cuts the last flows recover slowly once the others finish. " +
+		"DCQCN is the `hpcc-run` preset, the settings the HPCC simulator's run.py writes (300 us increase timer, 20 and " +
+		"200 Mb/s steps at 100 Gb/s, 1 Gb/s floor); with the simulator's sample mix/config.txt instead (`dcqcn:hpcc-config`: " +
+		"900 us, 50 Mb/s, 100 Mb/s floor) the same run gave goodput 0.785 and mean slowdown 16.68. Which the thesis used is " +
+		"not stated; run.py is how that simulator's experiments were generated."
 )
 
 // unfairDuringIncast is FDCC (Zhang 2023) Sec. 5.4's unfair ratio: over the
@@ -123,7 +122,7 @@ func init() {
 		Setup: "Paper: ns-3 (the HPCC simulator's RDMA model), a dumbbell of 64 hosts per side at 100 Gb/s, " +
 			"n flows of 20 MB to one receiver started within 1 ms following a Gaussian, every algorithm with a one-BDP window, " +
 			"1000 B packets. Link delay, buffer and ECN settings are not stated: ccreplay uses 1 us links, its default switch " +
-			"(32 MB shared buffer, dynamic PFC) and each algorithm's `hpcc` preset (the simulator's own settings), RL-CC's and FDCC's shipped policies. " +
+			"(32 MB shared buffer, dynamic PFC) DCQCN's and TIMELY's `hpcc-run` presets (the settings the simulator's run.py writes at 100 Gb/s), HPCC's `paper` preset, RL-CC's and FDCC's shipped policies. " +
 			"Goodput is all payload over the span from the first start to the last finish, normalized to 100 Gb/s; FCTSD is the " +
 			"mean slowdown (FCT over the ideal FCT, which for 20 MB flows is within 0.1 % of the standalone FCT); Qlen is the " +
 			"largest time-weighted mean queue over switch ports. Small scale: 4- and 16-to-1; full: also 256 and 1024 (16 flows per host).",

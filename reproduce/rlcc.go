@@ -260,7 +260,7 @@ func init() {
 		Title: "many-to-one in simulation with a 2 us decision latency: goodput and latency of the MLP policy and its distilled trees",
 		Setup: "Paper: many-to-one at 64, 512 and 2048 flows in its simulator, both policies with an emulated 2 us decision " +
 			"latency; GP is normalized goodput, latency in us. ccreplay: the many-to-one of rlcc-table1 (100 Gb/s star, 1 us " +
-			"links, 5 MB buffer, PFC on, 10 ms, measured over [5 ms, 10 ms)) under RL-CC with `latency=2us` and the shipped " +
+			"links, 5 MB buffer, PFC on, 10 ms, measured over [5 ms, 10 ms)) under RL-CC's `sim2us` preset (2 us decision latency) with the shipped " +
 			"MLP teacher (`policy=teacher`) or the shipped trees distilled from it (`policy=default`); ccreplay's policies are " +
 			"its own training, not the paper's. GP counts the in-order payload the receiver accepted (1000 of every 1048 wire " +
 			"bytes, so at most 0.954); latency is a data packet's delivery minus its departure from the sender's NIC. Small " +
