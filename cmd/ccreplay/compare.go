@@ -289,7 +289,8 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 }
 
 // runScenario replays one resolved configuration of st into dir and
-// writes its manifest (summary.json, with st's warnings first).
+// writes its manifest (summary.json, with st's warnings first); collapse
+// is the run's collapse warning (checkCollapse), "" when none.
 func runScenario(ctx context.Context, st *runconfig.Setup, cfg *replay.Config, dir string) (res *replay.Result, collapse string, err error) {
 	res, err = replay.RunContext(ctx, *cfg, st.Trace, dir)
 	if err != nil {

@@ -334,6 +334,7 @@ func sweepExec(s *streams) sweep.Exec {
 			return err
 		}
 		man := replay.NewManifest(&cfg, filepath.ToSlash(st.TraceName), res)
+		checkCollapse(&cfg, st.Trace, res, &man) // in summary.json; sweep prints no per-point warnings
 		man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
 		return replay.WriteManifest(dir, &man)
 	}
