@@ -35,13 +35,14 @@ type flow struct {
 	congested bool
 	queue     units.Bytes
 
-	nextSend units.Time
-	inflight units.Bytes
-	q        []burst
-	head     int
-	lastArr  units.Time
-	lastCNP  units.Time
-	cnpGap   units.Time
+	lastSend  units.Time  // when the last burst was sent
+	lastBytes units.Bytes // its size
+	inflight  units.Bytes
+	q         []burst
+	head      int
+	lastArr   units.Time
+	lastCNP   units.Time
+	cnpGap    units.Time
 
 	txBytes units.Bytes // INT: bytes the bottleneck has sent
 	lastTx  units.Time
@@ -124,7 +125,11 @@ func (f *flow) run(until units.Time, check func()) {
 		if f.probeOut && f.probeAt < t {
 			t, kind = f.probeAt, 3
 		}
-		if at := max(f.nextSend, f.now); f.canSend() && at < t {
+		// NB: the pacing gap follows the current rate, as a NIC re-times
+		// its next packet when the rate changes (the HPCC simulator's
+		// UpdateNextAvail): a burst sent at the floor rate does not hold
+		// the flow back after the rate has recovered.
+		if at := max(f.lastSend+units.TxTime(f.lastBytes, max(f.a.Rate(), 1)), f.now); f.canSend() && at < t {
 			t, kind = at, 4
 		}
 		f.area += f.effective() * (t - f.lastEvent).Seconds()
@@ -189,7 +194,7 @@ func (f *flow) send() {
 	if f.prober != nil && !f.probeOut {
 		f.probeOut, f.probeAt, f.probeRTT = true, x.arrive, x.arrive-f.now
 	}
-	f.nextSend = f.now + units.TxTime(b, max(f.a.Rate(), 1))
+	f.lastSend, f.lastBytes = f.now, b
 }
 
 func (f *flow) onAck() {
