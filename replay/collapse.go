@@ -41,9 +41,11 @@ var recoveryKeys = []string{"increase_timer", "byte_counter", "fast_recovery", "
 // that time, and sums the rates of the messages on each link of their
 // paths (FlowPaths): a link's estimated utilization at each moment. The
 // run collapsed when, for at least half of the time some message was
-// transmitting, no link reached 20 % of its rate, and that time is at
-// least 20 base RTTs. Messages whose whole time is latency (no
-// transmission left after the path's lower bound) do not count.
+// transmitting, no link reached 20 % of its rate, that time is at least
+// 20 base RTTs, and the busiest port's data over its rate times the
+// transmitting time (its mean utilization, from ports.parquet) is under
+// 20 % too. Messages whose whole time is latency (no transmission left
+// after the path's lower bound) do not count.
 func CollapseCheck(cfg *Config, tr *trace.Trace, res *Result) (*runfolder.Collapse, error) {
 	if tr == nil || len(res.Messages) == 0 {
 		return nil, nil
@@ -154,6 +156,11 @@ func CollapseCheck(cfg *Config, tr *trace.Trace, res *Result) (*runfolder.Collap
 		Threshold: collapseUtil,
 	}
 	c.Link, c.LinkRateBps, c.Utilization = busiestPort(res, busy)
+	if c.Utilization >= collapseUtil {
+		// The bottleneck carried its share on average: a slow tail, not a
+		// collapse of the whole run.
+		return nil, nil
+	}
 	for _, k := range recoveryKeys {
 		if v, ok := cfg.CC.Params[k]; ok && !(k == "ai_ref_rate" && v == "off") {
 			c.Recovery = append(c.Recovery, runfolder.Param{Key: k, Value: v})
