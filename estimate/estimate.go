@@ -225,7 +225,7 @@ func simulate(ctx context.Context, cfg replay.Config, l *Link, flows []replay.Fl
 	c.Threads = 1
 	c.Progress, c.Observer, c.PFCObserver, c.QueueSampler, c.WrapCC = nil, nil, nil, nil, nil
 	start := time.Now()
-	res, err := replay.RunContext(ctx, c, net.Trace, "")
+	res, err := replay.RunContext(ctx, c, net.Trace)
 	if err != nil {
 		return nil, err
 	}

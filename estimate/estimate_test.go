@@ -96,7 +96,7 @@ func TestEstimateLoneFlowIsIdeal(t *testing.T) {
 	tr := mustGen(t, "incast:n=1,size=200KB", 1)
 	cfg := config(t, topo, "linerate")
 	res := mustEstimate(t, cfg, tr, Options{})
-	full, err := replay.Run(cfg, tr, "")
+	full, err := replay.Run(cfg, tr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
@@ -19,7 +20,7 @@ const Method = "link-decomposition"
 func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) runfolder.Manifest {
 	c := *cfg
 	c.Packets = replay.PacketsNone
-	m := replay.NewManifest(&c, traceName, &replay.Result{Summary: res.Summary, SimEnd: res.SimEnd, Events: res.Events})
+	m := runner.NewManifest(&c, traceName, &replay.Result{Summary: res.Summary, SimEnd: res.SimEnd, Events: res.Events})
 	m.Files = []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.LinksFile, runfolder.SummaryFile}
 	m.Warnings = append([]string(nil), res.Warnings...)
 	m.Mode = runfolder.ModeEstimate

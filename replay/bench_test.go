@@ -19,7 +19,7 @@ func benchRun(b *testing.B, topo, cc, wl string, level PacketLevel) {
 	b.ResetTimer()
 	var pkts int64
 	for i := 0; i < b.N; i++ {
-		res, err := Run(cfg, tr, out)
+		res, err := runTo(cfg, tr, out)
 		if err != nil {
 			b.Fatal(err)
 		}

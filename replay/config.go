@@ -48,8 +48,14 @@ type Config struct {
 	NIC    nic.Config
 	// Seed seeds the run's only RNG (ECN marking draws) and the flow hashes.
 	Seed uint64
-	// Packets is the per-packet log's level of detail.
+	// Packets is the per-packet log's level of detail: which packet events
+	// become rows for PacketSink.
 	Packets PacketLevel
+	// PacketSink, when set (and Packets is not none), is given the
+	// per-packet log's rows in the run's event order, the same order for
+	// any Threads. The replay writes no file: whoever runs it owns the
+	// sink (packets.parquet, see package runner).
+	PacketSink PacketSink `json:"-"`
 	// MaxTime stops the run at this simulated time, picoseconds; 0 = run
 	// until every message is delivered and acknowledged.
 	MaxTime units.Time

@@ -161,7 +161,7 @@ func TestRunWithBufferBelowOnePacketFailsFast(t *testing.T) {
 	cfg.Topology = mustTopo(t, "", tr.Hosts)
 	cfg.Switch.BufferBytes = 1
 	done := make(chan error, 1)
-	go func() { _, err := Run(cfg, tr, ""); done <- err }()
+	go func() { _, err := Run(cfg, tr); done <- err }()
 	select {
 	case err := <-done:
 		if err == nil || !strings.HasPrefix(err.Error(), "switch.buffer 1B is smaller than one data packet") {

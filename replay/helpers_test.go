@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -8,6 +9,9 @@ import (
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/linerate"
 	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
@@ -57,13 +61,55 @@ func baseConfig(t testing.TB, topo *topology.Topology, cc string) Config {
 	return cfg
 }
 
+// mustRun replays tr under cfg; when out is not empty it writes the run's
+// Parquet files there (packets.parquet from the packet sink, flows,
+// messages, ports), as package runner does for a run folder: the replay
+// itself writes nothing, and the tests that compare folders byte for byte
+// compare these.
 func mustRun(t testing.TB, cfg Config, tr *trace.Trace, out string) *Result {
 	t.Helper()
-	res, err := Run(cfg, tr, out)
+	res, err := runTo(cfg, tr, out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
+}
+
+func runTo(cfg Config, tr *trace.Trace, out string) (*Result, error) {
+	if out == "" {
+		return Run(cfg, tr)
+	}
+	var packets *output.Stream[v2.PacketRow]
+	if cfg.Packets != PacketsNone && cfg.Packets != "" {
+		var err error
+		if packets, err = output.NewStream[v2.PacketRow](filepath.Join(out, runfolder.PacketsFile), 8192); err != nil {
+			return nil, err
+		}
+		cfg.PacketSink = packets
+	}
+	res, err := Run(cfg, tr)
+	if packets != nil {
+		if err != nil {
+			packets.Abort()
+			return nil, err
+		}
+		if err := packets.Close(); err != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range []error{
+		output.WriteRows(filepath.Join(out, runfolder.FlowsFile), res.Flows),
+		output.WriteRows(filepath.Join(out, runfolder.MessagesFile), res.Messages),
+		output.WriteRows(filepath.Join(out, runfolder.PortsFile), res.Ports),
+	} {
+		if w != nil {
+			return nil, w
+		}
+	}
+	return res, nil
 }
 
 // checkCausality asserts that no flow or message beats its ideal

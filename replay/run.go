@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -14,8 +12,6 @@ import (
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
-	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
@@ -151,10 +147,11 @@ const (
 	evLocal   uint8 = 4 // a same-host message completes (arg = index)
 )
 
-// Run replays tr under cfg. When outDir is not empty the run's files are
-// written there (each to a temporary name, renamed when complete).
-func Run(cfg Config, tr *trace.Trace, outDir string) (*Result, error) {
-	return RunContext(context.Background(), cfg, tr, outDir)
+// Run replays tr under cfg. It writes nothing: its rows are in the
+// Result, and packet rows go to cfg.PacketSink (package runner writes a
+// run folder).
+func Run(cfg Config, tr *trace.Trace) (*Result, error) {
+	return RunContext(context.Background(), cfg, tr)
 }
 
 // eventSlice is how many events the run executes between two looks at its
@@ -196,11 +193,9 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 
 // RunContext is Run that stops when ctx is done: it then returns an
 // *InterruptedError (wrapping ctx.Err()) that says at which simulated
-// time it stopped, and
-// leaves no file in outDir (the per-packet log's temporary file is
-// removed). The context is looked at every eventSlice events, so a run
-// stops within milliseconds of a cancel.
-func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string) (*Result, error) {
+// time it stopped. The context is looked at every eventSlice events, so a
+// run stops within milliseconds of a cancel.
+func RunContext(ctx context.Context, cfg Config, tr *trace.Trace) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, &InterruptedError{Err: err, SetUp: true}
 	}
@@ -214,22 +209,10 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string)
 		return nil, badInput{fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)}
 	}
 	r := &run{cfg: &cfg, tr: tr}
-	if outDir != "" {
-		if err := os.MkdirAll(outDir, 0o755); err != nil {
-			return nil, fmt.Errorf("output folder: %w", err)
-		}
-	}
-	if outDir != "" && cfg.Packets != PacketsNone && cfg.Packets != "" {
-		st, err := output.NewStream[v2.PacketRow](filepath.Join(outDir, runfolder.PacketsFile), 8192)
-		if err != nil {
-			return nil, err
-		}
-		r.tap = &packetTap{out: st, all: cfg.Packets == PacketsAll}
+	if cfg.PacketSink != nil && cfg.Packets != PacketsNone && cfg.Packets != "" {
+		r.tap = &packetTap{out: cfg.PacketSink, all: cfg.Packets == PacketsAll}
 	}
 	if err := r.build(ctx); err != nil {
-		if r.tap != nil {
-			r.tap.out.Abort()
-		}
 		return nil, err
 	}
 	defer r.g.Close()
@@ -245,23 +228,11 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace, outDir string)
 	if q := cfg.QueueSampler; q != nil && q.Final != nil && err == nil {
 		q.Final(res.SimEnd, r.sws)
 	}
-	if r.tap != nil {
-		if err != nil {
-			r.tap.out.Abort()
-		} else if cerr := r.tap.out.Close(); cerr != nil {
-			return nil, cerr
-		}
-		if err == nil {
-			res.PacketRows = r.tap.rows
-		}
-	}
 	if err != nil {
 		return nil, err
 	}
-	if outDir != "" {
-		if err := writeOutputs(outDir, res); err != nil {
-			return nil, err
-		}
+	if r.tap != nil {
+		res.PacketRows = r.tap.rows
 	}
 	return res, nil
 }

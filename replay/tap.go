@@ -3,17 +3,22 @@ package replay
 import (
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/kernel"
-	"github.com/ccreplay/ccreplay/output"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
+
+// PacketSink receives the per-packet log's rows (Config.PacketSink);
+// output.Stream[v2.PacketRow] is one.
+type PacketSink interface {
+	Append(row v2.PacketRow)
+}
 
 // packetTap turns packet events into packets.parquet rows. The rows of a
 // run split among partitions are kept per partition (partTap) and merged
 // in the run's event order at each barrier (merge), so that the file is
 // the same for any number of partitions.
 type packetTap struct {
-	out  *output.Stream[v2.PacketRow]
+	out  PacketSink
 	all  bool
 	rows int64
 	// parts are the partitions' taps when there are several; with one,

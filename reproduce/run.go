@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/version"
 )
@@ -131,17 +131,13 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 	pl := &batch.Plan{}
 	for i, oc := range outs {
 		pl.Items = append(pl.Items, batch.Item{Dir: oc.Run.Label, Run: func(ctx context.Context, dir string) error {
-			res, err := replay.RunContext(ctx, cfgs[i], setups[i].Trace, dir)
+			sc := runner.Scenario{Config: &cfgs[i], Trace: setups[i].Trace, TraceName: filepath.ToSlash(setups[i].TraceName), Warnings: setups[i].Warnings}
+			res, _, err := runner.Run(ctx, &sc, dir, nil)
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
 					return err
 				}
 				return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
-			}
-			man := replay.NewManifest(&cfgs[i], filepath.ToSlash(setups[i].TraceName), res)
-			man.Warnings = append(slices.Clone(setups[i].Warnings), man.Warnings...)
-			if err := replay.WriteManifest(dir, &man); err != nil {
-				return err
 			}
 			oc.Result = res
 			return nil

@@ -144,7 +144,7 @@ func TestQlenAfterTheRun(t *testing.T) {
 	h.apply(&cfg, nil)
 	out := h.Outputs(&cfg)
 	tr := &trace.Trace{Hosts: 2, Messages: []trace.Message{{Src: 0, Dst: 1, Bytes: 5000, FlowID: trace.NoFlow, CollectiveID: trace.NoCollective}}}
-	if _, err := replay.Run(cfg, tr, ""); err != nil {
+	if _, err := replay.Run(cfg, tr); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

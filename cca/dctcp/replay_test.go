@@ -50,7 +50,7 @@ func run(t testing.TB, cc string, params map[string]string, workload string, twe
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	res, err := replay.Run(cfg, tr, "")
+	res, err := replay.Run(cfg, tr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func TestIncast16To1Completes(t *testing.T) {
 			tr := workload(t, "incast:n=16,size=1MB")
 			cfg := config(t, tr, spec(t, c.name, c.params))
 			cfg.CheckEvery = 5 * units.Microsecond
-			res, err := replay.Run(cfg, tr, "")
+			res, err := replay.Run(cfg, tr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func longFlowRates(t *testing.T, s cca.Spec, from, to units.Time) []float64 {
 	m := replaytest.NewRateMeter(from, to, 0)
 	cfg.Observer = m
 	cfg.MaxTime = to
-	if _, err := replay.Run(cfg, tr, ""); err != nil {
+	if _, err := replay.Run(cfg, tr); err != nil {
 		t.Fatal(err)
 	}
 	out := make([]float64, 4)

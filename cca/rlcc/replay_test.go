@@ -37,7 +37,7 @@ func TestIncastDefaultPolicy(t *testing.T) {
 	cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
 		WrapCC: func(_ int32, a cca.Algorithm) cca.Algorithm { agents = append(agents, a.(*Agent)); return a }}
 	cfg.ApplyCCHints()
-	res, err := replay.Run(cfg, tr, "")
+	res, err := replay.Run(cfg, tr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func replayConfig(t *testing.T, spec, workload string) (replay.Config, *trace.Tr
 
 func mustRun(t *testing.T, cfg replay.Config, tr *trace.Trace) *replay.Result {
 	t.Helper()
-	res, err := replay.Run(cfg, tr, "")
+	res, err := replay.Run(cfg, tr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -23,6 +22,7 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace/gen"
@@ -265,7 +265,10 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 			Dir:    filepath.ToSlash(r.rel),
 			Labels: []batch.Label{{Key: "cca", Value: r.part}, {Key: "seed", Value: strconv.FormatUint(r.seed, 10)}},
 			Run: func(ctx context.Context, dir string) error {
-				r.res, r.collapse, r.err = runScenario(ctx, st, &cfgs[i], dir)
+				r.res, _, r.err = runner.Run(ctx, scenarioOf(st, &cfgs[i]), dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
+					r.collapse = checkCollapse(&cfgs[i], st.Trace, res, man)
+					return nil
+				})
 				if r.err != nil && !errors.Is(r.err, context.Canceled) {
 					return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
 				}
@@ -286,23 +289,6 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 		return interrupted("interrupted after %d of %d runs; %s", c.Done, len(runs), kept)
 	}
 	return err
-}
-
-// runScenario replays one resolved configuration of st into dir and
-// writes its manifest (summary.json, with st's warnings first); collapse
-// is the run's collapse warning (checkCollapse), "" when none.
-func runScenario(ctx context.Context, st *runconfig.Setup, cfg *replay.Config, dir string) (res *replay.Result, collapse string, err error) {
-	res, err = replay.RunContext(ctx, *cfg, st.Trace, dir)
-	if err != nil {
-		return nil, "", err
-	}
-	man := replay.NewManifest(cfg, filepath.ToSlash(st.TraceName), res)
-	collapse = checkCollapse(cfg, st.Trace, res, &man)
-	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-	if err := replay.WriteManifest(dir, &man); err != nil {
-		return nil, "", err
-	}
-	return res, collapse, nil
 }
 
 func comparisonRows(runs []*compareRun) []v2.ComparisonRow {

@@ -7,7 +7,6 @@ import (
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +15,7 @@ import (
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runner"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/sweep"
 	"github.com/ccreplay/ccreplay/units"
@@ -232,29 +232,27 @@ func writeDataset(ctx context.Context, st *runconfig.Setup, cfg replay.Config, s
 		return datasetInfo{}, inputError{err}
 	}
 	cfg.WrapCC = rec.Wrap
-	res, err := replay.RunContext(ctx, cfg, tr, dir)
-	if err != nil {
+	var info datasetInfo
+	closed := false
+	_, _, err = runner.Run(ctx, scenarioOf(st, &cfg), dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
+		closed = true
+		stats, err := rec.Close()
+		if err != nil {
+			return err
+		}
+		man.Files = append(man.Files, dataset.FileName, DatasetFile)
+		info = datasetInfo{
+			SchemaVersion: v2.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.TraceName),
+			CCA: spec.Name, Seed: seed, Rewards: p.Rewards.Names(), RLCCTarget: p.Target, RLCCBeta: p.Beta,
+			Gamma: p.Gamma, NStep: p.NStep, IntervalNs: p.IntervalNs, INTForced: forced,
+			Rows: stats.Rows, Flows: stats.Flows, RewardMeans: stats.Rewards, SimEndNs: res.SimEnd.Nanoseconds(),
+		}
+		return output.WriteJSONAtomic(filepath.Join(dir, DatasetFile), jsonSafe(info))
+	})
+	if err != nil && !closed {
 		rec.Abort()
-		return datasetInfo{}, err
 	}
-	stats, err := rec.Close()
-	if err != nil {
-		return datasetInfo{}, err
-	}
-	man := replay.NewManifest(&cfg, filepath.ToSlash(st.TraceName), res)
-	man.Files = append(man.Files, dataset.FileName, DatasetFile)
-	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-	info := datasetInfo{
-		SchemaVersion: v2.Version, File: dataset.FileName, RunID: runID, Trace: filepath.ToSlash(st.TraceName),
-		CCA: spec.Name, Seed: seed, Rewards: p.Rewards.Names(), RLCCTarget: p.Target, RLCCBeta: p.Beta,
-		Gamma: p.Gamma, NStep: p.NStep, IntervalNs: p.IntervalNs, INTForced: forced,
-		Rows: stats.Rows, Flows: stats.Flows, RewardMeans: stats.Rewards, SimEndNs: res.SimEnd.Nanoseconds(),
-	}
-	if err := output.WriteJSONAtomic(filepath.Join(dir, DatasetFile), jsonSafe(info)); err != nil {
-		return datasetInfo{}, err
-	}
-	// The manifest goes last: it is what marks the folder complete.
-	return info, replay.WriteManifest(dir, &man)
+	return info, err
 }
 
 // datasetParamsOf turns a dataset sweep's options into the dataset

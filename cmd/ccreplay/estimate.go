@@ -186,7 +186,7 @@ func writeEstimateFolder(dir string, st *runconfig.Setup, cfg replay.Config, opt
 	}
 	man := estimate.Manifest(&cfg, filepath.ToSlash(st.TraceName), opt, res)
 	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-	return man, replay.WriteManifest(dir, &man)
+	return man, runfolder.Write(dir, &man)
 }
 
 // writeEstimate estimates one resolved configuration into dir (a sweep

@@ -10,8 +10,8 @@ import (
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -227,14 +227,9 @@ func (o *netcalcOptions) runReplay(ctx context.Context, dir string, cfg *netcalc
 	}
 	rc.Observer, rc.PFCObserver = tap, tap.observePFC
 	start := time.Now()
-	rres, err := replay.RunContext(ctx, rc, st.Trace, filepath.Join(dir, ncCompareDir))
+	_, _, err = runner.Run(ctx, scenarioOf(st, &rc), filepath.Join(dir, ncCompareDir), nil)
 	wall := time.Since(start)
 	if err != nil {
-		return nil, nil, nil, err
-	}
-	man := replay.NewManifest(&rc, filepath.ToSlash(st.TraceName), rres)
-	man.Warnings = append(append([]string{}, st.Warnings...), man.Warnings...)
-	if err := replay.WriteManifest(filepath.Join(dir, ncCompareDir), &man); err != nil {
 		return nil, nil, nil, err
 	}
 	rows, c := compareRows(res, tap)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/trace/gen"
 )
@@ -192,6 +192,11 @@ func (o *runOptions) stagedPath(stage *runfolder.Staged, p string) string {
 	return dst
 }
 
+// scenarioOf is the scenario of st under cfg, for runner.Run.
+func scenarioOf(st *runconfig.Setup, cfg *replay.Config) *runner.Scenario {
+	return &runner.Scenario{Config: cfg, Trace: st.Trace, TraceName: filepath.ToSlash(st.TraceName), Warnings: st.Warnings}
+}
+
 // failed explains a run that did not finish. An interrupted run says
 // what was kept: nothing new, and --out as it was.
 func (o *runOptions) failed(err error, stage *runfolder.Staged) error {
@@ -235,48 +240,46 @@ func (o *runOptions) run(ctx context.Context) error {
 		hpccOut = st.HPCC.Outputs(&cfg)
 	}
 	start := time.Now()
-	res, err := replay.RunContext(ctx, cfg, tr, stage.Dir)
+	res, man, err := runner.Run(ctx, scenarioOf(st, &cfg), stage.Dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
+		prog.clear()
+		if o.Stats {
+			printStats(o.s.Err, time.Since(start), res)
+		}
+		if st.HPCC != nil {
+			if note := st.HPCC.IgnoredNote(); note != "" && o.s.ErrIsTerminal {
+				fmt.Fprintln(o.s.Err, note)
+			}
+		}
+		if o.FCTTxt != "" {
+			var ff *hpccfmt.FlowFile
+			if st.HPCC != nil {
+				ff = st.HPCC.Flows
+			}
+			if err := runconfig.WriteFCT(o.stagedPath(stage, o.FCTTxt), topo, tr, ff, res); err != nil {
+				return err
+			}
+		}
+		if st.HPCC != nil {
+			// An HPCC scenario's run folder holds its fct.txt too, for
+			// `ccreplay validate` and the simulator's analysis scripts.
+			if err := runconfig.WriteFCT(filepath.Join(dir, "fct.txt"), topo, tr, st.HPCC.Flows, res); err != nil {
+				return err
+			}
+			if err := hpccOut.Write(dir); err != nil {
+				return err
+			}
+		}
+		if w := replay.StalledWarning(&cfg, res); w != "" {
+			fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+		}
+		if w := checkCollapse(&cfg, tr, res, man); w != "" {
+			fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+		}
+		return nil
+	})
 	prog.clear()
 	if err != nil {
 		return o.failed(err, stage)
-	}
-	if o.Stats {
-		printStats(o.s.Err, time.Since(start), res)
-	}
-	if st.HPCC != nil {
-		if note := st.HPCC.IgnoredNote(); note != "" && o.s.ErrIsTerminal {
-			fmt.Fprintln(o.s.Err, note)
-		}
-	}
-	if o.FCTTxt != "" {
-		var ff *hpccfmt.FlowFile
-		if st.HPCC != nil {
-			ff = st.HPCC.Flows
-		}
-		if err := runconfig.WriteFCT(o.stagedPath(stage, o.FCTTxt), topo, tr, ff, res); err != nil {
-			return err
-		}
-	}
-	if st.HPCC != nil {
-		// An HPCC scenario's run folder holds its fct.txt too, for
-		// `ccreplay validate` and the simulator's analysis scripts.
-		if err := runconfig.WriteFCT(filepath.Join(stage.Dir, "fct.txt"), topo, tr, st.HPCC.Flows, res); err != nil {
-			return err
-		}
-		if err := hpccOut.Write(stage.Dir); err != nil {
-			return err
-		}
-	}
-	man := replay.NewManifest(&cfg, filepath.ToSlash(traceName), res)
-	if w := replay.StalledWarning(&cfg, res); w != "" {
-		fmt.Fprintf(o.s.Err, "warning: %s\n", w)
-	}
-	if w := checkCollapse(&cfg, tr, res, &man); w != "" {
-		fmt.Fprintf(o.s.Err, "warning: %s\n", w)
-	}
-	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-	if err := replay.WriteManifest(stage.Dir, &man); err != nil {
-		return err
 	}
 	if err := stage.Commit(); err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -16,9 +15,9 @@ import (
 
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/plot"
-	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
@@ -329,14 +328,11 @@ func sweepExec(s *streams) sweep.Exec {
 		if sp.Kind == sweep.KindEstimate {
 			return writeEstimate(ctx, st, cfg, estimate.Options{Tolerance: estimate.DefaultTolerance, Jobs: 1}, dir)
 		}
-		res, err := replay.RunContext(ctx, cfg, st.Trace, dir)
-		if err != nil {
-			return err
-		}
-		man := replay.NewManifest(&cfg, filepath.ToSlash(st.TraceName), res)
-		checkCollapse(&cfg, st.Trace, res, &man) // in summary.json; sweep prints no per-point warnings
-		man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-		return replay.WriteManifest(dir, &man)
+		_, _, err = runner.Run(ctx, scenarioOf(st, &cfg), dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
+			checkCollapse(&cfg, st.Trace, res, man) // in summary.json; sweep prints no per-point warnings
+			return nil
+		})
+		return err
 	}
 }
 

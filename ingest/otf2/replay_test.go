@@ -34,7 +34,7 @@ func TestReplayExample(t *testing.T) {
 			cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(),
 				NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone}
 			cfg.ApplyCCHints()
-			res, err := replay.Run(cfg, tr, "")
+			res, err := replay.Run(cfg, tr)
 			if err != nil {
 				t.Fatal(err)
 			}

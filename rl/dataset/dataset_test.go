@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"context"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"math"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/runner"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/telemetry"
@@ -330,7 +332,7 @@ func runCase(t *testing.T, workload, spec string, rec bool, dcfg Config) string 
 		}
 		cfg.WrapCC = r.Wrap
 	}
-	res, err := replay.Run(cfg, tr, dir)
+	res, _, err := runner.Run(context.Background(), &runner.Scenario{Config: &cfg, Trace: tr}, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -225,7 +225,7 @@ func Collect(control, teacher *rlcc.Policy, flows int, seed uint64, o Options) (
 		ag.StartAt(start[id])
 		return a
 	}
-	if _, err := replay.RunContext(o.ctx(), cfg, sc.Trace, ""); err != nil {
+	if _, err := replay.RunContext(o.ctx(), cfg, sc.Trace); err != nil {
 		return Pairs{}, fmt.Errorf("distill: %s: %w", sc.Name, err)
 	}
 	keep := len(all)

@@ -150,7 +150,7 @@ func ManyToOne(spec cca.Spec, flows int, o Options) (Result, error) {
 	m := newMeter(sc, o.Warmup)
 	cfg := sc.Config(spec, o.Seed)
 	cfg.Observer = m
-	if _, err := replay.RunContext(o.ctx(), cfg, sc.Trace, ""); err != nil {
+	if _, err := replay.RunContext(o.ctx(), cfg, sc.Trace); err != nil {
 		return Result{}, fmt.Errorf("eval: %s on %s: %w", spec.Name, sc.Name, err)
 	}
 	return m.result(spec.Name, sc, o.Duration), nil

@@ -524,7 +524,7 @@ func Episode(pol *fdcc.Policy, flows int, seed uint64, o Options) (*EpisodeResul
 		})
 		return &tracker{Agent: ag, acked: &acked[id], size: size[id], done: &done[id]}
 	}
-	res, err := replay.RunContext(o.ctx(), cfg, tr, "")
+	res, err := replay.RunContext(o.ctx(), cfg, tr)
 	if err != nil {
 		return nil, err
 	}

@@ -167,7 +167,7 @@ func (s *Scenario) Config(spec cca.Spec, seed uint64) replay.Config {
 
 // Run replays the scenario under spec without writing files.
 func (s *Scenario) Run(spec cca.Spec, seed uint64) (*replay.Result, error) {
-	return replay.Run(s.Config(spec, seed), s.Trace, "")
+	return replay.Run(s.Config(spec, seed), s.Trace)
 }
 
 // StartRates draws each of flows flows' starting rate, a fraction of line

@@ -470,7 +470,7 @@ func Episode(pol *rlcc.Policy, flows int, seed uint64, o Options) ([][]rlcc.Deci
 		ag.StartAt(start[id])
 		return &ackCounter{Agent: ag, bytes: &acked[id]}
 	}
-	res, err := replay.RunContext(o.ctx(), cfg, sc.Trace, "")
+	res, err := replay.RunContext(o.ctx(), cfg, sc.Trace)
 	if err != nil {
 		return nil, row, err
 	}

@@ -54,6 +54,7 @@ import (
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runner"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
@@ -214,7 +215,7 @@ func writeSamples(t *testing.T) {
 		Seed: 1, Packets: replay.PacketsAll}
 	cfg.ApplyCCHints()
 	dir := t.TempDir()
-	res, err := replay.Run(cfg, tr, dir)
+	res, _, err := runner.Run(context.Background(), &runner.Scenario{Config: &cfg, Trace: tr}, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,200 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
+	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+// scenario is a 7-to-1 incast on a two-leaf leaf-spine under DCQCN, with
+// every packet event logged.
+func scenario(t *testing.T, seed uint64) *Scenario {
+	t.Helper()
+	tr, err := gen.Parse("incast:n=7,size=300KB,jitter=20us", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := topology.Parse("leafspine:leaves=2,hosts=4,spines=1,uplinks=2,rate=100G,fabric=100G,delay=1us", tr.Hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := cca.NewRegistry()
+	dcqcn.Register(reg)
+	spec, err := reg.Build("dcqcn", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
+		Seed: seed, Packets: replay.PacketsAll, CheckEvery: 5 * units.Microsecond}
+	cfg.ApplyCCHints()
+	return &Scenario{Config: &cfg, Trace: tr, TraceName: "incast", Warnings: []string{"an input's warning"}}
+}
+
+func runToDir(t *testing.T, seed uint64, dir string) *replay.Result {
+	t.Helper()
+	res, man, err := Run(context.Background(), scenario(t, seed), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(man.Warnings) == 0 || man.Warnings[0] != "an input's warning" || !man.Complete {
+		t.Errorf("manifest: warnings %q, complete %v", man.Warnings, man.Complete)
+	}
+	return res
+}
+
+// Same inputs and seed give byte-identical files (docs/ARCHITECTURE.md,
+// "Determinism": a run is a pure function of its inputs); another seed changes the ECN draws.
+func TestSameSeedByteIdenticalOutputs(t *testing.T) {
+	a, b, c := t.TempDir(), t.TempDir(), t.TempDir()
+	runToDir(t, 1, a)
+	runToDir(t, 1, b)
+	runToDir(t, 2, c)
+	for _, f := range []string{runfolder.PacketsFile, runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.SummaryFile} {
+		x, err := os.ReadFile(filepath.Join(a, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _ := os.ReadFile(filepath.Join(b, f))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs with the same seed", f)
+		}
+	}
+	x, _ := os.ReadFile(filepath.Join(a, runfolder.PacketsFile))
+	z, _ := os.ReadFile(filepath.Join(c, runfolder.PacketsFile))
+	if bytes.Equal(x, z) {
+		t.Errorf("packets.parquet identical for seeds 1 and 2: the seed is not used")
+	}
+	entries, _ := os.ReadDir(a)
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".parquet" && e.Name() != runfolder.SummaryFile {
+			t.Errorf("stray file %s left in the run folder", e.Name())
+		}
+	}
+}
+
+// The Parquet files read back with Apache Arrow (a second implementation)
+// equal the in-run records, and the metrics recomputed from them equal the
+// in-run summary exactly.
+func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
+	dir := t.TempDir()
+	res := runToDir(t, 1, dir)
+	flows, err := arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := arrowread.ReadMessages(filepath.Join(dir, runfolder.MessagesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports, err := arrowread.ReadPorts(filepath.Join(dir, runfolder.PortsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(flows, res.Flows) || !reflect.DeepEqual(msgs, res.Messages) || !reflect.DeepEqual(ports, res.Ports) {
+		t.Fatal("rows read back with Arrow differ from the run's records")
+	}
+	got := metrics.Compute(flows, msgs, ports, metrics.Options{})
+	if !reflect.DeepEqual(got, res.Summary) {
+		t.Fatalf("metrics from Parquet differ from the in-run summary:\n got %+v\nwant %+v", got, res.Summary)
+	}
+	// packets.parquet: every data packet sent has a NIC dequeue row, every
+	// delivered one a deliver row, and control packets appear at level all.
+	var dataDeq, deliver, ctrl int64
+	err = arrowread.ScanPackets(filepath.Join(dir, runfolder.PacketsFile), func(p *v2.PacketRow) error {
+		switch {
+		case p.Kind == v2.KindData && p.Event == v2.EventDequeue && p.Node == p.Src:
+			dataDeq++
+		case p.Kind == v2.KindData && p.Event == v2.EventDeliver:
+			deliver++
+		case p.Kind != v2.KindData:
+			ctrl++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dataDeq != res.DataPackets || deliver != res.DataPackets || ctrl == 0 {
+		t.Fatalf("packets.parquet: %d sender dequeues, %d deliveries, %d control rows; want %d, %d, > 0", dataDeq, deliver, ctrl, res.DataPackets, res.DataPackets)
+	}
+}
+
+// A cancelled run leaves no file in its folder, not even the packet
+// log's temporary one, and no summary.json; an extra writer's error
+// leaves no summary.json either.
+func TestCancelLeavesNoFile(t *testing.T) {
+	sc := scenario(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	big, err := gen.Parse("incast:n=7,size=20MB", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Trace = big
+	cfg := *sc.Config
+	calls := 0
+	cfg.Progress = func(now units.Time, delivered, total int) {
+		if calls++; calls == 2 {
+			cancel()
+		}
+	}
+	sc.Config = &cfg
+	dir := t.TempDir()
+	_, _, err = Run(ctx, sc, dir, nil)
+	var ie *replay.InterruptedError
+	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want an interrupted run", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left %d files in the folder: %v", len(ents), ents[0].Name())
+	}
+
+	dir = t.TempDir()
+	boom := errors.New("boom")
+	var seen []string
+	_, _, err = Run(context.Background(), scenario(t, 1), dir, func(d string, res *replay.Result, man *runfolder.Manifest) error {
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			seen = append(seen, e.Name())
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want the extra writer's", err)
+	}
+	if want := []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PacketsFile, runfolder.PortsFile}; !slices.Equal(seen, want) {
+		t.Errorf("extra saw %v, want the replay's files %v", seen, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, runfolder.SummaryFile)); !os.IsNotExist(err) {
+		t.Errorf("summary.json written after a failure: %v", err)
+	}
+}
+
+// The scenario's configuration is not changed by Run (it gives the
+// replay its own copy with the packet sink).
+func TestRunLeavesConfigAlone(t *testing.T) {
+	sc := scenario(t, 1)
+	if _, _, err := Run(context.Background(), sc, t.TempDir(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if sc.Config.PacketSink != nil {
+		t.Error("Run left its packet sink in the caller's configuration")
+	}
+}
