@@ -202,7 +202,7 @@ func TestCombineMaxLoneFlow(t *testing.T) {
 	tr := &trace.Trace{Hosts: 16, Messages: []trace.Message{{ID: 0, Src: 0, Dst: 15, Bytes: 3_000_000, FlowID: trace.NoFlow,
 		CollectiveID: trace.NoCollective, Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank}}}
 	cfg := config(t, topo, "hpcc")
-	full, err := replay.Run(cfg, tr, "")
+	full, err := replay.Run(cfg, tr)
 	if err != nil {
 		t.Fatal(err)
 	}

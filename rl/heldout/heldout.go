@@ -181,7 +181,7 @@ func Measure(spec cca.Spec, sc Scenario, o Options) (Row, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if _, err := replay.RunContext(ctx, cfg, tr, ""); err != nil {
+	if _, err := replay.RunContext(ctx, cfg, tr); err != nil {
 		return r, err
 	}
 	m.fill(&r, sc)
