@@ -20,7 +20,7 @@ const Method = "link-decomposition"
 func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) runfolder.Manifest {
 	c := *cfg
 	c.Packets = replay.PacketsNone
-	m := runner.NewManifest(&c, traceName, &replay.Result{Summary: res.Summary, SimEnd: res.SimEnd, Events: res.Events})
+	m := runner.NewManifest(&c, traceName, &replay.Result{SimEnd: res.SimEnd, Events: res.Events}, res.Summary)
 	m.Files = []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.LinksFile, runfolder.SummaryFile}
 	m.Warnings = append([]string(nil), res.Warnings...)
 	m.Mode = runfolder.ModeEstimate

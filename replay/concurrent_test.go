@@ -19,7 +19,7 @@ func checkConcurrentBytes(t *testing.T, res *Result, rate units.BitsPerSec) {
 		}
 		sum += f.ConcurrentBytes
 	}
-	if w := res.Summary.ConcurrentWindowNs; float64(sum)*8 > float64(rate)*float64(w+1)/1e9 {
+	if w := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).ConcurrentWindowNs; float64(sum)*8 > float64(rate)*float64(w+1)/1e9 {
 		t.Errorf("flows delivered %d B in a %d ns window, more than %v carries", sum, w, rate)
 	}
 }
@@ -36,7 +36,7 @@ func TestConcurrentFairnessJitteredIncast(t *testing.T) {
 	cfg.NIC.WindowBDP = true
 	res := mustRun(t, cfg, tr, "")
 	allFinished(t, res)
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if s.ConcurrentWindowNs < metrics.MinConcurrentWindowNs {
 		t.Fatalf("no concurrency window: start %d, length %d", s.ConcurrentWindowStartNs, s.ConcurrentWindowNs)
 	}
@@ -69,7 +69,7 @@ func TestConcurrentWindowOpensOnDependentStart(t *testing.T) {
 	}}
 	res := mustRun(t, baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn"), tr, "")
 	allFinished(t, res)
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if want := res.Messages[1].ReleaseNs; s.ConcurrentWindowStartNs != want || want <= 0 || want != res.Flows[1].StartNs {
 		t.Errorf("window starts at %d ns, want the dependent flow's start %d ns", s.ConcurrentWindowStartNs, want)
 	}
@@ -87,7 +87,7 @@ func TestConcurrentWindowOpensOnDependentStart(t *testing.T) {
 	tr.Messages[1].Deps = []int64{2}
 	res = mustRun(t, baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn"), tr, "")
 	allFinished(t, res)
-	if s := res.Summary; s.ConcurrentWindowNs != 0 || s.UnfairRatioConcurrent != 0 || s.JainIndexConcurrent != 0 {
+	if s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}); s.ConcurrentWindowNs != 0 || s.UnfairRatioConcurrent != 0 || s.JainIndexConcurrent != 0 {
 		t.Errorf("sequential flows: window %d ns, unfair %v, Jain %v; want 0", s.ConcurrentWindowNs, s.UnfairRatioConcurrent, s.JainIndexConcurrent)
 	}
 	for _, f := range res.Flows {
@@ -103,7 +103,7 @@ func TestConcurrentWindowEndsWithRun(t *testing.T) {
 	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn")
 	cfg.MaxTime = 200 * units.Microsecond
 	res := mustRun(t, cfg, tr, "")
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if s.FlowsFinished != 0 {
 		t.Fatalf("%d flows finished in 200 us", s.FlowsFinished)
 	}

@@ -55,8 +55,8 @@ func TestFlowCounterEndToEndIncast(t *testing.T) {
 	cfg.Observer = tap
 	res := mustRun(t, cfg, tr, "")
 	allFinished(t, res)
-	if res.Summary.DropsPkts != 0 {
-		t.Fatalf("%d packets dropped: the count would see resends", res.Summary.DropsPkts)
+	if metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).DropsPkts != 0 {
+		t.Fatalf("%d packets dropped: the count would see resends", metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).DropsPkts)
 	}
 	seen := map[int32]bool{}
 	window, peak := 0, int32(0)
@@ -100,7 +100,8 @@ func TestFlowCounterLeavesOutputsIdentical(t *testing.T) {
 		if cfg.Switch.FlowCounter != on {
 			t.Fatalf("NeedsFlowCounter %v gave switch FlowCounter %v", on, cfg.Switch.FlowCounter)
 		}
-		sums[i] = mustRun(t, cfg, tr, dirs[i]).Summary
+		res := mustRun(t, cfg, tr, dirs[i])
+		sums[i] = metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	}
 	if !reflect.DeepEqual(sums[0], sums[1]) {
 		t.Errorf("metrics differ with the flow counter on")

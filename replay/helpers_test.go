@@ -8,6 +8,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/linerate"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -130,7 +131,7 @@ func checkCausality(t *testing.T, res *Result) {
 
 func allFinished(t *testing.T, res *Result) {
 	t.Helper()
-	if res.Summary.FlowsFinished != res.Summary.Flows {
-		t.Fatalf("%d of %d flows finished", res.Summary.FlowsFinished, res.Summary.Flows)
+	if metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FlowsFinished != metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).Flows {
+		t.Fatalf("%d of %d flows finished", metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FlowsFinished, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).Flows)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -82,8 +83,8 @@ func TestTimeoutObserverHook(t *testing.T) {
 	cfg.Switch.BufferBytes = 200 * units.KB
 	cfg.NIC.RTO = 200 * units.Microsecond
 	res := mustRun(t, cfg, tr, "")
-	if res.Summary.Timeouts == 0 || rec.timeouts != res.Summary.Timeouts {
-		t.Fatalf("algorithm heard %d timeouts, the NIC counted %d (want equal and > 0)", rec.timeouts, res.Summary.Timeouts)
+	if metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).Timeouts == 0 || rec.timeouts != metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).Timeouts {
+		t.Fatalf("algorithm heard %d timeouts, the NIC counted %d (want equal and > 0)", rec.timeouts, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).Timeouts)
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/limits"
-	"github.com/ccreplay/ccreplay/metrics"
+
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
@@ -745,6 +745,5 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 	for i := range res.Ports {
 		res.PacketHops += res.Ports[i].TxPkts
 	}
-	res.Summary = metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	return res, nil
 }

@@ -3,6 +3,7 @@ package replay
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -44,10 +45,10 @@ func TestFlowPFCPaused(t *testing.T) {
 	if paused == 0 {
 		t.Fatal("no flow was held by a PAUSE: the scenario no longer exercises PFC")
 	}
-	if s := res.Summary; s.PFCPausedFracMean <= 0 || s.PFCPausedFracMean >= 1 {
+	if s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}); s.PFCPausedFracMean <= 0 || s.PFCPausedFracMean >= 1 {
 		t.Errorf("pfc_paused_frac_mean = %v, want in (0, 1)", s.PFCPausedFracMean)
 	}
-	t.Logf("%d of %d flows paused, pfc_paused_frac_mean %.4f", paused, len(res.Flows), res.Summary.PFCPausedFracMean)
+	t.Logf("%d of %d flows paused, pfc_paused_frac_mean %.4f", paused, len(res.Flows), metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).PFCPausedFracMean)
 
 	cfg.Switch.PFC.Enabled = false
 	cfg.NIC.RTO = 200 * units.Microsecond
@@ -58,7 +59,7 @@ func TestFlowPFCPaused(t *testing.T) {
 			t.Errorf("without PFC: flow %d pfc_paused_ns %d", f.FlowID, f.PFCPausedNs)
 		}
 	}
-	if lossy.Summary.PFCPausedFracMean != 0 {
-		t.Errorf("without PFC: pfc_paused_frac_mean = %v", lossy.Summary.PFCPausedFracMean)
+	if metrics.Compute(lossy.Flows, lossy.Messages, lossy.Ports, metrics.Options{}).PFCPausedFracMean != 0 {
+		t.Errorf("without PFC: pfc_paused_frac_mean = %v", metrics.Compute(lossy.Flows, lossy.Messages, lossy.Ports, metrics.Options{}).PFCPausedFracMean)
 	}
 }

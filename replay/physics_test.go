@@ -2,6 +2,7 @@ package replay
 
 import (
 	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
@@ -32,12 +33,12 @@ func TestIncast16To1BoundWithPFC(t *testing.T) {
 			res := mustRun(t, baseConfig(t, mustTopo(t, "", tr.Hosts), cc), tr, "")
 			allFinished(t, res)
 			checkCausality(t, res)
-			got := float64(res.Summary.FCTMaxNs)
+			got := float64(metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FCTMaxNs)
 			if got < bound {
 				t.Fatalf("incast finished in %.0f ns, before the bound %.0f ns", got, bound)
 			}
-			if res.Summary.DropsPkts != 0 {
-				t.Fatalf("%d packets dropped with PFC on", res.Summary.DropsPkts)
+			if metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).DropsPkts != 0 {
+				t.Fatalf("%d packets dropped with PFC on", metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).DropsPkts)
 			}
 			t.Logf("%s: last FCT %.4f ms = %.4f x bound", cc, got/1e6, got/bound)
 			if cc == "linerate" && got > 1.05*bound {
@@ -79,8 +80,8 @@ func TestCausalityAcrossScenarios(t *testing.T) {
 			res := mustRun(t, baseConfig(t, mustTopo(t, c.topo, tr.Hosts), c.cc), tr, "")
 			allFinished(t, res)
 			checkCausality(t, res)
-			if res.Summary.SlowdownP50 < 1 {
-				t.Fatalf("median slowdown %v < 1", res.Summary.SlowdownP50)
+			if metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).SlowdownP50 < 1 {
+				t.Fatalf("median slowdown %v < 1", metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).SlowdownP50)
 			}
 		})
 	}
@@ -98,7 +99,7 @@ func TestLossyModeDropsAndRecovers(t *testing.T) {
 	res := mustRun(t, cfg, tr, "")
 	allFinished(t, res)
 	checkCausality(t, res)
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if s.DropsPkts == 0 || s.RetxBytes == 0 || s.Nacks == 0 {
 		t.Fatalf("lossy incast: drops=%d retx=%d nacks=%d, want all > 0", s.DropsPkts, s.RetxBytes, s.Nacks)
 	}
@@ -130,7 +131,7 @@ func TestPFCSmallBufferNoDrops(t *testing.T) {
 			cfg.Switch.PFC.XoffPerGbps, cfg.Switch.PFC.XonPerGbps = 1000, 500 // 100 KB / 50 KB at 100G
 			res := mustRun(t, cfg, tr, "")
 			allFinished(t, res)
-			s := res.Summary
+			s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 			if s.DropsPkts != 0 {
 				t.Fatalf("%d drops with PFC on", s.DropsPkts)
 			}

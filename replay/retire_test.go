@@ -3,6 +3,7 @@ package replay
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -79,8 +80,8 @@ func TestFlowsRetiredUnderDrops(t *testing.T) {
 	for _, f := range res.Flows {
 		drops += f.DroppedPkts
 	}
-	if drops == 0 || res.Summary.RetxBytes == 0 {
-		t.Fatalf("drops %d, retransmitted %d bytes: the test needs a lossy run", drops, res.Summary.RetxBytes)
+	if drops == 0 || metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).RetxBytes == 0 {
+		t.Fatalf("drops %d, retransmitted %d bytes: the test needs a lossy run", drops, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).RetxBytes)
 	}
 	t.Logf("%d flows, %d packets dropped, at most %d flows held", len(res.Flows), drops, res.PeakFlowsHeld)
 	if n := len(res.Flows); res.PeakFlowsHeld*2 > n {

@@ -10,7 +10,7 @@ import (
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/limits"
-	"github.com/ccreplay/ccreplay/metrics"
+
 	"github.com/ccreplay/ccreplay/nic"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -21,7 +21,6 @@ import (
 
 // Result is what a run produced.
 type Result struct {
-	Summary  metrics.Summary
 	Flows    []v2.FlowRow
 	Messages []v2.MessageRow
 	Ports    []v2.PortRow
@@ -31,7 +30,7 @@ type Result struct {
 	Events uint64
 	// DataPackets counts data packets transmitted by NICs (incl. retransmissions).
 	DataPackets int64
-	// PacketRows is the number of rows written to packets.parquet.
+	// PacketRows is the number of rows given to Config.PacketSink.
 	PacketRows int64
 	// PacketHops counts packet transmissions onto links, every kind (data,
 	// ACK, CNP, PFC, ...) on every port of hosts and switches: the sum of

@@ -51,6 +51,8 @@ type Outcome struct {
 	// runs, the final place afterwards).
 	Dir    string
 	Result *replay.Result
+	// Summary is the run's metrics (its summary.json's).
+	Summary metrics.Summary
 
 	// derived holds what measures computed from the run's files, by kind,
 	// so that claims sharing a scan of packets.parquet read it once.
@@ -66,7 +68,7 @@ func (o Outcomes) summary(label string) (*metrics.Summary, error) {
 	if !ok || oc.Result == nil {
 		return nil, fmt.Errorf("no run %q", label)
 	}
-	return &oc.Result.Summary, nil
+	return &oc.Summary, nil
 }
 
 // Kind says what a claim's number is and so how it is judged.

@@ -132,14 +132,14 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 	for i, oc := range outs {
 		pl.Items = append(pl.Items, batch.Item{Dir: oc.Run.Label, Run: func(ctx context.Context, dir string) error {
 			sc := runner.Scenario{Config: &cfgs[i], Trace: setups[i].Trace, TraceName: filepath.ToSlash(setups[i].TraceName), Warnings: setups[i].Warnings}
-			res, _, err := runner.Run(ctx, &sc, dir, nil)
+			res, man, err := runner.Run(ctx, &sc, dir, nil)
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
 					return err
 				}
 				return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
 			}
-			oc.Result = res
+			oc.Result, oc.Summary = res, man.Metrics
 			return nil
 		}})
 	}

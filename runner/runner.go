@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -40,7 +41,9 @@ type Scenario struct {
 // summary.json; it may add to the manifest (its Files, Warnings).
 type Extra func(dir string, res *replay.Result, man *runfolder.Manifest) error
 
-// Run replays sc into dir (created if missing): packets.parquet when
+// Run replays sc into dir (created if missing) and returns the replay's
+// result and the manifest written (its Metrics are the run's summary):
+// packets.parquet when
 // sc.Config.Packets asks for it, flows, messages and ports, then what
 // extra writes (when not nil), then summary.json. On an error or a
 // cancelled ctx (replay.InterruptedError) the packet log's temporary file
@@ -75,7 +78,7 @@ func Run(ctx context.Context, sc *Scenario, dir string, extra Extra) (*replay.Re
 	if err := WriteRows(dir, res); err != nil {
 		return nil, nil, err
 	}
-	man := NewManifest(&cfg, sc.TraceName, res)
+	man := NewManifest(&cfg, sc.TraceName, res, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}))
 	man.Warnings = append(slices.Clone(sc.Warnings), man.Warnings...)
 	if extra != nil {
 		if err := extra(dir, res, &man); err != nil {
@@ -100,9 +103,11 @@ func WriteRows(dir string, res *replay.Result) error {
 	return output.WriteRows(filepath.Join(dir, runfolder.PortsFile), res.Ports)
 }
 
-// NewManifest describes a finished run; traceName names its input. Its
-// Warnings hold the StalledWarning, if any: callers add their input's.
-func NewManifest(cfg *replay.Config, traceName string, res *replay.Result) runfolder.Manifest {
+// NewManifest describes a finished run whose metrics are sum (what
+// metrics.Compute gives of its rows); traceName names its input. Its
+// Warnings hold the replay.StalledWarning, if any: callers add their
+// input's.
+func NewManifest(cfg *replay.Config, traceName string, res *replay.Result, sum metrics.Summary) runfolder.Manifest {
 	files := []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.SummaryFile}
 	if cfg.Packets != replay.PacketsNone && cfg.Packets != "" {
 		files = append([]string{runfolder.PacketsFile}, files...)
@@ -112,7 +117,7 @@ func NewManifest(cfg *replay.Config, traceName string, res *replay.Result) runfo
 		perRate = append(perRate, runfolder.ECNRateEcho{RateBps: int64(r.Rate), KminBytes: int64(r.KminBytes), KmaxBytes: int64(r.KmaxBytes), Pmax: r.Pmax})
 	}
 	var warnings []string
-	if w := replay.StalledWarning(cfg, res); w != "" {
+	if w := replay.StalledWarning(cfg, res.SimEnd, sum.Flows, sum.FlowsFinished); w != "" {
 		warnings = append(warnings, w)
 	}
 	return runfolder.Manifest{
@@ -131,6 +136,6 @@ func NewManifest(cfg *replay.Config, traceName string, res *replay.Result) runfo
 			MaxTimeNs: cfg.MaxTime.Nanoseconds(), LocalRateBps: int64(cfg.LocalRate),
 		},
 		SimEndNs: res.SimEnd.Nanoseconds(), Events: res.Events, DataPackets: res.DataPackets,
-		PacketRows: res.PacketRows, Files: files, Metrics: res.Summary,
+		PacketRows: res.PacketRows, Files: files, Metrics: sum,
 	}
 }

@@ -48,7 +48,7 @@ func scenario(t *testing.T, seed uint64) *Scenario {
 	return &Scenario{Config: &cfg, Trace: tr, TraceName: "incast", Warnings: []string{"an input's warning"}}
 }
 
-func runToDir(t *testing.T, seed uint64, dir string) *replay.Result {
+func runToDir(t *testing.T, seed uint64, dir string) (*replay.Result, metrics.Summary) {
 	t.Helper()
 	res, man, err := Run(context.Background(), scenario(t, seed), dir, nil)
 	if err != nil {
@@ -57,7 +57,7 @@ func runToDir(t *testing.T, seed uint64, dir string) *replay.Result {
 	if len(man.Warnings) == 0 || man.Warnings[0] != "an input's warning" || !man.Complete {
 		t.Errorf("manifest: warnings %q, complete %v", man.Warnings, man.Complete)
 	}
-	return res
+	return res, man.Metrics
 }
 
 // Same inputs and seed give byte-identical files (docs/ARCHITECTURE.md,
@@ -95,7 +95,7 @@ func TestSameSeedByteIdenticalOutputs(t *testing.T) {
 // in-run summary exactly.
 func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
 	dir := t.TempDir()
-	res := runToDir(t, 1, dir)
+	res, sum := runToDir(t, 1, dir)
 	flows, err := arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile))
 	if err != nil {
 		t.Fatal(err)
@@ -112,8 +112,8 @@ func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
 		t.Fatal("rows read back with Arrow differ from the run's records")
 	}
 	got := metrics.Compute(flows, msgs, ports, metrics.Options{})
-	if !reflect.DeepEqual(got, res.Summary) {
-		t.Fatalf("metrics from Parquet differ from the in-run summary:\n got %+v\nwant %+v", got, res.Summary)
+	if !reflect.DeepEqual(got, sum) {
+		t.Fatalf("metrics from Parquet differ from the run's summary.json:\n got %+v\nwant %+v", got, sum)
 	}
 	// packets.parquet: every data packet sent has a NIC dequeue row, every
 	// delivered one a deliver row, and control packets appear at level all.

@@ -2,6 +2,7 @@ package dctcp_test
 
 import (
 	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
@@ -61,7 +62,7 @@ func run(t testing.TB, cc string, params map[string]string, workload string, twe
 // ideal FCT (docs/OUTPUTS.md: slowdown >= 1 by construction) and nothing was dropped.
 func checkFinishedCausal(t *testing.T, res *replay.Result) {
 	t.Helper()
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if s.FlowsFinished != s.Flows {
 		t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
 	}
@@ -97,9 +98,9 @@ func TestIncast16To1(t *testing.T) {
 				c.CheckEvery = 5 * units.Microsecond // byte conservation
 			})
 			checkFinishedCausal(t, res)
-			got := float64(res.Summary.FCTMaxNs)
+			got := float64(metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FCTMaxNs)
 			t.Logf("last FCT %.4f ms = %.3f x bound; queue p99 %d B, max %d B",
-				got/1e6, got/bound, res.Summary.QLenP99Bytes, res.Summary.QLenMaxBytes)
+				got/1e6, got/bound, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenP99Bytes, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenMaxBytes)
 			if got < bound || got > 1.05*bound {
 				t.Errorf("last FCT %.0f ns, want in [%.0f, %.0f]", got, bound, 1.05*bound)
 			}
@@ -118,7 +119,7 @@ func TestQueueAroundK(t *testing.T) {
 	const k = 24_000
 	res := run(t, "dctcp", nil, "longflows:n=4,size=50MB", nil)
 	checkFinishedCausal(t, res)
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	bound := boundNs(4, 50_000_000)
 	t.Logf("queue mean %.0f B, p99 %d B, max %d B; last FCT %.3f ms = %.3f x bound",
 		s.QLenAvgBytes, s.QLenP99Bytes, s.QLenMaxBytes, float64(s.FCTMaxNs)/1e6, float64(s.FCTMaxNs)/bound)

@@ -2,6 +2,7 @@ package dolce_test
 
 import (
 	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestIncast16To1Completes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := res.Summary
+			s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 			if s.FlowsFinished != s.Flows || s.Flows != 16 {
 				t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
 			}

@@ -2,6 +2,7 @@ package hpcc_test
 
 import (
 	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
@@ -63,7 +64,7 @@ func run(t testing.TB, cc string, params map[string]string, workload string, twe
 // ideal FCT (docs/OUTPUTS.md: slowdown >= 1 by construction) and nothing was dropped.
 func checkFinishedCausal(t *testing.T, res *replay.Result) {
 	t.Helper()
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if s.FlowsFinished != s.Flows {
 		t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
 	}
@@ -97,9 +98,9 @@ func TestIncast16To1(t *testing.T) {
 				c.CheckEvery = 5 * units.Microsecond // byte conservation
 			})
 			checkFinishedCausal(t, res)
-			got := float64(res.Summary.FCTMaxNs)
+			got := float64(metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FCTMaxNs)
 			t.Logf("last FCT %.4f ms = %.3f x bound; queue p99 %d B, max %d B",
-				got/1e6, got/bound, res.Summary.QLenP99Bytes, res.Summary.QLenMaxBytes)
+				got/1e6, got/bound, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenP99Bytes, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenMaxBytes)
 			if got < bound || got > 1.10*bound {
 				t.Errorf("last FCT %.0f ns, want in [%.0f, %.0f]", got, bound, 1.10*bound)
 			}
@@ -128,7 +129,7 @@ func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	const wl = "longflows:n=4,size=50MB"
 	h := run(t, "hpcc", nil, wl, nil)
 	checkFinishedCausal(t, h)
-	hs := h.Summary
+	hs := metrics.Compute(h.Flows, h.Messages, h.Ports, metrics.Options{})
 	bound := boundNs(4, 50_000_000)
 	t.Logf("hpcc: queue p99 %d B, max %d B, mean %.0f B, last FCT %.3f ms (bound %.3f ms)",
 		hs.QLenP99Bytes, hs.QLenMaxBytes, hs.QLenAvgBytes, float64(hs.FCTMaxNs)/1e6, bound/1e6)
@@ -141,7 +142,7 @@ func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	for _, cc := range []string{"dcqcn:hpcc", "dcqcn:zhu2015"} {
 		d := run(t, cc, nil, wl, nil)
 		checkFinishedCausal(t, d)
-		ds := d.Summary
+		ds := metrics.Compute(d.Flows, d.Messages, d.Ports, metrics.Options{})
 		t.Logf("%s: queue p99 %d B, max %d B, mean %.0f B, last FCT %.3f ms",
 			cc, ds.QLenP99Bytes, ds.QLenMaxBytes, ds.QLenAvgBytes, float64(ds.FCTMaxNs)/1e6)
 		if cc == "dcqcn:hpcc" && hs.QLenP99Bytes*100 > ds.QLenP99Bytes {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -41,7 +42,7 @@ func TestIncastDefaultPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if s.FlowsFinished != s.Flows || s.Flows != 8 || s.DropsPkts != 0 {
 		t.Fatalf("%d of %d flows finished, %d drops", s.FlowsFinished, s.Flows, s.DropsPkts)
 	}

@@ -2,6 +2,7 @@ package swift
 
 import (
 	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
@@ -62,7 +63,7 @@ func incastBoundNs(n, size int64, rate units.BitsPerSec) float64 {
 // bound and within slack of it.
 func checkIncast(t *testing.T, res *replay.Result, bound, slack float64) {
 	t.Helper()
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if s.FlowsFinished != s.Flows {
 		t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
 	}
@@ -166,5 +167,5 @@ func TestLongFlowsFairShare(t *testing.T) {
 	if total < 0.98*capacity {
 		t.Errorf("bottleneck carried %.2f of %.2f Gb/s", total, capacity)
 	}
-	t.Logf("total %.2f Gb/s; queue max %d B", total, res.Summary.QLenMaxBytes)
+	t.Logf("total %.2f Gb/s; queue max %d B", total, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenMaxBytes)
 }

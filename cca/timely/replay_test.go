@@ -2,6 +2,7 @@ package timely
 
 import (
 	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
@@ -77,7 +78,7 @@ func TestIncast16(t *testing.T) {
 		t.Run(tc.spec, func(t *testing.T) {
 			cfg, tr := replayConfig(t, tc.spec, "incast:n=16,size=1MB")
 			res := mustRun(t, cfg, tr)
-			s := res.Summary
+			s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 			if s.FlowsFinished != s.Flows {
 				t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
 			}
@@ -166,10 +167,10 @@ func TestLongFlowsScaled(t *testing.T) {
 	if total < 0.85*capacity {
 		t.Errorf("bottleneck carried %.2f of %.2f Gb/s", total, capacity)
 	}
-	if q := res.Summary.QLenMaxBytes; q > 1_000_000 {
+	if q := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenMaxBytes; q > 1_000_000 {
 		t.Errorf("queue reached %d B", q)
 	}
-	t.Logf("total %.2f of %.2f Gb/s; queue max %d B", total, capacity, res.Summary.QLenMaxBytes)
+	t.Logf("total %.2f of %.2f Gb/s; queue max %d B", total, capacity, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenMaxBytes)
 }
 
 // The paper's 10 Gb/s settings do not carry over to a 100 Gb/s fabric with

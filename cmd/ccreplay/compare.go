@@ -9,6 +9,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -136,6 +137,7 @@ type compareRun struct {
 	rel  string // the run's folder inside the comparison
 	dir  string // where it is written (inside the staged folder)
 	res  *replay.Result
+	sum  metrics.Summary // the run's metrics (its summary.json's)
 	err  error
 	// collapse is the run's collapse warning, "" when none (checkCollapse).
 	collapse string
@@ -265,10 +267,14 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 			Dir:    filepath.ToSlash(r.rel),
 			Labels: []batch.Label{{Key: "cca", Value: r.part}, {Key: "seed", Value: strconv.FormatUint(r.seed, 10)}},
 			Run: func(ctx context.Context, dir string) error {
-				r.res, _, r.err = runner.Run(ctx, scenarioOf(st, &cfgs[i]), dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
+				var man *runfolder.Manifest
+				r.res, man, r.err = runner.Run(ctx, scenarioOf(st, &cfgs[i]), dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
 					r.collapse = checkCollapse(&cfgs[i], st.Trace, res, man)
 					return nil
 				})
+				if r.err == nil {
+					r.sum = man.Metrics
+				}
 				if r.err != nil && !errors.Is(r.err, context.Canceled) {
 					return fmt.Errorf("%s seed %d: %w", r.spec.Name, r.seed, r.err)
 				}
@@ -294,7 +300,7 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 func comparisonRows(runs []*compareRun) []v2.ComparisonRow {
 	var rows []v2.ComparisonRow
 	for _, r := range runs {
-		s := r.res.Summary
+		s := r.sum
 		base := v2.ComparisonRow{
 			CCA: r.part, Seed: int64(r.seed), Bucket: -1, Flows: s.Flows, FlowsFinished: s.FlowsFinished,
 			FCTP50Ns: s.FCTP50Ns, FCTP95Ns: s.FCTP95Ns, FCTP99Ns: s.FCTP99Ns,
@@ -342,7 +348,7 @@ func writeCompareJSON(w io.Writer, runs []*compareRun, diffs []runfolder.Setting
 		Runs               []compareJSONRun        `json:"runs"`
 	}{SchemaVersion: v2.Version, NetworkDifferences: diffs, SameNetwork: held}
 	for _, r := range runs {
-		j := compareJSONRun{CCA: r.part, Spec: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.res.Summary}
+		j := compareJSONRun{CCA: r.part, Spec: r.spec.Name, Seed: r.seed, Dir: filepath.ToSlash(r.dir), Metrics: r.sum}
 		if len(r.res.Messages) > 0 {
 			t := metrics.BySize(r.res.Messages)
 			j.BySize = &t
@@ -372,7 +378,7 @@ func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*co
 		for i := range specs {
 			sum, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
 			for j := 0; j < n; j++ {
-				v := m.Get(&runs[i*n+j].res.Summary)
+				v := m.Get(&runs[i*n+j].sum)
 				sum += v
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
@@ -386,7 +392,7 @@ func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*co
 	}
 	tw.Flush()
 	// Slowdown p99 per flow-size bucket (mean over seeds).
-	nb := len(runs[0].res.Summary.Buckets)
+	nb := len(runs[0].sum.Buckets)
 	if nb == 0 {
 		return
 	}
@@ -398,12 +404,12 @@ func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*co
 	}
 	fmt.Fprintln(tw)
 	for b := 0; b < nb; b++ {
-		bk := runs[0].res.Summary.Buckets[b]
+		bk := runs[0].sum.Buckets[b]
 		fmt.Fprintf(tw, "%d-%d", bk.SizeMinBytes, bk.SizeMaxBytes)
 		for i := range specs {
 			sum := 0.0
 			for j := 0; j < n; j++ {
-				if bs := runs[i*n+j].res.Summary.Buckets; b < len(bs) {
+				if bs := runs[i*n+j].sum.Buckets; b < len(bs) {
 					sum += bs[b].SlowdownP99
 				}
 			}

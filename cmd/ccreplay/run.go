@@ -269,7 +269,7 @@ func (o *runOptions) run(ctx context.Context) error {
 				return err
 			}
 		}
-		if w := replay.StalledWarning(&cfg, res); w != "" {
+		if w := replay.StalledWarning(&cfg, res.SimEnd, man.Metrics.Flows, man.Metrics.FlowsFinished); w != "" {
 			fmt.Fprintf(o.s.Err, "warning: %s\n", w)
 		}
 		if w := checkCollapse(&cfg, tr, res, man); w != "" {
@@ -294,7 +294,7 @@ func (o *runOptions) run(ctx context.Context) error {
 		fmt.Fprintln(o.s.Out, note)
 	}
 	fmt.Fprintf(o.s.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
-	metrics.WriteTable(o.s.Out, res.Summary)
+	metrics.WriteTable(o.s.Out, man.Metrics)
 	if w := st.Req.Workload; isOSU(w) { // the flag's or the configuration file's
 		pts, err := osuLatency(w, res)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runner"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/ingest/otf2"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -38,7 +39,7 @@ func TestReplayExample(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := res.Summary
+			s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 			t.Logf("%s: %d messages, %d collectives, %d ns", cc, s.Messages, s.Collectives, s.SimDurationNs)
 			if s.MessagesFinished != s.Messages || s.Messages != int64(len(tr.Messages)) {
 				t.Errorf("%d of %d messages finished (trace: %d)", s.MessagesFinished, s.Messages, len(tr.Messages))

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
@@ -558,7 +559,7 @@ func Episode(pol *fdcc.Policy, flows int, seed uint64, o Options) (*EpisodeResul
 	if er.Row.Steps > 0 {
 		er.Row.MeanOutput = osum / float64(er.Row.Steps)
 	}
-	end := res.Summary.SimDurationNs
+	end := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).SimDurationNs
 	if span := float64(end)*1e3 - float64(first); span > 0 {
 		er.Row.Goodput = float64(total) * 8 / (span / float64(units.Second)) / 100e9
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/linerate"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -102,8 +103,8 @@ func TestRunStopsAtDuration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.SimEnd > s.Duration || res.Summary.FlowsFinished != 0 {
-		t.Fatalf("ran to %v with %d flows finished; want to stop by %v with none", res.SimEnd, res.Summary.FlowsFinished, s.Duration)
+	if res.SimEnd > s.Duration || metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FlowsFinished != 0 {
+		t.Fatalf("ran to %v with %d flows finished; want to stop by %v with none", res.SimEnd, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FlowsFinished, s.Duration)
 	}
 	var rx int64
 	for _, p := range res.Ports {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/eval"
@@ -484,7 +485,7 @@ func Episode(pol *rlcc.Policy, flows int, seed uint64, o Options) ([][]rlcc.Deci
 	if sq > 0 {
 		row.JainIndex = total * total / (float64(len(acked)) * sq)
 	}
-	row.DropsPkts = res.Summary.DropsPkts
+	row.DropsPkts = metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).DropsPkts
 	return trajs, row, nil
 }
 

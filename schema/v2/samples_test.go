@@ -35,6 +35,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
@@ -223,7 +224,7 @@ func writeSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := res.Summary
+	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	comparison := []v2.ComparisonRow{{
 		CCA: spec.Name, Seed: 1, Bucket: -1, SizeMinBytes: s.Buckets[0].SizeMinBytes, SizeMaxBytes: s.Buckets[len(s.Buckets)-1].SizeMaxBytes,
 		Flows: s.Flows, FlowsFinished: s.FlowsFinished, FCTP50Ns: s.FCTP50Ns, FCTP95Ns: s.FCTP95Ns, FCTP99Ns: s.FCTP99Ns,
