@@ -9,8 +9,8 @@ import (
 
 // DefaultStartToleranceNs is the default MatchOptions.StartToleranceNs:
 // the simulator's start times are the flow file's seconds truncated to
-// whole nanoseconds (1 ns below the exact value at times, see
-// ../shared/data/ns3_reference/README.md) and ccreplay's are exact or
+// whole nanoseconds (1 ns below the exact value at times: a float seconds
+// value truncated) and ccreplay's are exact or
 // rounded to the nanosecond, so two sides of one flow are at most 2 ns
 // apart; 10 ns leaves room and is far below the gap between two flows of
 // one host pair and one size in any workload seen.

@@ -1,6 +1,5 @@
 // Package reproduce runs the headline experiments of the papers ccreplay
-// implements (../shared/papers in the project's workspace; the README lists
-// them) and sets each paper's number beside ccreplay's, with a verdict.
+// implements (docs/REFERENCES.md lists them) and sets each paper's number beside ccreplay's, with a verdict.
 //
 // An Experiment is data: the paper's setup written as run configurations
 // (runconfig.File, the same keys as `ccreplay run --config`), at two scales

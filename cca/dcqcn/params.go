@@ -42,7 +42,7 @@ const DefaultPreset = "hpcc-run"
 //     of Zhu 2015's timers: hpcc-run with ALPHA_RESUME_INTERVAL 50 (us),
 //     RATE_DECREASE_INTERVAL 50 (us) and RP_TIMER 55 (us).
 //   - hpcc-config (alias hpcc-repo): the HPCC repository's sample
-//     simulation/mix/config.txt (../shared/data/hpcc_format/config.txt)
+//     simulation/mix/config.txt
 //     run through the same Mellanox model: RATE_AI 50Mb/s, RATE_HAI
 //     100Mb/s, MIN_RATE 100Mb/s, RP_TIMER 900 (us), ALPHA_RESUME_INTERVAL
 //     1 (us), EWMA_GAIN 0.00390625, FAST_RECOVERY_TIMES 1,

@@ -35,9 +35,9 @@ const DefaultPreset = "paper"
 //     given. NB: the paper's text gives maxStage = 5 (section 3.3) where
 //     run.py's default MI_THRESH is 0; the paper preset keeps the text's.
 //   - hpcc-config (alias hpcc-repo): the HPCC repository's sample
-//     simulation/mix/config.txt (../shared/data/hpcc_format/config.txt,
-//     CC_MODE 3): as hpcc-run but RATE_AI 50Mb/s at every rate and
-//     MIN_RATE 100Mb/s. A sample file: run.py overwrites both.
+//     simulation/mix/config.txt (CC_MODE 3): as hpcc-run but RATE_AI
+//     50Mb/s at every rate and MIN_RATE 100Mb/s. A sample file: run.py
+//     overwrites both.
 var table = &keyval.Table[Config]{
 	Name:    "hpcc",
 	Default: DefaultPreset,

@@ -21,8 +21,8 @@ import (
 //	extended headers and payload, unchanged
 //
 // The CRC is sent least significant byte first; ICRC values here are the
-// four bytes on the wire read big-endian, as Wireshark shows them (the CNP
-// captured from a ConnectX-4 Lx in ../shared/data has 0x82fd002a).
+// four bytes on the wire read big-endian, as Wireshark shows them (a CNP
+// captured from a ConnectX-4 Lx NIC has 0x82fd002a).
 
 // maskedLRH is the LRH's stand-in.
 var maskedLRH = [8]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}

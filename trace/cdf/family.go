@@ -28,8 +28,8 @@ type Family struct {
 	// Name is what users write, e.g. "websearch".
 	Name string
 	// File is the path of the family's file under a user's CDF data
-	// folder (data=DIR, laid out as ../shared/data/cdf beside a ccreplay
-	// checkout), e.g. "hpcc/WebSearch_distribution.txt".
+	// folder (data=DIR, holding hpcc/, opera/ and homa/ with the CDF files
+	// of those projects' repositories), e.g. "hpcc/WebSearch_distribution.txt".
 	File string
 	// Builtin is the path of the copy built into ccreplay under
 	// builtin/, e.g. "etg/websearch.txt"; "" when the family is not
@@ -109,8 +109,8 @@ func LookupFamily(name string) (Family, bool) {
 }
 
 // FamilyPath returns the path of f's file under dataDir, the folder that
-// holds hpcc/, opera/ and homa/ (../shared/data/cdf beside the checkout);
-// a dataDir holding a cdf/ folder (../shared/data) works too.
+// holds hpcc/, opera/ and homa/; a dataDir holding such a folder as cdf/
+// works too.
 func FamilyPath(f Family, dataDir string) string {
 	p := filepath.Join(dataDir, filepath.FromSlash(f.File))
 	if _, err := os.Stat(p); err != nil {
@@ -179,7 +179,7 @@ func LoadBuiltin(f Family, o Options) (*Dist, error) {
 
 // notBuiltinError says that f is not built in, why, and how to use it.
 func notBuiltinError(f Family) error {
-	return fmt.Errorf("distribution %s is not built into ccreplay (%s); to use it, give data=DIR, a folder holding your own copy as DIR/%s (../shared/data/cdf beside a ccreplay checkout has one), or data=FILE, the file itself",
+	return fmt.Errorf("distribution %s is not built into ccreplay (%s); to use it, give data=DIR, a folder holding your own copy as DIR/%s (from the HPCC, Opera or Homa repository), or data=FILE, the file itself",
 		f.Name, f.NotBuiltin, f.File)
 }
 

@@ -8,11 +8,6 @@ import (
 	"github.com/ccreplay/ccreplay/trace/cdf"
 )
 
-// SharedCDFDataDir is the folder of third-party CDF files beside a ccreplay
-// checkout (hpcc/, opera/, homa/), which data= can name. Without data=,
-// `cdf` uses the distributions built into ccreplay (trace/cdf/builtin).
-const SharedCDFDataDir = "../shared/data/cdf"
-
 // cdfKindDoc documents the cdf generator, which trace/cdf implements.
 func cdfKindDoc() Kind {
 	k := Kind{Name: "cdf", Doc: "datacenter flows drawn from a flow-size CDF at a target load with Poisson arrivals per host (FDCC thesis: mean inter-arrival = 1 / (BW x load / (8 x mean size))), uniform random host pairs without self pairs"}
@@ -23,7 +18,7 @@ func cdfKindDoc() Kind {
 		}
 		k.Keys = append(k.Keys, Key{Name: sk.Name, Default: def, Doc: sk.Doc})
 	}
-	k.Keys = append(k.Keys, Key{Name: "data", Default: "built-in", Doc: "your own copy of a named family: a folder laid out as hpcc/, opera/, homa/ (e.g. " + SharedCDFDataDir + " beside a checkout) or the family's file; without it the distributions built into ccreplay are used"})
+	k.Keys = append(k.Keys, Key{Name: "data", Default: "built-in", Doc: "your own copy of a named family: a folder laid out as hpcc/, opera/, homa/ (the CDF files of the HPCC, Opera and Homa repositories) or the family's file; without it the distributions built into ccreplay are used"})
 	return k
 }
 

@@ -39,11 +39,15 @@ func TestCDFKindThroughParse(t *testing.T) {
 	}
 }
 
+// sharedCDFDataDir is the third-party CDF files (hpcc/, opera/, homa/) in
+// the shared data folder beside the repository, seen from this package.
+const sharedCDFDataDir = "../../../shared/data/cdf"
+
 func TestCDFFamilySharedData(t *testing.T) {
-	if _, err := os.Stat("../../" + SharedCDFDataDir); err != nil {
+	if _, err := os.Stat(sharedCDFDataDir); err != nil {
 		t.Skip("../shared/data is absent: skipping the WebSearch family read from it")
 	}
-	_, st, err := ParseWithStats("cdf:dist=websearch,hosts=16,load=0.3,duration=5ms,data=../../"+SharedCDFDataDir, 1)
+	_, st, err := ParseWithStats("cdf:dist=websearch,hosts=16,load=0.3,duration=5ms,data="+sharedCDFDataDir, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +55,7 @@ func TestCDFFamilySharedData(t *testing.T) {
 		t.Fatalf("WebSearch mean %v, want 1711250 (linear interpolation, HPCC)", st.MeanSize)
 	}
 	// data= may also name the family's file itself.
-	_, st, err = ParseWithStats("cdf:dist=websearch,hosts=16,load=0.3,flows=10,data=../../"+SharedCDFDataDir+"/hpcc/WebSearch_distribution.txt", 1)
+	_, st, err = ParseWithStats("cdf:dist=websearch,hosts=16,load=0.3,flows=10,data="+sharedCDFDataDir+"/hpcc/WebSearch_distribution.txt", 1)
 	if err != nil || math.Abs(st.MeanSize-1_711_250) > 1 {
 		t.Fatalf("data=FILE: mean %v, %v", st.MeanSize, err)
 	}
