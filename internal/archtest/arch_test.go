@@ -108,6 +108,21 @@ var rules = []rule{
 	{pkgs: []string{"batch"}, allow: []string{"batch/pool", "output", "internal/staging", "schema/...", "metrics", "limits", "units"},
 		why: "the batch executor runs items into run folders and reads their manifests; what an item runs (the replay, a dataset, a link simulation) is the plan builder's business"},
 
+	{pkgs: []string{"reproduce"}, deny: []string{"cca/*", "rl/...", "sweep", "netcalc"},
+		why: "reproduce depends on no concrete algorithm and no trainer even through another package, and is not built on sweeps or the network-calculus model"},
+
+	// Orchestration and figures.
+	{pkgs: []string{"plot"}, allow: []string{"fidelity", "hpccfmt", "metrics/...", "output", "internal/staging", "schema/...", "trace/...", "units", "limits"},
+		why: "figures are drawn from finished run folders (and fidelity reports): plot never configures or runs a simulation"},
+	{pkgs: []string{"runconfig"}, deny: []string{"cca/*", "rl/...", "plot", "metrics/arrowread", "fidelity", "sweep", "reproduce", "netcalc"},
+		why: "a run's configuration is resolved against the algorithm registry it is given (never a concrete algorithm); it neither measures, plots nor orchestrates runs"},
+	{pkgs: []string{"sweep"}, deny: []string{"replay/...", "nic", "switchmodel", "fabric", "kernel", "cca/*", "rl/...", "reproduce"}, direct: true,
+		why: "a sweep is a plan of resolved run configurations (runconfig) and their folders: it runs them through the function it is given and reaches into no model"},
+	{pkgs: []string{"rl/train", "rl/distill", "rl/fdcctrain"}, deny: []string{"plot", "sweep", "reproduce", "runconfig", "metrics/arrowread", "fidelity", "ingest/...", "hpccfmt"},
+		why: "a trainer runs its own scenarios through the replay and writes its policy folder: no importers, figures, sweeps or CLI configuration"},
+	{pkgs: []string{"..."}, except: []string{"rl/...", "cmd/..."}, deny: []string{"rl/train", "rl/distill", "rl/fdcctrain", "rl/td3", "rl/nn/learn", "rl/gbt/fit", "rl/dataset"},
+		why: "training code is reached only from the CLI: no run, sweep or reproduction depends on a trainer"},
+
 	// The command line.
 	{pkgs: []string{"..."}, except: []string{"cmd/..."}, deny: []string{"cmd/..."},
 		why: "the CLI is the top of the graph: nothing imports it"},
