@@ -1,86 +1,29 @@
 package dctcp_test
 
 import (
-	"github.com/ccreplay/ccreplay/internal/replaytest"
-	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dctcp"
-	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// The scenarios below run on the default topology: a star of 100 Gb/s
-// links with 1 us propagation delay, so every flow has the same base RTT
-// of 4.18 us (a BDP of 52 KB) and one switch egress as its bottleneck.
+// The scenarios below run on replaytest's star: 100 Gb/s links with 1 us
+// propagation delay, so every flow has the same base RTT of 4.18 us (a BDP
+// of 52 KB) and one switch egress as its bottleneck.
 
-func spec(t testing.TB, name string, params map[string]string) cca.Spec {
-	t.Helper()
-	r := cca.NewRegistry()
-	dctcp.Register(r)
-	s, err := r.Build(name, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// run replays workload (a trace/gen spec, seed 1) on the default star
-// under algorithm cc with params, lossless with PFC, after tweak.
+// run replays workload on the star under algorithm cc with params, after
+// tweak.
 func run(t testing.TB, cc string, params map[string]string, workload string, tweak func(*replay.Config)) *replay.Result {
 	t.Helper()
-	tr, err := gen.Parse(workload, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := topology.Parse("", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{
-		Topology: topo, CC: spec(t, cc, params), Switch: switchmodel.DefaultConfig(),
-		NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
-	}
-	cfg.ApplyCCHints()
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	res, err := replay.Run(cfg, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-// checkFinishedCausal asserts that every flow finished, none beat its
-// ideal FCT (docs/OUTPUTS.md: slowdown >= 1 by construction) and nothing was dropped.
-func checkFinishedCausal(t *testing.T, res *replay.Result) {
-	t.Helper()
-	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
-	if s.FlowsFinished != s.Flows {
-		t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
-	}
-	for _, f := range res.Flows {
-		if f.FCTNs < f.IdealFCTNs {
-			t.Errorf("flow %d finished in %d ns, before its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
-		}
-	}
-	if s.DropsPkts != 0 {
-		t.Errorf("%d packets dropped", s.DropsPkts)
-	}
+	return replaytest.RunStar(t, replaytest.Spec(t, cc, params, dctcp.Register), workload, tweak)
 }
 
 // boundNs is the time n flows of size payload bytes need to cross one
-// 100 Gb/s link with their headers: n*size*1048/1000*8/100G, ns.
-func boundNs(n, size int64) float64 {
-	return float64(n*size) * 1048 / 1000 * 8 / 100e9 * 1e9
-}
+// 100 Gb/s link with their headers, ns.
+func boundNs(n, size int64) float64 { return replaytest.BoundNs(n, size, 100e9) }
 
 // A 16-to-1 incast of 1 MB flows finishes, with no flow beating its ideal
 // FCT and no drop, within 5 % of the 1.342 ms the receiver's link needs.
@@ -97,13 +40,7 @@ func TestIncast16To1(t *testing.T) {
 			res := run(t, "dctcp:"+preset, nil, "incast:n=16,size=1MB", func(c *replay.Config) {
 				c.CheckEvery = 5 * units.Microsecond // byte conservation
 			})
-			checkFinishedCausal(t, res)
-			got := float64(metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FCTMaxNs)
-			t.Logf("last FCT %.4f ms = %.3f x bound; queue p99 %d B, max %d B",
-				got/1e6, got/bound, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenP99Bytes, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenMaxBytes)
-			if got < bound || got > 1.05*bound {
-				t.Errorf("last FCT %.0f ns, want in [%.0f, %.0f]", got, bound, 1.05*bound)
-			}
+			replaytest.CheckBound(t, res, bound, 1.05)
 		})
 	}
 }
@@ -118,8 +55,7 @@ func TestIncast16To1(t *testing.T) {
 func TestQueueAroundK(t *testing.T) {
 	const k = 24_000
 	res := run(t, "dctcp", nil, "longflows:n=4,size=50MB", nil)
-	checkFinishedCausal(t, res)
-	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
+	s := replaytest.CheckFinished(t, res)
 	bound := boundNs(4, 50_000_000)
 	t.Logf("queue mean %.0f B, p99 %d B, max %d B; last FCT %.3f ms = %.3f x bound",
 		s.QLenAvgBytes, s.QLenP99Bytes, s.QLenMaxBytes, float64(s.FCTMaxNs)/1e6, float64(s.FCTMaxNs)/bound)
@@ -132,21 +68,6 @@ func TestQueueAroundK(t *testing.T) {
 	if float64(s.FCTMaxNs) > 1.15*bound {
 		t.Errorf("last FCT %d ns, more than 15 %% over the bound %.0f ns", s.FCTMaxNs, bound)
 	}
-}
-
-// goodputs runs four long flows joining 2 ms apart under cc and returns
-// each flow's goodput over [from, to), bits per second.
-func goodputs(t *testing.T, cc string, from, to units.Time) []float64 {
-	m := replaytest.NewRateMeter(from, to, 0)
-	run(t, cc, nil, "longflows:n=4,size=2GB,stagger=2ms", func(c *replay.Config) {
-		c.Observer = m
-		c.MaxTime = to
-	})
-	out := make([]float64, 4)
-	for f := range out {
-		out[f] = float64(m.Bytes[int32(f)]) * 8 / (to - from).Seconds()
-	}
-	return out
 }
 
 // Four long flows joining 2 ms apart converge to C/N each: every cut is
@@ -172,7 +93,8 @@ func TestConvergesToFairShare(t *testing.T) {
 	fair := capacity / n
 	for _, preset := range []string{"paper", "hpcc-run"} {
 		t.Run(preset, func(t *testing.T) {
-			rates := goodputs(t, "dctcp:"+preset, 20*units.Millisecond, 60*units.Millisecond)
+			m, _ := replaytest.Meter(t, replaytest.Spec(t, "dctcp:"+preset, nil, dctcp.Register), replaytest.LongFlows, 20*units.Millisecond, 60*units.Millisecond, 0)
+			rates := m.Rates(n)
 			lo, hi, total := math.Inf(1), 0.0, 0.0
 			for f, r := range rates {
 				t.Logf("flow %d: %.2f Gb/s (C/N %.2f)", f, r/1e9, fair/1e9)

@@ -1,58 +1,21 @@
 package dolce_test
 
 import (
-	"github.com/ccreplay/ccreplay/internal/replaytest"
-	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce"
-	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
-	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
 
+// spec builds dolce, dolceplus or dcqcn with params.
 func spec(t testing.TB, name string, params map[string]string) cca.Spec {
 	t.Helper()
-	r := cca.NewRegistry()
-	dolce.Register(r)
-	dcqcn.Register(r)
-	s, err := r.Build(name, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// config is the default star, lossless (PFC on), with the algorithm's
-// ECN and CNP hints applied.
-func config(t testing.TB, tr *trace.Trace, s cca.Spec) replay.Config {
-	t.Helper()
-	topo, err := topology.Parse("", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{
-		Topology: topo, CC: s, Switch: switchmodel.DefaultConfig(),
-		NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
-	}
-	cfg.ApplyCCHints()
-	return cfg
-}
-
-func workload(t testing.TB, s string) *trace.Trace {
-	t.Helper()
-	tr, err := gen.Parse(s, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
+	return replaytest.Spec(t, name, params, dolce.Register, dcqcn.Register)
 }
 
 // A 16-to-1 incast of 1 MB flows under Dolce-RC (both estimators, float
@@ -61,7 +24,7 @@ func workload(t testing.TB, s string) *trace.Trace {
 // and the last flow cannot beat 16 x 1 MB x 1048/1000 x 8 / 100G =
 // 1.342 ms (the receiver's link carries every byte).
 func TestIncast16To1Completes(t *testing.T) {
-	bound := 16 * 1e6 * 1048 / 1000 * 8 / 100e9 * 1e9 // ns
+	bound := replaytest.BoundNs(16, 1_000_000, 100e9)
 	for _, c := range []struct {
 		name   string
 		params map[string]string
@@ -73,24 +36,12 @@ func TestIncast16To1Completes(t *testing.T) {
 		{"dolceplus", map[string]string{"fixed_point": "true"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tr := workload(t, "incast:n=16,size=1MB")
-			cfg := config(t, tr, spec(t, c.name, c.params))
-			cfg.CheckEvery = 5 * units.Microsecond
-			res, err := replay.Run(cfg, tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
-			if s.FlowsFinished != s.Flows || s.Flows != 16 {
-				t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
-			}
-			for _, f := range res.Flows {
-				if f.FCTNs < f.IdealFCTNs {
-					t.Errorf("flow %d finished in %d ns, before its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
-				}
-			}
-			if s.DropsPkts != 0 {
-				t.Errorf("%d packets dropped with PFC on", s.DropsPkts)
+			res := replaytest.RunStar(t, spec(t, c.name, c.params), "incast:n=16,size=1MB", func(cfg *replay.Config) {
+				cfg.CheckEvery = 5 * units.Microsecond
+			})
+			s := replaytest.CheckFinished(t, res)
+			if s.Flows != 16 {
+				t.Fatalf("%d flows, want 16", s.Flows)
 			}
 			if float64(s.FCTMaxNs) < bound {
 				t.Errorf("last flow finished in %d ns, before the bound %.0f ns", s.FCTMaxNs, bound)
@@ -99,25 +50,6 @@ func TestIncast16To1Completes(t *testing.T) {
 				c.name, c.params, s.FCTMeanNs/1e6, float64(s.FCTMaxNs)/1e6, float64(s.FCTMaxNs)/bound, s.ECNRatio, s.CNPs, s.PauseFrames)
 		})
 	}
-}
-
-// longFlowRates runs n long flows joining 2 ms apart and returns each
-// flow's goodput over [from, to), bits per second.
-func longFlowRates(t *testing.T, s cca.Spec, from, to units.Time) []float64 {
-	t.Helper()
-	tr := workload(t, "longflows:n=4,size=2GB,stagger=2ms")
-	cfg := config(t, tr, s)
-	m := replaytest.NewRateMeter(from, to, 0)
-	cfg.Observer = m
-	cfg.MaxTime = to
-	if _, err := replay.Run(cfg, tr); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]float64, 4)
-	for f := range out {
-		out[f] = float64(m.Bytes[int32(f)]) * 8 / (to - from).Seconds()
-	}
-	return out
 }
 
 // N = 4 long Dolce-RC flows on one bottleneck, joining 2 ms apart,
@@ -148,7 +80,8 @@ func TestDolceRCConvergesToFairShare(t *testing.T) {
 	fair := capacity / 4
 	for _, fixed := range []string{"false", "true"} {
 		t.Run("fixed_point="+fixed, func(t *testing.T) {
-			rates := longFlowRates(t, spec(t, "dolce", map[string]string{"ai_rate": "40Mbps", "fixed_point": fixed}), from, to)
+			m, _ := replaytest.Meter(t, spec(t, "dolce", map[string]string{"ai_rate": "40Mbps", "fixed_point": fixed}), replaytest.LongFlows, from, to, 0)
+			rates := m.Rates(4)
 			var total, sq float64
 			for f, r := range rates {
 				total += r

@@ -1,19 +1,13 @@
 package hpcc_test
 
 import (
-	"github.com/ccreplay/ccreplay/internal/replaytest"
-	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
-	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -21,68 +15,16 @@ import (
 // links with 1 us propagation delay, so every flow has the same base RTT
 // T = 4.18 us and one INT hop (the switch egress towards the receiver).
 
-func spec(t testing.TB, name string, params map[string]string) cca.Spec {
-	t.Helper()
-	r := cca.NewRegistry()
-	hpcc.Register(r)
-	dcqcn.Register(r)
-	s, err := r.Build(name, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// run replays workload (a trace/gen spec, seed 1) on the default star
-// under algorithm cc with params, lossless with PFC, after tweak.
+// run replays workload on replaytest's star under algorithm cc (hpcc or
+// dcqcn) with params, after tweak.
 func run(t testing.TB, cc string, params map[string]string, workload string, tweak func(*replay.Config)) *replay.Result {
 	t.Helper()
-	tr, err := gen.Parse(workload, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := topology.Parse("", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{
-		Topology: topo, CC: spec(t, cc, params), Switch: switchmodel.DefaultConfig(),
-		NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
-	}
-	cfg.ApplyCCHints()
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	res, err := replay.Run(cfg, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-// checkFinishedCausal asserts that every flow finished, none beat its
-// ideal FCT (docs/OUTPUTS.md: slowdown >= 1 by construction) and nothing was dropped.
-func checkFinishedCausal(t *testing.T, res *replay.Result) {
-	t.Helper()
-	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
-	if s.FlowsFinished != s.Flows {
-		t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
-	}
-	for _, f := range res.Flows {
-		if f.FCTNs < f.IdealFCTNs {
-			t.Errorf("flow %d finished in %d ns, before its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
-		}
-	}
-	if s.DropsPkts != 0 {
-		t.Errorf("%d packets dropped", s.DropsPkts)
-	}
+	return replaytest.RunStar(t, replaytest.Spec(t, cc, params, hpcc.Register, dcqcn.Register), workload, tweak)
 }
 
 // boundNs is the time n flows of size payload bytes need to cross one
-// 100 Gb/s link with their headers: n*size*1048/1000*8/100G, ns.
-func boundNs(n, size int64) float64 {
-	return float64(n*size) * 1048 / 1000 * 8 / 100e9 * 1e9
-}
+// 100 Gb/s link with their headers, ns.
+func boundNs(n, size int64) float64 { return replaytest.BoundNs(n, size, 100e9) }
 
 // A 16-to-1 incast of 1 MB flows finishes, with no flow beating its ideal
 // FCT and no drop, within 10 % of the 1.342 ms the receiver's link needs.
@@ -97,13 +39,7 @@ func TestIncast16To1(t *testing.T) {
 			res := run(t, "hpcc:"+preset, nil, "incast:n=16,size=1MB", func(c *replay.Config) {
 				c.CheckEvery = 5 * units.Microsecond // byte conservation
 			})
-			checkFinishedCausal(t, res)
-			got := float64(metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FCTMaxNs)
-			t.Logf("last FCT %.4f ms = %.3f x bound; queue p99 %d B, max %d B",
-				got/1e6, got/bound, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenP99Bytes, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).QLenMaxBytes)
-			if got < bound || got > 1.10*bound {
-				t.Errorf("last FCT %.0f ns, want in [%.0f, %.0f]", got, bound, 1.10*bound)
-			}
+			replaytest.CheckBound(t, res, bound, 1.10)
 		})
 	}
 }
@@ -128,8 +64,7 @@ func TestIncast16To1(t *testing.T) {
 func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	const wl = "longflows:n=4,size=50MB"
 	h := run(t, "hpcc", nil, wl, nil)
-	checkFinishedCausal(t, h)
-	hs := metrics.Compute(h.Flows, h.Messages, h.Ports, metrics.Options{})
+	hs := replaytest.CheckFinished(t, h)
 	bound := boundNs(4, 50_000_000)
 	t.Logf("hpcc: queue p99 %d B, max %d B, mean %.0f B, last FCT %.3f ms (bound %.3f ms)",
 		hs.QLenP99Bytes, hs.QLenMaxBytes, hs.QLenAvgBytes, float64(hs.FCTMaxNs)/1e6, bound/1e6)
@@ -141,8 +76,7 @@ func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	}
 	for _, cc := range []string{"dcqcn:hpcc", "dcqcn:zhu2015"} {
 		d := run(t, cc, nil, wl, nil)
-		checkFinishedCausal(t, d)
-		ds := metrics.Compute(d.Flows, d.Messages, d.Ports, metrics.Options{})
+		ds := replaytest.CheckFinished(t, d)
 		t.Logf("%s: queue p99 %d B, max %d B, mean %.0f B, last FCT %.3f ms",
 			cc, ds.QLenP99Bytes, ds.QLenMaxBytes, ds.QLenAvgBytes, float64(ds.FCTMaxNs)/1e6)
 		if cc == "dcqcn:hpcc" && hs.QLenP99Bytes*100 > ds.QLenP99Bytes {
@@ -158,19 +92,11 @@ func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	}
 }
 
-// goodputs runs four long flows joining 2 ms apart and returns each
-// flow's goodput over [from, to), bits per second.
+// goodputs runs replaytest.LongFlows under hpcc with params and returns
+// each flow's goodput over [from, to), bits per second.
 func goodputs(t *testing.T, params map[string]string, from, to units.Time) []float64 {
-	m := replaytest.NewRateMeter(from, to, 0)
-	run(t, "hpcc", params, "longflows:n=4,size=2GB,stagger=2ms", func(c *replay.Config) {
-		c.Observer = m
-		c.MaxTime = to
-	})
-	out := make([]float64, 4)
-	for f := range out {
-		out[f] = float64(m.Bytes[int32(f)]) * 8 / (to - from).Seconds()
-	}
-	return out
+	m, _ := replaytest.Meter(t, replaytest.Spec(t, "hpcc", params, hpcc.Register), replaytest.LongFlows, from, to, 0)
+	return m.Rates(4)
 }
 
 // Four long flows joining 2 ms apart converge to C/N each. HPCC's

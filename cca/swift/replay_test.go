@@ -1,86 +1,15 @@
 package swift
 
 import (
-	"github.com/ccreplay/ccreplay/internal/replaytest"
-	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
-	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
-
-// replayConfig is the replay package's baseConfig for Swift: the default
-// topology (a 100 Gb/s star with 1 us links: base RTT 4.18 us, 2 hops),
-// the default lossless switch and NIC, the kumar2020 preset.
-func replayConfig(t *testing.T, workload string) (replay.Config, *trace.Trace) {
-	t.Helper()
-	tr, err := gen.Parse(workload, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := topology.Parse("", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := cca.NewRegistry()
-	Register(r)
-	spec, err := r.Build("swift", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{
-		Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(),
-		NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
-	}
-	cfg.ApplyCCHints()
-	return cfg, tr
-}
-
-func mustRun(t *testing.T, cfg replay.Config, tr *trace.Trace) *replay.Result {
-	t.Helper()
-	res, err := replay.Run(cfg, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-// incastBoundNs is N x size x (1048/1000) x 8 / rate: every byte of the
-// incast, headers included, crosses the receiver's link.
-func incastBoundNs(n, size int64, rate units.BitsPerSec) float64 {
-	return float64(n*size) * 1048 / 1000 * 8 / float64(rate) * 1e9
-}
-
-// checkIncast asserts that every flow finished, none beat its ideal FCT,
-// nothing was dropped, and the last one finished no earlier than the
-// bound and within slack of it.
-func checkIncast(t *testing.T, res *replay.Result, bound, slack float64) {
-	t.Helper()
-	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
-	if s.FlowsFinished != s.Flows {
-		t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
-	}
-	for _, f := range res.Flows {
-		if f.FCTNs < f.IdealFCTNs {
-			t.Errorf("flow %d finished in %d ns, before its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
-		}
-	}
-	if s.DropsPkts != 0 {
-		t.Errorf("%d packets dropped", s.DropsPkts)
-	}
-	got := float64(s.FCTMaxNs)
-	if got < bound || got > slack*bound {
-		t.Errorf("last FCT %.0f ns, want within [1, %v] x the bound %.0f ns", got, slack, bound)
-	}
-	t.Logf("FCT p50 %d ns, max %d ns = %.4f x bound; max queue %d B", s.FCTP50Ns, s.FCTMaxNs, got/bound, s.QLenMaxBytes)
-}
 
 // A 16-to-1 incast of 1 MB completes, no flow beats its ideal FCT and
 // nothing is dropped. Swift keeps the receiver's link busy, so the last
@@ -88,9 +17,8 @@ func checkIncast(t *testing.T, res *replay.Result, bound, slack float64) {
 // 1.3414 ms (measured: 1.3435 ms, 1.0016 x). The windows start at one BDP
 // each (50 packets), so the first round trip queues 16 x 50 KB = 0.8 MB.
 func TestIncast16(t *testing.T) {
-	cfg, tr := replayConfig(t, "incast:n=16,size=1MB")
-	res := mustRun(t, cfg, tr)
-	checkIncast(t, res, incastBoundNs(16, 1_000_000, 100*units.Gbps), 1.01)
+	res := replaytest.RunStar(t, replaytest.Spec(t, "swift", nil, Register), "incast:n=16,size=1MB", nil)
+	replaytest.CheckBound(t, res, replaytest.BoundNs(16, 1_000_000, 100e9), 1.01)
 }
 
 // swiftSpy records the smallest window any flow reached.
@@ -111,12 +39,12 @@ func (s swiftSpy) OnAck(now units.Time, a *cca.Ack) {
 // 0.58 packets). The first round trip queues 500 x 50 KB = 26 MB, which
 // the 32 MB shared buffer holds under PFC.
 func TestLargeIncastPaces(t *testing.T) {
-	cfg, tr := replayConfig(t, "incast:n=500,size=300KB")
 	smallest := math.Inf(1)
-	next := cfg.CC.New
-	cfg.CC.New = func() cca.Algorithm { return swiftSpy{next().(*Swift), &smallest} }
-	res := mustRun(t, cfg, tr)
-	checkIncast(t, res, incastBoundNs(500, 300_000, 100*units.Gbps), 1.01)
+	res := replaytest.RunStar(t, replaytest.Spec(t, "swift", nil, Register), "incast:n=500,size=300KB", func(c *replay.Config) {
+		next := c.CC.New
+		c.CC.New = func() cca.Algorithm { return swiftSpy{next().(*Swift), &smallest} }
+	})
+	replaytest.CheckBound(t, res, replaytest.BoundNs(500, 300_000, 100e9), 1.01)
 	t.Logf("smallest window %.3f packets", smallest)
 	if smallest >= 1 {
 		t.Fatalf("smallest window %v packets: pacing never engaged", smallest)
@@ -139,12 +67,8 @@ func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() /
 // 5 ms slot, and the bottleneck at least 98 % used.
 func TestLongFlowsFairShare(t *testing.T) {
 	const n = 4
-	cfg, tr := replayConfig(t, "longflows:n=4,size=2GB,stagger=2ms")
 	from, to, slot := 10*units.Millisecond, 60*units.Millisecond, 5*units.Millisecond
-	m := replaytest.NewRateMeter(from, to, slot)
-	cfg.Observer = m
-	cfg.MaxTime = to
-	res := mustRun(t, cfg, tr)
+	m, res := replaytest.Meter(t, replaytest.Spec(t, "swift", nil, Register), replaytest.LongFlows, from, to, slot)
 	capacity := 100 * 1000.0 / 1048 // payload Gb/s
 	fair := capacity / n
 	var total float64

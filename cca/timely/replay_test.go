@@ -1,56 +1,14 @@
 package timely
 
 import (
-	"github.com/ccreplay/ccreplay/internal/replaytest"
-	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
-	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
-
-// replayConfig is the replay package's baseConfig for TIMELY: the default
-// topology (a 100 Gb/s star with 1 us links: base RTT 4.18 us), the
-// default lossless switch and NIC, and the named spec ("timely:scaled").
-func replayConfig(t *testing.T, spec, workload string) (replay.Config, *trace.Trace) {
-	t.Helper()
-	tr, err := gen.Parse(workload, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := topology.Parse("", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := cca.NewRegistry()
-	Register(r)
-	s, err := r.Build(spec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{
-		Topology: topo, CC: s, Switch: switchmodel.DefaultConfig(),
-		NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
-	}
-	cfg.ApplyCCHints()
-	return cfg, tr
-}
-
-func mustRun(t *testing.T, cfg replay.Config, tr *trace.Trace) *replay.Result {
-	t.Helper()
-	res, err := replay.Run(cfg, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
 
 // A 16-to-1 incast of 1 MB completes under every preset, no flow beats its
 // ideal FCT, nothing is dropped, and the last flow finishes no earlier than
@@ -70,32 +28,14 @@ func mustRun(t *testing.T, cfg replay.Config, tr *trace.Trace) *replay.Result {
 // Asserted: the bound from below, and from above 1.5 x for the presets
 // meant for this fabric (scaled, hpcc), 10 x for the 10 Gb/s paper preset.
 func TestIncast16(t *testing.T) {
-	bound := float64(16*1_000_000) * 1048 / 1000 * 8 / 100e9 * 1e9 // ns
+	bound := replaytest.BoundNs(16, 1_000_000, 100e9)
 	for _, tc := range []struct {
 		spec  string
 		slack float64
 	}{{"timely:scaled", 1.5}, {"timely:hpcc", 1.5}, {"timely:mittal2015", 10}} {
 		t.Run(tc.spec, func(t *testing.T) {
-			cfg, tr := replayConfig(t, tc.spec, "incast:n=16,size=1MB")
-			res := mustRun(t, cfg, tr)
-			s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
-			if s.FlowsFinished != s.Flows {
-				t.Fatalf("%d of %d flows finished", s.FlowsFinished, s.Flows)
-			}
-			for _, f := range res.Flows {
-				if f.FCTNs < f.IdealFCTNs {
-					t.Errorf("flow %d finished in %d ns, before its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)
-				}
-			}
-			if s.DropsPkts != 0 {
-				t.Errorf("%d packets dropped", s.DropsPkts)
-			}
-			got := float64(s.FCTMaxNs)
-			t.Logf("FCT p50 %d ns, max %d ns = %.4f x bound %.0f ns; max queue %d B",
-				s.FCTP50Ns, s.FCTMaxNs, got/bound, bound, s.QLenMaxBytes)
-			if got < bound || got > tc.slack*bound {
-				t.Errorf("last FCT %.0f ns, want within [1, %v] x the bound %.0f ns", got, tc.slack, bound)
-			}
+			res := replaytest.RunStar(t, replaytest.Spec(t, tc.spec, nil, Register), "incast:n=16,size=1MB", nil)
+			replaytest.CheckBound(t, res, bound, tc.slack)
 		})
 	}
 }
@@ -108,11 +48,7 @@ func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() /
 func longFlows(t *testing.T, spec string, from, to units.Time) (rates []float64, slots [][]float64, res *replay.Result) {
 	t.Helper()
 	const slot = 5 * units.Millisecond
-	cfg, tr := replayConfig(t, spec, "longflows:n=4,size=2GB,stagger=2ms")
-	m := replaytest.NewRateMeter(from, to, slot)
-	cfg.Observer = m
-	cfg.MaxTime = to
-	res = mustRun(t, cfg, tr)
+	m, res := replaytest.Meter(t, replaytest.Spec(t, spec, nil, Register), replaytest.LongFlows, from, to, slot)
 	for f := int32(0); f < 4; f++ {
 		rates = append(rates, gbps(m.Bytes[f], to-from))
 		var s []float64

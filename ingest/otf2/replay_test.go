@@ -6,11 +6,8 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/ingest/otf2"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/metrics"
-	"github.com/ccreplay/ccreplay/nic"
-	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
 )
 
 // TestReplayExample replays the example archive under two congestion
@@ -24,21 +21,7 @@ func TestReplayExample(t *testing.T) {
 	}
 	for _, cc := range []string{"dctcp", "hpcc"} {
 		t.Run(cc, func(t *testing.T) {
-			topo, err := topology.Parse("", tr.Hosts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := all.Registry().Build(cc, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(),
-				NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone}
-			cfg.ApplyCCHints()
-			res, err := replay.Run(cfg, tr)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := replaytest.Run(t, replaytest.Star(t, tr, replaytest.Build(t, all.Registry(), cc, nil)), tr)
 			s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 			t.Logf("%s: %d messages, %d collectives, %d ns", cc, s.Messages, s.Collectives, s.SimDurationNs)
 			if s.MessagesFinished != s.Messages || s.Messages != int64(len(tr.Messages)) {

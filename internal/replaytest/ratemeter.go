@@ -54,3 +54,12 @@ func (m *RateMeter) Deliver(now units.Time, _ int32, p *fabric.Packet) {
 }
 
 var _ fabric.Tap = (*RateMeter)(nil)
+
+// Rates is the goodput of flows 0 to n-1 over the window, bits per second.
+func (m *RateMeter) Rates(n int) []float64 {
+	out := make([]float64, n)
+	for f := range out {
+		out[f] = m.Rate(int32(f))
+	}
+	return out
+}

@@ -3,7 +3,6 @@ package dataset
 import (
 	"bytes"
 	"context"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,14 +16,12 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dolce"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
-	"github.com/ccreplay/ccreplay/nic"
-	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/runner"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
-	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/telemetry"
-	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
@@ -300,28 +297,14 @@ func TestParseRewards(t *testing.T) {
 // returns the run folder.
 func runCase(t *testing.T, workload, spec string, rec bool, dcfg Config) string {
 	t.Helper()
-	reg := cca.NewRegistry()
-	dcqcn.Register(reg)
-	dolce.Register(reg)
-	hpcc.Register(reg)
-	rlcc.Register(reg)
-	cc, err := reg.Build(spec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cc := replaytest.Spec(t, spec, nil, dcqcn.Register, dolce.Register, hpcc.Register, rlcc.Register)
 	tr, err := workloadOf(workload)
 	if err != nil {
 		t.Fatal(err)
 	}
-	topo, err := topology.Parse("", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{
-		Topology: topo, CC: cc, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
-		Seed: 7, Packets: replay.PacketsNone,
-	}
-	cfg.ApplyCCHints()
+	cfg := replaytest.Star(t, tr, cc)
+	cfg.Seed = 7
+	topo := cfg.Topology
 	dir := t.TempDir()
 	var r *Recorder
 	if rec {

@@ -35,8 +35,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/ccreplay/ccreplay/metrics"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -48,18 +46,16 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/estimate"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runner"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
-	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
-	"github.com/ccreplay/ccreplay/trace/gen"
 )
 
 var (
@@ -198,23 +194,9 @@ func describe(t *testing.T, path string) string {
 // of each file kind, and the comparison rows of its summary.
 func writeSamples(t *testing.T) {
 	t.Helper()
-	tr, err := gen.Parse("incast:n=2,size=3KB", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := topology.Parse("", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := cca.NewRegistry()
-	dcqcn.Register(reg)
-	spec, err := reg.Build("dcqcn", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
-		Seed: 1, Packets: replay.PacketsAll}
-	cfg.ApplyCCHints()
+	tr := replaytest.Workload(t, "incast:n=2,size=3KB")
+	cfg := replaytest.Star(t, tr, replaytest.Spec(t, "dcqcn", nil, dcqcn.Register))
+	cfg.Packets = replay.PacketsAll
 	dir := t.TempDir()
 	res, _, err := runner.Run(context.Background(), &runner.Scenario{Config: &cfg, Trace: tr}, dir, nil)
 	if err != nil {
@@ -226,7 +208,7 @@ func writeSamples(t *testing.T) {
 	}
 	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	comparison := []v2.ComparisonRow{{
-		CCA: spec.Name, Seed: 1, Bucket: -1, SizeMinBytes: s.Buckets[0].SizeMinBytes, SizeMaxBytes: s.Buckets[len(s.Buckets)-1].SizeMaxBytes,
+		CCA: cfg.CC.Name, Seed: 1, Bucket: -1, SizeMinBytes: s.Buckets[0].SizeMinBytes, SizeMaxBytes: s.Buckets[len(s.Buckets)-1].SizeMaxBytes,
 		Flows: s.Flows, FlowsFinished: s.FlowsFinished, FCTP50Ns: s.FCTP50Ns, FCTP95Ns: s.FCTP95Ns, FCTP99Ns: s.FCTP99Ns,
 		SlowdownP50: s.SlowdownP50, SlowdownP95: s.SlowdownP95, SlowdownP99: s.SlowdownP99,
 		MCTP50Ns: s.MCTP50Ns, MCTP99Ns: s.MCTP99Ns, CCTMeanNs: s.CCTMeanNs, ECNRatio: s.ECNRatio,
