@@ -83,8 +83,9 @@ type Options struct {
 	TD3 td3.Config
 	// Reward is the reading of Algorithm 1's line 5 the rewards use:
 	// reward.FDCCNormalised (default, "fdcc": THROUGHPUT over the fair
-	// share) or reward.FDCCAsPrinted ("fdcc-literal"); docs/FDCC.md, "The
-	// reward".
+	// share), reward.FDCCAsPrinted ("fdcc-literal") or reward.FDCCLinkShare
+	// ("fdcc-link": the link's throughput, then the flow's over its share);
+	// docs/FDCC.md, "The reward".
 	Reward reward.FDCCReward
 	// CCA is the controller's configuration during training (rescaling,
 	// α, range, latency, flow count); its Policy is the learner's actor.
@@ -239,8 +240,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("train fdcc: gamma must be in (0, 1], got %v", o.Gamma)
 	case o.NStep < 1 || o.NStep > 64:
 		return fmt.Errorf("train fdcc: n-step must be in 1..64, got %d", o.NStep)
-	case o.Reward != reward.FDCCNormalised && o.Reward != reward.FDCCAsPrinted:
-		return fmt.Errorf("train fdcc: reward must be %s or %s, got %q", reward.FDCCNormalised, reward.FDCCAsPrinted, o.Reward)
+	case !o.Reward.Known():
+		return fmt.Errorf("train fdcc: reward must be one of %v, got %q", reward.FDCCReadings, o.Reward)
 	case o.UpdatesPerEpisode < 0 || o.Warmup < 0 || o.RandomEpisodes < 0:
 		return fmt.Errorf("train fdcc: updates per episode and warm-up must not be negative")
 	}

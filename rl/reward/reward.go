@@ -176,6 +176,34 @@ func FDCCLiteral(o FDCCObs) float64 {
 	return o.Throughput + invRTT(o.RTT) - d*d
 }
 
+// FDCCLink is the two-stage reward of FDCC (Zhang 2023), Algorithm 1,
+// with the two uses of THROUGHPUT in line 5 read as the two throughputs
+// Section 4.2 defines (ccreplay's third reading, docs/FDCC.md "The
+// reward"): the first term is SWITCHRATE, "Throughput of the most
+// congested link" over its bandwidth, for "force flow to fully utilize the
+// bottleneck link"; the square compares the flow's GOODPUT with its fair
+// share, in units of the share, for "while remaining fairness":
+//
+//	if SWITCHRATE + QLEN - 1 > 0.5:  reward = -RTT            (line 3)
+//	else: x = Total_flow_num x THROUGHPUT
+//	      reward = SWITCHRATE + 1/RTT - (x - 1)^2             (line 5)
+//
+// On a full link at the base RTT a fair flow earns 2, a starved one 1 and
+// one at 3/2 of its share 1.75; with the link and the RTT fixed the reward
+// is highest at exactly the fair share, and it pays every flow for the
+// link's utilisation whatever its own share. SWITCHRATE is used as
+// measured (not clamped). NaN and RTT as FDCC.
+func FDCCLink(o FDCCObs) float64 {
+	if math.IsNaN(o.SwitchRate) || math.IsNaN(o.QLen) {
+		return math.NaN()
+	}
+	if FDCCDraining(o) {
+		return -o.RTT
+	}
+	x := float64(max(o.Flows, 1)) * o.Throughput
+	return o.SwitchRate + invRTT(o.RTT) - (x-1)*(x-1)
+}
+
 // FDCCReward names one reading of Algorithm 1's line 5.
 type FDCCReward string
 
@@ -185,13 +213,33 @@ const (
 	FDCCNormalised FDCCReward = "fdcc"
 	// FDCCAsPrinted is FDCCLiteral: THROUGHPUT as a share of the link.
 	FDCCAsPrinted FDCCReward = "fdcc-literal"
+	// FDCCLinkShare is FDCCLink: the link's throughput in the first term,
+	// the flow's over its fair share in the square.
+	FDCCLinkShare FDCCReward = "fdcc-link"
 )
+
+// FDCCReadings lists the readings of Algorithm 1's reward by name, in the
+// order docs/FDCC.md gives them.
+var FDCCReadings = []FDCCReward{FDCCNormalised, FDCCAsPrinted, FDCCLinkShare}
+
+// Known reports whether r names a reading in FDCCReadings.
+func (r FDCCReward) Known() bool {
+	for _, k := range FDCCReadings {
+		if r == k {
+			return true
+		}
+	}
+	return false
+}
 
 // Func returns the reward function of the reading r (FDCC for "" or an
 // unknown name).
 func (r FDCCReward) Func() func(FDCCObs) float64 {
-	if r == FDCCAsPrinted {
+	switch r {
+	case FDCCAsPrinted:
 		return FDCCLiteral
+	case FDCCLinkShare:
+		return FDCCLink
 	}
 	return FDCC
 }

@@ -312,3 +312,67 @@ func TestFDCCRewardIncentives(t *testing.T) {
 		}
 	}
 }
+
+func TestFDCCLink(t *testing.T) {
+	t.Parallel()
+	// FDCC (Zhang 2023), Algorithm 1 in the fdcc-link reading: line 3
+	// -RTT; line 5 SWITCHRATE + 1/RTT - (N x THROUGHPUT - 1)^2.
+	cases := []struct {
+		name string
+		o    FDCCObs
+		want float64
+	}{
+		// line 2: 1.0 + 0.6 - 1 = 0.6 > 0.5 -> -RTT.
+		{"draining", FDCCObs{SwitchRate: 1, QLen: 0.6, RTT: 3.2, Throughput: 0.9, Flows: 4}, -3.2},
+		// full link, fair (x = 4 x 0.25 = 1), base RTT: 1 + 1 - 0 = 2.
+		{"full and fair", FDCCObs{SwitchRate: 1, RTT: 1, Throughput: 0.25, Flows: 4}, 2},
+		// full link, starved: 1 + 1 - 1 = 1.
+		{"starved on a full link", FDCCObs{SwitchRate: 1, RTT: 1, Throughput: 0, Flows: 16}, 1},
+		// link at 0.57, every flow fair (x = 16 x 0.57/16): 0.57 + 1 - 0.43^2.
+		{"fair on an under-used link", FDCCObs{SwitchRate: 0.57, RTT: 1, Throughput: 0.57 / 16, Flows: 16}, 0.57 + 1 - 0.43*0.43},
+		// x = 2 with RTT 1.25: 0.9 + 0.8 - 1 = 0.7.
+		{"probing unfair", FDCCObs{SwitchRate: 0.9, QLen: 0.1, RTT: 1.25, Throughput: 0.5, Flows: 4}, 0.7},
+		// no RTT sample: 1/RTT contributes 0.
+		{"no rtt", FDCCObs{SwitchRate: 1, Throughput: 0.5, Flows: 2}, 1},
+	}
+	for _, c := range cases {
+		if got := FDCCLink(c.o); !near(got, c.want) {
+			t.Errorf("%s: FDCCLink(%+v) = %v, want %v", c.name, c.o, got, c.want)
+		}
+		if got := FDCCLinkShare.Func()(c.o); !near(got, c.want) {
+			t.Errorf("%s: the fdcc-link reading gives %v, want %v", c.name, got, c.want)
+		}
+	}
+	if !math.IsNaN(FDCCLink(FDCCObs{SwitchRate: 1, QLen: math.NaN(), RTT: 1})) {
+		t.Error("FDCCLink without telemetry is not NaN")
+	}
+	// The incentives docs/FDCC.md states: with the link and the RTT fixed
+	// the reward is highest at exactly the fair share (x = 1), whatever N;
+	// filling the link pays every flow one-for-one.
+	for _, n := range []int{2, 4, 16, 64, 128} {
+		share := 1 / float64(n)
+		at := func(x, link float64) float64 {
+			return FDCCLink(FDCCObs{SwitchRate: link, RTT: 1, Throughput: x * share, Flows: n})
+		}
+		best := at(1, 1)
+		for x := 0.0; x <= 3; x += 0.05 {
+			if math.Abs(x-1) > 1e-9 && at(x, 1) >= best {
+				t.Errorf("N=%d: x = %.2f earns %.4f, not below the fair share's %.4f", n, x, at(x, 1), best)
+			}
+		}
+		if d := at(1, 1) - at(1, 0.5); !near(d, 0.5) {
+			t.Errorf("N=%d: a full link over a half-used one pays %.4f to a fair flow, want 0.5", n, d)
+		}
+		if d := best - at(0, 1); !near(d, 1) {
+			t.Errorf("N=%d: fair over starved on a full link = %.4f, want 1", n, d)
+		}
+	}
+	for _, r := range FDCCReadings {
+		if !r.Known() {
+			t.Errorf("%q is listed but not known", r)
+		}
+	}
+	if FDCCReward("fdcc-nope").Known() {
+		t.Error("an unknown reading is known")
+	}
+}
