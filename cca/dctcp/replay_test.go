@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/dctcp"
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -18,12 +18,12 @@ import (
 // tweak.
 func run(t testing.TB, cc string, params map[string]string, workload string, tweak func(*replay.Config)) *replay.Result {
 	t.Helper()
-	return replaytest.RunStar(t, replaytest.Spec(t, cc, params, dctcp.Register), workload, tweak)
+	return star.RunWorkload(t, star.Spec(t, cc, params, dctcp.Register), workload, tweak)
 }
 
 // boundNs is the time n flows of size payload bytes need to cross one
 // 100 Gb/s link with their headers, ns.
-func boundNs(n, size int64) float64 { return replaytest.BoundNs(n, size, 100e9) }
+func boundNs(n, size int64) float64 { return star.BoundNs(n, size, 100e9) }
 
 // A 16-to-1 incast of 1 MB flows finishes, with no flow beating its ideal
 // FCT and no drop, within 5 % of the 1.342 ms the receiver's link needs.
@@ -40,7 +40,7 @@ func TestIncast16To1(t *testing.T) {
 			res := run(t, "dctcp:"+preset, nil, "incast:n=16,size=1MB", func(c *replay.Config) {
 				c.CheckEvery = 5 * units.Microsecond // byte conservation
 			})
-			replaytest.CheckBound(t, res, bound, 1.05)
+			star.CheckBound(t, res, bound, 1.05)
 		})
 	}
 }
@@ -55,7 +55,7 @@ func TestIncast16To1(t *testing.T) {
 func TestQueueAroundK(t *testing.T) {
 	const k = 24_000
 	res := run(t, "dctcp", nil, "longflows:n=4,size=50MB", nil)
-	s := replaytest.CheckFinished(t, res)
+	s := star.CheckFinished(t, res)
 	bound := boundNs(4, 50_000_000)
 	t.Logf("queue mean %.0f B, p99 %d B, max %d B; last FCT %.3f ms = %.3f x bound",
 		s.QLenAvgBytes, s.QLenP99Bytes, s.QLenMaxBytes, float64(s.FCTMaxNs)/1e6, float64(s.FCTMaxNs)/bound)
@@ -93,7 +93,7 @@ func TestConvergesToFairShare(t *testing.T) {
 	fair := capacity / n
 	for _, preset := range []string{"paper", "hpcc-run"} {
 		t.Run(preset, func(t *testing.T) {
-			m, _ := replaytest.Meter(t, replaytest.Spec(t, "dctcp:"+preset, nil, dctcp.Register), replaytest.LongFlows, 20*units.Millisecond, 60*units.Millisecond, 0)
+			m, _ := star.Meter(t, star.Spec(t, "dctcp:"+preset, nil, dctcp.Register), star.LongFlows, 20*units.Millisecond, 60*units.Millisecond, 0)
 			rates := m.Rates(n)
 			lo, hi, total := math.Inf(1), 0.0, 0.0
 			for f, r := range rates {

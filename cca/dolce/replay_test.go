@@ -7,7 +7,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce"
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -15,7 +15,7 @@ import (
 // spec builds dolce, dolceplus or dcqcn with params.
 func spec(t testing.TB, name string, params map[string]string) cca.Spec {
 	t.Helper()
-	return replaytest.Spec(t, name, params, dolce.Register, dcqcn.Register)
+	return star.Spec(t, name, params, dolce.Register, dcqcn.Register)
 }
 
 // A 16-to-1 incast of 1 MB flows under Dolce-RC (both estimators, float
@@ -24,7 +24,7 @@ func spec(t testing.TB, name string, params map[string]string) cca.Spec {
 // and the last flow cannot beat 16 x 1 MB x 1048/1000 x 8 / 100G =
 // 1.342 ms (the receiver's link carries every byte).
 func TestIncast16To1Completes(t *testing.T) {
-	bound := replaytest.BoundNs(16, 1_000_000, 100e9)
+	bound := star.BoundNs(16, 1_000_000, 100e9)
 	for _, c := range []struct {
 		name   string
 		params map[string]string
@@ -36,10 +36,10 @@ func TestIncast16To1Completes(t *testing.T) {
 		{"dolceplus", map[string]string{"fixed_point": "true"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res := replaytest.RunStar(t, spec(t, c.name, c.params), "incast:n=16,size=1MB", func(cfg *replay.Config) {
+			res := star.RunWorkload(t, spec(t, c.name, c.params), "incast:n=16,size=1MB", func(cfg *replay.Config) {
 				cfg.CheckEvery = 5 * units.Microsecond
 			})
-			s := replaytest.CheckFinished(t, res)
+			s := star.CheckFinished(t, res)
 			if s.Flows != 16 {
 				t.Fatalf("%d flows, want 16", s.Flows)
 			}
@@ -80,7 +80,7 @@ func TestDolceRCConvergesToFairShare(t *testing.T) {
 	fair := capacity / 4
 	for _, fixed := range []string{"false", "true"} {
 		t.Run("fixed_point="+fixed, func(t *testing.T) {
-			m, _ := replaytest.Meter(t, spec(t, "dolce", map[string]string{"ai_rate": "40Mbps", "fixed_point": fixed}), replaytest.LongFlows, from, to, 0)
+			m, _ := star.Meter(t, spec(t, "dolce", map[string]string{"ai_rate": "40Mbps", "fixed_point": fixed}), star.LongFlows, from, to, 0)
 			rates := m.Rates(4)
 			var total, sq float64
 			for f, r := range rates {

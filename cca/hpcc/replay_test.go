@@ -6,7 +6,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -19,12 +19,12 @@ import (
 // dcqcn) with params, after tweak.
 func run(t testing.TB, cc string, params map[string]string, workload string, tweak func(*replay.Config)) *replay.Result {
 	t.Helper()
-	return replaytest.RunStar(t, replaytest.Spec(t, cc, params, hpcc.Register, dcqcn.Register), workload, tweak)
+	return star.RunWorkload(t, star.Spec(t, cc, params, hpcc.Register, dcqcn.Register), workload, tweak)
 }
 
 // boundNs is the time n flows of size payload bytes need to cross one
 // 100 Gb/s link with their headers, ns.
-func boundNs(n, size int64) float64 { return replaytest.BoundNs(n, size, 100e9) }
+func boundNs(n, size int64) float64 { return star.BoundNs(n, size, 100e9) }
 
 // A 16-to-1 incast of 1 MB flows finishes, with no flow beating its ideal
 // FCT and no drop, within 10 % of the 1.342 ms the receiver's link needs.
@@ -39,7 +39,7 @@ func TestIncast16To1(t *testing.T) {
 			res := run(t, "hpcc:"+preset, nil, "incast:n=16,size=1MB", func(c *replay.Config) {
 				c.CheckEvery = 5 * units.Microsecond // byte conservation
 			})
-			replaytest.CheckBound(t, res, bound, 1.10)
+			star.CheckBound(t, res, bound, 1.10)
 		})
 	}
 }
@@ -64,7 +64,7 @@ func TestIncast16To1(t *testing.T) {
 func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	const wl = "longflows:n=4,size=50MB"
 	h := run(t, "hpcc", nil, wl, nil)
-	hs := replaytest.CheckFinished(t, h)
+	hs := star.CheckFinished(t, h)
 	bound := boundNs(4, 50_000_000)
 	t.Logf("hpcc: queue p99 %d B, max %d B, mean %.0f B, last FCT %.3f ms (bound %.3f ms)",
 		hs.QLenP99Bytes, hs.QLenMaxBytes, hs.QLenAvgBytes, float64(hs.FCTMaxNs)/1e6, bound/1e6)
@@ -76,7 +76,7 @@ func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	}
 	for _, cc := range []string{"dcqcn:hpcc", "dcqcn:zhu2015"} {
 		d := run(t, cc, nil, wl, nil)
-		ds := replaytest.CheckFinished(t, d)
+		ds := star.CheckFinished(t, d)
 		t.Logf("%s: queue p99 %d B, max %d B, mean %.0f B, last FCT %.3f ms",
 			cc, ds.QLenP99Bytes, ds.QLenMaxBytes, ds.QLenAvgBytes, float64(ds.FCTMaxNs)/1e6)
 		if cc == "dcqcn:hpcc" && hs.QLenP99Bytes*100 > ds.QLenP99Bytes {
@@ -92,10 +92,10 @@ func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	}
 }
 
-// goodputs runs replaytest.LongFlows under hpcc with params and returns
+// goodputs runs star.LongFlows under hpcc with params and returns
 // each flow's goodput over [from, to), bits per second.
 func goodputs(t *testing.T, params map[string]string, from, to units.Time) []float64 {
-	m, _ := replaytest.Meter(t, replaytest.Spec(t, "hpcc", params, hpcc.Register), replaytest.LongFlows, from, to, 0)
+	m, _ := star.Meter(t, star.Spec(t, "hpcc", params, hpcc.Register), star.LongFlows, from, to, 0)
 	return m.Rates(4)
 }
 

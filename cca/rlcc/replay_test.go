@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/replay"
 )
 
@@ -17,11 +17,11 @@ import (
 // still takes at least two decisions.
 func TestIncastDefaultPolicy(t *testing.T) {
 	var agents []*Agent
-	res := replaytest.RunStar(t, replaytest.Spec(t, "rlcc", nil, Register), "incast:n=8,size=500KB", func(c *replay.Config) {
+	res := star.RunWorkload(t, star.Spec(t, "rlcc", nil, Register), "incast:n=8,size=500KB", func(c *replay.Config) {
 		c.WrapCC = func(_ int32, a cca.Algorithm) cca.Algorithm { agents = append(agents, a.(*Agent)); return a }
 	})
-	bound := replaytest.BoundNs(8, 500_000, 100e9)
-	if s := replaytest.CheckBound(t, res, bound, 1.05); s.Flows != 8 {
+	bound := star.BoundNs(8, 500_000, 100e9)
+	if s := star.CheckBound(t, res, bound, 1.05); s.Flows != 8 {
 		t.Fatalf("%d flows, want 8", s.Flows)
 	}
 	// Each flow sends its 500 KB in the first ~40 us at line rate and takes

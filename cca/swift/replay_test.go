@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/units"
@@ -17,8 +17,8 @@ import (
 // 1.3414 ms (measured: 1.3435 ms, 1.0016 x). The windows start at one BDP
 // each (50 packets), so the first round trip queues 16 x 50 KB = 0.8 MB.
 func TestIncast16(t *testing.T) {
-	res := replaytest.RunStar(t, replaytest.Spec(t, "swift", nil, Register), "incast:n=16,size=1MB", nil)
-	replaytest.CheckBound(t, res, replaytest.BoundNs(16, 1_000_000, 100e9), 1.01)
+	res := star.RunWorkload(t, star.Spec(t, "swift", nil, Register), "incast:n=16,size=1MB", nil)
+	star.CheckBound(t, res, star.BoundNs(16, 1_000_000, 100e9), 1.01)
 }
 
 // swiftSpy records the smallest window any flow reached.
@@ -40,11 +40,11 @@ func (s swiftSpy) OnAck(now units.Time, a *cca.Ack) {
 // the 32 MB shared buffer holds under PFC.
 func TestLargeIncastPaces(t *testing.T) {
 	smallest := math.Inf(1)
-	res := replaytest.RunStar(t, replaytest.Spec(t, "swift", nil, Register), "incast:n=500,size=300KB", func(c *replay.Config) {
+	res := star.RunWorkload(t, star.Spec(t, "swift", nil, Register), "incast:n=500,size=300KB", func(c *replay.Config) {
 		next := c.CC.New
 		c.CC.New = func() cca.Algorithm { return swiftSpy{next().(*Swift), &smallest} }
 	})
-	replaytest.CheckBound(t, res, replaytest.BoundNs(500, 300_000, 100e9), 1.01)
+	star.CheckBound(t, res, star.BoundNs(500, 300_000, 100e9), 1.01)
 	t.Logf("smallest window %.3f packets", smallest)
 	if smallest >= 1 {
 		t.Fatalf("smallest window %v packets: pacing never engaged", smallest)
@@ -68,7 +68,7 @@ func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() /
 func TestLongFlowsFairShare(t *testing.T) {
 	const n = 4
 	from, to, slot := 10*units.Millisecond, 60*units.Millisecond, 5*units.Millisecond
-	m, res := replaytest.Meter(t, replaytest.Spec(t, "swift", nil, Register), replaytest.LongFlows, from, to, slot)
+	m, res := star.Meter(t, star.Spec(t, "swift", nil, Register), star.LongFlows, from, to, slot)
 	capacity := 100 * 1000.0 / 1048 // payload Gb/s
 	fair := capacity / n
 	var total float64

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/units"
@@ -28,14 +28,14 @@ import (
 // Asserted: the bound from below, and from above 1.5 x for the presets
 // meant for this fabric (scaled, hpcc), 10 x for the 10 Gb/s paper preset.
 func TestIncast16(t *testing.T) {
-	bound := replaytest.BoundNs(16, 1_000_000, 100e9)
+	bound := star.BoundNs(16, 1_000_000, 100e9)
 	for _, tc := range []struct {
 		spec  string
 		slack float64
 	}{{"timely:scaled", 1.5}, {"timely:hpcc", 1.5}, {"timely:mittal2015", 10}} {
 		t.Run(tc.spec, func(t *testing.T) {
-			res := replaytest.RunStar(t, replaytest.Spec(t, tc.spec, nil, Register), "incast:n=16,size=1MB", nil)
-			replaytest.CheckBound(t, res, bound, tc.slack)
+			res := star.RunWorkload(t, star.Spec(t, tc.spec, nil, Register), "incast:n=16,size=1MB", nil)
+			star.CheckBound(t, res, bound, tc.slack)
 		})
 	}
 }
@@ -48,7 +48,7 @@ func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() /
 func longFlows(t *testing.T, spec string, from, to units.Time) (rates []float64, slots [][]float64, res *replay.Result) {
 	t.Helper()
 	const slot = 5 * units.Millisecond
-	m, res := replaytest.Meter(t, replaytest.Spec(t, spec, nil, Register), replaytest.LongFlows, from, to, slot)
+	m, res := star.Meter(t, star.Spec(t, spec, nil, Register), star.LongFlows, from, to, slot)
 	for f := int32(0); f < 4; f++ {
 		rates = append(rates, gbps(m.Bytes[f], to-from))
 		var s []float64

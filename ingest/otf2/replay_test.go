@@ -6,7 +6,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/ingest/otf2"
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/metrics"
 )
 
@@ -21,7 +21,7 @@ func TestReplayExample(t *testing.T) {
 	}
 	for _, cc := range []string{"dctcp", "hpcc"} {
 		t.Run(cc, func(t *testing.T) {
-			res := replaytest.Run(t, replaytest.Star(t, tr, replaytest.Build(t, all.Registry(), cc, nil)), tr)
+			res := star.Run(t, star.Config(t, tr, star.Build(t, all.Registry(), cc, nil)), tr)
 			s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 			t.Logf("%s: %d messages, %d collectives, %d ns", cc, s.Messages, s.Collectives, s.SimDurationNs)
 			if s.MessagesFinished != s.Messages || s.Messages != int64(len(tr.Messages)) {

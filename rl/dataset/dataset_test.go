@@ -16,7 +16,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dolce"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -297,12 +297,12 @@ func TestParseRewards(t *testing.T) {
 // returns the run folder.
 func runCase(t *testing.T, workload, spec string, rec bool, dcfg Config) string {
 	t.Helper()
-	cc := replaytest.Spec(t, spec, nil, dcqcn.Register, dolce.Register, hpcc.Register, rlcc.Register)
+	cc := star.Spec(t, spec, nil, dcqcn.Register, dolce.Register, hpcc.Register, rlcc.Register)
 	tr, err := workloadOf(workload)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := replaytest.Star(t, tr, cc)
+	cfg := star.Config(t, tr, cc)
 	cfg.Seed = 7
 	topo := cfg.Topology
 	dir := t.TempDir()

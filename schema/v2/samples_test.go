@@ -48,7 +48,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/estimate"
-	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/output"
@@ -194,8 +194,8 @@ func describe(t *testing.T, path string) string {
 // of each file kind, and the comparison rows of its summary.
 func writeSamples(t *testing.T) {
 	t.Helper()
-	tr := replaytest.Workload(t, "incast:n=2,size=3KB")
-	cfg := replaytest.Star(t, tr, replaytest.Spec(t, "dcqcn", nil, dcqcn.Register))
+	tr := star.Workload(t, "incast:n=2,size=3KB")
+	cfg := star.Config(t, tr, star.Spec(t, "dcqcn", nil, dcqcn.Register))
 	cfg.Packets = replay.PacketsAll
 	dir := t.TempDir()
 	res, _, err := runner.Run(context.Background(), &runner.Scenario{Config: &cfg, Trace: tr}, dir, nil)

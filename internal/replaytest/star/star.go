@@ -1,9 +1,14 @@
-package replaytest
+// Package star is the one setting the tests that replay a workload share
+// (the algorithms' replay tests, the importers', the schema samples): a
+// trace/gen workload on the default star topology, checked against the
+// physics every finished run obeys.
+package star
 
 import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
@@ -54,8 +59,8 @@ func Workload(t testing.TB, spec string) *trace.Trace {
 	return tr
 }
 
-// Star is the shared configuration (see above) for tr's hosts under s.
-func Star(t testing.TB, tr *trace.Trace, s cca.Spec) replay.Config {
+// Config is the shared configuration (see above) for tr's hosts under s.
+func Config(t testing.TB, tr *trace.Trace, s cca.Spec) replay.Config {
 	t.Helper()
 	topo, err := topology.Parse("", tr.Hosts)
 	if err != nil {
@@ -79,12 +84,12 @@ func Run(t testing.TB, cfg replay.Config, tr *trace.Trace) *replay.Result {
 	return res
 }
 
-// RunStar replays workload on the shared star under s, after tweak (which
+// RunWorkload replays workload on the shared star under s, after tweak (which
 // may be nil) has changed the configuration.
-func RunStar(t testing.TB, s cca.Spec, workload string, tweak func(*replay.Config)) *replay.Result {
+func RunWorkload(t testing.TB, s cca.Spec, workload string, tweak func(*replay.Config)) *replay.Result {
 	t.Helper()
 	tr := Workload(t, workload)
-	cfg := Star(t, tr, s)
+	cfg := Config(t, tr, s)
 	if tweak != nil {
 		tweak(&cfg)
 	}
@@ -126,10 +131,10 @@ const LongFlows = "longflows:n=4,size=2GB,stagger=2ms"
 // Meter replays workload on the shared star under s until to, with a
 // RateMeter on [from, to) (in slots of slot when slot > 0), and returns
 // the meter and the result.
-func Meter(t testing.TB, s cca.Spec, workload string, from, to, slot units.Time) (*RateMeter, *replay.Result) {
+func Meter(t testing.TB, s cca.Spec, workload string, from, to, slot units.Time) (*replaytest.RateMeter, *replay.Result) {
 	t.Helper()
-	m := NewRateMeter(from, to, slot)
-	res := RunStar(t, s, workload, func(c *replay.Config) {
+	m := replaytest.NewRateMeter(from, to, slot)
+	res := RunWorkload(t, s, workload, func(c *replay.Config) {
 		c.Observer = m
 		c.MaxTime = to
 	})
