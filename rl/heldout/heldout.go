@@ -21,6 +21,11 @@
 //     there is no such span, over each flow's own life (payload / FCT).
 //     The unfair ratio (max - mean) / mean of FDCC (Zhang 2023), Section
 //     5.4, over the same rates is reported beside it.
+//   - Join share J (flows joining one by one, Scenario.Join): whether each
+//     newcomer reaches its share (FDCC, Zhang 2023, Fig. 6.2), the
+//     smallest over the phases between releases of the newest flow's rate
+//     over the mean rate of the active flows (Row.JoinShare). Reported,
+//     not scored.
 //
 // The selection rule (Score): a scenario scores min(G / GoodputBar, F, 1)
 // (a mix: min(G / GoodputBar, 1)); a checkpoint scores the mean over the
@@ -67,6 +72,9 @@ type Scenario struct {
 	// Mix marks a mix of many flows between many hosts: scored on the
 	// payload delivered, fairness not measured.
 	Mix bool `json:"mix,omitempty"`
+	// Join marks flows joining one after another (FDCC, Zhang 2023,
+	// Section 6.1 and Fig. 6.2): the row also has JoinShare.
+	Join bool `json:"join,omitempty"`
 	// WindowBDP caps every flow's bytes in flight at one bandwidth-delay
 	// product (the window FDCC, Zhang 2023, Section 5.3, starts with).
 	WindowBDP bool `json:"window_bdp,omitempty"`
@@ -91,6 +99,14 @@ type Row struct {
 	// MeanSlowdown is the mean over finished flows of FCT / (size at the
 	// bottleneck's rate + the first packet's delivery delay).
 	MeanSlowdown float64 `json:"mean_slowdown"`
+	// JoinShare (a Join scenario; NaN otherwise) is whether each new flow
+	// reaches its share: for every phase from a flow's release to the next
+	// release or the first completion, the newest flow's rate over the
+	// phase's second half over the mean rate of the flows active then; the
+	// smallest over phases (1: the newcomer has the mean rate; phases
+	// whose second half is under two 10 us bins, or where nothing was
+	// delivered, are left out). Not part of Score.
+	JoinShare float64 `json:"join_share"`
 	// Score is the row's score under the selection rule.
 	Score float64 `json:"score"`
 }
@@ -290,7 +306,10 @@ func (f *flowInfo) cumAt(t units.Time) int64 {
 // fill computes the row's figures.
 func (m *meter) fill(r *Row, sc Scenario) {
 	r.Flows = len(m.flows)
-	r.Fairness, r.Unfair = math.NaN(), math.NaN()
+	r.Fairness, r.Unfair, r.JoinShare = math.NaN(), math.NaN(), math.NaN()
+	if sc.Join {
+		r.JoinShare = m.joinShare(sc.Duration)
+	}
 	if r.Flows == 0 {
 		return
 	}
@@ -373,14 +392,62 @@ func (m *meter) fill(r *Row, sc Scenario) {
 	}
 }
 
+// joinShare is Row.JoinShare over a run that ended at end.
+func (m *meter) joinShare(end units.Time) float64 {
+	order := make([]int, len(m.flows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return m.flows[order[a]].release < m.flows[order[b]].release })
+	worst := math.NaN()
+	for k := 1; k < len(order); k++ {
+		from, to := m.flows[order[k]].release, end
+		if k+1 < len(order) {
+			to = min(to, m.flows[order[k+1]].release)
+		}
+		for _, i := range order[:k+1] {
+			if d := m.flows[i].done; d > from {
+				to = min(to, d)
+			}
+		}
+		mid := from + (to-from)/2
+		if to-mid < 2*binPs {
+			continue
+		}
+		sum, n := 0.0, 0
+		for _, i := range order[:k+1] {
+			f := &m.flows[i]
+			if f.done >= 0 && f.done <= from {
+				continue
+			}
+			sum += float64(f.cumAt(to) - f.cumAt(mid))
+			n++
+		}
+		if sum <= 0 {
+			continue
+		}
+		nf := &m.flows[order[k]]
+		s := float64(nf.cumAt(to)-nf.cumAt(mid)) / (sum / float64(n))
+		if math.IsNaN(worst) || s < worst {
+			worst = s
+		}
+	}
+	return worst
+}
+
 // Format is the table as aligned text, one line per scenario and the score.
 func (t Table) Format(label string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: score %.4f (mean over scenarios of min(goodput/%.2f, fairness, 1); a mix: min(goodput/%.2f, 1))\n", label, t.Score, GoodputBar, GoodputBar)
-	fmt.Fprintf(&b, "  %-22s %6s %8s %8s %9s %8s %9s %10s %6s\n", "scenario", "flows", "finished", "goodput", "fairness", "unfair", "span us", "slowdown", "score")
+	fmt.Fprintf(&b, "  %-22s %6s %8s %8s %9s %8s %9s %10s %6s %6s\n", "scenario", "flows", "finished", "goodput", "fairness", "unfair", "span us", "slowdown", "join", "score")
 	for _, r := range t.Rows {
-		fmt.Fprintf(&b, "  %-22s %6d %8d %8.3f %9.3f %8.3f %9.0f %10.2f %6.3f\n", r.Scenario, r.Flows, r.Finished, r.Goodput, r.Fairness, r.Unfair, r.SpanUs, r.MeanSlowdown, r.Score)
+		join := "-"
+		if !math.IsNaN(r.JoinShare) {
+			join = fmt.Sprintf("%.3f", r.JoinShare)
+		}
+		fmt.Fprintf(&b, "  %-22s %6d %8d %8.3f %9.3f %8.3f %9.0f %10.2f %6s %6.3f\n", r.Scenario, r.Flows, r.Finished, r.Goodput, r.Fairness, r.Unfair, r.SpanUs, r.MeanSlowdown, join, r.Score)
 	}
+	fmt.Fprintf(&b, "  (join: for flows joining one by one, the smallest over phases of the newest flow's rate over the mean rate; not in the score)\n")
 	return b.String()
 }
 
@@ -416,9 +483,10 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		plain
-		Fairness *float64 `json:"fairness"`
-		Unfair   *float64 `json:"unfair_ratio"`
-	}{plain(r), num(r.Fairness), num(r.Unfair)})
+		Fairness  *float64 `json:"fairness"`
+		Unfair    *float64 `json:"unfair_ratio"`
+		JoinShare *float64 `json:"join_share"`
+	}{plain(r), num(r.Fairness), num(r.Unfair), num(r.JoinShare)})
 }
 
 // UnmarshalJSON reads null figures back as NaN.
@@ -426,14 +494,18 @@ func (r *Row) UnmarshalJSON(b []byte) error {
 	type plain Row
 	var v struct {
 		plain
-		Fairness *float64 `json:"fairness"`
-		Unfair   *float64 `json:"unfair_ratio"`
+		Fairness  *float64 `json:"fairness"`
+		Unfair    *float64 `json:"unfair_ratio"`
+		JoinShare *float64 `json:"join_share"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	*r = Row(v.plain)
-	r.Fairness, r.Unfair = math.NaN(), math.NaN()
+	r.Fairness, r.Unfair, r.JoinShare = math.NaN(), math.NaN(), math.NaN()
+	if v.JoinShare != nil {
+		r.JoinShare = *v.JoinShare
+	}
 	if v.Fairness != nil {
 		r.Fairness = *v.Fairness
 	}

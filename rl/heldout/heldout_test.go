@@ -1,6 +1,7 @@
 package heldout
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -81,7 +82,7 @@ func TestEvaluateDeterministic(t *testing.T) {
 	spec, _ := linerate.Build("", nil)
 	scs := []Scenario{
 		{Name: "a", Workload: "incast:n=3,size=200KB,jitter=20us,dist=gaussian", Topology: "star:hosts=4,rate=100G,delay=1us", Duration: units.Millisecond},
-		{Name: "b", Workload: "longflows:n=3,size=200KB,stagger=10us", Topology: "star:hosts=4,rate=100G,delay=1us", Duration: units.Millisecond},
+		{Name: "b", Workload: "longflows:n=3,size=200KB,stagger=10us", Topology: "star:hosts=4,rate=100G,delay=1us", Join: true, Duration: units.Millisecond},
 	}
 	a, err := Evaluate(spec, scs, Options{Seed: 3, Parallel: 1})
 	if err != nil {
@@ -91,7 +92,9 @@ func TestEvaluateDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(a, b) {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if !bytes.Equal(ja, jb) || !reflect.DeepEqual(a.Rows[0].Scenario, b.Rows[0].Scenario) {
 		t.Errorf("parallel 1 and 2 differ:\n%s\n%s", a.Format("1"), b.Format("2"))
 	}
 	if want := (a.Rows[0].Score + a.Rows[1].Score) / 2; a.Score != want {
@@ -108,7 +111,7 @@ func TestEvaluateDeterministic(t *testing.T) {
 // A row's NaN figures (a mix has no fairness) go to JSON as null and come
 // back as NaN.
 func TestRowJSON(t *testing.T) {
-	r := Row{Scenario: "mix", Flows: 3, Goodput: 1, Fairness: math.NaN(), Unfair: math.NaN(), Score: 1}
+	r := Row{Scenario: "mix", Flows: 3, Goodput: 1, Fairness: math.NaN(), Unfair: math.NaN(), JoinShare: math.NaN(), Score: 1}
 	b, err := json.Marshal(r)
 	if err != nil || !strings.Contains(string(b), `"fairness":null`) || !strings.Contains(string(b), `"goodput":1`) {
 		t.Fatalf("%s, %v", b, err)
@@ -117,9 +120,83 @@ func TestRowJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || back.Flows != 3 || !math.IsNaN(back.Fairness) || back.Score != 1 {
 		t.Fatalf("%+v, %v", back, err)
 	}
-	r.Fairness = 0.5
+	if !strings.Contains(string(b), `"join_share":null`) || !math.IsNaN(back.JoinShare) {
+		t.Errorf("a NaN join share: %s, back %v", b, back.JoinShare)
+	}
+	r.Fairness, r.JoinShare = 0.5, 0.75
 	b, _ = json.Marshal(r)
-	if err := json.Unmarshal(b, &back); err != nil || back.Fairness != 0.5 {
+	if err := json.Unmarshal(b, &back); err != nil || back.Fairness != 0.5 || back.JoinShare != 0.75 {
 		t.Fatalf("%+v, %v", back, err)
+	}
+}
+
+// JoinShare on hand-made deliveries (FDCC, Zhang 2023, Fig. 6.2: flows
+// join one by one and each should reach its share). Flow 0 runs alone from
+// 0; flow 1 joins at 100 us and gets a quarter of flow 0's rate over the
+// second half of its phase; flow 2 joins at 300 us and gets the mean rate.
+// The worst phase is flow 1's: 0.25 / ((1 + 0.25) / 2) = 0.4.
+func TestJoinShare(t *testing.T) {
+	us := units.Microsecond
+	ramp := func(start units.Time, rates []struct {
+		until  units.Time
+		perBin int64
+	}) []mark {
+		var out []mark
+		cum := int64(0)
+		at := start
+		for _, r := range rates {
+			for at+binPs <= r.until {
+				at += binPs
+				cum += r.perBin
+				out = append(out, mark{at, cum})
+			}
+		}
+		return out
+	}
+	type seg = struct {
+		until  units.Time
+		perBin int64
+	}
+	m := &meter{flows: []flowInfo{
+		{release: 0, done: -1, marks: ramp(0, []seg{{100 * us, 1000}, {300 * us, 800}, {500 * us, 500}})},
+		{release: 100 * us, done: -1, marks: ramp(100*us, []seg{{300 * us, 200}, {500 * us, 500}})},
+		{release: 300 * us, done: -1, marks: ramp(300*us, []seg{{500 * us, 500}})},
+	}}
+	if got, want := m.joinShare(500*us), 200.0/((800+200)/2.0); math.Abs(got-want) > 1e-12 {
+		t.Errorf("join share %v, want flow 1's %v", got, want)
+	}
+	// Flow 1 at the mean too: every newcomer has its share, 1.
+	m.flows[1].marks = ramp(100*us, []seg{{300 * us, 800}, {500 * us, 500}})
+	if got := m.joinShare(500 * us); math.Abs(got-1) > 1e-12 {
+		t.Errorf("join share %v, want 1", got)
+	}
+	// A newcomer that gets nothing: 0.
+	m.flows[2].marks = nil
+	if got := m.joinShare(500 * us); got != 0 {
+		t.Errorf("starved newcomer: join share %v, want 0", got)
+	}
+	// One flow: no phase, NaN.
+	if got := (&meter{flows: m.flows[:1]}).joinShare(500 * us); !math.IsNaN(got) {
+		t.Errorf("one flow: %v, want NaN", got)
+	}
+}
+
+// Through a replay: three flows at line rate joining every 100 us into one
+// receiver share it by PFC, so each newcomer gets about the mean rate; a
+// scenario without Join has no JoinShare.
+func TestMeasureJoin(t *testing.T) {
+	spec, _ := linerate.Build("", nil)
+	sc := Scenario{Name: "join", Workload: "longflows:n=3,size=2MB,stagger=100us", Topology: "star:hosts=4,rate=100G,delay=1us", Join: true, Duration: 2 * units.Millisecond}
+	r, err := Measure(spec, sc, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("join share %v", r.JoinShare)
+	if !(r.JoinShare > 0.8 && r.JoinShare < 1.25) {
+		t.Errorf("join share %v, want about 1 (PFC shares the link)", r.JoinShare)
+	}
+	sc.Join = false
+	if r, _ = Measure(spec, sc, Options{Seed: 1}); !math.IsNaN(r.JoinShare) {
+		t.Errorf("no Join: join share %v, want NaN", r.JoinShare)
 	}
 }

@@ -6,6 +6,9 @@ import "github.com/ccreplay/ccreplay/units"
 const (
 	// dumbbell is FDCC's training network (FDCC, Zhang 2023, Section 5.3).
 	dumbbell = "dumbbell:n=64,rate=100G,bottleneck=100G,delay=1us"
+	// dumbbell128 is dumbbell with 128 hosts a side, for incasts of 128
+	// flows (four times training's largest).
+	dumbbell128 = "dumbbell:n=128,rate=100G,bottleneck=100G,delay=1us"
 	// fatTree is a small two-level fat-tree: 2 racks of 8 hosts, 2 spines,
 	// 100 Gb/s, 1 us links.
 	fatTree = "leafspine:leaves=2,hosts=8,spines=2,uplinks=1,rate=100G,fabric=100G,delay=1us"
@@ -17,13 +20,16 @@ const (
 // FDCC is the held-out set of `ccreplay train fdcc` (training plays
 // 2..32-to-1 incasts of 20 MB flows starting Gaussian within 1 ms on the
 // 64-to-64 dumbbell): incasts of other flow counts and sizes with Gaussian
-// start jitter, six flows joining one every 200 us, and the WebSearch mix
-// on the small fat-tree; every flow with the one-BDP window FDCC starts
-// with.
+// start jitter (12 and 24 flows, and a long incast of 128 flows of 1 MB on
+// a dumbbell of 128 hosts a side, four times training's largest flow count:
+// every flow is still sending when the last starts), six flows joining one
+// every 200 us, and the WebSearch mix on the small fat-tree; every flow
+// with the one-BDP window FDCC starts with.
 var FDCC = []Scenario{
 	{Name: "incast 12x3MB", Workload: "incast:n=12,size=3MB,jitter=500us,dist=gaussian,dst=64", Topology: dumbbell, WindowBDP: true, Duration: 8 * units.Millisecond},
 	{Name: "incast 24x1MB", Workload: "incast:n=24,size=1MB,jitter=300us,dist=gaussian,dst=64", Topology: dumbbell, WindowBDP: true, Duration: 6 * units.Millisecond},
-	{Name: "staggered 6x6MB", Workload: "longflows:n=6,size=6MB,stagger=200us", Topology: dumbbell, WindowBDP: true, Duration: 8 * units.Millisecond},
+	{Name: "staggered 6x6MB", Workload: "longflows:n=6,size=6MB,stagger=200us", Topology: dumbbell, Join: true, WindowBDP: true, Duration: 8 * units.Millisecond},
+	{Name: "incast 128x1MB", Workload: "incast:n=128,size=1MB,jitter=100us,dist=gaussian,dst=128", Topology: dumbbell128, WindowBDP: true, Duration: 14 * units.Millisecond},
 	{Name: "websearch fat-tree", Workload: webSearch, Topology: fatTree, Mix: true, WindowBDP: true, Duration: 10 * units.Millisecond},
 }
 
@@ -37,6 +43,6 @@ var FDCC = []Scenario{
 var RLCC = []Scenario{
 	{Name: "incast 48x1MB", Workload: "incast:n=48,size=1MB,jitter=200us,dist=gaussian", Topology: "star:hosts=49,rate=100G,delay=1us", Duration: 8 * units.Millisecond},
 	{Name: "incast 96x1MB", Workload: "incast:n=96,size=1MB,jitter=100us,dist=gaussian", Topology: "star:hosts=97,rate=100G,delay=1us", Duration: 12 * units.Millisecond},
-	{Name: "staggered 8x3MB", Workload: "longflows:n=8,size=3MB,stagger=100us", Topology: "star:hosts=9,rate=100G,delay=1us", Duration: 8 * units.Millisecond},
+	{Name: "staggered 8x3MB", Workload: "longflows:n=8,size=3MB,stagger=100us", Topology: "star:hosts=9,rate=100G,delay=1us", Join: true, Duration: 8 * units.Millisecond},
 	{Name: "websearch fat-tree", Workload: webSearch, Topology: fatTree, Mix: true, Duration: 10 * units.Millisecond},
 }
