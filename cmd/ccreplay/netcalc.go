@@ -2,21 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
-	"path/filepath"
-	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/netcalc"
-	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/runconfig"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
-	"github.com/ccreplay/ccreplay/units"
+	"github.com/ccreplay/ccreplay/netcalc/scenario"
 )
 
 func init() { registerCommand(newNetcalcCmd) }
@@ -35,53 +26,8 @@ type netcalcOptions struct {
 	JSON, Force, Strict       bool
 	Compare                   bool
 	Figure                    string
-	figures                   []string
 
 	set map[string]bool
-}
-
-// NetcalcSchema names the layout of a netcalc output folder.
-const NetcalcSchema = "ccreplay.netcalc.v1"
-
-// ncSummary is summary.json of a netcalc folder.
-type ncSummary struct {
-	SchemaVersion string   `json:"schema_version"`
-	Kind          string   `json:"kind"`
-	Workload      string   `json:"workload"`
-	Topology      string   `json:"topology"`
-	Seed          uint64   `json:"seed"`
-	CCA           string   `json:"cca"`
-	CCAParams     []string `json:"cca_params"`
-	PFC           bool     `json:"pfc"`
-	DtNs          int64    `json:"dt_ns"`
-	HorizonNs     int64    `json:"horizon_ns"`
-	RecordNs      int64    `json:"record_ns"`
-	Format        string   `json:"format"`
-	// The model's inputs derived from the workload and the topology.
-	Dst       int32    `json:"dst_host"`
-	CBps      int64    `json:"c_bps"`
-	DeltaRNs  int64    `json:"delta_r_ns"`
-	XOffBytes int64    `json:"pfc_xoff_bytes"`
-	XOnBytes  int64    `json:"pfc_xon_bytes"`
-	Flows     []ncFlow `json:"flows"`
-	// Results, at the recorded steps.
-	PeakBacklogBytes  float64 `json:"peak_backlog_bytes"`
-	PeakBacklogNs     int64   `json:"peak_backlog_ns"`
-	FinalBacklogBytes float64 `json:"final_backlog_bytes"`
-	FirstPauseNs      int64   `json:"first_pause_ns"` // -1: no pause
-	Cuts              int     `json:"cuts"`           // cnp + timeout events
-	CNPs              int     `json:"cnps"`
-	Timeouts          int     `json:"timeouts"`
-	Pauses            int     `json:"pauses"`
-	Events            int     `json:"events"`
-	CurveRows         int     `json:"curve_rows"`
-	// ModelWallMs is printed in the text summary only: summary.json stays
-	// byte-identical for the same inputs.
-	ModelWallMs float64 `json:"-"`
-	// Compare is the packet replay's side with --compare (else absent).
-	Compare  *ncCompare `json:"compare,omitempty"`
-	Files    []string   `json:"files"`
-	Warnings []string   `json:"warnings"`
 }
 
 const netcalcExamples = `  # the paper's 31-to-1 incast (Section V): DCQCN without PFC, 10 ms of model time
@@ -131,7 +77,7 @@ buffer that never overflows) and writes:
                    queued at the bottleneck), model_/replay_rate_bps (payload into
                    it), model_/replay_paused (1 or 0)
 
-` + ncParamHelp() + "\n" + workloadHelp() + "\n" + topologyHelp(),
+` + scenario.ParamHelp() + "\n" + workloadHelp() + "\n" + topologyHelp(),
 		Example: netcalcExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -165,224 +111,36 @@ buffer that never overflows) and writes:
 	return c
 }
 
-// grid parses --dt, --horizon and --record.
-func (o *netcalcOptions) grid() (dt, horizon, record units.Time, err error) {
-	parse := func(flag, v string) (units.Time, error) {
-		d, err := units.ParseDuration(v)
-		if err != nil {
-			return 0, usageErrorf("--%s: %v", flag, err)
-		}
-		if d <= 0 || d%units.Nanosecond != 0 {
-			return 0, usageErrorf("--%s %s: want a positive whole number of nanoseconds", flag, v)
-		}
-		return d, nil
+// request checks the flags that are the command's own and builds the
+// scenario's request.
+func (o *netcalcOptions) request() (*scenario.Request, error) {
+	if o.PFC != "on" && o.PFC != "off" {
+		return nil, usageErrorf("--pfc %q: want on or off", o.PFC)
 	}
-	if dt, err = parse("dt", o.Dt); err != nil {
-		return
-	}
-	if horizon, err = parse("horizon", o.Horizon); err != nil {
-		return
-	}
-	if record, err = parse("record", o.Record); err != nil {
-		return
-	}
-	switch {
-	case horizon < dt:
-		err = usageErrorf("--horizon %s is shorter than --dt %s", o.Horizon, o.Dt)
-	case record%dt != 0:
-		err = usageErrorf("--record %s must be a multiple of --dt %s", o.Record, o.Dt)
-	}
-	return
-}
-
-// check validates the flags that need no input.
-func (o *netcalcOptions) check() error {
-	switch {
-	case o.Out == "":
-		return usageErrorf("give the output folder: --out DIR")
-	case o.PFC != "on" && o.PFC != "off":
-		return usageErrorf("--pfc %q: want on or off", o.PFC)
-	case o.Format != "parquet" && o.Format != "csv":
-		return usageErrorf("--format %q: want parquet or csv", o.Format)
-	case !slices.Contains(ncCCs, netcalc.CCKind(o.CCA)):
-		return inputErrorf("--cca %q: unknown model congestion control (want linerate, dcqcn, aimd-rate, aimd-window or vegas)", o.CCA)
-	}
-	var err error
-	if o.figures, err = parseFigureFormats(o.Figure); err != nil {
-		return err
-	}
-	return o.compareCheck()
-}
-
-// config resolves the workload and the topology as run does and builds
-// the model's Config.
-func (o *netcalcOptions) config() (netcalc.Config, *ncPath, *runconfig.Setup, error) {
-	var cfg netcalc.Config
-	dt, horizon, record, err := o.grid()
+	figures, err := parseFigureFormats(o.Figure)
 	if err != nil {
-		return cfg, nil, nil, err
+		return nil, err
 	}
-	// NB: Resolve builds the packet replay's algorithms; "dcqcn" with no
-	// parameters always builds, and the model's --cca is checked apart.
-	st, err := runconfig.Resolve(runconfig.Request{
-		Trace: o.Trace, Workload: o.Workload, CCA: "dcqcn", Topology: o.Topology, Seed: o.Seed,
-		Out: o.Out, Packets: "none", Strict: o.Strict, Set: o.set,
-	}, registry())
-	if err != nil {
-		return cfg, nil, nil, err
-	}
-	p, err := netcalcPath(st.Trace, st.Topology)
-	if err != nil {
-		return cfg, nil, nil, err
-	}
-	cfg = netcalc.Config{Dt: dt, Horizon: horizon, Record: record, C: p.C, DeltaR: p.DeltaR,
-		Flows: p.Flows, CC: netcalc.CCKind(o.CCA)}
-	ncDefaults(&cfg)
-	if o.PFC == "on" {
-		gbps := float64(p.C) / float64(units.Gbps)
-		cfg.PFC = &netcalc.PFCParams{XOff: units.Bytes(math.Round(9500 * gbps)), XOn: units.Bytes(math.Round(9250 * gbps))}
-	}
-	if err := applyNCParams(&cfg, o.CCAParams); err != nil {
-		return cfg, nil, nil, err
-	}
-	return cfg, p, st, nil
+	return &scenario.Request{Trace: o.Trace, Workload: o.Workload, Topology: o.Topology, Seed: o.Seed,
+		Strict: o.Strict, Set: o.set, CC: netcalc.CCKind(o.CCA), Params: o.CCAParams, PFC: o.PFC == "on",
+		Dt: o.Dt, Horizon: o.Horizon, Record: o.Record, Out: o.Out, Force: o.Force, Format: o.Format,
+		Compare: o.Compare, Figures: figures, Registry: registry(),
+		Warn: func(w string) { fmt.Fprintf(o.s.Err, "warning: %s\n", w) }}, nil
 }
 
 func (o *netcalcOptions) run(ctx context.Context) error {
-	if err := o.check(); err != nil {
-		return err
-	}
-	cfg, p, st, err := o.config()
+	req, err := o.request()
 	if err != nil {
 		return err
 	}
-	warnings := append(slices.Clone(st.Warnings), p.Warnings...)
-	for _, w := range warnings {
-		fmt.Fprintf(o.s.Err, "warning: %s\n", w)
-	}
-	start := time.Now()
-	res, err := netcalc.Run(cfg)
-	wall := time.Since(start)
+	sum, err := scenario.Run(ctx, req)
 	if err != nil {
-		return inputErrorf("netcalc: %v", err)
-	}
-	stage, err := runfolder.Stage(o.Out, runfolder.StageOptions{Force: o.Force, Flag: "--out"})
-	if errors.Is(err, runfolder.ErrRefused) {
-		return usageError{err}
-	}
-	if err != nil {
-		return err
-	}
-	defer stage.Abort()
-	files, err := writeNCFiles(stage.Dir, o.Format, res)
-	if err != nil {
-		return err
-	}
-	var cmp *ncCompare
-	var rows []ncCompareRow
-	if o.Compare {
-		var more []string
-		if rows, cmp, more, err = o.runReplay(ctx, stage.Dir, &cfg, p, res); err != nil {
-			return err
-		}
-		for _, w := range more {
-			fmt.Fprintf(o.s.Err, "warning: %s\n", w)
-		}
-		warnings = append(warnings, more...)
-		files = append(files, ncCompareDir+"/", ncCompareFile, ncCompareFlowsFile)
-	}
-	sum := o.summarize(&cfg, p, st, res)
-	title := fmt.Sprintf("%s, %s, pfc %s", sum.Workload, o.CCA, o.PFC)
-	figs, err := writeNCFigures(stage.Dir, o.figures, ncFigureCurves(res, rows, title))
-	if err != nil {
-		return err
-	}
-	files = append(files, figs...)
-	sum.Compare = cmp
-	sum.ModelWallMs = float64(wall.Microseconds()) / 1000
-	sum.Files = append(files, "summary.json")
-	sum.Warnings = warnings
-	b, _ := json.MarshalIndent(sum, "", "  ")
-	b = append(b, '\n')
-	if err := output.WriteFileAtomic(filepath.Join(stage.Dir, "summary.json"), b); err != nil {
-		return err
-	}
-	if err := stage.Commit(); err != nil {
 		return err
 	}
 	if o.JSON {
+		b, err := sum.Marshal()
 		o.s.Out.Write(b)
-		return nil
+		return err
 	}
-	fmt.Fprintf(o.s.Out, "ccreplay netcalc: %s under %s (pfc %s) on %s: %d flows into host %d, C %v, ΔR %v\n",
-		sum.Workload, o.CCA, o.PFC, sum.Topology, len(cfg.Flows), p.Dst, cfg.C, cfg.DeltaR)
-	firstPause := "none"
-	if sum.FirstPauseNs >= 0 {
-		firstPause = units.FormatDuration(units.Nanos(sum.FirstPauseNs))
-	}
-	fmt.Fprintf(o.s.Out, "peak backlog %.3f MB at %s, first PFC pause %s, %d cuts, %d events; model %v of %v in %.0f ms; outputs in %s\n",
-		sum.PeakBacklogBytes/1e6, units.FormatDuration(units.Nanos(sum.PeakBacklogNs)),
-		firstPause, sum.Cuts, sum.Events, cfg.Horizon, cfg.Dt, sum.ModelWallMs, o.Out)
-	if c := sum.Compare; c != nil {
-		firstPause = "none"
-		if c.FirstPauseNs >= 0 {
-			firstPause = units.FormatDuration(units.Nanos(c.FirstPauseNs))
-		}
-		fmt.Fprintf(o.s.Out, "replay (%s): peak backlog %.3f MB at %s, first PFC pause %s; replay %.0f ms, %.1fx the model's wall time; in %s, %s and %s\n",
-			c.ReplayCCA, c.PeakBacklogBytes/1e6, units.FormatDuration(units.Nanos(c.PeakBacklogNs)), firstPause,
-			c.ReplayWallMs, c.ReplayWallMs/max(sum.ModelWallMs, 0.001), ncCompareDir+"/", ncCompareFile, ncCompareFlowsFile)
-		fmt.Fprintf(o.s.Out, "peak delay at the bottleneck: model %s, replay %s; Jain's index of the flows' bytes by the horizon: model %.4f, replay %.4f\n",
-			fmtDelayNs(c.ModelPeakDelayNs), fmtDelayNs(c.ReplayPeakDelayNs), c.ModelJain, c.ReplayJain)
-	}
-	return nil
-}
-
-// fmtDelayNs prints a delay in ns, or "none" for -1.
-func fmtDelayNs(ns int64) string {
-	if ns < 0 {
-		return "none"
-	}
-	return fmt.Sprintf("%.1f us", float64(ns)/1e3)
-}
-
-// summarize computes summary.json but for the wall time and the files.
-func (o *netcalcOptions) summarize(cfg *netcalc.Config, p *ncPath, st *runconfig.Setup, res *netcalc.Result) *ncSummary {
-	s := &ncSummary{
-		SchemaVersion: NetcalcSchema, Kind: "netcalc", Workload: filepath.ToSlash(st.TraceName),
-		Topology: st.Topology.Describe(), Seed: st.Req.Seed, CCA: o.CCA, CCAParams: o.CCAParams,
-		PFC: o.PFC == "on", DtNs: nsOf(cfg.Dt), HorizonNs: nsOf(cfg.Horizon), RecordNs: nsOf(cfg.Record),
-		Format: o.Format, Dst: p.Dst, CBps: int64(cfg.C), DeltaRNs: nsOf(cfg.DeltaR), Flows: p.Sources,
-		FirstPauseNs: -1, Events: len(res.Events),
-	}
-	if s.CCAParams == nil {
-		s.CCAParams = []string{}
-	}
-	if cfg.PFC != nil {
-		s.XOffBytes, s.XOnBytes = int64(cfg.PFC.XOff), int64(cfg.PFC.XOn)
-	}
-	bl := res.Aggregate.Backlog
-	for k, v := range bl {
-		if v > s.PeakBacklogBytes {
-			s.PeakBacklogBytes, s.PeakBacklogNs = v, nsOf(res.T(k))
-		}
-	}
-	if len(bl) > 0 {
-		s.FinalBacklogBytes = bl[len(bl)-1]
-	}
-	s.CurveRows = len(bl) * (len(res.Flows) + 1)
-	for _, e := range res.Events {
-		switch e.Kind {
-		case netcalc.EvCNP:
-			s.CNPs++
-		case netcalc.EvTimeout:
-			s.Timeouts++
-		case netcalc.EvPause:
-			if s.Pauses == 0 {
-				s.FirstPauseNs = nsOf(e.T)
-			}
-			s.Pauses++
-		}
-	}
-	s.Cuts = s.CNPs + s.Timeouts
-	return s
+	return sum.WriteText(o.s.Out)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/ccreplay/ccreplay/netcalc/scenario"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 // packet by packet in a test.
 var ncCompareArgs = []string{"--topology", "star:hosts=32,rate=100G,delay=1us", "--workload", "incast:n=31,size=1MB"}
 
-func ncCompareRun(t *testing.T, out string, extra ...string) (ncSummary, arrowTable) {
+func ncCompareRun(t *testing.T, out string, extra ...string) (scenario.Summary, arrowTable) {
 	t.Helper()
 	s := ncRunArgs(t, out, append(append([]string{"netcalc"}, ncCompareArgs...), append(extra, "--compare")...)...)
 	if s.Compare == nil {
@@ -25,7 +26,7 @@ func ncCompareRun(t *testing.T, out string, extra ...string) (ncSummary, arrowTa
 			t.Error(err)
 		}
 	}
-	c := readArrow(t, filepath.Join(out, ncCompareFile))
+	c := readArrow(t, filepath.Join(out, scenario.CompareFile))
 	if c.rows != s.Compare.Rows {
 		t.Errorf("compare.parquet: %d rows, summary says %d", c.rows, s.Compare.Rows)
 	}
@@ -42,7 +43,7 @@ func ncCompareRun(t *testing.T, out string, extra ...string) (ncSummary, arrowTa
 	// compare_flows.parquet: one row per step and flow, whose per-flow
 	// backlogs add up to compare.parquet's (the same payload, split by
 	// the messages' model flow).
-	f := readArrow(t, filepath.Join(out, ncCompareFlowsFile))
+	f := readArrow(t, filepath.Join(out, scenario.CompareFlowsFile))
 	if f.rows != s.Compare.FlowRows || f.rows != c.rows*len(s.Flows) {
 		t.Fatalf("compare_flows.parquet: %d rows, summary says %d, want %d steps x %d flows", f.rows, s.Compare.FlowRows, c.rows, len(s.Flows))
 	}

@@ -5,74 +5,33 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/netcalc"
-	"github.com/ccreplay/ccreplay/units"
+	"github.com/ccreplay/ccreplay/netcalc/scenario"
 )
 
 // paperIncastArgs is the 31-to-1 incast of paper 003, Section V.
 var paperIncastArgs = []string{"netcalc", "--topology", "star:hosts=32,rate=100G,delay=1us",
 	"--workload", "incast:n=31,size=10MB"}
 
-func ncRun(t *testing.T, out string, extra ...string) ncSummary {
+func ncRun(t *testing.T, out string, extra ...string) scenario.Summary {
 	t.Helper()
 	return ncRunArgs(t, out, append(slices.Clone(paperIncastArgs), extra...)...)
 }
 
 // ncRunArgs runs the command line args with --out out --json and reads
 // the summary it prints.
-func ncRunArgs(t *testing.T, out string, args ...string) ncSummary {
+func ncRunArgs(t *testing.T, out string, args ...string) scenario.Summary {
 	t.Helper()
 	r := runCLI(t, append(slices.Clone(args), "--out", out, "--json")...)
 	r.mustSucceed(t)
-	var s ncSummary
+	var s scenario.Summary
 	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.stdout)
 	}
 	return s
-}
-
-// The CLI maps the star incast onto exactly PaperIncast (C = 100 Gb/s,
-// ΔR = 2 x (1us + 1us), 31 x 10 MB at t = 0, X_off/X_on 950/925 kB), and
-// its summary gives the model's own peak: the PFC-only plateau near 30 MB
-// (Fig. 7b).
-func TestNetcalcPFCIncastMatchesModel(t *testing.T) {
-	o := &netcalcOptions{s: &streams{}, Workload: "incast:n=31,size=10MB", Topology: "star:hosts=32,rate=100G,delay=1us",
-		Seed: 1, CCA: "linerate", PFC: "on", Dt: "100ns", Horizon: "10ms", Record: "1us", Out: "x"}
-	cfg, _, _, err := o.config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := netcalc.PaperIncast(false, true)
-	want.Record = units.Microsecond
-	for i := range want.Flows { // the generator's release times are 0 too
-		want.Flows[i].Arrivals[0].At = cfg.Flows[i].Arrivals[0].At
-	}
-	if !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("config\n got %+v\nwant %+v", cfg, want)
-	}
-	res, err := netcalc.Run(want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var peak float64
-	for _, v := range res.Aggregate.Backlog {
-		peak = max(peak, v)
-	}
-	s := ncRun(t, filepath.Join(t.TempDir(), "pfc"), "--cca", "linerate", "--pfc", "on")
-	if s.PeakBacklogBytes != peak {
-		t.Errorf("summary peak %v, netcalc.Run peak %v", s.PeakBacklogBytes, peak)
-	}
-	if s.FinalBacklogBytes < 27e6 || s.FinalBacklogBytes > 33e6 || peak < 27e6 || peak > 33e6 {
-		t.Errorf("backlog plateau: peak %v, at 10 ms %v; want 27-33 MB", peak, s.FinalBacklogBytes)
-	}
-	if s.FirstPauseNs <= 0 || s.CBps != int64(100*units.Gbps) || s.DeltaRNs != 4000 || s.XOffBytes != 950_000 || s.XOnBytes != 925_000 {
-		t.Errorf("summary %+v", s)
-	}
 }
 
 // DCQCN without PFC writes curves and events that Arrow reads with the
@@ -134,7 +93,7 @@ func TestNetcalcCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if lines[0] != strings.Join(ncCurveColumns, ",") || len(lines) != 1+201*3 {
+	if lines[0] != strings.Join(scenario.CurveColumns, ",") || len(lines) != 1+201*3 {
 		t.Errorf("curves.csv: header %q, %d lines", lines[0], len(lines))
 	}
 	if _, err := os.Stat(filepath.Join(out, "events.csv")); err != nil {

@@ -93,6 +93,10 @@ var rules = []rule{
 		why: "models and rewards are plain math that both the runtime and the trainers build on"},
 	{pkgs: []string{"netcalc"}, allow: []string{"units"},
 		why: "the network-calculus model is min-plus algebra on curves: it never runs the packet replay it is compared with"},
+	{pkgs: []string{"netcalc/scenario"}, deny: []string{"cca/*", "rl/...", "sweep", "reproduce", "batch"},
+		why: "netcalc's runs map a workload onto the model and compare it with a replay resolved by runconfig and run by runner: no concrete algorithm, trainer or other orchestration"},
+	{pkgs: []string{"netcalc/scenario"}, deny: []string{"ingest/...", "hpccfmt", "replay/...", "nic", "switchmodel", "kernel"}, direct: true,
+		why: "inputs are resolved by runconfig and the replay run by runner: the scenario reaches into no importer and no part of the engine but the packets its tap observes (fabric)"},
 	{pkgs: []string{"rl/td3"}, allow: []string{"rl/nn", "rl/nn/learn"},
 		why: "TD3 is a learning rule on networks: it knows no simulator, algorithm or reward"},
 

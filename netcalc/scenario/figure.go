@@ -1,4 +1,4 @@
-package main
+package scenario
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"github.com/ccreplay/ccreplay/plot"
 )
 
-// ncFigureCurves converts the model's result, and the compare rows when
-// --compare ran (else nil), into the plain series of the netcalc figures.
-// Rates are admitted bytes over each recorded step (ΔÂ; a flow's drop of
-// Â at a timeout counts as 0), in bit/s.
-func ncFigureCurves(res *netcalc.Result, rows []ncCompareRow, title string) *plot.NetcalcCurves {
+// figureCurves converts the model's result, and the compare rows when the
+// replay ran (else nil), into the plain series of the netcalc figures
+// (Figs. 7-10). Rates are admitted bytes over each recorded step (ΔÂ; a
+// flow's drop of Â at a timeout counts as 0), in bit/s.
+func figureCurves(res *netcalc.Result, rows []ncCompareRow, title string) *plot.NetcalcCurves {
 	ag := &res.Aggregate
 	n := len(ag.Backlog)
 	perSec := 8 / res.Dt.Seconds()
@@ -30,12 +30,7 @@ func ncFigureCurves(res *netcalc.Result, rows []ncCompareRow, title string) *plo
 	if len(res.Flows) > 0 && res.Flows[0].Paused != nil {
 		c.ModelPaused = make([]bool, n)
 		for k := range n {
-			for i := range res.Flows {
-				if res.Flows[i].Paused[k] {
-					c.ModelPaused[k] = true
-					break
-				}
-			}
+			c.ModelPaused[k] = anyPaused(res, k)
 		}
 	}
 	for i := range min(len(res.Flows), plot.NetcalcMaxFlows) {
@@ -51,9 +46,9 @@ func ncFigureCurves(res *netcalc.Result, rows []ncCompareRow, title string) *plo
 	return c
 }
 
-// writeNCFigures writes backlog.FORMAT and rates.FORMAT into dir (the
+// writeFigures writes backlog.FORMAT and rates.FORMAT into dir (the
 // staged folder) and returns their names.
-func writeNCFigures(dir string, formats []string, c *plot.NetcalcCurves) ([]string, error) {
+func writeFigures(dir string, formats []string, c *plot.NetcalcCurves) ([]string, error) {
 	if len(formats) == 0 {
 		return nil, nil
 	}

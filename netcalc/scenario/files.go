@@ -1,4 +1,4 @@
-package main
+package scenario
 
 import (
 	"bytes"
@@ -8,16 +8,18 @@ import (
 
 	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/units"
 )
 
-// ncAggregate is the flow_id of the aggregate's rows in curves.
-const ncAggregate = -1
+// aggregateFlow is the flow_id of the aggregate's rows in curves.
+const aggregateFlow = -1
 
 // ncCurveRow is one row of curves.parquet: one flow (or the aggregate,
 // flow_id -1) at one recorded time. Values not defined for the row are -1
 // (the aggregate's epoch and rtt_ns, rate_bps of window CCs, window_bytes
 // of rate CCs and of the aggregate).
+//
+// NB: parquet-go names a file's root schema element after the row type:
+// the name stays ncCurveRow so that files stay byte-identical.
 type ncCurveRow struct {
 	TNs          int64   `parquet:"t_ns,delta"`    // sample time, ns
 	FlowID       int64   `parquet:"flow_id"`       // model flow (summary.json flows), -1 = aggregate
@@ -44,13 +46,13 @@ type ncEventRow struct {
 	Unit   string  `parquet:"unit,dict"`  // bps (rate) or bytes (window, backlog)
 }
 
+// CurveColumns and EventColumns are the columns of curves and events, in
+// file order (the CSV headers).
 var (
-	ncCurveColumns = []string{"t_ns", "flow_id", "epoch", "a_bytes", "ahat_bytes", "d_bytes", "d_lo_bytes",
+	CurveColumns = []string{"t_ns", "flow_id", "epoch", "a_bytes", "ahat_bytes", "d_bytes", "d_lo_bytes",
 		"d_hi_bytes", "backlog_bytes", "rate_bps", "window_bytes", "rtt_ns", "paused"}
-	ncEventColumns = []string{"t_ns", "flow_id", "kind", "before", "after", "unit"}
+	EventColumns = []string{"t_ns", "flow_id", "kind", "before", "after", "unit"}
 )
-
-func nsOf(t units.Time) int64 { return int64(t / units.Nanosecond) }
 
 // at returns s[k], or -1 for a series the CC does not have.
 func at(s []float64, k int) float64 {
@@ -60,21 +62,27 @@ func at(s []float64, k int) float64 {
 	return s[k]
 }
 
-// ncCurveRows flattens a Result: per sample, the aggregate then each flow.
-func ncCurveRows(res *netcalc.Result) []ncCurveRow {
+// anyPaused reports whether PFC pauses some flow at recorded step k.
+func anyPaused(res *netcalc.Result, k int) bool {
+	for i := range res.Flows {
+		if res.Flows[i].Paused[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// curveRows flattens a Result: per sample, the aggregate then each flow.
+func curveRows(res *netcalc.Result) []ncCurveRow {
 	n := len(res.Aggregate.Backlog)
 	rows := make([]ncCurveRow, 0, n*(len(res.Flows)+1))
 	ag := &res.Aggregate
 	for k := range n {
 		t := nsOf(res.T(k))
-		paused := false
-		for i := range res.Flows {
-			paused = paused || res.Flows[i].Paused[k]
-		}
 		d := ag.D.V[k]
-		rows = append(rows, ncCurveRow{TNs: t, FlowID: ncAggregate, Epoch: -1, ABytes: ag.A.V[k], AhatBytes: ag.Ahat.V[k],
+		rows = append(rows, ncCurveRow{TNs: t, FlowID: aggregateFlow, Epoch: -1, ABytes: ag.A.V[k], AhatBytes: ag.Ahat.V[k],
 			DBytes: d, DLoBytes: d, DHiBytes: d, BacklogBytes: ag.Backlog[k], RateBps: at(ag.Rate, k),
-			WindowBytes: -1, RTTNs: -1, Paused: paused})
+			WindowBytes: -1, RTTNs: -1, Paused: anyPaused(res, k)})
 		for i := range res.Flows {
 			f := &res.Flows[i]
 			rows = append(rows, ncCurveRow{TNs: t, FlowID: int64(i), Epoch: f.Epoch[k], ABytes: f.A.V[k],
@@ -86,7 +94,7 @@ func ncCurveRows(res *netcalc.Result) []ncCurveRow {
 	return rows
 }
 
-func ncEventRows(res *netcalc.Result) []ncEventRow {
+func eventRows(res *netcalc.Result) []ncEventRow {
 	rows := make([]ncEventRow, len(res.Events))
 	for i, e := range res.Events {
 		unit := "bytes"
@@ -98,10 +106,10 @@ func ncEventRows(res *netcalc.Result) []ncEventRow {
 	return rows
 }
 
-// writeNCFiles writes curves and events into dir as format (parquet or
+// writeModelFiles writes curves and events into dir as format (parquet or
 // csv) and returns the file names.
-func writeNCFiles(dir, format string, res *netcalc.Result) ([]string, error) {
-	curves, events := ncCurveRows(res), ncEventRows(res)
+func writeModelFiles(dir, format string, res *netcalc.Result) ([]string, error) {
+	curves, events := curveRows(res), eventRows(res)
 	names := []string{"curves." + format, "events." + format}
 	if format == "parquet" {
 		if err := output.WriteRows(filepath.Join(dir, names[0]), curves); err != nil {
@@ -109,25 +117,35 @@ func writeNCFiles(dir, format string, res *netcalc.Result) ([]string, error) {
 		}
 		return names, output.WriteRows(filepath.Join(dir, names[1]), events)
 	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	if err := output.WriteFileAtomic(filepath.Join(dir, names[0]), curvesCSV(curves)); err != nil {
+		return nil, err
+	}
+	return names, output.WriteFileAtomic(filepath.Join(dir, names[1]), eventsCSV(events))
+}
+
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func fmtI(v int64) string   { return strconv.FormatInt(v, 10) }
+
+func curvesCSV(rows []ncCurveRow) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write(ncCurveColumns)
-	for _, r := range curves {
-		w.Write([]string{i(r.TNs), i(r.FlowID), i(int64(r.Epoch)), f(r.ABytes), f(r.AhatBytes), f(r.DBytes),
-			f(r.DLoBytes), f(r.DHiBytes), f(r.BacklogBytes), f(r.RateBps), f(r.WindowBytes), i(r.RTTNs),
+	w.Write(CurveColumns)
+	for _, r := range rows {
+		w.Write([]string{fmtI(r.TNs), fmtI(r.FlowID), fmtI(int64(r.Epoch)), fmtF(r.ABytes), fmtF(r.AhatBytes), fmtF(r.DBytes),
+			fmtF(r.DLoBytes), fmtF(r.DHiBytes), fmtF(r.BacklogBytes), fmtF(r.RateBps), fmtF(r.WindowBytes), fmtI(r.RTTNs),
 			strconv.FormatBool(r.Paused)})
 	}
 	w.Flush()
-	if err := output.WriteFileAtomic(filepath.Join(dir, names[0]), b.Bytes()); err != nil {
-		return nil, err
-	}
-	b.Reset()
-	w.Write(ncEventColumns)
-	for _, r := range events {
-		w.Write([]string{i(r.TNs), i(r.FlowID), r.Kind, f(r.Before), f(r.After), r.Unit})
+	return b.Bytes()
+}
+
+func eventsCSV(rows []ncEventRow) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(EventColumns)
+	for _, r := range rows {
+		w.Write([]string{fmtI(r.TNs), fmtI(r.FlowID), r.Kind, fmtF(r.Before), fmtF(r.After), r.Unit})
 	}
 	w.Flush()
-	return names, output.WriteFileAtomic(filepath.Join(dir, names[1]), b.Bytes())
+	return b.Bytes()
 }

@@ -1,4 +1,4 @@
-package main
+package scenario
 
 import (
 	"context"
@@ -7,32 +7,30 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// ncReplayCCA maps a model CC onto the packet replay's algorithm for
-// --compare; the others have no packet counterpart.
-var ncReplayCCA = map[netcalc.CCKind]string{
+// replayCCA maps a model CC onto the packet replay's algorithm for
+// Request.Compare; the others have no packet counterpart.
+var replayCCA = map[netcalc.CCKind]string{
 	netcalc.LineRate: "linerate",
 	netcalc.DCQCN:    "dcqcn:zhu2015", // Table II of the paper
 }
 
-// ncCompareDir, ncCompareFile and ncCompareFlowsFile are what --compare
+// CompareDir, CompareFile and CompareFlowsFile are what Request.Compare
 // adds to the folder.
 const (
-	ncCompareDir       = "replay"
-	ncCompareFile      = "compare.parquet"
-	ncCompareFlowsFile = "compare_flows.parquet"
+	CompareDir       = "replay"
+	CompareFile      = "compare.parquet"
+	CompareFlowsFile = "compare_flows.parquet"
 )
 
-// ncCompare is summary.json's "compare" object: the replay's side.
-type ncCompare struct {
+// Compare is summary.json's "compare" object: the replay's side.
+type Compare struct {
 	ReplayCCA         string  `json:"replay_cca"`
 	ReplayDir         string  `json:"replay_dir"`
 	BottleneckNode    int32   `json:"bottleneck_node"`
@@ -59,6 +57,7 @@ type ncCompare struct {
 
 // ncCompareRow is one row of compare.parquet: the model and the replay at
 // one recorded step. Bytes are payload bytes (the model has no headers).
+// Its name is the files' root schema name (see ncCurveRow).
 type ncCompareRow struct {
 	TNs                int64   `parquet:"t_ns,delta"`           // sample time, ns
 	ModelBacklogBytes  float64 `parquet:"model_backlog_bytes"`  // model aggregate backlog, bytes
@@ -90,180 +89,87 @@ type ncFlowRow struct {
 	ReplayBacklogBytes float64 `parquet:"replay_backlog_bytes"` // the flow's payload arrived at the bottleneck switch and not yet sent on the bottleneck port, bytes
 }
 
-// bottleneckTap bins payload bytes by the recorded step at or after their
-// time: arrivals into the bottleneck switch (a data packet to the receiver
-// leaving any port that links to that switch arrives one serialization and
-// one propagation delay later, which is when the switch queues it), the
-// departures from the bottleneck port, and, for a consistency check, the
-// enqueue times the departing packets carry. Arrivals, not the departing
-// packets' enqueue times, make the backlog: packets still queued when the
-// replay stops at the horizon never depart. It also records the
-// PAUSE/RESUME frames the senders receive.
-type bottleneckTap struct {
-	node, port int32
-	rate       units.BitsPerSec // the bottleneck port's
-	dst        int32
-	step       units.Time
-	up         map[[2]int32]topology.Port // ports linked to the bottleneck switch
-	arr, deq   []float64                  // per step k: bytes with time in (t_{k-1}, t_k]
-	enq        []float64                  // departing packets by their enqueue time
-	// sojourn is, per step of enqueue, the payload-weighted sum of the
-	// departing packets' time at the bottleneck port, ps x bytes.
-	sojourn []float64
-	// flowOf maps a message to its model flow; arrF and deqF are arr and
-	// deq per model flow.
-	flowOf     map[int64]int
-	arrF, deqF [][]float64
-	pfc        []pfcFrame
-}
-
-type pfcFrame struct {
-	t          units.Time
-	node, port int32
-	prio       uint8
-	pause      bool
-}
-
-// bin is the first step k with k*step >= t, or -1 past the last one.
-func (b *bottleneckTap) bin(t units.Time) int {
-	k := int((t + b.step - 1) / b.step)
-	if k >= len(b.enq) {
-		return -1
-	}
-	return k
-}
-
-func (b *bottleneckTap) Dequeue(now units.Time, node, port int32, p *fabric.Packet) {
-	if p.Kind != fabric.Data {
-		return
-	}
-	if l, ok := b.up[[2]int32{node, port}]; ok && p.Dst == b.dst {
-		if k := b.bin(now + units.TxTime(units.Bytes(p.Size), l.Rate) + l.Delay); k >= 0 {
-			b.arr[k] += float64(p.Payload)
-			if f, ok := b.flowOf[p.MsgID]; ok {
-				b.arrF[f][k] += float64(p.Payload)
-			}
-		}
-		return
-	}
-	if node != b.node || port != b.port {
-		return
-	}
-	if k := b.bin(p.EnqAt); k >= 0 {
-		b.enq[k] += float64(p.Payload)
-		// Dequeue is called when the transmission starts; the packet
-		// leaves the port when it ends.
-		out := now + units.TxTime(units.Bytes(p.Size), b.rate)
-		b.sojourn[k] += float64(out-p.EnqAt) * float64(p.Payload)
-	}
-	if k := b.bin(now); k >= 0 {
-		b.deq[k] += float64(p.Payload)
-		if f, ok := b.flowOf[p.MsgID]; ok {
-			b.deqF[f][k] += float64(p.Payload)
-		}
-	}
-}
-
-func (b *bottleneckTap) Deliver(units.Time, int32, *fabric.Packet)     {}
-func (b *bottleneckTap) Drop(units.Time, int32, int32, *fabric.Packet) {}
-
-func (b *bottleneckTap) observePFC(now units.Time, node, port int32, prio uint8, pause bool) {
-	b.pfc = append(b.pfc, pfcFrame{now, node, port, prio, pause})
-}
-
-// compareCheck refuses --compare with a model CC the replay does not have.
-func (o *netcalcOptions) compareCheck() error {
-	if _, ok := ncReplayCCA[netcalc.CCKind(o.CCA)]; !ok && o.Compare {
-		return usageErrorf("--compare: %s has no packet counterpart in the replay (want --cca linerate or dcqcn)", o.CCA)
-	}
-	return nil
-}
-
-// runReplay runs the packet replay on the model's inputs into
-// dir/replay (a run folder, --packets data, stopped at the horizon) and
-// returns the compare rows and the summary's "compare" object.
-func (o *netcalcOptions) runReplay(ctx context.Context, dir string, cfg *netcalc.Config, p *ncPath, res *netcalc.Result) ([]ncCompareRow, *ncCompare, []string, error) {
-	spec := ncReplayCCA[cfg.CC]
+// replayConfig resolves the packet replay of the model's inputs: the
+// workload and topology as the model has them, the model CC's packet
+// counterpart, --packets data, stopped at the horizon, static PFC at the
+// model's thresholds (per Gb/s of the ingress port, as the netcalc-burst
+// experiment) and a buffer that never overflows: twice the workload's
+// payload, at least 32 MB.
+func replayConfig(r *Request, m *Model) (*runconfig.Setup, *runner.Scenario, error) {
 	st, err := runconfig.Resolve(runconfig.Request{
-		Trace: o.Trace, Workload: o.Workload, CCA: spec, Topology: o.Topology, Seed: o.Seed,
-		Out: o.Out, Packets: "data", MaxTime: o.Horizon, Strict: o.Strict, Set: o.set,
-	}, registry())
+		Trace: r.Trace, Workload: r.Workload, CCA: replayCCA[r.CC], Topology: r.Topology, Seed: r.Seed,
+		Out: r.Out, Packets: "data", MaxTime: r.Horizon, Strict: r.Strict, Set: r.Set,
+	}, r.Registry)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	// Static PFC at the model's thresholds (per Gb/s of the ingress port, as
-	// the netcalc-burst experiment) and a buffer that never overflows:
-	// twice the workload's payload, at least 32 MB.
 	var total int64
-	for _, m := range st.Trace.Messages {
-		total += m.Bytes
+	for _, msg := range st.Trace.Messages {
+		total += msg.Bytes
 	}
-	pfc := cfg.PFC != nil
+	pfc := m.Config.PFC != nil
 	st.File.Switch = &runconfig.SwitchSection{
 		Buffer: fmt.Sprintf("%dB", max(2*total, 32_000_000)),
 		PFC:    &runconfig.PFCSection{Enabled: &pfc, Mode: "static", XoffPerGbps: "9500", XonPerGbps: "9250"},
 	}
-	rc, err := st.Config(st.Specs[0], o.Seed)
+	rc, err := st.Config(st.Specs[0], r.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, &runner.Scenario{Config: &rc, Trace: st.Trace, TraceName: filepath.ToSlash(st.TraceName), Warnings: st.Warnings}, nil
+}
+
+// runReplay runs the packet replay on the model's inputs into
+// dir/replay (a run folder) and writes compare.parquet and
+// compare_flows.parquet. It returns the compare rows, the summary's
+// "compare" object and its warnings.
+func runReplay(ctx context.Context, r *Request, dir string, m *Model, res *netcalc.Result) ([]ncCompareRow, *Compare, []string, error) {
+	st, sc, err := replayConfig(r, m)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	n := len(res.Aggregate.Backlog)
-	tap := &bottleneckTap{node: p.Link.Node, port: p.Link.Port, rate: p.C, dst: p.Dst, step: res.Dt,
-		up: map[[2]int32]topology.Port{}, arr: make([]float64, n), enq: make([]float64, n), deq: make([]float64, n),
-		sojourn: make([]float64, n), flowOf: map[int64]int{}}
-	for fi, src := range p.Sources {
-		for _, id := range src.Messages {
-			tap.flowOf[id] = fi
-		}
-		tap.arrF = append(tap.arrF, make([]float64, n))
-		tap.deqF = append(tap.deqF, make([]float64, n))
-	}
-	for _, nd := range st.Topology.Nodes {
-		for j, pt := range nd.Ports {
-			if pt.Peer == p.Link.Node {
-				tap.up[[2]int32{nd.ID, int32(j)}] = pt
-			}
-		}
-	}
-	rc.Observer, rc.PFCObserver = tap, tap.observePFC
+	tap := newTap(m.Path, st, len(res.Aggregate.Backlog), res.Dt)
+	sc.Config.Observer, sc.Config.PFCObserver = tap, tap.observePFC
 	start := time.Now()
-	_, _, err = runner.Run(ctx, scenarioOf(st, &rc), filepath.Join(dir, ncCompareDir), nil)
+	_, _, err = runner.Run(ctx, sc, filepath.Join(dir, CompareDir), nil)
 	wall := time.Since(start)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	rows, c := compareRows(res, tap)
 	flowRows := compareFlowRows(res, tap, c)
-	c.ReplayCCA, c.ReplayDir = spec, ncCompareDir
-	c.BottleneckNode, c.BottleneckPort = p.Link.Node, p.Link.Port
-	c.BufferBytes, c.MaxTimeNs = int64(rc.Switch.BufferBytes), nsOf(rc.MaxTime)
+	c.ReplayCCA, c.ReplayDir = replayCCA[r.CC], CompareDir
+	c.BottleneckNode, c.BottleneckPort = m.Path.Link.Node, m.Path.Link.Port
+	c.BufferBytes, c.MaxTimeNs = int64(sc.Config.Switch.BufferBytes), nsOf(sc.Config.MaxTime)
 	c.ReplayWallMs = float64(wall.Microseconds()) / 1000
-	if err := output.WriteRows(filepath.Join(dir, ncCompareFile), rows); err != nil {
+	if err := output.WriteRows(filepath.Join(dir, CompareFile), rows); err != nil {
 		return nil, nil, nil, err
 	}
-	if err := output.WriteRows(filepath.Join(dir, ncCompareFlowsFile), flowRows); err != nil {
+	if err := output.WriteRows(filepath.Join(dir, CompareFlowsFile), flowRows); err != nil {
 		return nil, nil, nil, err
 	}
 	var warnings []string
-	if len(o.CCAParams) > 0 {
-		warnings = append(warnings, fmt.Sprintf("--compare: the replay runs %s with its preset values; --cca-param applies to the model only", spec))
+	if len(r.Params) > 0 {
+		warnings = append(warnings, fmt.Sprintf("--compare: the replay runs %s with its preset values; --cca-param applies to the model only", c.ReplayCCA))
 	}
 	return rows, c, warnings, nil
 }
 
+// pfcPort is a priority of a port PFC frames pause and resume.
+type pfcPort struct {
+	node, port int32
+	prio       uint8
+}
+
 // compareRows puts the model's aggregate and the replay's bottleneck side
 // by side at the model's recorded steps.
-func compareRows(res *netcalc.Result, tap *bottleneckTap) ([]ncCompareRow, *ncCompare) {
+func compareRows(res *netcalc.Result, tap *bottleneckTap) ([]ncCompareRow, *Compare) {
 	ag := &res.Aggregate
 	n := len(ag.Backlog)
-	c := &ncCompare{FirstPauseNs: -1, Rows: n}
+	c := &Compare{FirstPauseNs: -1, Rows: n, ModelPeakDelayNs: -1, ReplayPeakDelayNs: -1}
 	rows := make([]ncCompareRow, n)
 	perSec := 8 / res.Dt.Seconds()
-	type key struct {
-		node, port int32
-		prio       uint8
-	}
-	paused := map[key]bool{}
+	paused := map[pfcPort]bool{}
 	j := 0
 	var in, out float64
 	for k := range n {
@@ -272,52 +178,61 @@ func compareRows(res *netcalc.Result, tap *bottleneckTap) ([]ncCompareRow, *ncCo
 		out += tap.deq[k]
 		for ; j < len(tap.pfc) && tap.pfc[j].t <= t; j++ {
 			f := tap.pfc[j]
-			if f.pause && c.FirstPauseNs < 0 {
-				c.FirstPauseNs = nsOf(f.t)
-			}
-			paused[key{f.node, f.port, f.prio}] = f.pause
+			paused[pfcPort{f.node, f.port, f.prio}] = f.pause
 		}
 		r := ncCompareRow{TNs: nsOf(t), ModelBacklogBytes: ag.Backlog[k], ReplayBacklogBytes: in - out,
-			ReplayRateBps: tap.arr[k] * perSec}
+			ReplayRateBps: tap.arr[k] * perSec, ReplayDelayNs: -1}
 		if k > 0 {
 			r.ModelRateBps = (ag.Ahat.V[k] - ag.Ahat.V[k-1]) * perSec
 		}
-		for i := range res.Flows {
-			if res.Flows[i].Paused[k] {
-				r.ModelPaused = 1
-				break
-			}
-		}
-		for _, v := range paused {
-			if v {
-				r.ReplayPaused = 1
-				break
-			}
-		}
+		r.ModelPaused, r.ReplayPaused = flag(anyPaused(res, k)), flag(anyTrue(paused))
 		if r.ReplayBacklogBytes > c.PeakBacklogBytes {
 			c.PeakBacklogBytes, c.PeakBacklogNs = r.ReplayBacklogBytes, r.TNs
 		}
-		r.ReplayDelayNs = -1
 		if tap.enq[k] > 0 {
 			r.ReplayDelayNs = int64(math.Round(tap.sojourn[k] / tap.enq[k] / float64(units.Nanosecond)))
 		}
 		rows[k] = r
 	}
 	modelDelays(res, rows)
-	c.ModelPeakDelayNs, c.ReplayPeakDelayNs = -1, -1
+	c.finish(rows, tap.pfc)
+	return rows, c
+}
+
+// finish sets the peaks, the first pause (also one after the last step)
+// and the final backlog from the rows.
+func (c *Compare) finish(rows []ncCompareRow, frames []pfcFrame) {
 	for _, r := range rows {
 		c.ModelPeakDelayNs = max(c.ModelPeakDelayNs, r.ModelDelayNs)
 		c.ReplayPeakDelayNs = max(c.ReplayPeakDelayNs, r.ReplayDelayNs)
 	}
-	for ; j < len(tap.pfc); j++ { // a pause after the last step
-		if tap.pfc[j].pause && c.FirstPauseNs < 0 {
-			c.FirstPauseNs = nsOf(tap.pfc[j].t)
+	for _, f := range frames {
+		if f.pause {
+			c.FirstPauseNs = nsOf(f.t)
+			break
 		}
 	}
-	if n > 0 {
+	if n := len(rows); n > 0 {
 		c.FinalBacklogBytes = rows[n-1].ReplayBacklogBytes
 	}
-	return rows, c
+}
+
+// flag is 1 for true, 0 for false.
+func flag(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// anyTrue reports whether some port's priority is paused.
+func anyTrue(m map[pfcPort]bool) bool {
+	for _, v := range m {
+		if v {
+			return true
+		}
+	}
+	return false
 }
 
 // modelDelays sets each row's model delay: the horizontal deviation of the
@@ -329,7 +244,7 @@ func modelDelays(res *netcalc.Result, rows []ncCompareRow) {
 	m := 0
 	for k := range n {
 		m = max(m, k)
-		for m < n && ag.Out.V[m] < ag.Ahat.V[k]-ncTieBytes {
+		for m < n && ag.Out.V[m] < ag.Ahat.V[k]-tieBytes {
 			m++
 		}
 		if m == n {
@@ -340,14 +255,14 @@ func modelDelays(res *netcalc.Result, rows []ncCompareRow) {
 	}
 }
 
-// ncTieBytes is the tolerance of byte comparisons between curves (the
+// tieBytes is the tolerance of byte comparisons between curves (the
 // model's float sums).
-const ncTieBytes = 1e-6
+const tieBytes = 1e-6
 
 // compareFlowRows puts each model flow beside its messages in the replay,
 // step by step, and sets the Jain indexes of what each flow got through
 // the bottleneck by the horizon.
-func compareFlowRows(res *netcalc.Result, tap *bottleneckTap, c *ncCompare) []ncFlowRow {
+func compareFlowRows(res *netcalc.Result, tap *bottleneckTap, c *Compare) []ncFlowRow {
 	n := len(res.Aggregate.Backlog)
 	perSec := 8 / res.Dt.Seconds()
 	rows := make([]ncFlowRow, 0, n*len(res.Flows))
