@@ -11,11 +11,34 @@ import (
 )
 
 // WriteTable prints s for humans: one aligned "label  value unit" line per
-// metric, then the flow-size bucket table. Errors of w are ignored (as
-// with fmt.Fprintf); write to a buffer to check them.
+// metric (SummaryRows), then the flow-size bucket table. Errors of w are
+// ignored (as with fmt.Fprintf); write to a buffer to check them.
 func WriteTable(w io.Writer, s Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	row := func(label, value string) { fmt.Fprintf(tw, "%s\t%s\n", label, value) }
+	for _, r := range SummaryRows(s) {
+		fmt.Fprintf(tw, "%s\t%s\n", r.Label, r.Value)
+	}
+	tw.Flush()
+
+	if len(s.Buckets) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	WriteBucketTable(w, s.Buckets)
+}
+
+// Row is one line of a metrics table: its label and its value with the
+// unit, formatted as every ccreplay table prints it.
+type Row struct {
+	Label, Value string
+}
+
+// SummaryRows are the lines WriteTable prints for s, in order, before the
+// bucket table: the same labels, numbers and units for every consumer
+// (the terminal table, the HTML report).
+func SummaryRows(s Summary) []Row {
+	var rows []Row
+	row := func(label, value string) { rows = append(rows, Row{label, value}) }
 	of := func(done, all int64) string { return fmt.Sprintf("%d of %d finished", done, all) }
 
 	row("flows", of(s.FlowsFinished, s.Flows))
@@ -89,13 +112,7 @@ func WriteTable(w io.Writer, s Summary) {
 	row("PFC paused (worst port)", fmtPct(s.PFCPauseFractionMax))
 	row("PFC paused (flow mean)", fmtPct(s.PFCPausedFracMean))
 	row("PAUSE frames", fmt.Sprintf("%d", s.PauseFrames))
-	tw.Flush()
-
-	if len(s.Buckets) == 0 {
-		return
-	}
-	fmt.Fprintln(w)
-	WriteBucketTable(w, s.Buckets)
+	return rows
 }
 
 // WriteBucketTable prints the flow-size buckets (the HPCC paper's FCT
@@ -104,15 +121,30 @@ func WriteTable(w io.Writer, s Summary) {
 // p95 and p99.
 func WriteBucketTable(w io.Writer, buckets []Bucket) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "flow size (bytes)\tflows\tfinished\tFCT p50\tFCT p95\tFCT p99\tslowdown p50\tp95\tp99\t")
-	for _, b := range buckets {
-		fmt.Fprintf(tw, "%d-%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
-			b.SizeMinBytes, b.SizeMaxBytes,
-			b.Flows, b.FlowsFinished,
-			fmtNs(float64(b.FCTP50Ns)), fmtNs(float64(b.FCTP95Ns)), fmtNs(float64(b.FCTP99Ns)),
-			fmtX(b.SlowdownP50), fmtX(b.SlowdownP95), fmtX(b.SlowdownP99))
+	fmt.Fprintln(tw, strings.Join(BucketHeader, "\t")+"\t")
+	for _, cells := range BucketCells(buckets) {
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
+}
+
+// BucketHeader names the columns of the bucket table (WriteBucketTable,
+// BucketCells).
+var BucketHeader = []string{"flow size (bytes)", "flows", "finished", "FCT p50", "FCT p95", "FCT p99", "slowdown p50", "p95", "p99"}
+
+// BucketCells are the cells of the bucket table, one line per bucket in
+// BucketHeader's order, formatted as WriteBucketTable prints them.
+func BucketCells(buckets []Bucket) [][]string {
+	out := make([][]string, 0, len(buckets))
+	for _, b := range buckets {
+		out = append(out, []string{
+			fmt.Sprintf("%d-%d", b.SizeMinBytes, b.SizeMaxBytes),
+			fmt.Sprintf("%d", b.Flows), fmt.Sprintf("%d", b.FlowsFinished),
+			fmtNs(float64(b.FCTP50Ns)), fmtNs(float64(b.FCTP95Ns)), fmtNs(float64(b.FCTP99Ns)),
+			fmtX(b.SlowdownP50), fmtX(b.SlowdownP95), fmtX(b.SlowdownP99),
+		})
+	}
+	return out
 }
 
 // WritePacketTable prints what packets.parquet gave, as WriteTable does

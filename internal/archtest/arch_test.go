@@ -118,6 +118,8 @@ var rules = []rule{
 	// Orchestration and figures.
 	{pkgs: []string{"plot"}, allow: []string{"fidelity", "hpccfmt", "metrics/...", "output", "internal/staging", "schema/...", "trace/...", "units", "limits"},
 		why: "figures are drawn from finished run folders (and fidelity reports): plot never configures or runs a simulation"},
+	{pkgs: []string{"report"}, deny: []string{"replay/...", "runner", "nic", "switchmodel", "fabric", "kernel", "cca/...", "rl/...", "batch/...", "estimate", "runconfig", "netcalc", "ingest/...", "trace/...", "topology"}, direct: true,
+		why: "a report reads finished outputs (run folders, comparisons, sweeps, reproductions, estimates) through their readers: it configures, runs and models nothing itself"},
 	{pkgs: []string{"runconfig"}, deny: []string{"cca/*", "rl/...", "plot", "metrics/arrowread", "fidelity", "sweep", "reproduce", "netcalc"},
 		why: "a run's configuration is resolved against the algorithm registry it is given (never a concrete algorithm); it neither measures, plots nor orchestrates runs"},
 	{pkgs: []string{"sweep"}, deny: []string{"replay/...", "nic", "switchmodel", "fabric", "kernel", "cca/*", "rl/...", "reproduce"}, direct: true,

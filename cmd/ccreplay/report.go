@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/report"
+	"github.com/ccreplay/ccreplay/version"
+)
+
+func init() { registerCommand(newReportCmd) }
+
+const reportExamples = `  # one run, as a page to attach to a design review
+  ccreplay run --workload incast:n=8,size=1MB --cca dcqcn --out runA
+  ccreplay report runA -o runA.html
+
+  # a comparison and a sweep on one page, and what it holds as JSON
+  ccreplay compare --workload incast:n=8,size=1MB --cca dcqcn,hpcc --out cmp
+  ccreplay sweep --spec examples/sweep.yaml --out sw
+  ccreplay report cmp sw -o cmp.html --json`
+
+func newReportCmd(s *streams) *cobra.Command {
+	var out string
+	var asJSON bool
+	var buckets int
+	c := &cobra.Command{
+		Use:   "report DIR... [-o FILE] [--json]",
+		Short: "Write one self-contained HTML page about runs, a comparison, a sweep, a reproduction or an estimate",
+		Long: `Reads output folders and writes one HTML file that opens offline: no script,
+font or style sheet is fetched, figures are inline SVG, tables are real tables.
+A DIR is a run folder (ccreplay run), an estimate (ccreplay estimate), a compare
+tree (comparison.json), any folder with run folders below it, a sweep (sweep.json)
+or a reproduce folder (reproduction.json). The page says what was run (commands,
+version, seed, topology, every effective parameter, the settings that differ),
+shows the metrics as ccreplay metrics prints them, the per-size-bucket tables,
+the warnings and the figures of ccreplay plot; a sweep each headline metric
+against each axis, one line per algorithm; a reproduction the paper's numbers
+beside ours with the verdicts; an estimate the links simulated. The file is
+written atomically. See docs/REPORT.md.`,
+		Example: reportExamples,
+		Args:    usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if buckets < 1 || buckets > 100000 {
+				return usageErrorf("--buckets must be between 1 and 100000, got %d", buckets)
+			}
+			res, err := report.Write(out, args, report.Options{Generator: "ccreplay " + version.String(), Buckets: buckets})
+			if err != nil {
+				return inputErrorf("report: %v", err)
+			}
+			if asJSON {
+				b, err := json.MarshalIndent(res, "", "  ")
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintln(s.Out, string(b))
+				return err
+			}
+			_, err = fmt.Fprintf(s.Out, "ccreplay report: wrote %s (%d bytes: %d runs, %d figures, %d tables, %d warnings)\n",
+				res.Path, res.Bytes, res.Runs, len(res.Figures), len(res.Tables), len(res.Warnings))
+			return err
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&out, "out", "o", "report.html", "the HTML file to write")
+	f.BoolVar(&asJSON, "json", false, "print the file written and its sections, figures, tables and warnings as JSON")
+	f.IntVar(&buckets, "buckets", 10, "flow-size buckets of equal count in the slowdown figure")
+	return c
+}

@@ -1,0 +1,462 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
+)
+
+// runs writes the section of the run folders of ins: what was run, the
+// warnings, the metrics, the bucket tables, the figures and, for
+// estimates, the links.
+func (p *page) runs(ins []Input, colours map[string]int, opt Options) error {
+	var dirs []string
+	seen := map[string]bool{}
+	var colls []*runfolder.Collection
+	var collDirs []string
+	for _, in := range ins {
+		found, err := runfolder.Find(in.Dir)
+		if err != nil {
+			return err
+		}
+		for _, d := range found {
+			if c := filepath.Clean(d.Dir); !seen[c] {
+				seen[c] = true
+				dirs = append(dirs, d.Dir)
+			}
+		}
+		if in.Kind == KindComparison {
+			c := &runfolder.Collection{}
+			if err := readJSON(filepath.Join(in.Dir, runfolder.CollectionFile), "a comparison.json", c); err != nil {
+				return err
+			}
+			colls = append(colls, c)
+			collDirs = append(collDirs, in.Dir)
+		}
+	}
+	runs, err := plot.LoadRuns(dirs)
+	if err != nil {
+		return err
+	}
+	for _, r := range runs {
+		r.Group = colours[r.Manifest.CCA]
+	}
+	p.res.Runs += len(runs)
+
+	title := fmt.Sprintf("%d runs", len(runs))
+	if len(runs) == 1 {
+		m := &runs[0].Manifest
+		title = fmt.Sprintf("Run: %s under %s", m.Trace, m.CCA)
+		if m.Mode == runfolder.ModeEstimate {
+			title = fmt.Sprintf("Estimate: %s under %s", m.Trace, m.CCA)
+		}
+	} else if len(colls) == 1 && len(ins) == 1 {
+		title = fmt.Sprintf("Comparison: %s, %d runs", colls[0].Trace, len(runs))
+	}
+	p.section("runs", title)
+	p.whatWasRun(runs, colls, collDirs)
+	p.runWarnings(runs)
+	p.runMetrics(runs)
+	p.runFigures(runs, opt)
+	for _, r := range runs {
+		if r.Manifest.Mode == runfolder.ModeEstimate {
+			if err := p.estimate(r); err != nil {
+				return err
+			}
+		}
+	}
+	p.endSection()
+	return nil
+}
+
+// whatWasRun writes the runs table, each run's command, every effective
+// parameter and, with several runs, the settings that differ.
+func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collDirs []string) {
+	p.h3("What was run")
+	var rows [][]string
+	for _, r := range runs {
+		m := &r.Manifest
+		kind := "packet-level run"
+		if m.Mode == runfolder.ModeEstimate {
+			kind = "estimate (" + m.Estimate.Method + ")"
+		}
+		rows = append(rows, []string{r.Label, filepath.ToSlash(r.Dir), kind, m.CCA, strconv.FormatUint(m.Seed, 10), m.Trace, m.Topology,
+			m.Packets, m.Tool, metrics.Format(float64(m.SimEndNs), metrics.UnitNs), strconv.FormatUint(m.Events, 10)})
+	}
+	p.table("Runs (from each folder's summary.json)",
+		[]string{"run", "folder", "kind", "algorithm", "seed", "workload or trace", "topology", "packet log", "written by", "simulated time", "events"},
+		rows, func(c int) bool { return c == 4 || c >= 9 })
+	p.para("Commands that reproduce each run (rebuilt from summary.json: the workload, algorithm with its preset, topology, seed and packet log; the network settings below are the preset's unless a configuration file changed them):")
+	var cmds []string
+	for _, r := range runs {
+		cmds = append(cmds, commandOf(&r.Manifest, r.Dir))
+	}
+	p.raw("<pre>" + esc(strings.Join(uniq(cmds), "\n")) + "</pre>\n")
+	for i, c := range colls {
+		if c.SameNetwork != "" {
+			p.para(fmt.Sprintf("%s: every run took the network settings of %s (compare --same-network).", collDirs[i], c.SameNetwork))
+		}
+	}
+
+	// Every effective parameter, a column per run.
+	keys, vals := parameters(runs)
+	var prow, drow [][]string
+	for _, k := range keys {
+		row := []string{k}
+		differ := false
+		for i := range runs {
+			v, ok := vals[i][k]
+			if !ok {
+				v = "-"
+			}
+			if i > 0 && v != row[1] {
+				differ = true
+			}
+			row = append(row, v)
+		}
+		prow = append(prow, row)
+		if differ {
+			drow = append(drow, row)
+		}
+	}
+	header := []string{"setting"}
+	for _, r := range runs {
+		header = append(header, r.Label)
+	}
+	if len(runs) > 1 {
+		if len(drow) == 0 {
+			p.para("Every setting is the same in all runs.")
+		} else {
+			p.table("Settings that differ between the runs", header, drow, allNumeric)
+		}
+	}
+	p.raw("<details><summary>Every effective parameter (summary.json: config, cca_params, estimate)</summary>\n")
+	p.table("Effective parameters (units in the names: _bytes, _ns, _bps, _pkts)", header, prow, allNumeric)
+	p.raw("</details>\n")
+}
+
+// parameters lists every setting of the runs' manifests: the command's
+// inputs, the network configuration (summary.json's config, in its order),
+// the algorithm's parameters (sorted) and an estimate's settings.
+func parameters(runs []*plot.Run) ([]string, []map[string]string) {
+	var keys []string
+	have := map[string]bool{}
+	vals := make([]map[string]string, len(runs))
+	for i, r := range runs {
+		m := &r.Manifest
+		v := map[string]string{}
+		add := func(k, s string) {
+			if !have[k] {
+				have[k] = true
+				keys = append(keys, k)
+			}
+			v[k] = s
+		}
+		add("cca", m.CCA)
+		add("seed", strconv.FormatUint(m.Seed, 10))
+		add("trace", m.Trace)
+		add("topology", m.Topology)
+		add("packets", m.Packets)
+		for _, kv := range orderedJSON(m.Config) {
+			add("config."+kv[0], kv[1])
+		}
+		ps := make([]string, 0, len(m.CCAParams))
+		for k := range m.CCAParams {
+			ps = append(ps, k)
+		}
+		sort.Strings(ps)
+		for _, k := range ps {
+			add("cca_params."+k, m.CCAParams[k])
+		}
+		if m.Estimate != nil {
+			for _, kv := range orderedJSON(m.Estimate) {
+				add("estimate."+kv[0], kv[1])
+			}
+		}
+		vals[i] = v
+	}
+	return keys, vals
+}
+
+// orderedJSON is the members of v's JSON object in their order, values as
+// JSON text (strings unquoted).
+func orderedJSON(v any) [][2]string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(b, &raw) != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var out [][2]string
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch t := t.(type) {
+		case json.Delim:
+			if t == '{' || t == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case string:
+			if depth == 1 {
+				if r, ok := raw[t]; ok {
+					s := string(r)
+					if u, err := strconv.Unquote(s); err == nil {
+						s = u
+					}
+					out = append(out, [2]string{t, s})
+					delete(raw, t)
+					// skip its value
+					var skip json.RawMessage
+					if dec.Decode(&skip) != nil {
+						return out
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// commandOf rebuilds the command line of a run from its manifest.
+func commandOf(m *runfolder.Manifest, dir string) string {
+	verb := "run"
+	if m.Mode == runfolder.ModeEstimate {
+		verb = "estimate"
+	}
+	flag := "--workload"
+	if !strings.Contains(m.Trace, "=") && (strings.ContainsAny(m.Trace, "/\\") || strings.Contains(m.Trace, ".")) {
+		flag = "--trace"
+	}
+	args := []string{"ccreplay", verb, flag, m.Trace, "--cca", m.CCA}
+	if m.Topology != "" {
+		args = append(args, "--topology", m.Topology)
+	}
+	args = append(args, "--seed", strconv.FormatUint(m.Seed, 10))
+	if m.Packets != "" && verb == "run" {
+		args = append(args, "--packets", m.Packets)
+	}
+	args = append(args, "--out", filepath.ToSlash(dir))
+	for i, a := range args {
+		args[i] = shellWord(a)
+	}
+	return strings.Join(args, " ")
+}
+
+// shellWord quotes a for a POSIX shell when it needs it.
+func shellWord(a string) string {
+	if a != "" && strings.IndexFunc(a, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:=,+%@", c))
+	}) < 0 {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
+// runWarnings lists what the runs' manifests warn of.
+func (p *page) runWarnings(runs []*plot.Run) {
+	var ws []string
+	for _, r := range runs {
+		for _, w := range r.Manifest.Warnings {
+			ws = append(ws, r.Label+": "+w)
+		}
+		if fin, all := r.Manifest.Metrics.FlowsFinished, r.Manifest.Metrics.Flows; fin < all {
+			ws = append(ws, fmt.Sprintf("%s: %d of %d flows did not finish (left out of FCT and slowdown)", r.Label, all-fin, all))
+		}
+	}
+	p.h3("Warnings")
+	if len(ws) == 0 {
+		p.para("None: no run's summary.json holds a warning and every flow finished.")
+		return
+	}
+	p.warnings(ws)
+	p.res.Warnings = append(p.res.Warnings, ws...)
+}
+
+// runMetrics writes the headline metrics (summary.json's, which `ccreplay
+// metrics --verify` recomputes from the Parquet files) and the bucket
+// tables.
+func (p *page) runMetrics(runs []*plot.Run) {
+	p.h3("Metrics")
+	if len(runs) == 1 {
+		var rows [][]string
+		for _, r := range metrics.SummaryRows(runs[0].Manifest.Metrics) {
+			rows = append(rows, []string{r.Label, r.Value})
+		}
+		p.table("Metrics of "+runs[0].Label+" (as ccreplay metrics prints them)", []string{"metric", "value"}, rows, allNumeric)
+	} else {
+		header := []string{"metric"}
+		for _, r := range runs {
+			header = append(header, r.Label)
+		}
+		var rows [][]string
+		for _, mt := range metrics.Compared {
+			row := []string{mt.Label}
+			for _, r := range runs {
+				s := r.Manifest.Metrics
+				row = append(row, metrics.Format(mt.Get(&s), mt.Unit))
+			}
+			rows = append(rows, row)
+		}
+		p.table("Headline metrics, a column per run (as ccreplay compare and metrics print them)", header, rows, allNumeric)
+	}
+	for _, r := range runs {
+		bs := r.Manifest.Metrics.Buckets
+		if len(bs) == 0 {
+			continue
+		}
+		p.table(fmt.Sprintf("FCT and slowdown per flow-size bucket: %s (flows sorted by size, %d buckets of equal count)", r.Label, len(bs)),
+			metrics.BucketHeader, metrics.BucketCells(bs), allNumeric)
+	}
+}
+
+// runFigures draws plot's views of the runs; a view that does not apply
+// is listed as skipped. As `ccreplay plot --pool auto`: an algorithm with
+// more than two runs is one pooled curve in the distribution views and
+// its first run in the time views.
+func (p *page) runFigures(runs []*plot.Run, opt Options) {
+	p.h3("Figures")
+	dist, single := runs, runs
+	n := map[string]int{}
+	for _, r := range runs {
+		n[r.Manifest.CCA]++
+	}
+	if slices.ContainsFunc(runs, func(r *plot.Run) bool { return n[r.Manifest.CCA] > 2 }) {
+		dist, single = plot.PoolSeeds(runs)
+	}
+	var skipped []string
+	for _, view := range []string{"fct", "slowdown", "queue", "rate", "alltoall"} {
+		var fig plot.Figure
+		var err error
+		switch view {
+		case "fct":
+			fig, err = plot.FCTCDF(dist)
+		case "slowdown":
+			fig, err = plot.Slowdown(dist, opt.Buckets)
+		case "queue":
+			fig, err = plot.QueueOverTime(single, opt.Time)
+		case "rate":
+			fig, err = plot.RateOverTime(single, opt.Time)
+		case "alltoall":
+			fig, err = plot.AlltoallLatency(single)
+		}
+		var sk *plot.Skipped
+		if errors.As(err, &sk) {
+			p.res.Skipped = append(p.res.Skipped, sk)
+			skipped = append(skipped, sk.View+": "+sk.Reason)
+			continue
+		}
+		if err != nil {
+			skipped = append(skipped, view+": "+err.Error())
+			p.res.Warnings = append(p.res.Warnings, view+" figure: "+err.Error())
+			continue
+		}
+		if len(single) < len(runs) {
+			if view == "fct" || view == "slowdown" {
+				fig.Notes = append(fig.Notes, "each algorithm's runs pooled into one curve")
+			} else {
+				fig.Notes = append(fig.Notes, "each algorithm's first run only")
+			}
+		}
+		p.figure(&fig)
+	}
+	if len(skipped) > 0 {
+		p.para("Not drawn: " + strings.Join(skipped, "; ") + ".")
+	}
+}
+
+// maxLinkRows bounds the links listed for an estimate.
+const maxLinkRows = 25
+
+// estimate writes an estimate's method, its links per kind and the links
+// of highest offered load (links.parquet).
+func (p *page) estimate(r *plot.Run) error {
+	e := r.Manifest.Estimate
+	p.h3("Estimate: links simulated (" + r.Label + ")")
+	if e != nil {
+		p.para(fmt.Sprintf("Method %s: %d links carry traffic, %d link simulations ran (aggregate %s, combine %s, tolerance %g). An estimate is not a packet-level run: see the warnings above for where its method does not hold.",
+			e.Method, e.Links, e.LinksSimulated, e.Aggregate, e.Combine, e.Tolerance))
+	}
+	links, err := arrowread.ReadLinks(filepath.Join(r.Dir, runfolder.LinksFile))
+	if err != nil {
+		return err
+	}
+	type agg struct {
+		links, sim, warn int
+		flows, bytes     int64
+		maxLoad          float64
+	}
+	byKind := map[string]*agg{}
+	var kinds []string
+	for i := range links {
+		l := &links[i]
+		a := byKind[l.Kind]
+		if a == nil {
+			a = &agg{}
+			byKind[l.Kind] = a
+			kinds = append(kinds, l.Kind)
+		}
+		a.links++
+		if l.Simulated {
+			a.sim++
+		}
+		if l.Warnings != "" {
+			a.warn++
+		}
+		a.flows += l.Flows
+		a.bytes += l.Bytes
+		a.maxLoad = max(a.maxLoad, l.OfferedLoad)
+	}
+	sort.Strings(kinds)
+	var rows [][]string
+	for _, k := range kinds {
+		a := byKind[k]
+		rows = append(rows, []string{k, strconv.Itoa(a.links), strconv.Itoa(a.sim), strconv.FormatInt(a.flows, 10),
+			metrics.Format(float64(a.bytes), metrics.UnitBytes), metrics.Format(a.maxLoad, metrics.UnitPct), strconv.Itoa(a.warn)})
+	}
+	p.table("Links per kind (links.parquet)", []string{"kind", "links", "simulated", "flow crossings", "bytes", "max offered load", "with warnings"}, rows, allNumeric)
+	idx := make([]int, len(links))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return links[idx[a]].OfferedLoad > links[idx[b]].OfferedLoad })
+	rows = rows[:0]
+	for _, i := range idx[:min(len(idx), maxLinkRows)] {
+		l := &links[i]
+		rows = append(rows, linkRow(l))
+	}
+	p.table(fmt.Sprintf("The %d links of highest offered load (of %d)", len(rows), len(links)),
+		[]string{"link", "node", "port", "peer", "kind", "rate", "flows", "bytes", "offered load", "simulated", "represented by", "PFC paused", "dropped", "warnings"},
+		rows, func(c int) bool { return c != 4 && c != 9 && c != 13 })
+	return nil
+}
+
+func linkRow(l *v2.LinkRow) []string {
+	sim := "no"
+	if l.Simulated {
+		sim = "yes"
+	}
+	return []string{strconv.Itoa(int(l.LinkID)), strconv.Itoa(int(l.Node)), strconv.Itoa(int(l.Port)), strconv.Itoa(int(l.PeerNode)), l.Kind,
+		metrics.Format(float64(l.RateBps), metrics.UnitBps), strconv.FormatInt(l.Flows, 10), metrics.Format(float64(l.Bytes), metrics.UnitBytes),
+		metrics.Format(l.OfferedLoad, metrics.UnitPct), sim, strconv.Itoa(int(l.RepresentedBy)),
+		metrics.Format(float64(l.PFCPausedNs), metrics.UnitNs), strconv.FormatInt(l.DroppedPkts, 10), l.Warnings}
+}
