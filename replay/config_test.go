@@ -1,19 +1,12 @@
 package replay
 
 import (
-	"github.com/ccreplay/ccreplay/cca/all"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/cca/dcqcn"
-	"github.com/ccreplay/ccreplay/cca/dctcp"
-	"github.com/ccreplay/ccreplay/cca/fdcc"
-	"github.com/ccreplay/ccreplay/cca/hpcc"
-	"github.com/ccreplay/ccreplay/cca/rlcc"
-	"github.com/ccreplay/ccreplay/cca/swift"
-	"github.com/ccreplay/ccreplay/cca/timely"
+	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -29,16 +22,12 @@ var builtinTopologies = []string{"star", "star:hosts=64", "dumbbell", "leafspine
 func allSpecs(t *testing.T) []cca.Spec {
 	t.Helper()
 	r := all.Registry()
-	presets := map[string][]string{
-		"dcqcn": dcqcn.Presets(), "dctcp": dctcp.Presets(), "hpcc": hpcc.Presets(), "rlcc": rlcc.Presets(),
-		"swift": swift.Presets(), "timely": timely.Presets(), "dolce": {"paper"}, "dolceplus": {"paper"}, "linerate": {""},
-		"fdcc": fdcc.Presets(),
-	}
 	var specs []cca.Spec
 	for _, name := range r.Names() {
-		ps, ok := presets[name]
-		if !ok {
-			t.Fatalf("algorithm %q has no preset list in this test", name)
+		schema, _ := r.Schema(name)
+		ps := schema.PresetNames()
+		if len(ps) == 0 {
+			ps = []string{""}
 		}
 		for _, p := range ps {
 			full := name

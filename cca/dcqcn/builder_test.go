@@ -139,11 +139,11 @@ func TestPresets(t *testing.T) {
 			if s.CNPInterval != tc.cnp {
 				t.Errorf("CNPInterval = %v, want %v", s.CNPInterval, tc.cnp)
 			}
-			if len(s.Params) != len(Keys()) {
-				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(Keys()))
+			if len(s.Params) != len(table.Keys()) {
+				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(table.Keys()))
 			}
-			if len(tc.params) != len(Keys()) {
-				t.Errorf("the test checks %d keys of %d", len(tc.params), len(Keys()))
+			if len(tc.params) != len(table.Keys()) {
+				t.Errorf("the test checks %d keys of %d", len(tc.params), len(table.Keys()))
 			}
 			for k, v := range tc.params {
 				if s.Params[k] != v {
@@ -160,7 +160,7 @@ func TestPresets(t *testing.T) {
 // TestParamsRoundTrip feeds each preset's effective parameters back to
 // Build: summary.json must be enough to rerun the same configuration.
 func TestParamsRoundTrip(t *testing.T) {
-	for _, p := range Presets() {
+	for _, p := range table.PresetNames() {
 		s, err := Build(p, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -49,8 +49,8 @@ func TestConnectXPreset(t *testing.T) {
 			"ecn_ref_rate":      "off",          // the same thresholds at every rate [S]
 			"window":            "none",
 		}
-		if len(want) != len(Keys()) {
-			t.Errorf("the test checks %d keys of %d", len(want), len(Keys()))
+		if len(want) != len(table.Keys()) {
+			t.Errorf("the test checks %d keys of %d", len(want), len(table.Keys()))
 		}
 		for k, v := range want {
 			if s.Params[k] != v {

@@ -268,11 +268,20 @@ var table = &keyval.Table[Config]{
 	},
 }
 
-// Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return table.Keys() }
-
-// Presets lists the preset names in sorted order.
-func Presets() []string { return table.PresetNames() }
+// algorithm registers DCQCN under the name "dcqcn".
+var algorithm = &keyval.Algorithm[Config]{
+	Table:    table,
+	Summary:  "DCQCN (Zhu et al. 2015)",
+	Validate: (*Config).validate,
+	Spec: func(c Config) cca.Spec {
+		shared := c // read-only, one per Spec: every flow's DCQCN points to it
+		return cca.Spec{
+			New:         func() cca.Algorithm { return newValid(&shared) },
+			ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
+			CNPInterval: c.CNPInterval,
+		}
+	},
+}
 
 // Preset returns the configuration of a named preset ("" for the default,
 // or an alias).
@@ -281,27 +290,13 @@ func Preset(name string) (Config, error) {
 	return c, err
 }
 
-// Schema describes DCQCN's presets and parameters (help and docs).
-func Schema() cca.Schema { return table.Schema((*Config).validate) }
-
 // Register adds DCQCN to r under the name "dcqcn".
-func Register(r *cca.Registry) { r.Register("dcqcn", "DCQCN (Zhu et al. 2015)", Build, Schema) }
+func Register(r *cca.Registry) { algorithm.Register(r) }
 
 // Build is the cca.Builder of DCQCN: it resolves a preset, applies the
-// key=value overrides (see Keys) and validates the result.
+// key=value overrides (see table) and validates the result.
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := table.Build(preset, overrides, (*Config).validate)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	shared := c // read-only, one per Spec: every flow's DCQCN points to it
-	return cca.Spec{
-		Name:        "dcqcn:" + name,
-		New:         func() cca.Algorithm { return newValid(&shared) },
-		ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
-		CNPInterval: c.CNPInterval,
-		Params:      table.Values(&c),
-	}, nil
+	return algorithm.Build(preset, overrides)
 }
 
 // Table is DCQCN's parameter table, for algorithms that take DCQCN's keys

@@ -61,8 +61,8 @@ func TestPresets(t *testing.T) {
 			if s.NeedsINT || s.CNPInterval != 0 {
 				t.Errorf("INT %v, CNP %v: want neither", s.NeedsINT, s.CNPInterval)
 			}
-			if len(s.Params) != len(Keys()) {
-				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(Keys()))
+			if len(s.Params) != len(table.Keys()) {
+				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(table.Keys()))
 			}
 			for k, v := range tc.params {
 				if s.Params[k] != v {
@@ -79,7 +79,7 @@ func TestPresets(t *testing.T) {
 // TestParamsRoundTrip feeds each preset's effective parameters back to
 // Build: summary.json must be enough to rerun the same configuration.
 func TestParamsRoundTrip(t *testing.T) {
-	for _, p := range Presets() {
+	for _, p := range table.PresetNames() {
 		s, err := Build(p, nil)
 		if err != nil {
 			t.Fatal(err)

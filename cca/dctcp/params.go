@@ -73,39 +73,25 @@ var table = &keyval.Table[Config]{
 	},
 }
 
-// Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return table.Keys() }
-
-// Presets lists the canonical preset names in sorted order.
-func Presets() []string { return table.PresetNames() }
-
-// Preset returns the configuration of a named preset ("" for the default,
-// or an alias).
-func Preset(name string) (Config, error) {
-	c, _, err := table.Preset(name)
-	return c, err
+// algorithm registers DCTCP under the name "dctcp". Its Spec's ECN hint
+// is DCTCP's single threshold: Kmin = Kmax = K with Pmax 1.
+var algorithm = &keyval.Algorithm[Config]{
+	Table:    table,
+	Summary:  "DCTCP (Alizadeh et al. 2010) in rate form, single-threshold ECN",
+	Validate: (*Config).validate,
+	Spec: func(c Config) cca.Spec {
+		return cca.Spec{
+			New: func() cca.Algorithm { return newValid(c) },
+			ECN: &cca.ECNHint{KminBytes: c.K, KmaxBytes: c.K, Pmax: 1, RefRate: c.KRefRate},
+		}
+	},
 }
-
-// Schema describes DCTCP's presets and parameters (help and docs).
-func Schema() cca.Schema { return table.Schema((*Config).validate) }
 
 // Register adds DCTCP to r under the name "dctcp".
-func Register(r *cca.Registry) {
-	r.Register("dctcp", "DCTCP (Alizadeh et al. 2010) in rate form, single-threshold ECN", Build, Schema)
-}
+func Register(r *cca.Registry) { algorithm.Register(r) }
 
 // Build is the cca.Builder of DCTCP: it resolves a preset, applies the
-// key=value overrides (see Keys) and validates the result. The Spec's ECN
-// hint is DCTCP's single threshold: Kmin = Kmax = K with Pmax 1.
+// key=value overrides (see table) and validates the result.
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := table.Build(preset, overrides, (*Config).validate)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	return cca.Spec{
-		Name:   "dctcp:" + name,
-		New:    func() cca.Algorithm { return newValid(c) },
-		ECN:    &cca.ECNHint{KminBytes: c.K, KmaxBytes: c.K, Pmax: 1, RefRate: c.KRefRate},
-		Params: table.Values(&c),
-	}, nil
+	return algorithm.Build(preset, overrides)
 }

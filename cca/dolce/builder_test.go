@@ -40,15 +40,15 @@ func TestPresets(t *testing.T) {
 		keys    []string
 		params  map[string]string
 	}{
-		{Build, []string{"", "sim", "paper"}, "dolce:sim", 55 * units.Microsecond, Keys(), rc(
+		{Build, []string{"", "sim", "paper"}, "dolce:sim", 55 * units.Microsecond, rcTable.Keys(), rc(
 			"qualify_gap", "275us", "cnp_interval", "55us", "ai_rate", "5Mbps", "hai_rate", "50Mbps",
 			"increase_timer", "55us", "fast_recovery", "5", "byte_counter", "10MB", "min_rate", "100Mbps",
 			"decrease_interval", "0us", "increase_mode", "zhu")},
-		{Build, []string{"testbed"}, "dolce:testbed", units.Microsecond, Keys(), rc(
+		{Build, []string{"testbed"}, "dolce:testbed", units.Microsecond, rcTable.Keys(), rc(
 			"qualify_gap", "300us", "cnp_interval", "1us", "ai_rate", "5Mbps", "hai_rate", "50Mbps",
 			"increase_timer", "300us", "fast_recovery", "1", "byte_counter", "32767B", "min_rate", "1Mbps",
 			"decrease_interval", "4us", "increase_mode", "mlx")},
-		{BuildPlus, []string{"", "sim", "paper"}, "dolceplus:sim", 55 * units.Microsecond, PlusKeys(), func() map[string]string {
+		{BuildPlus, []string{"", "sim", "paper"}, "dolceplus:sim", 55 * units.Microsecond, plusTable.Keys(), func() map[string]string {
 			m := maps.Clone(bandit)
 			m["arms"], m["cnp_interval"] = "4", "55us"
 			return m

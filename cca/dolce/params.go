@@ -153,68 +153,51 @@ var plusTable = &keyval.Table[PlusConfig]{
 	),
 }
 
-// Keys lists the parameter keys Build accepts for Dolce-RC, sorted.
-func Keys() []string { return rcTable.Keys() }
-
-// PlusKeys lists the parameter keys BuildPlus accepts, sorted.
-func PlusKeys() []string { return plusTable.Keys() }
-
-// Preset returns Dolce-RC's validated configuration of a named preset (""
-// for the default, paper).
-func Preset(name string) (Config, error) {
-	c, _, err := rcTable.Build(name, nil, (*Config).validate)
-	return c, err
-}
-
-// PlusPreset returns Dolce-RC+'s validated configuration of a named
-// preset ("" for the default, paper).
-func PlusPreset(name string) (PlusConfig, error) {
-	c, _, err := plusTable.Build(name, nil, (*PlusConfig).validate)
-	return c, err
-}
-
-// Schema describes Dolce-RC's presets and parameters (help and docs).
-func Schema() cca.Schema { return rcTable.Schema((*Config).validate) }
-
-// PlusSchema describes Dolce-RC+'s presets and parameters.
-func PlusSchema() cca.Schema { return plusTable.Schema((*PlusConfig).validate) }
+// rc and plus register Dolce-RC as "dolce" and Dolce-RC+ as "dolceplus".
+// Both mark and send CNPs as DCQCN does (Dolce-RC+ ignores the CNPs).
+var (
+	rc = &keyval.Algorithm[Config]{
+		Table:    rcTable,
+		Summary:  "Dolce-RC (Ye et al., Dolce-RC (Ye 2023), Alg. 2): DCQCN with bandit-chosen alpha/beta",
+		Validate: (*Config).validate,
+		Spec: func(c Config) cca.Spec {
+			d := c.DCQCN
+			return cca.Spec{
+				New:         func() cca.Algorithm { return newRC(c) },
+				ECN:         &cca.ECNHint{KminBytes: d.Kmin, KmaxBytes: d.Kmax, Pmax: d.Pmax, RefRate: d.ECNRefRate},
+				CNPInterval: d.CNPInterval,
+			}
+		},
+	}
+	plus = &keyval.Algorithm[PlusConfig]{
+		Table:    plusTable,
+		Summary:  "Dolce-RC+ (Ye et al., Dolce-RC (Ye 2023), Alg. 3): per-message rate C/2^k chosen by a bandit",
+		Validate: (*PlusConfig).validate,
+		Spec: func(c PlusConfig) cca.Spec {
+			return cca.Spec{
+				New:         func() cca.Algorithm { return newPlus(c) },
+				ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
+				CNPInterval: c.CNPInterval,
+			}
+		},
+	}
+)
 
 // Register adds Dolce-RC as "dolce" and Dolce-RC+ as "dolceplus" to r.
 func Register(r *cca.Registry) {
-	r.Register("dolce", "Dolce-RC (Ye et al., Dolce-RC (Ye 2023), Alg. 2): DCQCN with bandit-chosen alpha/beta", Build, Schema)
-	r.Register("dolceplus", "Dolce-RC+ (Ye et al., Dolce-RC (Ye 2023), Alg. 3): per-message rate C/2^k chosen by a bandit", BuildPlus, PlusSchema)
+	rc.Register(r)
+	plus.Register(r)
 }
 
 // Build is the cca.Builder of Dolce-RC: it resolves a preset, applies the
-// key=value overrides (see Keys) and validates the result.
+// key=value overrides (see rcTable) and validates the result.
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := rcTable.Build(preset, overrides, (*Config).validate)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	d := c.DCQCN
-	return cca.Spec{
-		Name:        "dolce:" + name,
-		New:         func() cca.Algorithm { return newRC(c) },
-		ECN:         &cca.ECNHint{KminBytes: d.Kmin, KmaxBytes: d.Kmax, Pmax: d.Pmax, RefRate: d.ECNRefRate},
-		CNPInterval: d.CNPInterval,
-		Params:      rcTable.Values(&c),
-	}, nil
+	return rc.Build(preset, overrides)
 }
 
-// BuildPlus is the cca.Builder of Dolce-RC+ (see PlusKeys).
+// BuildPlus is the cca.Builder of Dolce-RC+ (see plusTable).
 func BuildPlus(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := plusTable.Build(preset, overrides, (*PlusConfig).validate)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	return cca.Spec{
-		Name:        "dolceplus:" + name,
-		New:         func() cca.Algorithm { return newPlus(c) },
-		ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
-		CNPInterval: c.CNPInterval,
-		Params:      plusTable.Values(&c),
-	}, nil
+	return plus.Build(preset, overrides)
 }
 
 // setArms parses arms=alpha:beta,alpha:beta,...

@@ -162,42 +162,31 @@ func (c *Config) validate() error {
 	return nil
 }
 
-// Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return table.Keys() }
-
-// Presets lists the preset names in sorted order.
-func Presets() []string { return table.PresetNames() }
-
-// Schema describes FDCC's presets and parameters (help and docs).
-func Schema() cca.Schema { return table.Schema((*Config).validate) }
-
-// Register adds FDCC to r under the name "fdcc".
-func Register(r *cca.Registry) {
-	r.Register("fdcc", "FDCC learned window control over INT (Zhang 2023)", Build, Schema)
+// algorithm registers FDCC under the name "fdcc". FDCC reads INT; with
+// flow_count=switch its Spec also asks the switches for their flow
+// counter. It uses no ECN. Every flow's agent shares c.Policy.
+var algorithm = &keyval.Algorithm[Config]{
+	Table:    table,
+	Summary:  "FDCC learned window control over INT (Zhang 2023)",
+	Validate: (*Config).validate,
+	Spec: func(c Config) cca.Spec {
+		return cca.Spec{
+			New:              func() cca.Algorithm { return New(&c) },
+			NeedsINT:         true,
+			NeedsFlowCounter: c.FlowCount == FlowCountSwitch,
+		}
+	},
 }
 
+// Register adds FDCC to r under the name "fdcc".
+func Register(r *cca.Registry) { algorithm.Register(r) }
+
 // Build is the cca.Builder of FDCC: the preset, then the key=value
-// overrides (see Keys). FDCC reads INT; with flow_count=switch it also asks
-// the switches for their flow counter. It uses no ECN.
+// overrides (see table).
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := table.Build(preset, overrides, (*Config).validate)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	return NewSpec("fdcc:"+name, c)
+	return algorithm.Build(preset, overrides)
 }
 
 // NewSpec validates c and returns the spec whose factory makes one agent
 // per flow, all sharing c.Policy (the trainer uses it with its actor).
-func NewSpec(name string, c Config) (cca.Spec, error) {
-	if err := c.validate(); err != nil {
-		return cca.Spec{}, err
-	}
-	return cca.Spec{
-		Name:             name,
-		New:              func() cca.Algorithm { return New(&c) },
-		NeedsINT:         true,
-		NeedsFlowCounter: c.FlowCount == FlowCountSwitch,
-		Params:           table.Values(&c),
-	}, nil
-}
+func NewSpec(name string, c Config) (cca.Spec, error) { return algorithm.NewSpec(name, c) }

@@ -65,11 +65,11 @@ func TestPresets(t *testing.T) {
 			if !s.NeedsINT || s.ECN != nil || s.CNPInterval != 0 {
 				t.Errorf("hints: INT %v, ECN %v, CNP %v; want INT only", s.NeedsINT, s.ECN, s.CNPInterval)
 			}
-			if len(s.Params) != len(Keys()) {
-				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(Keys()))
+			if len(s.Params) != len(table.Keys()) {
+				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(table.Keys()))
 			}
-			if tc.params != nil && len(tc.params) != len(Keys()) {
-				t.Errorf("the test checks %d keys of %d", len(tc.params), len(Keys()))
+			if tc.params != nil && len(tc.params) != len(table.Keys()) {
+				t.Errorf("the test checks %d keys of %d", len(tc.params), len(table.Keys()))
 			}
 			for k, v := range tc.params {
 				if s.Params[k] != v {
@@ -86,7 +86,7 @@ func TestPresets(t *testing.T) {
 // TestParamsRoundTrip feeds each preset's effective parameters back to
 // Build: summary.json must be enough to rerun the same configuration.
 func TestParamsRoundTrip(t *testing.T) {
-	for _, p := range Presets() {
+	for _, p := range table.PresetNames() {
 		s, err := Build(p, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -98,40 +98,24 @@ var table = &keyval.Table[Config]{
 	Exclusive: []keyval.Exclusive{{What: "W_AI", Keys: []string{"ai_flows", "ai_rate", "w_ai"}}},
 }
 
-// Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return table.Keys() }
-
-// Presets lists the canonical preset names in sorted order.
-func Presets() []string { return table.PresetNames() }
-
-// Preset returns the configuration of a named preset ("" for the default,
-// or an alias).
-func Preset(name string) (Config, error) {
-	c, _, err := table.Preset(name)
-	return c, err
+// algorithm registers HPCC under the name "hpcc". Its Spec asks switches
+// to stamp INT and leaves their ECN marking alone (HPCC ignores ECN echoes
+// and CNPs).
+var algorithm = &keyval.Algorithm[Config]{
+	Table:    table,
+	Summary:  "HPCC (Li et al. 2019), INT-based window control",
+	Validate: (*Config).validate,
+	Spec: func(c Config) cca.Spec {
+		return cca.Spec{New: func() cca.Algorithm { return newValid(c) }, NeedsINT: true}
+	},
 }
-
-// Schema describes HPCC's presets and parameters (help and docs).
-func Schema() cca.Schema { return table.Schema((*Config).validate) }
 
 // Register adds HPCC to r under the name "hpcc".
-func Register(r *cca.Registry) {
-	r.Register("hpcc", "HPCC (Li et al. 2019), INT-based window control", Build, Schema)
-}
+func Register(r *cca.Registry) { algorithm.Register(r) }
 
 // Build is the cca.Builder of HPCC: it resolves a preset, applies the
-// key=value overrides (see Keys; at most one of w_ai, ai_rate, ai_flows)
-// and validates the result. The Spec asks switches to stamp INT and leaves
-// their ECN marking alone (HPCC ignores ECN echoes and CNPs).
+// key=value overrides (see table; at most one of w_ai, ai_rate, ai_flows)
+// and validates the result.
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := table.Build(preset, overrides, (*Config).validate)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	return cca.Spec{
-		Name:     "hpcc:" + name,
-		New:      func() cca.Algorithm { return newValid(c) },
-		NeedsINT: true,
-		Params:   table.Values(&c),
-	}, nil
+	return algorithm.Build(preset, overrides)
 }

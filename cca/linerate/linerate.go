@@ -23,26 +23,21 @@ var table = &keyval.Table[config]{
 	},
 }
 
-// Schema describes the baseline's parameter (help and docs).
-func Schema() cca.Schema { return table.Schema(nil) }
-
-// Register adds the baseline to r under the name "linerate".
-func Register(r *cca.Registry) {
-	r.Register("linerate", "no congestion control: send at line rate (or rate=, if lower)", Build, Schema)
+// algorithm registers the baseline under the name "linerate". It has no
+// presets; its one optional parameter, rate, caps the sending rate below
+// the line rate.
+var algorithm = &keyval.Algorithm[config]{
+	Table:   table,
+	Summary: "no congestion control: send at line rate (or rate=, if lower)",
+	Spec:    func(c config) cca.Spec { return cca.Spec{New: func() cca.Algorithm { return New(c.rate) }} },
 }
 
-// Build is the cca.Builder of the baseline. It has no presets; its one
-// optional parameter, rate, caps the sending rate below the line rate.
+// Register adds the baseline to r under the name "linerate".
+func Register(r *cca.Registry) { algorithm.Register(r) }
+
+// Build is the cca.Builder of the baseline.
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, _, err := table.Build(preset, overrides, nil)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	return cca.Spec{
-		Name:   "linerate",
-		New:    func() cca.Algorithm { return New(c.rate) },
-		Params: table.Values(&c),
-	}, nil
+	return algorithm.Build(preset, overrides)
 }
 
 // LineRate is the baseline algorithm of one flow.

@@ -102,42 +102,26 @@ func setPolicy(c *Config, v string) error {
 	return nil
 }
 
-// Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return table.Keys() }
-
-// Presets lists the preset names in sorted order.
-func Presets() []string { return table.PresetNames() }
-
-// Schema describes RL-CC's presets and parameters (help and docs).
-func Schema() cca.Schema { return table.Schema((*Config).validate) }
-
-// Register adds RL-CC to r under the name "rlcc".
-func Register(r *cca.Registry) {
-	r.Register("rlcc", "RL-CC learned multiplicative rate policy (Tessler et al. 2022, Fuhrer et al. 2023)", Build, Schema)
+// algorithm registers RL-CC under the name "rlcc". RL-CC reads CNP counts,
+// so its Spec leaves the switch's ECN marking and the NIC's CNP interval at
+// their defaults, and needs no INT. Every flow's agent shares c.Policy.
+var algorithm = &keyval.Algorithm[Config]{
+	Table:    table,
+	Summary:  "RL-CC learned multiplicative rate policy (Tessler et al. 2022, Fuhrer et al. 2023)",
+	Validate: (*Config).validate,
+	Spec:     func(c Config) cca.Spec { return cca.Spec{New: func() cca.Algorithm { return New(&c) }} },
 }
 
+// Register adds RL-CC to r under the name "rlcc".
+func Register(r *cca.Registry) { algorithm.Register(r) }
+
 // Build is the cca.Builder of RL-CC: a preset (decision latency), then the
-// key=value overrides (see Keys). RL-CC reads CNP counts, so it leaves the
-// switch's ECN marking and the NIC's CNP interval at their defaults, and
-// needs no INT.
+// key=value overrides (see table).
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := table.Build(preset, overrides, nil)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	return NewSpec("rlcc:"+name, c)
+	return algorithm.Build(preset, overrides)
 }
 
 // NewSpec validates c and returns the spec whose factory makes one agent
 // per flow, all sharing c.Policy (the trainer uses it with a policy that
 // has no file).
-func NewSpec(name string, c Config) (cca.Spec, error) {
-	if err := c.validate(); err != nil {
-		return cca.Spec{}, err
-	}
-	return cca.Spec{
-		Name:   name,
-		New:    func() cca.Algorithm { return New(&c) },
-		Params: table.Values(&c),
-	}, nil
-}
+func NewSpec(name string, c Config) (cca.Spec, error) { return algorithm.NewSpec(name, c) }

@@ -26,8 +26,8 @@ func TestPresetParams(t *testing.T) {
 	if s.Name != "swift:kumar2020" || !maps.Equal(s.Params, want) {
 		t.Fatalf("Build(\"\") = %s %v, want swift:kumar2020 %v", s.Name, s.Params, want)
 	}
-	if len(s.Params) != len(Keys()) {
-		t.Fatalf("Params has %d keys, Keys %d", len(s.Params), len(Keys()))
+	if len(s.Params) != len(table.Keys()) {
+		t.Fatalf("Params has %d keys, Keys %d", len(s.Params), len(table.Keys()))
 	}
 	if s.ECN != nil || s.CNPInterval != 0 || s.NeedsINT {
 		t.Fatalf("swift asks the network for ECN %v, CNP interval %v, INT %v; want none", s.ECN, s.CNPInterval, s.NeedsINT)
@@ -61,7 +61,7 @@ func TestPresetParams(t *testing.T) {
 // alpha = 125 us / (1/sqrt(0.1) - 1/sqrt(100)) = 125/(3.1622777 - 0.1)
 // = 40.819290 us, beta = -alpha/10 = -4.0819290 us.
 func TestDefaultTarget(t *testing.T) {
-	c, _ := Preset("")
+	c, _, _ := table.Preset("")
 	if err := c.validate(); err != nil {
 		t.Fatal(err)
 	}

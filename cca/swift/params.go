@@ -75,37 +75,20 @@ var table = &keyval.Table[Config]{
 	},
 }
 
-// Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return table.Keys() }
-
-// Presets lists the preset names in sorted order.
-func Presets() []string { return table.PresetNames() }
-
-// Preset returns the configuration of a named preset ("" for the default).
-func Preset(name string) (Config, error) {
-	c, _, err := table.Preset(name)
-	return c, err
+// algorithm registers Swift under the name "swift". Swift needs no ECN
+// marking, CNPs or INT: its Spec leaves the switch and NIC defaults.
+var algorithm = &keyval.Algorithm[Config]{
+	Table:    table,
+	Summary:  "Swift delay-based window AIMD (Kumar et al. 2020)",
+	Validate: (*Config).validate,
+	Spec:     func(c Config) cca.Spec { return cca.Spec{New: func() cca.Algorithm { return newValid(c) }} },
 }
-
-// Schema describes Swift's presets and parameters (help and docs).
-func Schema() cca.Schema { return table.Schema((*Config).validate) }
 
 // Register adds Swift to r under the name "swift".
-func Register(r *cca.Registry) {
-	r.Register("swift", "Swift delay-based window AIMD (Kumar et al. 2020)", Build, Schema)
-}
+func Register(r *cca.Registry) { algorithm.Register(r) }
 
 // Build is the cca.Builder of Swift: it resolves a preset, applies the
-// key=value overrides (see Keys) and validates the result. Swift needs no
-// ECN marking, CNPs or INT: the Spec leaves the switch and NIC defaults.
+// key=value overrides (see table) and validates the result.
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := table.Build(preset, overrides, (*Config).validate)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	return cca.Spec{
-		Name:   "swift:" + name,
-		New:    func() cca.Algorithm { return newValid(c) },
-		Params: table.Values(&c),
-	}, nil
+	return algorithm.Build(preset, overrides)
 }

@@ -49,8 +49,8 @@ func TestPresetParams(t *testing.T) {
 		if s.Name != tc.name || !maps.Equal(s.Params, tc.want) {
 			t.Errorf("Build(%q) = %s %v, want %s %v", tc.preset, s.Name, s.Params, tc.name, tc.want)
 		}
-		if len(s.Params) != len(Keys()) {
-			t.Errorf("%s: Params has %d keys, Keys %d", tc.name, len(s.Params), len(Keys()))
+		if len(s.Params) != len(table.Keys()) {
+			t.Errorf("%s: Params has %d keys, Keys %d", tc.name, len(s.Params), len(table.Keys()))
 		}
 		if s.ECN != nil || s.CNPInterval != 0 || s.NeedsINT {
 			t.Errorf("%s asks the network for ECN %v, CNP interval %v, INT %v; want none", tc.name, s.ECN, s.CNPInterval, s.NeedsINT)

@@ -107,39 +107,22 @@ var table = &keyval.Table[Config]{
 	},
 }
 
-// Keys lists the parameter keys Build accepts, in sorted order.
-func Keys() []string { return table.Keys() }
-
-// Presets lists the preset names in sorted order.
-func Presets() []string { return table.PresetNames() }
-
-// Preset returns the configuration of a named preset ("" for the default).
-func Preset(name string) (Config, error) {
-	c, _, err := table.Preset(name)
-	return c, err
+// algorithm registers TIMELY under the name "timely". TIMELY needs no ECN
+// marking, CNPs or INT: its Spec leaves the switch and NIC defaults.
+var algorithm = &keyval.Algorithm[Config]{
+	Table:    table,
+	Summary:  "TIMELY RTT-gradient rate control (Mittal et al. 2015)",
+	Validate: (*Config).validate,
+	Spec:     func(c Config) cca.Spec { return cca.Spec{New: func() cca.Algorithm { return newValid(c) }} },
 }
-
-// Schema describes TIMELY's presets and parameters (help and docs).
-func Schema() cca.Schema { return table.Schema((*Config).validate) }
 
 // Register adds TIMELY to r under the name "timely".
-func Register(r *cca.Registry) {
-	r.Register("timely", "TIMELY RTT-gradient rate control (Mittal et al. 2015)", Build, Schema)
-}
+func Register(r *cca.Registry) { algorithm.Register(r) }
 
 // Build is the cca.Builder of TIMELY: it resolves a preset, applies the
-// key=value overrides (see Keys) and validates the result. TIMELY needs no
-// ECN marking, CNPs or INT: the Spec leaves the switch and NIC defaults.
+// key=value overrides (see table) and validates the result.
 func Build(preset string, overrides map[string]string) (cca.Spec, error) {
-	c, name, err := table.Build(preset, overrides, (*Config).validate)
-	if err != nil {
-		return cca.Spec{}, err
-	}
-	return cca.Spec{
-		Name:   "timely:" + name,
-		New:    func() cca.Algorithm { return newValid(c) },
-		Params: table.Values(&c),
-	}, nil
+	return algorithm.Build(preset, overrides)
 }
 
 // parseMultiple parses "2.5x" into 2.5; ok is false without the suffix.
