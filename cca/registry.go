@@ -148,6 +148,24 @@ func (r *Registry) Names() []string {
 	return out
 }
 
+// Presets lists every registered algorithm under every one of its
+// presets as Build takes them, "name:preset" (the name alone for an
+// algorithm without presets or schema), sorted by algorithm, then preset.
+func (r *Registry) Presets() []string {
+	var out []string
+	for _, name := range r.Names() {
+		s, _ := r.Schema(name)
+		if len(s.Presets) == 0 {
+			out = append(out, name)
+			continue
+		}
+		for _, p := range s.PresetNames() {
+			out = append(out, name+":"+p)
+		}
+	}
+	return out
+}
+
 // Doc is the one-line description of name, with its presets: "DCQCN (Zhu
 // et al. 2015), presets dolce, hpcc, zhu2015".
 func (r *Registry) Doc(name string) string {

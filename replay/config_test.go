@@ -23,23 +23,12 @@ func allSpecs(t *testing.T) []cca.Spec {
 	t.Helper()
 	r := all.Registry()
 	var specs []cca.Spec
-	for _, name := range r.Names() {
-		schema, _ := r.Schema(name)
-		ps := schema.PresetNames()
-		if len(ps) == 0 {
-			ps = []string{""}
+	for _, full := range r.Presets() {
+		s, err := r.Build(full, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", full, err)
 		}
-		for _, p := range ps {
-			full := name
-			if p != "" {
-				full += ":" + p
-			}
-			s, err := r.Build(full, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", full, err)
-			}
-			specs = append(specs, s)
-		}
+		specs = append(specs, s)
 	}
 	return specs
 }

@@ -157,28 +157,6 @@ func TestPresets(t *testing.T) {
 	}
 }
 
-// TestParamsRoundTrip feeds each preset's effective parameters back to
-// Build: summary.json must be enough to rerun the same configuration.
-func TestParamsRoundTrip(t *testing.T) {
-	for _, p := range table.PresetNames() {
-		s, err := Build(p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s2, err := Build(p, s.Params)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		if !maps.Equal(s.Params, s2.Params) {
-			t.Errorf("%s: params changed:\n%v\n%v", p, s.Params, s2.Params)
-		}
-		c1, c2 := s.New().(*DCQCN).Config(), s2.New().(*DCQCN).Config()
-		if c1 != c2 {
-			t.Errorf("%s: config changed:\n%+v\n%+v", p, c1, c2)
-		}
-	}
-}
-
 // TestOverrides checks that each key reaches the Config.
 func TestOverrides(t *testing.T) {
 	s, err := Build("hpcc-config", map[string]string{
