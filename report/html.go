@@ -33,6 +33,8 @@ th,td{border:1px solid #bbb;padding:.2em .5em;vertical-align:top}
 th{background:#eee;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .tw{overflow-x:auto}
+section{content-visibility:auto;contain-intrinsic-size:auto 3000px}
+figure,.tw{content-visibility:auto;contain-intrinsic-size:auto 500px}
 figure{margin:1em 0}
 figure svg{max-width:100%;height:auto}
 figcaption{font-size:.9em;color:#333}
@@ -46,6 +48,7 @@ nav ul{columns:2}
  h2{break-after:avoid}
  figure,table{break-inside:avoid}
  .tw{overflow:visible}
+ section,figure,.tw{content-visibility:visible}
  pre,th,.warn{background:none}
  a[href^="#"]{text-decoration:none;color:inherit}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -312,7 +313,7 @@ func TestLargeSweepFast(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the 1,000-point sweep takes a few seconds to write")
 	}
-	root := writeSweep(t, t.TempDir(), 25, 5)
+	root := largeSweep(t)
 	start := time.Now()
 	b, res, err := Build([]string{root}, Options{Generator: testGen})
 	if err != nil {
@@ -322,6 +323,36 @@ func TestLargeSweepFast(t *testing.T) {
 	if len(b) > 3<<20 {
 		t.Errorf("page of %d bytes", len(b))
 	}
+}
+
+var (
+	largeOnce sync.Once
+	largeDir  string
+	largeErr  error
+)
+
+// largeSweep is a 1,000-point sweep (writeSweep with 25 kmin values and 5
+// seeds), written once for the tests that need it and removed by TestMain.
+func largeSweep(t *testing.T) string {
+	t.Helper()
+	largeOnce.Do(func() {
+		largeDir, largeErr = os.MkdirTemp("", "ccreplay-report-sweep")
+		if largeErr == nil {
+			writeSweep(t, filepath.Join(largeDir, "sw"), 25, 5)
+		}
+	})
+	if largeErr != nil {
+		t.Fatal(largeErr)
+	}
+	return filepath.Join(largeDir, "sw")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if largeDir != "" {
+		os.RemoveAll(largeDir)
+	}
+	os.Exit(code)
 }
 
 // writeSweep writes a sweep of 2 algorithms x nk kmin values x 4 buffers x

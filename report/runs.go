@@ -113,6 +113,9 @@ func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collD
 	// Every effective parameter, a column per run.
 	keys, vals := parameters(runs)
 	var prow, drow [][]string
+	// Different algorithms have different parameters: with the algorithm
+	// differing, its parameters are left to the full table.
+	algDiffers := slices.ContainsFunc(runs, func(r *plot.Run) bool { return r.Manifest.CCA != runs[0].Manifest.CCA })
 	for _, k := range keys {
 		row := []string{k}
 		differ := false
@@ -127,7 +130,7 @@ func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collD
 			row = append(row, v)
 		}
 		prow = append(prow, row)
-		if differ {
+		if differ && !(algDiffers && strings.HasPrefix(k, "cca_params.")) {
 			drow = append(drow, row)
 		}
 	}
@@ -139,7 +142,11 @@ func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collD
 		if len(drow) == 0 {
 			p.para("Every setting is the same in all runs.")
 		} else {
-			p.table("Settings that differ between the runs", header, drow, allNumeric)
+			caption := "Settings that differ between the runs"
+			if algDiffers {
+				caption += " (each algorithm's own parameters are in the table of every parameter below)"
+			}
+			p.table(caption, header, drow, allNumeric)
 		}
 	}
 	p.raw("<details><summary>Every effective parameter (summary.json: config, cca_params, estimate)</summary>\n")
@@ -324,7 +331,7 @@ func (p *page) runMetrics(runs []*plot.Run) {
 		if len(bs) == 0 {
 			continue
 		}
-		p.table(fmt.Sprintf("FCT and slowdown per flow-size bucket: %s (flows sorted by size, %d buckets of equal count)", r.Label, len(bs)),
+		p.table(fmt.Sprintf("FCT and slowdown per flow-size bucket: %s (flows sorted by size, %s of equal count)", r.Label, plural(len(bs), "bucket")),
 			metrics.BucketHeader, metrics.BucketCells(bs), allNumeric)
 	}
 }
@@ -459,4 +466,12 @@ func linkRow(l *v2.LinkRow) []string {
 		metrics.Format(float64(l.RateBps), metrics.UnitBps), strconv.FormatInt(l.Flows, 10), metrics.Format(float64(l.Bytes), metrics.UnitBytes),
 		metrics.Format(l.OfferedLoad, metrics.UnitPct), sim, strconv.Itoa(int(l.RepresentedBy)),
 		metrics.Format(float64(l.PFCPausedNs), metrics.UnitNs), strconv.FormatInt(l.DroppedPkts, 10), l.Warnings}
+}
+
+// plural writes "1 bucket", "10 buckets".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
