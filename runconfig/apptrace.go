@@ -112,7 +112,7 @@ func scaleGaps(tr *trace.Trace, s float64) error {
 // CheckAppFlags checks --ppn and --compute-scale, which a run takes for
 // any workload (a generated one ignores them): ppn must be at least 1
 // (0 stands for "not given" only when the flag was not given) and the
-// scale a finite number >= 0. Errors are *FlagError values.
+// scale a finite number >= 0. Errors are *clierr.UsageError values.
 func CheckAppFlags(ppn int, ppnGiven bool, scale float64) error {
 	if ppn < 0 || (ppnGiven && ppn < 1) {
 		return flagErrorf("--ppn %d: want the MPI ranks per host, an integer >= 1", ppn)

@@ -8,6 +8,6 @@
 // serialisable, with a Hash that names the run.
 //
 // run, compare and dataset share it, and so will sweeps; cmd/ccreplay
-// only parses flags and prints. Errors are typed: a *FlagError is a bad
-// command-line value (exit 2), an *InputError a bad input (exit 3).
+// only parses flags and prints. Errors are typed: a *clierr.UsageError (internal/clierr) is a bad
+// command-line value (exit 2), a *clierr.InputError a bad input (exit 3).
 package runconfig

@@ -51,7 +51,7 @@ type Request struct {
 	// Strict refuses damaged inputs instead of warning.
 	Strict bool
 	// Set names the flags given on the command line (they win over the
-	// file); their values' errors are FlagErrors.
+	// file); their values' errors are usage errors.
 	Set map[string]bool
 	// Loaded, when not nil, is the configuration already read (a sweep's
 	// point): Resolve uses it instead of reading Config, which then only
@@ -117,8 +117,8 @@ func (r *Request) merge(fc *File) {
 	}
 }
 
-// badValue reports a bad value of flag: a FlagError when it came from the
-// command line, an InputError naming the configuration file and its key
+// badValue reports a bad value of flag: a usage error when it came from the
+// command line, an input error naming the configuration file and its key
 // otherwise.
 func (r *Request) badValue(flag, key string, err error) error {
 	if r.fromFile[flag] {
@@ -213,8 +213,8 @@ func (r *Request) loadWorkload() (*trace.Trace, string, []string, error) {
 // builds every algorithm with reg, loads the workload and the topology.
 // Errors come in a fixed order: configuration file, packet level,
 // parameters, algorithms, workload, topology, durations, damaged input
-// under Strict. A bad command-line value is a *FlagError, anything else an
-// *InputError.
+// under Strict. A bad command-line value is a *clierr.UsageError, anything else a
+// *clierr.InputError.
 func Resolve(req Request, reg *cca.Registry) (*Setup, error) {
 	st := &Setup{Req: req}
 	r := &st.Req

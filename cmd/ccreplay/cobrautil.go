@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/spf13/cobra"
 
 	"github.com/spf13/pflag"
@@ -15,7 +16,7 @@ type pflagFlag = pflag.Flag
 func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := v(cmd, args); err != nil {
-			return usageError{err}
+			return clierr.Usage(err)
 		}
 		return nil
 	}

@@ -53,8 +53,10 @@ const compareExamples = `  # three algorithms, five seeds each, on a 16-to-1 inc
   # read every run as one table (hive partitions cca=/seed=)
   duckdb -c "select cca, seed, quantile_disc(fct_ns, 0.99) as fct_p99_ns from read_parquet('cmp/*/*/flows.parquet', hive_partitioning=true) group by all order by all"`
 
-func newCompareCmd(s *streams) *cobra.Command {
-	o := &compareOptions{runOptions: runOptions{s: s}}
+// NewCmdCompare is `ccreplay compare`; runF, when not nil, is called
+// with the parsed options instead of running (tests).
+func NewCmdCompare(f *Factory, runF func(*compareOptions) error) *cobra.Command {
+	o := &compareOptions{runOptions: runOptions{f: f}}
 	c := &cobra.Command{
 		Use:   "compare (--trace FILE | --workload SPEC) --cca A,B,... [--seeds 1..5] [flags]",
 		Short: "Run several algorithms on the same workload, topology and seeds, side by side",
@@ -74,27 +76,29 @@ into log-spaced ranges). Outputs are identical whatever --parallel is.`,
 		Example: compareExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.set = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
-			return o.compare(cmd.Context())
+			o.given(cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return compareRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl)")
-	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
-	f.StringVar(&o.CCAs, "cca", "", "comma-separated algorithms NAME[:PRESET] (required): "+algorithmNames())
-	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "parameter override KEY=VALUE for every algorithm (repeatable)")
-	f.StringVar(&o.Topology, "topology", "", "topology spec; default: a star sized to the workload")
-	f.StringVar(&o.Seeds, "seeds", "1", "seeds: N, A..B or a comma list")
-	f.StringVarP(&o.Out, "out", "o", "compare", "output folder")
-	f.StringVar(&o.Packets, "packets", "none", "per-packet log detail of each run: none, data or all")
-	f.StringVar(&o.Config, "config", "", "YAML run configuration (network sections apply to every run)")
-	f.BoolVar(&o.JSON, "json", false, "print the comparison as JSON to stdout instead of the table")
-	f.StringVar(&o.MaxTime, "max-time", "", "stop each run at this simulated time (e.g. 10ms)")
-	f.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
-	f.StringVar(&o.SameNetwork, "same-network", "", "run every algorithm on ALGO's network settings (ECN marking, CNP interval; INT if any needs it); bare: the first algorithm's")
-	f.Lookup("same-network").NoOptDefVal = " "
-	addOutputFlags(f, &o.runOptions)
+	fl := c.Flags()
+	fl.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl)")
+	fl.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
+	fl.StringVar(&o.CCAs, "cca", "", "comma-separated algorithms NAME[:PRESET] (required): "+algorithmNames())
+	fl.StringArrayVar(&o.CCAParams, "cca-param", nil, "parameter override KEY=VALUE for every algorithm (repeatable)")
+	fl.StringVar(&o.Topology, "topology", "", "topology spec; default: a star sized to the workload")
+	fl.StringVar(&o.Seeds, "seeds", "1", "seeds: N, A..B or a comma list")
+	fl.StringVarP(&o.Out, "out", "o", "compare", "output folder")
+	fl.StringVar(&o.Packets, "packets", "none", "per-packet log detail of each run: none, data or all")
+	fl.StringVar(&o.Config, "config", "", "YAML run configuration (network sections apply to every run)")
+	fl.BoolVar(&o.JSON, "json", false, "print the comparison as JSON to stdout instead of the table")
+	fl.StringVar(&o.MaxTime, "max-time", "", "stop each run at this simulated time (e.g. 10ms)")
+	fl.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
+	fl.StringVar(&o.SameNetwork, "same-network", "", "run every algorithm on ALGO's network settings (ECN marking, CNP interval; INT if any needs it); bare: the first algorithm's")
+	fl.Lookup("same-network").NoOptDefVal = " "
+	addOutputFlags(fl, &o.runOptions)
 	return c
 }
 
@@ -130,7 +134,7 @@ func parseSeeds(s string) ([]uint64, error) {
 // partName is an algorithm's hive partition value.
 func partName(spec string) string { return strings.ReplaceAll(spec, ":", "-") }
 
-type compareRun struct {
+type compareJob struct {
 	spec cca.Spec
 	part string // the algorithm as its folder names it: cca=PART
 	seed uint64
@@ -143,7 +147,9 @@ type compareRun struct {
 	collapse string
 }
 
-func (o *compareOptions) compare(ctx context.Context) error {
+// compareRun runs every (algorithm, seed) pair and prints the comparison.
+func compareRun(o *compareOptions) error {
+	ctx := o.ctx
 	seeds, err := parseSeeds(o.Seeds)
 	if err != nil {
 		return usageErrorf("--seeds: %v", err)
@@ -173,11 +179,11 @@ func (o *compareOptions) compare(ctx context.Context) error {
 			specs[i] = holdNetwork(specs[i], ref, st.Specs)
 		}
 	}
-	var runs []*compareRun
+	var runs []*compareJob
 	for i, spec := range specs {
 		for _, seed := range seeds {
 			rel := filepath.Join("cca="+partName(names[i]), fmt.Sprintf("seed=%d", seed))
-			runs = append(runs, &compareRun{spec: spec, part: partName(names[i]), seed: seed, rel: rel})
+			runs = append(runs, &compareJob{spec: spec, part: partName(names[i]), seed: seed, rel: rel})
 		}
 	}
 	cfgs := make([]replay.Config, len(runs))
@@ -223,20 +229,20 @@ func (o *compareOptions) compare(ctx context.Context) error {
 	}
 	for _, r := range runs {
 		if r.collapse != "" {
-			fmt.Fprintf(o.s.Err, "warning: %s seed %d: %s\n", r.spec.Name, r.seed, r.collapse)
+			fmt.Fprintf(o.f.Err, "warning: %s seed %d: %s\n", r.spec.Name, r.seed, r.collapse)
 		}
 	}
 	if o.JSON {
-		return writeCompareJSON(o.s.Out, runs, diffs, held)
+		return writeCompareJSON(o.f.Out, runs, diffs, held)
 	}
-	fmt.Fprintf(o.s.Out, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.TraceName, st.Topology.Describe(), len(specs), len(seeds), o.Out)
+	fmt.Fprintf(o.f.Out, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.TraceName, st.Topology.Describe(), len(specs), len(seeds), o.Out)
 	colNames := make([]string, len(specs))
 	for i, sp := range specs {
 		colNames[i] = sp.Name
 	}
-	writeNetworkDiffs(o.s.Out, parts, colNames, diffs, held)
-	writeCompareTable(o.s.Out, specs, seeds, runs)
-	writeCompareSizeTable(o.s.Out, specs, seeds, runs)
+	writeNetworkDiffs(o.f.Out, parts, colNames, diffs, held)
+	writeCompareTable(o.f.Out, specs, seeds, runs)
+	writeCompareSizeTable(o.f.Out, specs, seeds, runs)
 	if w := st.Req.Workload; isOSU(w) { // the flag's or the configuration file's
 		pts := make([][][]gen.OSUPoint, len(specs))
 		var labels []string
@@ -250,7 +256,7 @@ func (o *compareOptions) compare(ctx context.Context) error {
 				pts[i] = append(pts[i], p)
 			}
 		}
-		writeOSUTable(o.s.Out, labels, pts)
+		writeOSUTable(o.f.Out, labels, pts)
 	}
 	return nil
 }
@@ -260,7 +266,7 @@ func (o *compareOptions) compare(ctx context.Context) error {
 // Independent deterministic runs: the order they finish in does not
 // matter. The first failure (or an interrupt) cancels the runs still
 // going.
-func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage *runfolder.Staged, cfgs []replay.Config, runs []*compareRun) error {
+func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage *runfolder.Staged, cfgs []replay.Config, runs []*compareJob) error {
 	pl := &batch.Plan{}
 	for i, r := range runs {
 		pl.Items = append(pl.Items, batch.Item{
@@ -282,7 +288,7 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 			},
 		})
 	}
-	prog := o.s.newProgressLine()
+	prog := o.f.newProgressLine()
 	c, _, err := batch.Run(ctx, stage.Dir, pl, batch.Options{Jobs: o.Parallel, Progress: func(c batch.Counts, _ time.Duration) {
 		prog.set(fmt.Sprintf("compare: %d/%d runs done", c.Done, c.Total))
 	}})
@@ -297,7 +303,7 @@ func (o *compareOptions) runAll(ctx context.Context, st *runconfig.Setup, stage 
 	return err
 }
 
-func comparisonRows(runs []*compareRun) []v2.ComparisonRow {
+func comparisonRows(runs []*compareJob) []v2.ComparisonRow {
 	var rows []v2.ComparisonRow
 	for _, r := range runs {
 		s := r.sum
@@ -339,7 +345,7 @@ type compareJSONRun struct {
 	BySize *metrics.SizeTable `json:"by_size,omitempty"`
 }
 
-func writeCompareJSON(w io.Writer, runs []*compareRun, diffs []runfolder.SettingDiff, held string) error {
+func writeCompareJSON(w io.Writer, runs []*compareJob, diffs []runfolder.SettingDiff, held string) error {
 	out := struct {
 		SchemaVersion string `json:"schema_version"`
 		// NetworkDifferences and SameNetwork are comparison.json's.
@@ -365,7 +371,7 @@ func writeCompareJSON(w io.Writer, runs []*compareRun, diffs []runfolder.Setting
 
 // writeCompareTable prints one column per algorithm: the mean over seeds
 // and, with several seeds, [min, max].
-func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*compareRun) {
+func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*compareJob) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "metric")
 	for _, sp := range specs {
@@ -425,7 +431,7 @@ func writeCompareTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*co
 // and p99 and, when the workload has collectives, of its mean collective
 // completion time. The rows come from the workload, so every run has the
 // same ones. Nothing when the runs have no messages.
-func writeCompareSizeTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*compareRun) {
+func writeCompareSizeTable(w io.Writer, specs []cca.Spec, seeds []uint64, runs []*compareJob) {
 	if len(runs) == 0 || len(runs[0].res.Messages) == 0 {
 		return
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"math"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 
 	"github.com/spf13/cobra"
 
@@ -75,7 +77,7 @@ const datasetExamples = `  # RL-CC and Dolce-RC rewards of DCQCN's decisions in 
       --gamma 0.9 --nstep 8 -o ds/long`
 
 func newDatasetCmd(s *streams) *cobra.Command {
-	o := &datasetOptions{run: runOptions{s: s}}
+	o := &datasetOptions{run: runOptions{f: s}}
 	c := &cobra.Command{
 		Use:   "dataset (--trace FILE | --workload SPEC) --reward LIST -o DIR [flags]",
 		Short: "Replay a workload and record every congestion-control decision with its rewards (decisions.parquet)",
@@ -166,7 +168,7 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 		return err
 	}
 	defer stage.Abort()
-	prog := r.s.newProgressLine()
+	prog := r.f.newProgressLine()
 	cfg.Progress = prog.replayProgress()
 	p := datasetParams{Rewards: rewards, Gamma: o.Gamma, NStep: o.NStep, IntervalNs: o.IntervalNs, Target: o.Target, Beta: o.Beta, RunID: o.RunID}
 	info, err := writeDataset(ctx, st, cfg, r.Seed, p, stage.Dir)
@@ -179,13 +181,13 @@ func (o *datasetOptions) runDataset(ctx context.Context) error {
 	}
 	if r.JSON {
 		b, _ := json.MarshalIndent(jsonSafe(info), "", "  ")
-		fmt.Fprintln(r.s.Out, string(b))
+		fmt.Fprintln(r.f.Out, string(b))
 		return nil
 	}
-	fmt.Fprintf(r.s.Out, "ccreplay dataset: %s under %s, seed %d: %d decisions of %d flows in %s\n",
+	fmt.Fprintf(r.f.Out, "ccreplay dataset: %s under %s, seed %d: %d decisions of %d flows in %s\n",
 		info.Trace, spec.Name, r.Seed, info.Rows, info.Flows, filepath.Join(r.Out, dataset.FileName))
 	for _, m := range info.RewardMeans {
-		fmt.Fprintf(r.s.Out, "  %-22s mean %12.6g over %d rows\n", m.Column, m.Mean, m.Rows)
+		fmt.Fprintf(r.f.Out, "  %-22s mean %12.6g over %d rows\n", m.Column, m.Mean, m.Rows)
 	}
 	return nil
 }
@@ -229,7 +231,7 @@ func writeDataset(ctx context.Context, st *runconfig.Setup, cfg replay.Config, s
 	}
 	rec, err := dataset.New(dir, dcfg)
 	if err != nil {
-		return datasetInfo{}, inputError{err}
+		return datasetInfo{}, clierr.Input(err)
 	}
 	cfg.WrapCC = rec.Wrap
 	var info datasetInfo

@@ -45,7 +45,7 @@ const estimateExamples = `  # the HPCC paper's 320-host fat-tree under 30 % WebS
 func init() { registerCommand(newEstimateCmd) }
 
 func newEstimateCmd(s *streams) *cobra.Command {
-	o := &estimateOptions{runOptions: runOptions{s: s}}
+	o := &estimateOptions{runOptions: runOptions{f: s}}
 	c := &cobra.Command{
 		Use:   "estimate (--trace FILE | --workload SPEC) [flags]",
 		Short: "Estimate flow completion times by per-link packet-level simulations (Parsimon's decomposition)",
@@ -139,7 +139,7 @@ func (o *estimateOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer stage.Abort()
-	prog := o.s.newProgressLine()
+	prog := o.f.newProgressLine()
 	if prog != nil {
 		opt.Progress = func(done, total int) { prog.set(fmt.Sprintf("link simulations %d/%d", done, total)) }
 	}
@@ -150,13 +150,13 @@ func (o *estimateOptions) run(ctx context.Context) error {
 		return o.failed(err, stage)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+		fmt.Fprintf(o.f.Err, "warning: %s\n", w)
 	}
 	if o.Strict && len(res.Warnings) > 0 {
 		return fmt.Errorf("--strict: the estimate has %d warnings (above); nothing written", len(res.Warnings))
 	}
 	if o.Stats {
-		fmt.Fprintf(o.s.Err, "wall %.3f s, %d of %d links simulated, %d events, peak RSS %s\n",
+		fmt.Fprintf(o.f.Err, "wall %.3f s, %d of %d links simulated, %d events, peak RSS %s\n",
 			time.Since(start).Seconds(), res.Simulated, len(res.Links), res.Events, peakRSS())
 	}
 	man, err := writeEstimateFolder(stage.Dir, st, cfg, opt, res)
@@ -168,13 +168,13 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	}
 	if o.JSON {
 		b, _ := json.MarshalIndent(man, "", "  ")
-		fmt.Fprintln(o.s.Out, string(b))
+		fmt.Fprintln(o.f.Out, string(b))
 		return nil
 	}
-	fmt.Fprintf(o.s.Out, "ccreplay estimate: %s under %s on %s, seed %d\n", st.TraceName, cfg.CC.Name, cfg.Topology.Describe(), o.Seed)
-	fmt.Fprintf(o.s.Out, "%d links carry traffic, %d simulated (%d events); outputs in %s\n\n", len(res.Links), res.Simulated, res.Events, o.Out)
-	fmt.Fprintln(o.s.Out, "(estimated: FCT, slowdown and goodput; packet, ECN, queue and PFC counters are not, see links.parquet)")
-	metrics.WriteTable(o.s.Out, res.Summary)
+	fmt.Fprintf(o.f.Out, "ccreplay estimate: %s under %s on %s, seed %d\n", st.TraceName, cfg.CC.Name, cfg.Topology.Describe(), o.Seed)
+	fmt.Fprintf(o.f.Out, "%d links carry traffic, %d simulated (%d events); outputs in %s\n\n", len(res.Links), res.Simulated, res.Events, o.Out)
+	fmt.Fprintln(o.f.Out, "(estimated: FCT, slowdown and goodput; packet, ECN, queue and PFC counters are not, see links.parquet)")
+	metrics.WriteTable(o.f.Out, res.Summary)
 	return nil
 }
 

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ccreplay/ccreplay/runconfig"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/runconfig"
 
 	"github.com/spf13/cobra"
 
@@ -125,13 +127,13 @@ func (o *ingestOptions) run() error {
 		return interrupted("ingest: interrupted while reading %s; nothing written", o.File)
 	}
 	if rep == nil {
-		return inputError{err}
+		return clierr.Input(err)
 	}
 	if perr := o.print(rep); perr != nil {
 		return perr
 	}
 	if err != nil { // no messages: the report above says what the capture held
-		return inputError{err}
+		return clierr.Input(err)
 	}
 	if o.Out == "" {
 		return nil
@@ -176,7 +178,7 @@ func (o *ingestOptions) runApp(f runconfig.AppFormat) error {
 	}
 	tr, rep, err := runconfig.LoadApp(o.File, f, runconfig.AppOptions{PPN: o.PPN, ComputeScale: o.Scale})
 	if err != nil {
-		return inputError{err}
+		return clierr.Input(err)
 	}
 	if o.JSON {
 		b, err := json.MarshalIndent(rep, "", "  ")

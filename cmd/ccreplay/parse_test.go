@@ -7,75 +7,32 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
-
-	"github.com/spf13/cobra"
 )
 
-// runOptionsOf recovers the *runOptions that newRunCmd bound its flags to.
-//
-// newRunCmd keeps its options struct in the RunE closure. pflag's scalar
-// flag values are the bound variable itself (a *string is converted to
-// *stringValue), so the address of o.Trace is the "trace" flag's Value; the
-// struct starts Offsetof(Trace) bytes before it. Every other scalar flag's
-// Value is then checked to be the address of its field, so a change of
-// binding fails here with a clear message rather than reading garbage.
-//
-// (If newRunCmd grows a runF hook like the GitHub CLI's NewCmd* functions,
-// this helper can go.)
-func runOptionsOf(t *testing.T, c *cobra.Command) *runOptions {
-	t.Helper()
-	addr := func(name string) unsafe.Pointer {
-		f := c.Flags().Lookup(name)
-		if f == nil {
-			t.Fatalf("run has no --%s flag", name)
-		}
-		v := reflect.ValueOf(f.Value)
-		if v.Kind() != reflect.Pointer {
-			t.Fatalf("--%s: flag value is a %s, not a pointer", name, v.Kind())
-		}
-		return v.UnsafePointer()
-	}
-	o := (*runOptions)(unsafe.Add(addr("trace"), -int(unsafe.Offsetof(runOptions{}.Trace))))
-	for name, field := range map[string]unsafe.Pointer{
-		"trace":    unsafe.Pointer(&o.Trace),
-		"workload": unsafe.Pointer(&o.Workload),
-		"cca":      unsafe.Pointer(&o.CCA),
-		"topology": unsafe.Pointer(&o.Topology),
-		"seed":     unsafe.Pointer(&o.Seed),
-		"out":      unsafe.Pointer(&o.Out),
-		"packets":  unsafe.Pointer(&o.Packets),
-		"config":   unsafe.Pointer(&o.Config),
-		"json":     unsafe.Pointer(&o.JSON),
-		"max-time": unsafe.Pointer(&o.MaxTime),
-		"check":    unsafe.Pointer(&o.Check),
-		"stats":    unsafe.Pointer(&o.Stats),
-	} {
-		if addr(name) != field {
-			t.Fatalf("--%s is not bound to its runOptions field", name)
-		}
-	}
-	return o
-}
-
-// parseRun finds `run` under the root command and parses args into its
-// options without running anything.
+// parseRun runs `ccreplay run ARGS` through the root command with a runF
+// that keeps the parsed options and runs nothing.
 func parseRun(t *testing.T, args ...string) (*runOptions, error) {
 	t.Helper()
-	s := &streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
-	root := newRootCmd(s)
-	c, rest, err := root.Find(append([]string{"run"}, args...))
-	if err != nil {
-		t.Fatalf("find run: %v", err)
+	f := &Factory{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
+	var got *runOptions
+	root := newRootCmd(f)
+	for _, c := range root.Commands() {
+		if c.Name() == "run" {
+			root.RemoveCommand(c)
+		}
 	}
-	if c.Name() != "run" {
-		t.Fatalf("found %q, want run", c.Name())
+	root.AddCommand(NewCmdRun(f, func(o *runOptions) error { got = o; return nil }))
+	root.SetArgs(append([]string{"run"}, args...))
+	if err := root.Execute(); err != nil {
+		return nil, err
 	}
-	o := runOptionsOf(t, c)
-	if o.s != s {
-		t.Fatalf("run options do not hold the injected streams")
+	if got == nil {
+		t.Fatalf("run %q: runF was not called", args)
 	}
-	return o, c.ParseFlags(rest)
+	if got.f != f {
+		t.Fatalf("run options do not hold the injected factory")
+	}
+	return got, nil
 }
 
 func TestParseRunFlags(t *testing.T) {
@@ -136,12 +93,17 @@ func TestParseRunFlags(t *testing.T) {
 			want := defaults()
 			tt.want(&want)
 			got := *o
-			got.s, got.set = nil, nil
+			got.f, got.ctx, got.set = nil, nil, nil
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("parse %q:\n got %+v\nwant %+v", tt.args, got, want)
 			}
-			if o.set != nil {
-				t.Errorf("parsing alone filled o.set = %v; it is meant to be filled when run", o.set)
+			if o.ctx == nil {
+				t.Errorf("parse %q: the options hold no context", tt.args)
+			}
+			for name := range o.set {
+				if !slices.ContainsFunc(tt.args, func(a string) bool { return a == "--"+name || strings.HasPrefix(a, "--"+name+"=") }) {
+					t.Errorf("parse %q: o.set names --%s, which was not given", tt.args, name)
+				}
 			}
 		})
 	}
@@ -153,10 +115,10 @@ func TestParseRunFlagErrors(t *testing.T) {
 		want string // substring of the error
 	}{
 		{[]string{"--bogus"}, "unknown flag: --bogus"},
-		{[]string{"--seed", "-1"}, `invalid argument "-1" for "--seed"`},
-		{[]string{"--seed", "abc"}, `invalid argument "abc" for "--seed"`},
+		{[]string{"--seed", "-1"}, `--seed: "-1" is not a whole number >= 0`},
+		{[]string{"--seed", "abc"}, `--seed: "abc" is not a whole number >= 0`},
 		{[]string{"--cca"}, "flag needs an argument"},
-		{[]string{"--json=maybe"}, `invalid argument "maybe" for "--json"`},
+		{[]string{"--json=maybe"}, `--json: "maybe" is not true or false`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -167,6 +129,9 @@ func TestParseRunFlagErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("parse %q: error %q, want it to contain %q", tt.args, err, tt.want)
 			}
+			if code := exitCode(err); code != ExitUsage {
+				t.Errorf("parse %q: exit %d, want %d", tt.args, code, ExitUsage)
+			}
 		})
 	}
 }
@@ -174,7 +139,7 @@ func TestParseRunFlagErrors(t *testing.T) {
 // TestRunFlagsDocumented checks that every flag README.md's synopsis lists
 // exists, with the documented default.
 func TestRunFlagsDocumented(t *testing.T) {
-	root := newRootCmd(&streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
+	root := newRootCmd(&Factory{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
 	c, _, err := root.Find([]string{"run"})
 	if err != nil {
 		t.Fatal(err)
@@ -197,5 +162,39 @@ func TestRunFlagsDocumented(t *testing.T) {
 	}
 	if !slices.Contains(names, "cca-param") || c.Flags().Lookup("cca-param").Value.Type() != "stringArray" {
 		t.Errorf("--cca-param must be a repeatable string array (values may hold commas)")
+	}
+}
+
+// TestParseCompareFlags parses `ccreplay compare` through the root command
+// with a runF and checks the options and the flags it records as given.
+func TestParseCompareFlags(t *testing.T) {
+	f := &Factory{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
+	root := newRootCmd(f)
+	for _, c := range root.Commands() {
+		if c.Name() == "compare" {
+			root.RemoveCommand(c)
+		}
+	}
+	var got *compareOptions
+	root.AddCommand(NewCmdCompare(f, func(o *compareOptions) error { got = o; return nil }))
+	root.SetArgs([]string{"compare", "--workload", smallWorkload, "--cca", "dcqcn,dolce", "--seeds", "1..3", "--same-network", "-j", "2"})
+	err := root.Execute()
+	if err == nil || exitCode(err) != ExitUsage || got != nil {
+		t.Fatalf("-j is no flag of compare: err %v, runF called %v", err, got != nil)
+	}
+	root.SetArgs([]string{"compare", "--workload", smallWorkload, "--cca", "dcqcn,dolce", "--seeds", "1..3", "--same-network", "--parallel", "2"})
+	if err := root.Execute(); err != nil || got == nil {
+		t.Fatalf("parse: %v (runF called: %v)", err, got != nil)
+	}
+	if got.CCAs != "dcqcn,dolce" || got.Seeds != "1..3" || got.Parallel != 2 || got.SameNetwork != " " || got.Out != "compare" || got.Packets != "none" {
+		t.Errorf("parsed %+v", *got)
+	}
+	for _, name := range []string{"workload", "cca", "seeds", "same-network", "parallel"} {
+		if !got.set[name] {
+			t.Errorf("--%s given but not recorded in set %v", name, got.set)
+		}
+	}
+	if got.set["out"] || got.f != f || got.ctx == nil {
+		t.Errorf("set %v, factory injected %v, context %v", got.set, got.f == f, got.ctx)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/plot"
 )
@@ -149,14 +150,14 @@ type plotReport struct {
 func (o *plotOptions) run(args []string) error {
 	dirs, err := plot.ExpandRunDirs(args)
 	if err != nil {
-		return inputError{err}
+		return clierr.Input(err)
 	}
 	if o.s.ErrIsTerminal {
 		fmt.Fprintf(o.s.Err, "plot: reading %d runs\n", len(dirs))
 	}
 	runs, err := plot.LoadRuns(dirs)
 	if err != nil {
-		return inputError{err}
+		return clierr.Input(err)
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
@@ -212,7 +213,7 @@ func (o *plotOptions) run(args []string) error {
 			continue
 		}
 		if err != nil {
-			return inputError{err}
+			return clierr.Input(err)
 		}
 		for _, n := range fig.Notes {
 			rep.Notes = append(rep.Notes, fig.Name+": "+n)

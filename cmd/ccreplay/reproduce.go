@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
@@ -116,7 +117,7 @@ func (o *reproduceOptions) list() error {
 func (o *reproduceOptions) run(ctx context.Context, name string, outGiven bool) error {
 	e, err := reproduce.Lookup(name)
 	if err != nil {
-		return usageError{err}
+		return clierr.Usage(err)
 	}
 	scale, err := reproduce.ParseScale(o.Scale)
 	if err != nil {
@@ -142,7 +143,7 @@ func (o *reproduceOptions) run(ctx context.Context, name string, outGiven bool) 
 	prog.clear()
 	switch {
 	case errors.Is(err, runfolder.ErrRefused):
-		return usageError{err}
+		return clierr.Usage(err)
 	case errors.Is(err, context.Canceled):
 		return interrupted("interrupted; nothing written, %s left as it was", o.Out)
 	case err != nil:

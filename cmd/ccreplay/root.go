@@ -17,60 +17,90 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/all"
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/runconfig"
 )
 
-// Exit codes (documented in README.md).
+// Exit codes (documented in README.md, "Exit codes"); the typed errors of
+// internal/clierr carry them.
 const (
-	ExitOK       = 0 // success
-	ExitFailure  = 1 // the run failed (an invariant broke, an output could not be written)
-	ExitUsage    = 2 // bad command line: unknown flag, missing or conflicting arguments
-	ExitBadInput = 3 // bad input: trace, topology, workload, config file or parameter
-	// ExitInterrupted: SIGINT (Ctrl-C) or SIGTERM stopped the command; it
-	// removed its temporary files and left its output folder as it was.
-	ExitInterrupted = 130
+	ExitOK          = clierr.ExitOK
+	ExitFailure     = clierr.ExitFailure
+	ExitUsage       = clierr.ExitUsage
+	ExitBadInput    = clierr.ExitBadInput
+	ExitInterrupted = clierr.ExitInterrupted
 )
 
-// usageError marks command-line mistakes (exit 2).
-type usageError struct{ err error }
+// Shorthands for the typed errors of internal/clierr.
+var (
+	usageErrorf = clierr.Usagef
+	inputErrorf = clierr.Inputf
+	interrupted = clierr.Interruptedf
+)
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+// How a command is built
+//
+// Every command is a constructor NewCmdX(f *Factory, runF func(*xOptions)
+// error) *cobra.Command, after the GitHub CLI's pkg/cmd:
+//
+//   - f is the Factory: what the command takes from its environment (the
+//     I/O streams, whether stderr is a terminal, the clock, the algorithm
+//     registry). Main builds the one real Factory; tests build one over
+//     buffers.
+//   - The constructor binds the flags to a fresh options struct whose
+//     first field is f. Its RunE records which flags were given, stores
+//     the command's context and then calls runF(opts) when runF is not
+//     nil, else the command's own run function (xRun(opts)).
+//   - A test that checks flag parsing passes a runF that keeps opts and
+//     returns nil: it gets the parsed options through the cobra command,
+//     with nothing run.
+//   - Errors are internal/clierr's typed errors (usage: exit 2, input:
+//     exit 3, interrupted: exit 130); Main turns them into the exit code.
+//
+// The root command adds the constructors with runF nil. Commands not yet
+// converted still take a *streams (the Factory's former name).
 
-// inputError marks bad inputs (exit 3).
-type inputError struct{ err error }
-
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
-
-// interruptedError is a command stopped by SIGINT or SIGTERM (exit 130);
-// its message says what was kept.
-type interruptedError struct{ msg string }
-
-func (e interruptedError) Error() string { return e.msg }
-func (e interruptedError) Unwrap() error { return context.Canceled }
-
-func interrupted(format string, a ...any) error { return interruptedError{fmt.Sprintf(format, a...)} }
-
-func usageErrorf(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
-func inputErrorf(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
-
-// streams are the command's I/O, injected so tests run in memory.
-type streams struct {
+// Factory is what every command takes from its environment.
+type Factory struct {
 	In       io.Reader
 	Out, Err io.Writer
 	// ErrIsTerminal enables progress lines on Err.
 	ErrIsTerminal bool
+	// Now is the wall clock (progress lines, --stats); nil is time.Now.
+	Now func() time.Time
+	// Registry is every congestion control algorithm the command may
+	// run; nil is all of them (cca/all).
+	Registry func() *cca.Registry
+
 	// progress is the status line being shown on Err, if any.
 	progress *progressLine
+}
+
+// streams is the Factory's former name, kept while commands are
+// converted to NewCmdX(f, runF).
+type streams = Factory
+
+// now is the Factory's clock.
+func (f *Factory) now() time.Time {
+	if f.Now == nil {
+		return time.Now()
+	}
+	return f.Now()
+}
+
+// registry is the Factory's algorithm registry.
+func (f *Factory) registry() *cca.Registry {
+	if f.Registry == nil {
+		return registry()
+	}
+	return f.Registry()
 }
 
 // registry is every congestion control algorithm the CLI knows.
 func registry() *cca.Registry { return all.Registry() }
 
-func newRootCmd(s *streams) *cobra.Command {
+func newRootCmd(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ccreplay",
 		Short: "Trace-driven packet-level replay of datacenter congestion control",
@@ -81,13 +111,13 @@ computes FCT/MCT percentiles, slowdown, ECN ratio, unfair ratio and more.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetIn(s.In)
-	root.SetOut(s.Out)
-	root.SetErr(s.Err)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagValueError(err)} })
-	root.AddCommand(newRunCmd(s), newCompareCmd(s), newGenCmd(s), newIngestCmd(s), newVersionCmd(s))
+	root.SetIn(f.In)
+	root.SetOut(f.Out)
+	root.SetErr(f.Err)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return clierr.Usage(flagValueError(err)) })
+	root.AddCommand(NewCmdRun(f, nil), NewCmdCompare(f, nil), newGenCmd(f), newIngestCmd(f), newVersionCmd(f))
 	for _, mk := range extraCommands {
-		root.AddCommand(mk(s))
+		root.AddCommand(mk(f))
 	}
 	return root
 }
@@ -96,10 +126,10 @@ computes FCT/MCT percentiles, slowdown, ECN ratio, unfair ratio and more.`,
 // files (analysis and learning commands) with registerCommand in an init
 // function; cobra lists subcommands sorted by name, so the order of
 // registration does not show.
-var extraCommands []func(*streams) *cobra.Command
+var extraCommands []func(*Factory) *cobra.Command
 
 // registerCommand adds a subcommand constructor to the root command.
-func registerCommand(mk func(*streams) *cobra.Command) { extraCommands = append(extraCommands, mk) }
+func registerCommand(mk func(*Factory) *cobra.Command) { extraCommands = append(extraCommands, mk) }
 
 // Main runs the CLI with args and returns the process exit code. SIGINT
 // and SIGTERM cancel the command's context: a command stops within about a
@@ -118,9 +148,9 @@ const stopGrace = 2 * time.Second
 // mainContext is Main under a parent context (tests end examples that
 // run long with a deadline).
 func mainContext(parent context.Context, args []string, in io.Reader, out, errw io.Writer) int {
-	s := &streams{In: in, Out: out, Err: errw}
-	if f, ok := errw.(*os.File); ok {
-		s.ErrIsTerminal = term.IsTerminal(int(f.Fd()))
+	f := &Factory{In: in, Out: out, Err: errw}
+	if fd, ok := errw.(*os.File); ok {
+		f.ErrIsTerminal = term.IsTerminal(int(fd.Fd()))
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -149,18 +179,18 @@ func mainContext(parent context.Context, args []string, in io.Reader, out, errw 
 		case <-finished:
 		}
 	}()
-	root := newRootCmd(s)
+	root := newRootCmd(f)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if _, _, ferr := root.Find(args); ferr != nil {
 		// An unknown command: cobra's Find says so; a usage error.
-		err = usageError{ferr}
+		err = clierr.Usage(ferr)
 	}
 	if err == nil {
 		return ExitOK
 	}
-	if s.progress != nil {
-		s.progress.clear()
+	if f.progress != nil {
+		f.progress.clear()
 	}
 	fmt.Fprintln(errw, "ccreplay: "+errorLine(err.Error()))
 	return exitCode(err)
@@ -183,22 +213,9 @@ func errorLine(msg string) string {
 	return fmt.Sprintf("%s... (%d bytes more)", msg[:cut], len(msg)-cut)
 }
 
-func exitCode(err error) int {
-	var ue usageError
-	var ie inputError
-	var fe *runconfig.FlagError
-	var rie *runconfig.InputError
-	switch {
-	case errors.Is(err, context.Canceled):
-		return ExitInterrupted
-	case errors.As(err, &ue), errors.As(err, &fe):
-		return ExitUsage
-	case errors.As(err, &ie), errors.As(err, &rie), errors.Is(err, replay.ErrBadInput):
-		return ExitBadInput
-	default:
-		return ExitFailure
-	}
-}
+// exitCode is err's documented exit code (clierr.Code); a run's error
+// from its inputs (replay.ErrBadInput) is a bad input.
+func exitCode(err error) int { return clierr.Code(err, replay.ErrBadInput) }
 
 // flagValueError rewords pflag's error for a value its type cannot parse
 // ("invalid argument "-1" for "--seed" flag: strconv.ParseUint: parsing

@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ccreplay/ccreplay/hpccfmt"
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
@@ -25,7 +25,8 @@ import (
 
 // runOptions are the flags of `ccreplay run`.
 type runOptions struct {
-	s *streams
+	f   *Factory
+	ctx context.Context // the command's (set when it runs)
 
 	Trace     string
 	Workload  string
@@ -67,13 +68,13 @@ func (o *runOptions) request(list bool) runconfig.Request {
 // (workload, topology, algorithms), prints the input's warnings on
 // stderr, and takes the merged --out (the file may give it).
 func (o *runOptions) resolve(list bool) (*runconfig.Setup, error) {
-	st, err := runconfig.Resolve(o.request(list), registry())
+	st, err := runconfig.Resolve(o.request(list), o.f.registry())
 	if err != nil {
 		return nil, err
 	}
 	o.Out, o.Seed = st.Req.Out, st.Req.Seed
 	for _, w := range st.Warnings {
-		fmt.Fprintf(o.s.Err, "warning: %s: %s\n", st.TraceName, w)
+		fmt.Fprintf(o.f.Err, "warning: %s: %s\n", st.TraceName, w)
 	}
 	return st, nil
 }
@@ -103,8 +104,10 @@ const runExamples = `  # 16-to-1 incast of 1 MB flows under DCQCN on a star size
   # everything from a YAML file (flags given explicitly still win)
   ccreplay run --config examples/run.yaml`
 
-func newRunCmd(s *streams) *cobra.Command {
-	o := &runOptions{s: s}
+// NewCmdRun is `ccreplay run`; runF, when not nil, is called with the
+// parsed options instead of running (tests).
+func NewCmdRun(f *Factory, runF func(*runOptions) error) *cobra.Command {
+	o := &runOptions{f: f}
 	c := &cobra.Command{
 		Use:   "run (--trace FILE | --workload SPEC) [flags]",
 		Short: "Replay a trace or a generated workload under one congestion control algorithm",
@@ -122,30 +125,32 @@ as the last step. A folder holding a previous run is replaced only with
 		Example: runExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.set = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
-			return o.run(cmd.Context())
+			o.given(cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return runRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture (.pcap, .pcapng, .cap, optionally .gz), MPI trace (SST DUMPI .meta or a rank's .bin; OTF2 anchor .otf2) or Chakra execution trace (any rank's prefix.N.et)")
-	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
-	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
-	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
-	f.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
-	f.Uint64Var(&o.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators)")
-	f.StringVarP(&o.Out, "out", "o", "out", "output folder")
-	f.StringVar(&o.Packets, "packets", "data", "per-packet log detail: none, data or all")
-	f.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
-	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
-	f.StringVar(&o.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms); default: when all messages complete")
-	f.StringVar(&o.Check, "check", "", "verify byte conservation at this simulated period (e.g. 10us)")
-	f.BoolVar(&o.Stats, "stats", false, "print wall time, data packets per second and peak memory to stderr")
-	f.IntVar(&o.Threads, "threads", runtime.NumCPU(), "split the network among this many partitions, one core each (the outputs are the same for any value)")
-	f.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
-	addAppFlags(f, o)
-	f.StringVar(&o.FCTTxt, "fct-txt", "", "also write flow completions in the HPCC simulator's fct.txt layout to this file")
-	addOutputFlags(f, o)
+	fl := c.Flags()
+	fl.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl), packet capture (.pcap, .pcapng, .cap, optionally .gz), MPI trace (SST DUMPI .meta or a rank's .bin; OTF2 anchor .otf2) or Chakra execution trace (any rank's prefix.N.et)")
+	fl.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=16,size=1MB")
+	fl.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
+	fl.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
+	fl.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
+	fl.Uint64Var(&o.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators)")
+	fl.StringVarP(&o.Out, "out", "o", "out", "output folder")
+	fl.StringVar(&o.Packets, "packets", "data", "per-packet log detail: none, data or all")
+	fl.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
+	fl.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
+	fl.StringVar(&o.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms); default: when all messages complete")
+	fl.StringVar(&o.Check, "check", "", "verify byte conservation at this simulated period (e.g. 10us)")
+	fl.BoolVar(&o.Stats, "stats", false, "print wall time, data packets per second and peak memory to stderr")
+	fl.IntVar(&o.Threads, "threads", runtime.NumCPU(), "split the network among this many partitions, one core each (the outputs are the same for any value)")
+	fl.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
+	addAppFlags(fl, o)
+	fl.StringVar(&o.FCTTxt, "fct-txt", "", "also write flow completions in the HPCC simulator's fct.txt layout to this file")
+	addOutputFlags(fl, o)
 	return c
 }
 
@@ -162,12 +167,20 @@ func addOutputFlags(f *pflag.FlagSet, o *runOptions) {
 	f.StringVar(&o.MaxMemory, "max-memory", "", maxMemoryHelp)
 }
 
+// given records the flags given on the command line and the command's
+// context, as the command starts.
+func (o *runOptions) given(cmd *cobra.Command) {
+	o.ctx = cmd.Context()
+	o.set = map[string]bool{}
+	cmd.Flags().Visit(func(fl *pflagFlag) { o.set[fl.Name] = true })
+}
+
 // stage checks --out and creates the hidden folder the run is written
 // into; Commit moves it to --out as the last step.
 func (o *runOptions) stage() (*runfolder.Staged, error) {
 	st, err := runfolder.Stage(o.Out, runfolder.StageOptions{Force: o.Force, Flag: "--out"})
 	if errors.Is(err, runfolder.ErrRefused) {
-		return nil, usageError{err}
+		return nil, clierr.Usage(err)
 	}
 	return st, err
 }
@@ -210,7 +223,9 @@ func (o *runOptions) failed(err error, stage *runfolder.Staged) error {
 	return interrupted("%v; %s", err, kept)
 }
 
-func (o *runOptions) run(ctx context.Context) error {
+// runRun replays the workload and writes the run folder.
+func runRun(o *runOptions) error {
+	ctx := o.ctx
 	st, err := o.resolve(false)
 	if err != nil {
 		return err
@@ -221,7 +236,7 @@ func (o *runOptions) run(ctx context.Context) error {
 		return err
 	}
 	if o.Threads < 1 {
-		return usageError{fmt.Errorf("--threads must be at least 1, got %d", o.Threads)}
+		return clierr.Usage(fmt.Errorf("--threads must be at least 1, got %d", o.Threads))
 	}
 	cfg.Threads = o.Threads
 	if err := checkMemory(o.MaxMemory, topo, tr, 1); err != nil {
@@ -232,22 +247,22 @@ func (o *runOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer stage.Abort()
-	prog := o.s.newProgressLine()
+	prog := o.f.newProgressLine()
 	cfg.Progress = prog.replayProgress()
 	var hpccOut *runconfig.HPCCOutputs
 	if st.HPCC != nil {
 		// pfc.txt and qlen.txt when the config asks for them.
 		hpccOut = st.HPCC.Outputs(&cfg)
 	}
-	start := time.Now()
+	start := o.f.now()
 	res, man, err := runner.Run(ctx, scenarioOf(st, &cfg), stage.Dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
 		prog.clear()
 		if o.Stats {
-			printStats(o.s.Err, time.Since(start), res)
+			printStats(o.f.Err, o.f.now().Sub(start), res)
 		}
 		if st.HPCC != nil {
-			if note := st.HPCC.IgnoredNote(); note != "" && o.s.ErrIsTerminal {
-				fmt.Fprintln(o.s.Err, note)
+			if note := st.HPCC.IgnoredNote(); note != "" && o.f.ErrIsTerminal {
+				fmt.Fprintln(o.f.Err, note)
 			}
 		}
 		if o.FCTTxt != "" {
@@ -270,10 +285,10 @@ func (o *runOptions) run(ctx context.Context) error {
 			}
 		}
 		if w := replay.StalledWarning(&cfg, res.SimEnd, man.Metrics.Flows, man.Metrics.FlowsFinished); w != "" {
-			fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+			fmt.Fprintf(o.f.Err, "warning: %s\n", w)
 		}
 		if w := checkCollapse(&cfg, tr, res, man); w != "" {
-			fmt.Fprintf(o.s.Err, "warning: %s\n", w)
+			fmt.Fprintf(o.f.Err, "warning: %s\n", w)
 		}
 		return nil
 	})
@@ -286,21 +301,21 @@ func (o *runOptions) run(ctx context.Context) error {
 	}
 	if o.JSON {
 		b, _ := json.MarshalIndent(man, "", "  ")
-		fmt.Fprintln(o.s.Out, string(b))
+		fmt.Fprintln(o.f.Out, string(b))
 		return nil
 	}
-	fmt.Fprintf(o.s.Out, "ccreplay run: %s under %s on %s, seed %d\n", traceName, spec.Name, topo.Describe(), o.Seed)
+	fmt.Fprintf(o.f.Out, "ccreplay run: %s under %s on %s, seed %d\n", traceName, spec.Name, topo.Describe(), o.Seed)
 	if note := presetNote(spec.Name); note != "" {
-		fmt.Fprintln(o.s.Out, note)
+		fmt.Fprintln(o.f.Out, note)
 	}
-	fmt.Fprintf(o.s.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
-	metrics.WriteTable(o.s.Out, man.Metrics)
+	fmt.Fprintf(o.f.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
+	metrics.WriteTable(o.f.Out, man.Metrics)
 	if w := st.Req.Workload; isOSU(w) { // the flag's or the configuration file's
 		pts, err := osuLatency(w, res)
 		if err != nil {
 			return err
 		}
-		writeOSUTable(o.s.Out, []string{spec.Name}, [][][]gen.OSUPoint{{pts}})
+		writeOSUTable(o.f.Out, []string{spec.Name}, [][][]gen.OSUPoint{{pts}})
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/estimate"
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
@@ -174,7 +175,7 @@ func (o *sweepOptions) run(ctx context.Context) error {
 	}
 	if _, err := pl.Prepare(o.Out); err != nil {
 		if errors.Is(err, runfolder.ErrRefused) {
-			return usageError{err}
+			return clierr.Usage(err)
 		}
 		return err
 	}
@@ -482,7 +483,7 @@ and line (seeds and the other axes). Writes OUTDIR/sweep_METRIC_vs_X.png (or .sv
 			}
 			fig, err := sweep.Figure(t, metric, x, line)
 			if err != nil {
-				return usageError{err}
+				return clierr.Usage(err)
 			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return err

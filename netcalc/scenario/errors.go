@@ -1,17 +1,10 @@
 package scenario
 
-import (
-	"fmt"
+import "github.com/ccreplay/ccreplay/internal/clierr"
 
-	"github.com/ccreplay/ccreplay/runconfig"
+// Errors are clierr's: a bad command-line value is a usage error (the CLI
+// exits 2), a bad input an input error (exit 3).
+var (
+	usageErrorf = clierr.Usagef
+	inputErrorf = clierr.Inputf
 )
-
-// usageErrorf is a bad command-line value (the CLI exits 2).
-func usageErrorf(format string, a ...any) error {
-	return &runconfig.FlagError{Err: fmt.Errorf(format, a...)}
-}
-
-// inputErrorf is a bad input (the CLI exits 3).
-func inputErrorf(format string, a ...any) error {
-	return &runconfig.InputError{Err: fmt.Errorf(format, a...)}
-}
