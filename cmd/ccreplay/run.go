@@ -17,6 +17,7 @@ import (
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -287,7 +288,7 @@ func runRun(o *runOptions) error {
 		if w := replay.StalledWarning(&cfg, res.SimEnd, man.Metrics.Flows, man.Metrics.FlowsFinished); w != "" {
 			fmt.Fprintf(o.f.Err, "warning: %s\n", w)
 		}
-		if w := checkCollapse(&cfg, tr, res, man); w != "" {
+		if w := runner.CheckCollapse(&cfg, tr, res, man); w != "" {
 			fmt.Fprintf(o.f.Err, "warning: %s\n", w)
 		}
 		return nil
@@ -310,12 +311,12 @@ func runRun(o *runOptions) error {
 	}
 	fmt.Fprintf(o.f.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
 	metrics.WriteTable(o.f.Out, man.Metrics)
-	if w := st.Req.Workload; isOSU(w) { // the flag's or the configuration file's
-		pts, err := osuLatency(w, res)
+	if w := st.Req.Workload; gen.IsOSU(w) { // the flag's or the configuration file's
+		pts, err := reproduce.OSULatency(w, res.Messages)
 		if err != nil {
 			return err
 		}
-		writeOSUTable(o.f.Out, []string{spec.Name}, [][][]gen.OSUPoint{{pts}})
+		gen.WriteOSUTable(o.f.Out, []string{spec.Name}, [][][]gen.OSUPoint{{pts}})
 	}
 	return nil
 }

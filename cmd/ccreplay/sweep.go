@@ -331,7 +331,7 @@ func sweepExec(s *streams) sweep.Exec {
 			return writeEstimate(ctx, st, cfg, estimate.Options{Tolerance: estimate.DefaultTolerance, Jobs: 1}, dir)
 		}
 		_, _, err = runner.Run(ctx, scenarioOf(st, &cfg), dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
-			checkCollapse(&cfg, st.Trace, res, man) // in summary.json; sweep prints no per-point warnings
+			runner.CheckCollapse(&cfg, st.Trace, res, man) // in summary.json; sweep prints no per-point warnings
 			return nil
 		})
 		return err

@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"fmt"
@@ -7,17 +7,18 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
 
-// networkDiffs lists the network settings (replay.NetworkSettings) whose
+// NetworkDiffs lists the network settings (replay.NetworkSettings) whose
 // value is not the same in every algorithm's run: the switch and NIC
 // settings each preset brings (ECN marking, CNP interval, INT), which
 // make a comparison differ in more than the algorithm. cfgs holds one
 // configuration per algorithm, in the order of names; a setting one run
 // does not have (ECN thresholds with marking off) shows as "-".
-func networkDiffs(names []string, cfgs []replay.Config) []runfolder.SettingDiff {
+func NetworkDiffs(names []string, cfgs []replay.Config) []runfolder.SettingDiff {
 	values := make([]map[string]string, len(cfgs))
 	var keys []string
 	seen := map[string]bool{}
@@ -50,10 +51,10 @@ func networkDiffs(names []string, cfgs []replay.Config) []runfolder.SettingDiff 
 	return out
 }
 
-// writeNetworkDiffs prints what networkDiffs found under the table's
+// WriteNetworkDiffs prints what NetworkDiffs found under the table's
 // header line: one row per differing setting, one column per algorithm
 // (parts are the keys of SettingDiff.Values, cols the column headers).
-func writeNetworkDiffs(w io.Writer, parts, cols []string, diffs []runfolder.SettingDiff, held string) {
+func WriteNetworkDiffs(w io.Writer, parts, cols []string, diffs []runfolder.SettingDiff, held string) {
 	switch {
 	case held != "" && len(diffs) == 0:
 		fmt.Fprintf(w, "network: the same for every algorithm, %s's (--same-network)\n\n", held)
@@ -81,11 +82,11 @@ func writeNetworkDiffs(w io.Writer, parts, cols []string, diffs []runfolder.Sett
 	fmt.Fprintln(w)
 }
 
-// sameNetwork resolves --same-network's ALGO among the compared
+// SameNetwork resolves --same-network's ALGO among the compared
 // algorithms: "" (the flag given bare) is the first; otherwise ALGO as
 // --cca spelled it, as resolved (dcqcn:hpcc-run), or an algorithm name
 // that only one of them has. It returns the index.
-func sameNetwork(algo string, typed []string, specs []cca.Spec) (int, error) {
+func SameNetwork(algo string, typed []string, specs []cca.Spec) (int, error) {
 	if algo == "" {
 		return 0, nil
 	}
@@ -96,26 +97,36 @@ func sameNetwork(algo string, typed []string, specs []cca.Spec) (int, error) {
 		}
 		if name, _, _ := strings.Cut(sp.Name, ":"); name == algo {
 			if found >= 0 {
-				return 0, usageErrorf("--same-network %s: more than one algorithm is %s; name one of %s", algo, algo, strings.Join(typed, ", "))
+				return 0, clierr.Usagef("--same-network %s: more than one algorithm is %s; name one of %s", algo, algo, strings.Join(typed, ", "))
 			}
 			found = i
 		}
 	}
 	if found < 0 {
-		return 0, usageErrorf("--same-network %s: not among the compared algorithms (%s)", algo, strings.Join(typed, ", "))
+		return 0, clierr.Usagef("--same-network %s: not among the compared algorithms (%s)", algo, strings.Join(typed, ", "))
 	}
 	return found, nil
 }
 
-// holdNetwork returns spec with the network hints of ref: ECN marking and
+// HoldNetwork returns spec with the network hints of ref: ECN marking and
 // CNP interval as ref's preset sets them, and INT and the flow counter on
 // when any compared algorithm needs them (an algorithm that reads INT
 // cannot run without it; the others carry the same headers).
-func holdNetwork(spec, ref cca.Spec, specs []cca.Spec) cca.Spec {
+func HoldNetwork(spec, ref cca.Spec, specs []cca.Spec) cca.Spec {
 	spec.ECN, spec.CNPInterval = ref.ECN, ref.CNPInterval
 	for _, s := range specs {
 		spec.NeedsINT = spec.NeedsINT || s.NeedsINT || s.NeedsFlowCounter
 		spec.NeedsFlowCounter = spec.NeedsFlowCounter || s.NeedsFlowCounter
 	}
 	return spec
+}
+
+// WriteNetwork prints the network settings that differ between the
+// algorithms (WriteNetworkDiffs), one column per algorithm as run.
+func (c *Comparison) WriteNetwork(w io.Writer) {
+	cols := make([]string, len(c.Specs))
+	for i, sp := range c.Specs {
+		cols[i] = sp.Name
+	}
+	WriteNetworkDiffs(w, c.Parts, cols, c.Diffs, c.Held)
 }

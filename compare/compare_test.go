@@ -1,0 +1,154 @@
+package compare
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/units"
+)
+
+func TestParseSeeds(t *testing.T) {
+	good := map[string][]uint64{
+		"7":     {7},
+		"1..3":  {1, 2, 3},
+		" 2..2": {2},
+		"1,4,9": {1, 4, 9},
+		"0":     {0},
+	}
+	for in, want := range good {
+		got, err := ParseSeeds(in)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseSeeds(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for in, msg := range map[string]string{
+		"5..1":     "invalid seed range",
+		"1..10001": "at most 10000 seeds",
+		"x":        `invalid seed "x"`,
+		"1,2,1":    "seed 1 listed twice",
+		"-1":       "invalid seed",
+	} {
+		if _, err := ParseSeeds(in); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("ParseSeeds(%q): error %v, want it to say %q", in, err, msg)
+		}
+	}
+	if got, err := ParseSeeds("1..10000"); err != nil || len(got) != 10000 {
+		t.Errorf("10000 seeds: %d, %v", len(got), err)
+	}
+}
+
+func TestPartName(t *testing.T) {
+	if got := PartName("dcqcn:hpcc-run"); got != "dcqcn-hpcc-run" {
+		t.Errorf("PartName = %q", got)
+	}
+}
+
+// TestSameNetwork resolves --same-network's ALGO as typed, as resolved or
+// by an algorithm name only one compared spec has; the others are usage
+// errors (exit 2).
+func TestSameNetwork(t *testing.T) {
+	typed := []string{"dcqcn", "dcqcn:hpcc", "dolce"}
+	specs := []cca.Spec{{Name: "dcqcn:default"}, {Name: "dcqcn:hpcc"}, {Name: "dolce:default"}}
+	for algo, want := range map[string]int{"": 0, "dcqcn": 0, "dcqcn:hpcc": 1, "dolce:default": 2, "dolce": 2} {
+		if got, err := SameNetwork(algo, typed, specs); err != nil || got != want {
+			t.Errorf("SameNetwork(%q) = %d, %v; want %d", algo, got, err, want)
+		}
+	}
+	for algo, msg := range map[string]string{"hpcc": "not among the compared", "swift": "not among"} {
+		_, err := SameNetwork(algo, typed, specs)
+		var ue *clierr.UsageError
+		if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), msg) {
+			t.Errorf("SameNetwork(%q): %v, want a usage error saying %q", algo, err, msg)
+		}
+	}
+	two := []cca.Spec{{Name: "dcqcn:a"}, {Name: "dcqcn:b"}}
+	if _, err := SameNetwork("dcqcn", []string{"dcqcn:a", "dcqcn:b"}, two); err == nil || !strings.Contains(err.Error(), "more than one algorithm is dcqcn") {
+		t.Errorf("ambiguous name: %v", err)
+	}
+}
+
+// TestHoldNetwork: ECN and CNP interval come from the reference; INT is on
+// when any compared algorithm needs it (or the flow counter, which
+// implies INT).
+func TestHoldNetwork(t *testing.T) {
+	ref := cca.Spec{Name: "ref", ECN: &cca.ECNHint{}, CNPInterval: 50 * units.Microsecond}
+	fd := cca.Spec{Name: "fdcc", NeedsFlowCounter: true}
+	got := HoldNetwork(cca.Spec{Name: "dcqcn", CNPInterval: 4 * units.Microsecond}, ref, []cca.Spec{ref, fd})
+	if got.Name != "dcqcn" || got.ECN != ref.ECN || got.CNPInterval != ref.CNPInterval || !got.NeedsINT || !got.NeedsFlowCounter {
+		t.Errorf("held %+v", got)
+	}
+	if got := HoldNetwork(cca.Spec{Name: "a"}, ref, []cca.Spec{ref}); got.NeedsINT || got.NeedsFlowCounter {
+		t.Errorf("INT on with no algorithm needing it: %+v", got)
+	}
+}
+
+// TestNetworkDiffs lists a setting only when the algorithms' values
+// differ, "-" for one a run does not have.
+func TestNetworkDiffs(t *testing.T) {
+	var a replay.Config
+	b := a
+	b.Switch.ECN.Enabled = true
+	if d := NetworkDiffs([]string{"x", "y"}, []replay.Config{a, a}); len(d) != 0 {
+		t.Errorf("same configurations differ in %+v", d)
+	}
+	d := NetworkDiffs([]string{"x", "y"}, []replay.Config{a, b})
+	got := map[string][2]string{}
+	for _, s := range d {
+		got[s.Setting] = [2]string{s.Values["x"], s.Values["y"]}
+	}
+	if got["switch.ecn.enabled"] != [2]string{"false", "true"} || got["switch.ecn.kmin"][0] != "-" || got["switch.ecn.kmin"][1] == "-" {
+		t.Fatalf("ECN on in one run: diffs %v", got)
+	}
+	if _, ok := got["nic.cnp_interval"]; ok {
+		t.Errorf("an equal setting is listed: %v", got)
+	}
+	var buf bytes.Buffer
+	WriteNetworkDiffs(&buf, []string{"x", "y"}, []string{"X", "Y"}, d, "")
+	if !strings.Contains(buf.String(), d[0].Setting) || !strings.Contains(buf.String(), "X") {
+		t.Errorf("table:\n%s", buf.String())
+	}
+	buf.Reset()
+	WriteNetworkDiffs(&buf, nil, nil, nil, "x")
+	if buf.String() != "network: the same for every algorithm, x's (--same-network)\n\n" {
+		t.Errorf("held, no differences: %q", buf.String())
+	}
+}
+
+// TestTableMeanMinMax: a cell is the mean over seeds with [min, max] when
+// there is more than one seed; the bucket table is the mean of each
+// bucket's slowdown p99.
+func TestTableMeanMinMax(t *testing.T) {
+	run := func(p99 int64, bucket float64) *Run {
+		return &Run{Sum: metrics.Summary{FCTP99Ns: p99, Buckets: []metrics.Bucket{{SizeMinBytes: 1, SizeMaxBytes: 100, SlowdownP99: bucket}}},
+			Res: &replay.Result{}}
+	}
+	c := &Comparison{Specs: []cca.Spec{{Name: "a"}, {Name: "b"}}, Seeds: []uint64{1, 2},
+		Runs: []*Run{run(1000, 2), run(3000, 4), run(5000, 1), run(5000, 1)}}
+	var buf bytes.Buffer
+	c.WriteTable(&buf)
+	out := buf.String()
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "FCT p99") {
+			line = l
+		}
+	}
+	wantA := metrics.Format(2000, metrics.UnitNs) + " [" + metrics.Format(1000, metrics.UnitNs) + ", " + metrics.Format(3000, metrics.UnitNs) + "]"
+	if !strings.Contains(line, wantA) {
+		t.Errorf("FCT p99 row %q lacks %q", line, wantA)
+	}
+	if !strings.Contains(out, "1-100") || !strings.Contains(out, metrics.Format(3, metrics.UnitX)) {
+		t.Errorf("bucket table lacks 1-100 with mean 3:\n%s", out)
+	}
+	rows := Rows(c.Runs)
+	if len(rows) != 8 || rows[0].Bucket != -1 || rows[1].Bucket != 0 || rows[1].SlowdownP99 != 2 || rows[0].FCTP99Ns != 1000 {
+		t.Errorf("rows: %d, first %+v", len(rows), rows[:2])
+	}
+}
