@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/bits"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -196,35 +197,45 @@ func (r SizeRow) SizeLabel() string {
 	return fmt.Sprintf("%d-%d", r.SizeMinBytes, r.SizeMaxBytes)
 }
 
-// WriteSizeTable prints t, one line per row: size, messages, finished, MCT
-// mean, p50 and p99 and, when the run has collectives, their count and mean
-// completion time per size. Nothing for an empty table.
+// WriteSizeTable prints t, one line per row (SizeCells) under its caption.
+// Nothing for an empty table.
 func WriteSizeTable(w io.Writer, t SizeTable) {
 	if len(t.Rows) == 0 {
 		return
 	}
+	fmt.Fprintln(w, t.Caption())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header, rows := SizeCells(t)
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// SizeCells are the header and the cells of t as WriteSizeTable prints
+// them: size, messages, finished, MCT mean, p50 and p99 and, when the run
+// has collectives, their count and mean completion time per size.
+func SizeCells(t SizeTable) (header []string, rows [][]string) {
 	colls := false
 	for _, r := range t.Rows {
 		colls = colls || r.Collectives > 0
 	}
-	fmt.Fprintln(w, t.Caption())
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "size (bytes)\tmessages\tfinished\tMCT mean\tMCT p50\tMCT p99\t")
+	header = []string{"size (bytes)", "messages", "finished", "MCT mean", "MCT p50", "MCT p99"}
 	if colls {
-		fmt.Fprint(tw, "collectives\tCCT mean\t")
+		header = append(header, "collectives", "CCT mean")
 	}
-	fmt.Fprintln(tw)
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t", r.SizeLabel(), r.Messages, r.MessagesFinished,
-			fmtNs(r.MCTMeanNs), fmtNs(float64(r.MCTP50Ns)), fmtNs(float64(r.MCTP99Ns)))
+		row := []string{r.SizeLabel(), fmt.Sprint(r.Messages), fmt.Sprint(r.MessagesFinished),
+			fmtNs(r.MCTMeanNs), fmtNs(float64(r.MCTP50Ns)), fmtNs(float64(r.MCTP99Ns))}
 		if colls {
 			cct := "n/a"
 			if r.CollectivesFinished > 0 {
 				cct = fmtNs(r.CCTMeanNs)
 			}
-			fmt.Fprintf(tw, "%d\t%s\t", r.Collectives, cct)
+			row = append(row, fmt.Sprint(r.Collectives), cct)
 		}
-		fmt.Fprintln(tw)
+		rows = append(rows, row)
 	}
-	tw.Flush()
+	return header, rows
 }

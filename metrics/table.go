@@ -152,7 +152,16 @@ func BucketCells(buckets []Bucket) [][]string {
 // dropped, and the queue delay and depth at switch hops.
 func WritePacketTable(w io.Writer, p PacketStats) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	row := func(label, value string) { fmt.Fprintf(tw, "%s\t%s\n", label, value) }
+	for _, r := range PacketRows(p) {
+		fmt.Fprintf(tw, "%s\t%s\n", r.Label, r.Value)
+	}
+	tw.Flush()
+}
+
+// PacketRows are the lines WritePacketTable prints for p, in order.
+func PacketRows(p PacketStats) []Row {
+	var rows []Row
+	row := func(label, value string) { rows = append(rows, Row{label, value}) }
 	row("packet rows", fmt.Sprintf("%d (%s)", p.Rows, countsByKind(p.RowsByKind)))
 	row("data packets sent", fmt.Sprintf("%d pkts", p.DataSentPkts))
 	row("data packets delivered", fmt.Sprintf("%d pkts, %d CE-marked", p.DataDeliveredPkts, p.CEDeliveredPkts))
@@ -169,7 +178,7 @@ func WritePacketTable(w io.Writer, p PacketStats) {
 	row("queue at enqueue mean", fmtBytes(q.Mean))
 	row("queue at enqueue p99", fmtBytes(float64(q.P99)))
 	row("queue at enqueue max", fmtBytes(float64(q.Max)))
-	tw.Flush()
+	return rows
 }
 
 // countsByKind formats per-kind counts in schema/v1's kind order, then any

@@ -111,15 +111,25 @@ func TestSelfContained(t *testing.T) {
 
 // TestSameNumbersAsMetrics: the run's metrics table holds, row for row,
 // what `ccreplay metrics` prints after recomputing from the Parquet files
-// (arrowread.Recompute, the same path as the command), and its bucket
-// table the recomputed buckets.
+// (arrowread.Recompute, the same path as the command, packets.parquet
+// streamed), and its bucket and message-size tables the recomputed ones.
 func TestSameNumbersAsMetrics(t *testing.T) {
 	page, _ := build(t, runDir)
-	rec, err := arrowread.Recompute(runDir, arrowread.RecomputeOptions{SkipPackets: true})
+	rec, err := arrowread.Recompute(runDir, arrowread.RecomputeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range metrics.SummaryRows(rec.Summary) {
+	if rec.Packets == nil {
+		t.Fatal("fixture: no packets.parquet")
+	}
+	rows := append(metrics.SummaryRows(rec.Summary), metrics.PacketRows(*rec.Packets)...)
+	_, sizes := metrics.SizeCells(metrics.BySize(rec.Rows.Messages))
+	for _, c := range sizes {
+		if !strings.Contains(page, `<th scope="row">`+c[0]+`</th><td class="n">`+strings.Join(c[1:], `</td><td class="n">`)+`</td>`) {
+			t.Errorf("message size %s is not in the page as metrics prints it", c[0])
+		}
+	}
+	for _, r := range rows {
 		cell := fmt.Sprintf(`<tr><th scope="row">%s</th><td class="n">%s</td></tr>`, esc(r.Label), esc(r.Value))
 		if !strings.Contains(page, cell) {
 			t.Errorf("metrics row %q = %q is not in the page", r.Label, r.Value)

@@ -68,7 +68,9 @@ func (p *page) runs(ins []Input, colours map[string]int, opt Options) error {
 	p.section("runs", title)
 	p.whatWasRun(runs, colls, collDirs)
 	p.runWarnings(runs)
-	p.runMetrics(runs)
+	if err := p.runMetrics(runs); err != nil {
+		return err
+	}
 	p.runFigures(runs, opt)
 	for _, r := range runs {
 		if r.Manifest.Mode == runfolder.ModeEstimate {
@@ -302,7 +304,7 @@ func (p *page) runWarnings(runs []*plot.Run) {
 // runMetrics writes the headline metrics (summary.json's, which `ccreplay
 // metrics --verify` recomputes from the Parquet files) and the bucket
 // tables.
-func (p *page) runMetrics(runs []*plot.Run) {
+func (p *page) runMetrics(runs []*plot.Run) error {
 	p.h3("Metrics")
 	if len(runs) == 1 {
 		var rows [][]string
@@ -310,6 +312,22 @@ func (p *page) runMetrics(runs []*plot.Run) {
 			rows = append(rows, []string{r.Label, r.Value})
 		}
 		p.table("Metrics of "+runs[0].Label+" (as ccreplay metrics prints them)", []string{"metric", "value"}, rows, allNumeric)
+		if r := runs[0]; r.Packets != "" {
+			ps, err := arrowread.ScanPacketStats(r.Packets)
+			if err != nil {
+				return err
+			}
+			rows = rows[:0]
+			for _, x := range metrics.PacketRows(ps) {
+				rows = append(rows, []string{x.Label, x.Value})
+			}
+			p.table("From "+runfolder.PacketsFile+" (streamed, as ccreplay metrics prints it)", []string{"packet log", "value"}, rows, allNumeric)
+		}
+		if r := runs[0]; len(r.Messages) > 0 {
+			t := metrics.BySize(r.Messages)
+			header, rows := metrics.SizeCells(t)
+			p.table(strings.ToUpper(t.Caption()[:1])+t.Caption()[1:], header, rows, allNumeric)
+		}
 	} else {
 		header := []string{"metric"}
 		for _, r := range runs {
@@ -334,6 +352,7 @@ func (p *page) runMetrics(runs []*plot.Run) {
 		p.table(fmt.Sprintf("FCT and slowdown per flow-size bucket: %s (flows sorted by size, %s of equal count)", r.Label, plural(len(bs), "bucket")),
 			metrics.BucketHeader, metrics.BucketCells(bs), allNumeric)
 	}
+	return nil
 }
 
 // runFigures draws plot's views of the runs; a view that does not apply
