@@ -14,6 +14,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/rl/heldout"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // evalHeldoutOptions are `ccreplay eval heldout`'s flags.
@@ -26,12 +27,6 @@ type evalHeldoutOptions struct {
 	Seed      uint64
 	Parallel  int
 	JSON      bool
-}
-
-// heldoutEntry is one algorithm's table in `eval heldout --json`.
-type heldoutEntry struct {
-	Label string        `json:"label"`
-	Table heldout.Table `json:"table"`
 }
 
 func newEvalHeldoutCmd(s *streams) *cobra.Command {
@@ -67,70 +62,55 @@ min(goodput/0.85, 1)), a policy the mean over scenarios. Nothing is written.`,
 	return c
 }
 
-func (o *evalHeldoutOptions) run(ctx context.Context) error {
-	var scs []heldout.Scenario
-	var learned cca.Spec
+// learned is the spec of the set's learned algorithm with --policy.
+func (o *evalHeldoutOptions) learned() ([]heldout.Scenario, cca.Spec, error) {
 	switch o.Set {
 	case "fdcc":
-		scs = heldout.FDCC
 		params := map[string]string{}
 		if o.Policy != "default" {
 			if _, err := fdcc.Load(o.Policy); err != nil {
-				return inputErrorf("--policy: %v", err)
+				return nil, cca.Spec{}, inputErrorf("--policy: %v", err)
 			}
 			params["policy"] = o.Policy
 		}
 		sp, err := fdcc.Build("", params)
 		if err != nil {
-			return inputErrorf("--policy: %v", err)
+			return nil, sp, inputErrorf("--policy: %v", err)
 		}
-		learned = sp
+		return heldout.FDCC, sp, nil
 	case "rlcc":
-		scs = heldout.RLCC
 		lat, err := parseDurationFlag("latency", o.Latency, true)
 		if err != nil {
-			return err
+			return nil, cca.Spec{}, err
 		}
-		pol, err := rlcc.Named(o.Policy)
-		if err != nil {
-			return inputErrorf("--policy: %v", err)
-		}
-		if learned, err = rlcc.NewSpec("rlcc", rlcc.Config{Policy: pol, PolicyPath: o.Policy, Latency: lat}); err != nil {
-			return inputErrorf("--policy: %v", err)
-		}
-	default:
-		return usageErrorf("--set: want fdcc or rlcc, got %q", o.Set)
+		sp, err := rlccSpec("rlcc", o.Policy, lat)
+		return heldout.RLCC, sp, err
+	}
+	return nil, cca.Spec{}, usageErrorf("--set: want fdcc or rlcc, got %q", o.Set)
+}
+
+func (o *evalHeldoutOptions) run(ctx context.Context) error {
+	scs, learned, err := o.learned()
+	if err != nil {
+		return err
 	}
 	if o.Parallel < 1 {
 		return usageErrorf("--parallel: want at least 1, got %d", o.Parallel)
 	}
-	entries := []struct {
-		label string
-		spec  cca.Spec
-	}{{o.Set + " (" + o.Policy + ")", learned}}
-	if b := strings.TrimSpace(o.Baselines); b != "none" && b != "" {
-		reg := registry()
-		for _, name := range strings.Split(b, ",") {
-			sp, err := reg.Build(strings.TrimSpace(name), nil)
-			if err != nil {
-				return usageErrorf("--baselines: %v", err)
-			}
-			entries = append(entries, struct {
-				label string
-				spec  cca.Spec
-			}{sp.Name, sp})
-		}
+	baselines, err := baselineSpecs(o.Baselines)
+	if err != nil {
+		return err
 	}
-	var out []heldoutEntry
-	for _, e := range entries {
-		t, err := heldout.Evaluate(e.spec, scs, heldout.Options{Seed: o.Seed, Parallel: o.Parallel, Context: ctx})
-		if errors.Is(err, context.Canceled) {
-			return interrupted("%v; nothing printed", err)
-		}
-		if err != nil {
-			return err
-		}
-		out = append(out, heldoutEntry{Label: e.label, Table: t})
+	entries := []heldout.Entry{{Label: o.Set + " (" + o.Policy + ")", Spec: learned}}
+	for _, sp := range baselines {
+		entries = append(entries, heldout.Entry{Label: sp.Name, Spec: sp})
+	}
+	out, err := heldout.Compare(entries, scs, heldout.Options{Seed: o.Seed, Parallel: o.Parallel, Context: ctx})
+	if errors.Is(err, context.Canceled) {
+		return interrupted("%v; nothing printed", err)
+	}
+	if err != nil {
+		return err
 	}
 	if o.JSON {
 		enc := json.NewEncoder(o.s.Out)
@@ -141,4 +121,37 @@ func (o *evalHeldoutOptions) run(ctx context.Context) error {
 		fmt.Fprint(o.s.Out, e.Table.Format(e.Label))
 	}
 	return nil
+}
+
+// baselineSpecs builds --baselines: comma-separated algorithm specs
+// (name[:preset]), or "none".
+func baselineSpecs(s string) ([]cca.Spec, error) {
+	s = strings.TrimSpace(s)
+	if s == "none" || s == "" {
+		return nil, nil
+	}
+	var out []cca.Spec
+	reg := registry()
+	for _, name := range strings.Split(s, ",") {
+		sp, err := reg.Build(strings.TrimSpace(name), nil)
+		if err != nil {
+			return nil, usageErrorf("--baselines: %v", err)
+		}
+		out = append(out, sp)
+	}
+	return out, nil
+}
+
+// rlccSpec is RL-CC with the named policy (rlcc.Named) at a decision
+// latency.
+func rlccSpec(name, policy string, latency units.Time) (cca.Spec, error) {
+	pol, err := rlcc.Named(policy)
+	if err != nil {
+		return cca.Spec{}, inputErrorf("--policy: %v", err)
+	}
+	sp, err := rlcc.NewSpec(name, rlcc.Config{Policy: pol, PolicyPath: policy, Latency: latency})
+	if err != nil {
+		return sp, inputErrorf("--policy: %v", err)
+	}
+	return sp, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/rl/heldout"
 )
 
 // `ccreplay eval heldout` prints, per algorithm, the held-out table the
@@ -12,7 +14,7 @@ import (
 func TestEvalHeldout(t *testing.T) {
 	r := runCLI(t, "eval", "heldout", "--set", "rlcc", "--policy", "teacher", "--baselines", "none", "--json")
 	r.mustSucceed(t)
-	var out []heldoutEntry
+	var out []heldout.Labelled
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.stdout)
 	}

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/rl/eval"
 )
 
@@ -84,39 +82,24 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	pol, err := rlcc.Named(o.Policy)
+	spec, err := rlccSpec("rlcc", o.Policy, lat)
 	if err != nil {
-		return inputErrorf("--policy: %v", err)
+		return err
 	}
-	spec, err := rlcc.NewSpec("rlcc", rlcc.Config{Policy: pol, PolicyPath: o.Policy, Latency: lat})
+	baselines, err := baselineSpecs(o.Baselines)
 	if err != nil {
-		return inputErrorf("--policy: %v", err)
+		return err
 	}
 	entries := []eval.Entry{{Label: "rlcc", Spec: spec}}
-	if b := strings.TrimSpace(o.Baselines); b != "none" && b != "" {
-		reg := registry()
-		for _, name := range strings.Split(b, ",") {
-			name = strings.TrimSpace(name)
-			sp, err := reg.Build(name, nil)
-			if err != nil {
-				return usageErrorf("--baselines: %v", err)
-			}
-			entries = append(entries, eval.Entry{Label: sp.Name, Spec: sp})
-		}
-	}
-	start := time.Now()
-	var progress func(eval.Result)
-	if o.s.ErrIsTerminal {
-		progress = func(r eval.Result) {
-			fmt.Fprintf(o.s.Err, "%s on %d to 1: SU %.0f FR %.0f QL %.1f DR %.2g (%v)\n", r.Label, r.Flows, r.SU, r.FR, r.QL, r.DR, time.Since(start).Round(time.Second))
-		}
+	for _, sp := range baselines {
+		entries = append(entries, eval.Entry{Label: sp.Name, Spec: sp})
 	}
 	buf, err := parseBufferFlag(o.Buffer)
 	if err != nil {
 		return err
 	}
 	eo := eval.Options{Duration: dur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf, Context: ctx}
-	rows, err := eval.Compare(entries, flows, eo, progress)
+	rows, err := eval.Compare(entries, flows, eo, o.progress())
 	if errors.Is(err, context.Canceled) {
 		return interrupted("%v; nothing printed", err)
 	}
@@ -130,4 +113,15 @@ func (o *evalOptions) run(ctx context.Context) error {
 	}
 	fmt.Fprintf(o.s.Out, "RL-CC (Tessler 2022), Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", fabricName(o.Lossy), o.Buffer, windowName(eo))
 	return eval.WriteTable1(o.s.Out, rows)
+}
+
+// progress prints each run's figures on a terminal.
+func (o *evalOptions) progress() func(eval.Result) {
+	if !o.s.ErrIsTerminal {
+		return nil
+	}
+	start := time.Now()
+	return func(r eval.Result) {
+		fmt.Fprintf(o.s.Err, "%s on %d to 1: SU %.0f FR %.0f QL %.1f DR %.2g (%v)\n", r.Label, r.Flows, r.SU, r.FR, r.QL, r.DR, time.Since(start).Round(time.Second))
+	}
 }

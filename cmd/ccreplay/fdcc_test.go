@@ -25,7 +25,7 @@ func TestTrainFDCC(t *testing.T) {
 		out := filepath.Join(dir, sub)
 		r := runCLI(t, append(args, "-o", out, "--json")...)
 		r.mustSucceed(t)
-		var sum trainFDCCSummary
+		var sum fdcctrain.Summary
 		if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
 			t.Fatalf("--json output: %v\n%s", err, r.stdout)
 		}
@@ -94,7 +94,7 @@ func TestTrainFDCCCheckpoints(t *testing.T) {
 	r := runCLI(t, "train", "fdcc", "--curriculum", "2,4", "--episodes-per-stage", "2", "--duration", "1ms", "--updates", "2",
 		"--batch", "16", "--hidden", "4", "--head", "4", "--checkpoint-every", "2", "--score-flows", "2,4", "--score-seeds", "1000001", "-o", out, "--json")
 	r.mustSucceed(t)
-	var sum trainFDCCSummary
+	var sum fdcctrain.Summary
 	if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestTrainFDCCCheckpoints(t *testing.T) {
 	if ev, err := os.ReadFile(filepath.Join(out, "evaluation.txt")); err != nil || !strings.Contains(string(ev), "kept: policy.json") {
 		t.Errorf("evaluation.txt: %v\n%s", err, ev)
 	}
-	var scores []checkpointScore
+	var scores []fdcctrain.CheckpointScore
 	if b, err := os.ReadFile(filepath.Join(out, "checkpoints", "scores.json")); err != nil || json.Unmarshal(b, &scores) != nil || len(scores) != 2 {
 		t.Fatalf("scores.json: %v %v", err, scores)
 	}

@@ -2,18 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/cca/fdcc"
-	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/rl/fdcctrain"
 	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/reward"
@@ -110,29 +106,18 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	return c
 }
 
-// checkpointScore is one line of DIR/checkpoints/scores.json.
-type checkpointScore struct {
-	Episode int     `json:"episode"`
-	Policy  string  `json:"policy"`
-	Score   float64 `json:"mean_reward"`
-}
-
 func (o *trainFDCCOptions) options() (fdcctrain.Options, error) {
 	var t fdcctrain.Options
 	if o.Out == "" {
 		return t, usageErrorf("give the output folder: -o DIR")
 	}
-	for _, p := range strings.Split(o.Curriculum, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 64 {
-			return t, usageErrorf("--curriculum: %q is not a flow count in 1..64", p)
-		}
-		t.Curriculum = append(t.Curriculum, n)
+	var err error
+	if t.Curriculum, err = parseCounts("curriculum", o.Curriculum, "flow count", 64); err != nil {
+		return t, err
 	}
 	if o.PerStage < 1 {
 		return t, usageErrorf("--episodes-per-stage: want at least 1, got %d", o.PerStage)
 	}
-	var err error
 	if t.Duration, err = units.ParseDuration(o.Duration); err != nil || t.Duration <= 0 {
 		return t, usageErrorf("--duration: want a positive time such as 10ms, got %q", o.Duration)
 	}
@@ -142,97 +127,70 @@ func (o *trainFDCCOptions) options() (fdcctrain.Options, error) {
 	if t.FlowBytes, err = units.ParseSize(o.Size); err != nil || t.FlowBytes <= 0 {
 		return t, usageErrorf("--flow-size: want a positive size such as 20MB, got %q", o.Size)
 	}
-	switch {
-	case !(o.Explore > 0 && o.Explore <= 1):
-		return t, usageErrorf("--explore: want a standard deviation in (0, 1], got %v", o.Explore)
-	case !(o.Gamma > 0 && o.Gamma <= 1):
-		return t, usageErrorf("--gamma: want a discount in (0, 1], got %v", o.Gamma)
-	case o.Random < 0:
-		return t, usageErrorf("--random-episodes: want 0 or more, got %d", o.Random)
-	case o.NStep < 1 || o.NStep > 64:
-		return t, usageErrorf("--nstep: want 1..64, got %d", o.NStep)
-	case o.Updates < 1:
-		return t, usageErrorf("--updates: want at least 1, got %d", o.Updates)
-	case o.Batch < 1 || o.Batch > 65536:
-		return t, usageErrorf("--batch: want 1..65536, got %d", o.Batch)
-	case o.Hidden < 1 || o.Hidden > 1024:
-		return t, usageErrorf("--hidden: want 1..1024, got %d", o.Hidden)
-	case !(o.LR > 0 && o.LR <= 1):
-		return t, usageErrorf("--lr: want a step size in (0, 1], got %v", o.LR)
+	if err := o.check(); err != nil {
+		return t, err
 	}
-	var head []int
-	for _, p := range strings.Split(o.Head, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 1024 {
-			return t, usageErrorf("--head: %q is not a layer width in 1..1024", p)
-		}
-		head = append(head, n)
+	if t.TD3.HeadHidden, err = parseCounts("head", o.Head, "layer width", 1024); err != nil {
+		return t, err
 	}
-	switch fdcc.Rescale(o.Rescale) {
-	case fdcc.RescaleCompound, fdcc.RescaleDirect:
-		t.CCA.Rescale = fdcc.Rescale(o.Rescale)
-	default:
-		return t, usageErrorf("--rescale: want compound or direct, got %q", o.Rescale)
-	}
-	switch reward.FDCCReward(o.Reward) {
-	case reward.FDCCNormalised, reward.FDCCAsPrinted:
-		t.Reward = reward.FDCCReward(o.Reward)
-	default:
-		return t, usageErrorf("--reward: want %s or %s, got %q", reward.FDCCNormalised, reward.FDCCAsPrinted, o.Reward)
-	}
-	switch o.SelectBy {
-	case "heldout":
+	t.CCA.Rescale, t.Reward = fdcc.Rescale(o.Rescale), reward.FDCCReward(o.Reward)
+	if o.SelectBy == "heldout" {
 		t.Heldout = heldout.FDCC
-	case "last":
-	default:
-		return t, usageErrorf("--select-by: want heldout or last, got %q", o.SelectBy)
 	}
-	if o.Parallel < 1 || o.Parallel > 256 {
-		return t, usageErrorf("--parallel: want 1..256 episodes at once, got %d", o.Parallel)
-	}
-	t.Parallel = o.Parallel
-	t.EpisodesPerStage, t.Seed = o.PerStage, o.Seed
-	t.RandomEpisodes = o.Random
+	t.Parallel, t.EpisodesPerStage, t.Seed, t.RandomEpisodes = o.Parallel, o.PerStage, o.Seed, o.Random
 	t.Explore, t.Gamma, t.NStep, t.UpdatesPerEpisode = o.Explore, o.Gamma, o.NStep, o.Updates
-	t.TD3.Batch, t.TD3.Hidden, t.TD3.HeadHidden, t.TD3.ActorLR, t.TD3.CriticLR = o.Batch, o.Hidden, head, o.LR, o.LR
+	t.TD3.Batch, t.TD3.Hidden, t.TD3.ActorLR, t.TD3.CriticLR = o.Batch, o.Hidden, o.LR, o.LR
 	t.ProducedBy = fmt.Sprintf("ccreplay train fdcc --curriculum %s --episodes-per-stage %d --seed %d --duration %s --jitter %s --flow-size %s --explore %v --random-episodes %d --gamma %v --nstep %d --updates %d --batch %d --hidden %d --head %s --lr %v --rescale %s --reward %s --select-by %s -j %d",
 		o.Curriculum, o.PerStage, o.Seed, o.Duration, o.Jitter, o.Size, o.Explore, o.Random, o.Gamma, o.NStep, o.Updates, o.Batch, o.Hidden, o.Head, o.LR, o.Rescale, o.Reward, o.SelectBy, o.Parallel)
 	return t, nil
 }
 
-// scoreSet parses --score-flows and --score-seeds.
-func (o *trainFDCCOptions) scoreSet() ([]int, []uint64, error) {
-	var flows []int
-	for _, p := range strings.Split(o.ScoreFlows, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 64 {
-			return nil, nil, usageErrorf("--score-flows: %q is not a flow count in 1..64", p)
+// check checks the numeric and named flags, in the order they are
+// reported.
+func (o *trainFDCCOptions) check() error {
+	rescale, rew := fdcc.Rescale(o.Rescale), reward.FDCCReward(o.Reward)
+	return firstUsageError(
+		usageCheck{!(o.Explore > 0 && o.Explore <= 1), fmt.Sprintf("--explore: want a standard deviation in (0, 1], got %v", o.Explore)},
+		usageCheck{!(o.Gamma > 0 && o.Gamma <= 1), fmt.Sprintf("--gamma: want a discount in (0, 1], got %v", o.Gamma)},
+		usageCheck{o.Random < 0, fmt.Sprintf("--random-episodes: want 0 or more, got %d", o.Random)},
+		usageCheck{o.NStep < 1 || o.NStep > 64, fmt.Sprintf("--nstep: want 1..64, got %d", o.NStep)},
+		usageCheck{o.Updates < 1, fmt.Sprintf("--updates: want at least 1, got %d", o.Updates)},
+		usageCheck{o.Batch < 1 || o.Batch > 65536, fmt.Sprintf("--batch: want 1..65536, got %d", o.Batch)},
+		usageCheck{o.Hidden < 1 || o.Hidden > 1024, fmt.Sprintf("--hidden: want 1..1024, got %d", o.Hidden)},
+		usageCheck{!(o.LR > 0 && o.LR <= 1), fmt.Sprintf("--lr: want a step size in (0, 1], got %v", o.LR)},
+		usageCheck{rescale != fdcc.RescaleCompound && rescale != fdcc.RescaleDirect, fmt.Sprintf("--rescale: want compound or direct, got %q", o.Rescale)},
+		usageCheck{rew != reward.FDCCNormalised && rew != reward.FDCCAsPrinted, fmt.Sprintf("--reward: want %s or %s, got %q", reward.FDCCNormalised, reward.FDCCAsPrinted, o.Reward)},
+		usageCheck{o.SelectBy != "heldout" && o.SelectBy != "last", fmt.Sprintf("--select-by: want heldout or last, got %q", o.SelectBy)},
+		usageCheck{o.Parallel < 1 || o.Parallel > 256, fmt.Sprintf("--parallel: want 1..256 episodes at once, got %d", o.Parallel)},
+		usageCheck{o.Every < 0, fmt.Sprintf("--checkpoint-every: want 0 or more, got %d", o.Every)},
+	)
+}
+
+// checkpoints sets t's checkpoints: held-out ones at the end of every
+// stage, or --checkpoint-every's, written to DIR/checkpoints and scored.
+func (o *trainFDCCOptions) checkpoints(t *fdcctrain.Options) (*fdcctrain.CheckpointScorer, error) {
+	if o.Every == 0 {
+		if len(t.Heldout) > 0 {
+			t.CheckpointEvery = t.EpisodesPerStage
 		}
-		flows = append(flows, n)
+		return nil, nil
+	}
+	flows, err := parseCounts("score-flows", o.ScoreFlows, "flow count", 64)
+	if err != nil {
+		return nil, err
 	}
 	seeds, err := parseSeeds(o.ScoreSeeds)
 	if err != nil {
-		return nil, nil, usageErrorf("--score-seeds: %v", err)
+		return nil, usageErrorf("--score-seeds: %v", err)
 	}
-	return flows, seeds, nil
-}
-
-// trainFDCCSummary is `--json` output.
-type trainFDCCSummary struct {
-	Policy     string        `json:"policy"`
-	Learning   string        `json:"learning"`
-	Episodes   int           `json:"episodes"`
-	Seed       uint64        `json:"seed"`
-	ProducedBy string        `json:"produced_by"`
-	First      fdcctrain.Row `json:"first"`
-	Last       fdcctrain.Row `json:"last"`
-	// Checkpoints are the checkpoints' scores (--checkpoint-every).
-	Checkpoints []checkpointScore `json:"checkpoints,omitempty"`
-	// Heldout are the held-out evaluations (--select-by heldout); Kept
-	// the index of the one policy.json holds.
-	Heldout []fdcctrain.Checkpoint `json:"heldout,omitempty"`
-	Kept    int                    `json:"kept"`
-	LastByN []fdcctrain.Row        `json:"last_by_flows"`
+	dir := filepath.Join(o.Out, fdcctrain.CheckpointsDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, inputErrorf("output folder: %v", err)
+	}
+	t.CheckpointEvery = o.Every
+	sc := fdcctrain.NewCheckpointScorer(dir, flows, seeds, *t)
+	t.Checkpoint = sc.Checkpoint
+	return sc, nil
 }
 
 func (o *trainFDCCOptions) run(ctx context.Context) error {
@@ -241,43 +199,13 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 		return err
 	}
 	t.Context = ctx
-	total := len(t.Curriculum) * t.EpisodesPerStage
-	var scores []checkpointScore
-	if o.Every < 0 {
-		return usageErrorf("--checkpoint-every: want 0 or more, got %d", o.Every)
-	}
-	if o.Every == 0 && len(t.Heldout) > 0 {
-		t.CheckpointEvery = t.EpisodesPerStage
-	}
-	if o.Every > 0 {
-		flows, seeds, err := o.scoreSet()
-		if err != nil {
-			return err
-		}
-		dir := filepath.Join(o.Out, "checkpoints")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return inputErrorf("output folder: %v", err)
-		}
-		t.CheckpointEvery = o.Every
-		t.Checkpoint = func(ep int, p *fdcc.Policy) error {
-			b, err := p.Marshal()
-			if err != nil {
-				return err
-			}
-			name := filepath.Join(dir, fmt.Sprintf("policy-ep%06d.json", ep))
-			if err := output.WriteFileAtomic(name, b); err != nil {
-				return err
-			}
-			sc, err := fdcctrain.Score(p, flows, seeds, t)
-			if err != nil {
-				return err
-			}
-			scores = append(scores, checkpointScore{Episode: ep, Policy: name, Score: sc})
-			return output.WriteJSONAtomic(filepath.Join(dir, "scores.json"), scores)
-		}
+	scorer, err := o.checkpoints(&t)
+	if err != nil {
+		return err
 	}
 	prog := o.s.newProgressLine()
 	if prog != nil {
+		total := len(t.Curriculum) * t.EpisodesPerStage
 		t.Progress = func(r fdcctrain.Row) {
 			prog.set(fmt.Sprintf("episode %d/%d  %2d-to-1  reward %8.4f  goodput %.3f  max queue %6.2f BDP  critic loss %.4g",
 				r.Episode+1, total, r.Flows, r.Reward, r.Goodput, r.MaxQLen, r.CriticLoss))
@@ -297,44 +225,9 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 	if err := fdcctrain.WriteOutputs(o.Out, res); err != nil {
 		return err
 	}
-	sum := trainFDCCSummary{
-		Policy: filepath.Join(o.Out, fdcctrain.PolicyFile), Learning: filepath.Join(o.Out, fdcctrain.LearningFile),
-		Episodes: total, Seed: t.Seed, ProducedBy: t.ProducedBy,
-		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1], Checkpoints: scores,
-		Heldout: res.Checkpoints, Kept: res.Selected,
-	}
-	seen := map[int32]bool{}
-	for i := len(res.Curve) - 1; i >= 0 && len(seen) < len(t.Curriculum); i-- {
-		if r := res.Curve[i]; !seen[r.Flows] {
-			seen[r.Flows] = true
-			sum.LastByN = append([]fdcctrain.Row{r}, sum.LastByN...)
-		}
-	}
+	sum := fdcctrain.Summarize(o.Out, t, res, scorer.Scores())
 	if o.JSON {
-		enc := json.NewEncoder(o.s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return writeJSON(o.s, sum)
 	}
-	fmt.Fprintf(o.s.Out, "wrote %s and %s (%d episodes, seed %d)\n", sum.Policy, sum.Learning, total, t.Seed)
-	if len(scores) > 0 {
-		best := 0
-		for i, sc := range scores {
-			if sc.Score > scores[best].Score {
-				best = i
-			}
-			fmt.Fprintf(o.s.Out, "checkpoint after %6d episodes: mean reward %10.4f  %s\n", sc.Episode, sc.Score, sc.Policy)
-		}
-		fmt.Fprintf(o.s.Out, "highest mean reward on the score incasts: after %d episodes (%s)\n", scores[best].Episode, scores[best].Policy)
-	}
-	if len(res.Checkpoints) > 0 {
-		c := res.Checkpoints[res.Selected]
-		fmt.Fprintf(o.s.Out, "policy.json is the checkpoint after %d episodes: held-out score %.4f of %d checkpoints (tables in %s; the final actor in %s)\n",
-			c.Episode, c.Score, len(res.Checkpoints), filepath.Join(o.Out, fdcctrain.EvaluationText), filepath.Join(o.Out, fdcctrain.FinalFile))
-		fmt.Fprint(o.s.Out, c.Table.Format("kept checkpoint"))
-	}
-	fmt.Fprintf(o.s.Out, "%-8s %10s %9s %9s %12s %12s\n", "last", "reward", "draining", "goodput", "max queue", "critic loss")
-	for _, r := range sum.LastByN {
-		fmt.Fprintf(o.s.Out, "%2d-to-1  %10.4f %9.3f %9.3f %8.2f BDP %12.4g\n", r.Flows, r.Reward, r.Draining, r.Goodput, r.MaxQLen, r.CriticLoss)
-	}
-	return nil
+	return sum.WriteText(o.s.Out)
 }

@@ -514,3 +514,29 @@ func (r *Row) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// Entry is one algorithm of a comparison on a held-out set, and its label.
+type Entry struct {
+	Label string
+	Spec  cca.Spec
+}
+
+// Labelled is one algorithm's table in a comparison (`ccreplay eval
+// heldout --json`).
+type Labelled struct {
+	Label string `json:"label"`
+	Table Table  `json:"table"`
+}
+
+// Compare evaluates every entry on scs in turn (Evaluate).
+func Compare(entries []Entry, scs []Scenario, o Options) ([]Labelled, error) {
+	out := make([]Labelled, 0, len(entries))
+	for _, e := range entries {
+		t, err := Evaluate(e.Spec, scs, o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Labelled{Label: e.Label, Table: t})
+	}
+	return out, nil
+}

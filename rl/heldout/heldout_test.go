@@ -200,3 +200,27 @@ func TestMeasureJoin(t *testing.T) {
 		t.Errorf("no Join: join share %v, want NaN", r.JoinShare)
 	}
 }
+
+// Compare labels each entry's table, in the entries' order, each equal to
+// Evaluate's; the first failing entry stops it.
+func TestCompareLabelsTables(t *testing.T) {
+	spec, _ := linerate.Build("", nil)
+	scs := []Scenario{{Name: "a", Workload: "incast:n=3,size=200KB", Topology: "star:hosts=4,rate=100G,delay=1us", Duration: units.Millisecond}}
+	out, err := Compare([]Entry{{Label: "x", Spec: spec}, {Label: "y", Spec: spec}}, scs, Options{Seed: 3, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Evaluate(spec, scs, Options{Seed: 3, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(out[len(out)-1].Table)
+	w, _ := json.Marshal(want) // NB: JSON, since the join share is NaN here
+	if len(out) != 2 || out[0].Label != "x" || out[1].Label != "y" || !bytes.Equal(got, w) {
+		t.Errorf("Compare = %+v, want x and y with %+v", out, want)
+	}
+	bad := []Scenario{{Name: "bad", Workload: "nope", Topology: "star:hosts=2"}}
+	if _, err := Compare([]Entry{{Label: "x", Spec: spec}}, bad, Options{}); err == nil {
+		t.Error("a bad workload gave no error")
+	}
+}
