@@ -128,7 +128,10 @@ func (p *page) figure(fig *plot.Figure) string {
 	p.b.WriteString("\n<figcaption>")
 	fmt.Fprintf(&p.b, "Figure %d. %s.", p.nFig, esc(fig.Title))
 	for _, n := range fig.Notes {
-		fmt.Fprintf(&p.b, " %s.", esc(strings.TrimSuffix(n, ".")))
+		if n = strings.TrimSuffix(n, "."); n != "" {
+			n = strings.ToUpper(n[:1]) + n[1:]
+		}
+		fmt.Fprintf(&p.b, " %s.", esc(n))
 	}
 	p.b.WriteString("</figcaption>\n</figure>\n")
 	return id

@@ -101,6 +101,10 @@ type Result struct {
 	Warnings []string `json:"warnings"`
 }
 
+// ErrWrite marks a failure to write the report (not a fault of its
+// inputs).
+var ErrWrite = errors.New("cannot write")
+
 // ErrNotAnOutput marks a folder that is none of the kinds.
 var ErrNotAnOutput = errors.New("not a ccreplay output folder")
 
@@ -157,7 +161,7 @@ func Write(path string, dirs []string, opt Options) (*Result, error) {
 		return nil, err
 	}
 	if err := output.WriteFileAtomic(path, b); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w %s: %v", ErrWrite, path, err)
 	}
 	res.Path = filepath.ToSlash(path)
 	return res, nil

@@ -66,7 +66,7 @@ func (p *page) runs(ins []Input, colours map[string]int, opt Options) error {
 		title = fmt.Sprintf("Comparison: %s, %d runs", colls[0].Trace, len(runs))
 	}
 	p.section("runs", title)
-	p.whatWasRun(runs, colls, collDirs)
+	allParams := p.whatWasRun(runs, colls, collDirs)
 	p.runWarnings(runs)
 	if err := p.runMetrics(runs); err != nil {
 		return err
@@ -79,13 +79,15 @@ func (p *page) runs(ins []Input, colours map[string]int, opt Options) error {
 			}
 		}
 	}
+	allParams()
 	p.endSection()
 	return nil
 }
 
-// whatWasRun writes the runs table, each run's command, every effective
-// parameter and, with several runs, the settings that differ.
-func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collDirs []string) {
+// whatWasRun writes the runs table, each run's command and, with several
+// runs, the settings that differ; it returns the writer of the table of
+// every effective parameter, which goes at the end of the section.
+func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collDirs []string) (allParams func()) {
 	p.h3("What was run")
 	var rows [][]string
 	for _, r := range runs {
@@ -100,7 +102,7 @@ func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collD
 	p.table("Runs (from each folder's summary.json)",
 		[]string{"run", "folder", "kind", "algorithm", "seed", "workload or trace", "topology", "packet log", "written by", "simulated time", "events"},
 		rows, func(c int) bool { return c == 4 || c >= 9 })
-	p.para("Commands that reproduce each run (rebuilt from summary.json: the workload, algorithm with its preset, topology, seed and packet log; the network settings below are the preset's unless a configuration file changed them):")
+	p.para("Commands that reproduce each run (rebuilt from summary.json: the workload, algorithm with its preset, topology, seed and packet log; the network settings, listed at the end of this section, are the preset's unless a configuration file changed them):")
 	var cmds []string
 	for _, r := range runs {
 		cmds = append(cmds, commandOf(&r.Manifest, r.Dir))
@@ -146,14 +148,15 @@ func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collD
 		} else {
 			caption := "Settings that differ between the runs"
 			if algDiffers {
-				caption += " (each algorithm's own parameters are in the table of every parameter below)"
+				caption += " (each algorithm's own parameters are in the table of every parameter at the end of this section)"
 			}
 			p.table(caption, header, drow, allNumeric)
 		}
 	}
-	p.raw("<details><summary>Every effective parameter (summary.json: config, cca_params, estimate)</summary>\n")
-	p.table("Effective parameters (units in the names: _bytes, _ns, _bps, _pkts)", header, prow, allNumeric)
-	p.raw("</details>\n")
+	return func() {
+		p.h3("Every effective parameter")
+		p.table("Every effective parameter (summary.json: config, cca_params, estimate; units in the names: _bytes, _ns, _bps, _pkts)", header, prow, allNumeric)
+	}
 }
 
 // parameters lists every setting of the runs' manifests: the command's

@@ -226,12 +226,13 @@ func drawPanel(b *strings.Builder, fig *plot.Figure, i int, xr, yr span, top, ph
 	b.WriteString(`</g>`)
 }
 
-// style is a colour's stroke and line width (later colours thinner, as
-// plot draws them, so identical curves still show the earlier ones).
+// style is a colour's stroke and line width: later colours are drawn
+// thinner (as plot draws them, more so), so that identical curves, drawn
+// in colour order, still show the earlier ones around the later ones.
 func style(colour int) (string, float64) {
 	w := 2.0
 	if colour >= 0 {
-		w = max(1.3, 2.8-0.3*float64(colour%plot.PaletteSize()))
+		w = max(1.2, 3.6-0.8*float64(colour%plot.PaletteSize()))
 	}
 	return plot.ColourHex(colour), w
 }
@@ -378,6 +379,8 @@ func glyph(colour int, x, y float64, col string) string {
 	k := 0
 	if colour >= 0 {
 		k = colour % 8
+		// Earlier colours' glyphs larger, for the same reason as style.
+		r = max(2.5, 5-0.8*float64(colour%plot.PaletteSize()))
 	}
 	X, Y := num(x), num(y)
 	switch k {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -46,6 +47,9 @@ written atomically. See docs/REPORT.md.`,
 				return usageErrorf("--buckets must be between 1 and 100000, got %d", buckets)
 			}
 			res, err := report.Write(out, args, report.Options{Generator: "ccreplay " + version.String(), Buckets: buckets})
+			if errors.Is(err, report.ErrWrite) {
+				return fmt.Errorf("report: %v", err) // exit 1: the output, not the inputs
+			}
 			if err != nil {
 				return inputErrorf("report: %v", err)
 			}

@@ -55,6 +55,10 @@ func TestReportCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "x.html")); err == nil {
 		t.Error("a report was written for a folder that is no output")
 	}
+	r = runCLI(t, "report", run, "-o", filepath.Join(dir, "no", "such", "r.html"))
+	if r.code != ExitFailure || !strings.Contains(r.stderr, "cannot write") {
+		t.Errorf("unwritable -o: exit %d, stderr %q", r.code, r.stderr)
+	}
 	if r := runCLI(t, "report"); r.code != ExitUsage {
 		t.Errorf("no folder: exit %d", r.code)
 	}
