@@ -7,11 +7,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/report"
 	"github.com/ccreplay/ccreplay/version"
 )
 
-func init() { registerCommand(newReportCmd) }
+func init() { registerCommand(func(f *Factory) *cobra.Command { return NewCmdReport(f, nil) }) }
+
+// reportOptions are the arguments and flags of `ccreplay report`.
+type reportOptions struct {
+	f       *Factory
+	Dirs    []string
+	Out     string
+	JSON    bool
+	Buckets int
+}
 
 const reportExamples = `  # one run, as a page to attach to a design review
   ccreplay run --workload incast:n=8,size=1MB --cca dcqcn --out runA
@@ -22,10 +32,10 @@ const reportExamples = `  # one run, as a page to attach to a design review
   ccreplay sweep --spec examples/sweep.yaml --out sw
   ccreplay report cmp sw -o cmp.html --json`
 
-func newReportCmd(s *streams) *cobra.Command {
-	var out string
-	var asJSON bool
-	var buckets int
+// NewCmdReport is `ccreplay report`; runF, when not nil, is called with
+// the parsed options instead of writing the report (tests).
+func NewCmdReport(f *Factory, runF func(*reportOptions) error) *cobra.Command {
+	o := &reportOptions{f: f}
 	c := &cobra.Command{
 		Use:   "report DIR... [-o FILE] [--json]",
 		Short: "Write one self-contained HTML page about runs, a comparison, a sweep, a reproduction or an estimate",
@@ -39,36 +49,46 @@ shows the metrics as ccreplay metrics prints them, the per-size-bucket tables,
 the warnings and the figures of ccreplay plot; a sweep each headline metric
 against each axis, one line per algorithm; a reproduction the paper's numbers
 beside ours with the verdicts; an estimate the links simulated. The file is
-written atomically. See docs/REPORT.md.`,
+written atomically; a folder that is none of these is an input error (exit 3),
+a file that cannot be written a failure (exit 1). See docs/REPORT.md.`,
 		Example: reportExamples,
 		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if buckets < 1 || buckets > 100000 {
-				return usageErrorf("--buckets must be between 1 and 100000, got %d", buckets)
+			o.Dirs = args
+			if runF != nil {
+				return runF(o)
 			}
-			res, err := report.Write(out, args, report.Options{Generator: "ccreplay " + version.String(), Buckets: buckets})
-			if errors.Is(err, report.ErrWrite) {
-				return fmt.Errorf("report: %v", err) // exit 1: the output, not the inputs
-			}
-			if err != nil {
-				return inputErrorf("report: %v", err)
-			}
-			if asJSON {
-				b, err := json.MarshalIndent(res, "", "  ")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintln(s.Out, string(b))
-				return err
-			}
-			_, err = fmt.Fprintf(s.Out, "ccreplay report: wrote %s (%d bytes: %d runs, %d figures, %d tables, %d warnings)\n",
-				res.Path, res.Bytes, res.Runs, len(res.Figures), len(res.Tables), len(res.Warnings))
-			return err
+			return reportRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVarP(&out, "out", "o", "report.html", "the HTML file to write")
-	f.BoolVar(&asJSON, "json", false, "print the file written and its sections, figures, tables and warnings as JSON")
-	f.IntVar(&buckets, "buckets", 10, "flow-size buckets of equal count in the slowdown figure")
+	fl := c.Flags()
+	fl.StringVarP(&o.Out, "out", "o", "report.html", "the HTML file to write")
+	fl.BoolVar(&o.JSON, "json", false, "print the file written and its sections, figures, tables and warnings as JSON")
+	fl.IntVar(&o.Buckets, "buckets", 10, "flow-size buckets of equal count in the slowdown figure")
 	return c
+}
+
+// reportRun writes the report and says what it holds.
+func reportRun(o *reportOptions) error {
+	if o.Buckets < 1 || o.Buckets > 100000 {
+		return clierr.Usagef("--buckets must be between 1 and 100000, got %d", o.Buckets)
+	}
+	res, err := report.Write(o.Out, o.Dirs, report.Options{Generator: "ccreplay " + version.String(), Buckets: o.Buckets})
+	if errors.Is(err, report.ErrWrite) {
+		return fmt.Errorf("report: %v", err) // exit 1: the output, not the inputs
+	}
+	if err != nil {
+		return clierr.Inputf("report: %v", err)
+	}
+	if o.JSON {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(o.f.Out, string(b))
+		return err
+	}
+	_, err = fmt.Fprintf(o.f.Out, "ccreplay report: wrote %s (%d bytes: %d runs, %d figures, %d tables, %d warnings)\n",
+		res.Path, res.Bytes, res.Runs, len(res.Figures), len(res.Tables), len(res.Warnings))
+	return err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -64,5 +65,20 @@ func TestReportCommand(t *testing.T) {
 	}
 	if r := runCLI(t, "report", run, "--buckets", "0"); r.code != ExitUsage {
 		t.Errorf("--buckets 0: exit %d", r.code)
+	}
+}
+
+// TestReportFlags parses through the cobra command with runF: the folders
+// and flags arrive as given, nothing is written.
+func TestReportFlags(t *testing.T) {
+	var got *reportOptions
+	f := &Factory{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
+	c := NewCmdReport(f, func(o *reportOptions) error { got = o; return nil })
+	c.SetArgs([]string{"a", "b", "-o", "x.html", "--json", "--buckets", "20"})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || strings.Join(got.Dirs, ",") != "a,b" || got.Out != "x.html" || !got.JSON || got.Buckets != 20 {
+		t.Errorf("parsed %+v", got)
 	}
 }
