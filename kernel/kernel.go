@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"github.com/ccreplay/ccreplay/internal/splitmix"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -122,7 +123,7 @@ type Sim struct {
 func NewSim(seed uint64) *Sim {
 	return &Sim{
 		seed: seed,
-		Rand: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		Rand: rand.New(rand.NewPCG(seed, seed^splitmix.Gamma)),
 	}
 }
 
@@ -130,11 +131,7 @@ func NewSim(seed uint64) *Sim {
 // the node number alone: the same in every Sim of a Group, so that what
 // the node draws does not depend on the partition that runs it.
 func (s *Sim) NodeRand(node int32) *rand.Rand {
-	x := uint64(node) + 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	x ^= x >> 31
-	return rand.New(rand.NewPCG(s.seed, x))
+	return rand.New(rand.NewPCG(s.seed, splitmix.Next(uint64(node))))
 }
 
 // Now is the current simulated time.

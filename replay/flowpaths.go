@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 
+	"github.com/ccreplay/ccreplay/internal/splitmix"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
@@ -46,7 +47,7 @@ func FlowPaths(cfg *Config, tr *trace.Trace) ([]FlowPath, error) {
 		}
 		if !ok {
 			fid = int32(len(out))
-			h := splitmix64(cfg.Seed ^ splitmix64(uint64(fid)))
+			h := splitmix.Next(cfg.Seed ^ splitmix.Next(uint64(fid)))
 			path := routes.Path(m.Src, m.Dst, h)
 			if path == nil {
 				return nil, badInput{fmt.Errorf("message %d: topology %s has no route from host %d to host %d", m.ID, topo.Name, m.Src, m.Dst)}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/internal/splitmix"
 	"github.com/ccreplay/ccreplay/kernel"
 	"github.com/ccreplay/ccreplay/limits"
 
@@ -289,14 +290,6 @@ func (r *run) retire(f *nic.Flow) {
 	r.held--
 }
 
-// splitmix64 mixes the seed and a flow id into the flow's ECMP hash.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
 // build creates flows, NICs, switches and links. It fails when a flow has
 // no route or could not finish within the simulator's clock even alone at
 // its bottleneck rate.
@@ -354,7 +347,7 @@ func (r *run) build(ctx context.Context) error {
 		}
 		if !ok {
 			fid = int32(len(r.specs))
-			h := splitmix64(cfg.Seed ^ splitmix64(uint64(fid)))
+			h := splitmix.Next(cfg.Seed ^ splitmix.Next(uint64(fid)))
 			bn, ok := routes.Bottleneck(m.Src, m.Dst, h)
 			if !ok {
 				return badInput{fmt.Errorf("message %d: topology %s has no route from host %d to host %d", m.ID, topo.Name, m.Src, m.Dst)}

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/internal/splitmix"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -350,22 +351,14 @@ func (r *Routing) Pick(node, dstHost int32, flowHash uint64) int32 {
 
 // ECMPHash mixes a flow's hash with the id of the switch choosing a port:
 //
-//	ECMPHash(h, node) = splitmix64(h ^ (uint64(node)+1) * 0x9E3779B97F4A7C15)
+//	ECMPHash(h, node) = splitmix.Mix(h ^ (uint64(node)+1) * splitmix.Gamma)
 //
-// where splitmix64 is Steele, Lea and Flood's SplitMix64 finalizer (xor-shift
-// 30, multiply 0xBF58476D1CE4E5B9, xor-shift 27, multiply 0x94D049BB133111EB,
-// xor-shift 31). Mixing in the node id makes the choices of different
+// where splitmix.Mix is Steele, Lea and Flood's SplitMix64 finalizer. Mixing in the node id makes the choices of different
 // switches on a path independent of each other, so that a flow that takes
 // the first uplink at its ToR is not more likely to take the first uplink
 // at the aggregation switch too (hash polarization).
 func ECMPHash(flowHash uint64, node int32) uint64 {
-	return splitmix64(flowHash ^ ((uint64(node) + 1) * 0x9E3779B97F4A7C15))
-}
-
-func splitmix64(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	return z ^ (z >> 31)
+	return splitmix.Mix(flowHash ^ ((uint64(node) + 1) * splitmix.Gamma))
 }
 
 // Path walks Pick from node src to host dst and returns the links taken,

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/internal/splitmix"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
@@ -273,14 +274,6 @@ type Result struct {
 	Selected    int
 }
 
-// episodeSeed mixes the run seed and the episode index (splitmix64).
-func episodeSeed(seed uint64, ep int) uint64 {
-	x := seed*0x9e3779b97f4a7c15 + uint64(ep) + 1
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
 // Train runs the curriculum and returns the final actor as a policy, or,
 // with Options.Heldout, the checkpoint with the best held-out score.
 func Train(o Options) (*Result, error) {
@@ -318,7 +311,7 @@ func Train(o Options) (*Result, error) {
 			}
 			eo := o
 			eo.random = ep < o.RandomEpisodes
-			eps[i], err = Episode(pol, plan[ep].flows, episodeSeed(o.Seed, ep), eo)
+			eps[i], err = Episode(pol, plan[ep].flows, splitmix.Derive(o.Seed, ep), eo)
 			if err != nil {
 				errs[i] = fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, plan[ep].flows, err)
 			}
@@ -345,7 +338,7 @@ func Train(o Options) (*Result, error) {
 		for i, e := range eps {
 			ep := first + i
 			rows[i] = e.Row
-			rows[i].Episode, rows[i].Stage, rows[i].Flows, rows[i].Seed = int32(ep), int32(plan[ep].stage), int32(plan[ep].flows), int64(episodeSeed(o.Seed, ep))
+			rows[i].Episode, rows[i].Stage, rows[i].Flows, rows[i].Seed = int32(ep), int32(plan[ep].stage), int32(plan[ep].flows), int64(splitmix.Derive(o.Seed, ep))
 			for _, t := range e.Transitions(o.Gamma, o.NStep) {
 				if err := ag.Add(t); err != nil {
 					return nil, fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, plan[ep].flows, err)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/internal/splitmix"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
@@ -259,14 +260,6 @@ type Checkpoint struct {
 	SU      float64 `json:"su_pct"`
 }
 
-// episodeSeed mixes the run seed and the episode index (splitmix64).
-func episodeSeed(seed uint64, ep int) uint64 {
-	x := seed*0x9e3779b97f4a7c15 + uint64(ep) + 1
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
 // Train runs o.Episodes iterations and returns the final policy.
 func Train(o Options) (*Result, error) {
 	o = o.Defaults()
@@ -371,7 +364,7 @@ func rollouts(pol *rlcc.Policy, net *nn.MLP, first, k int, o Options) ([]rollout
 	one := func(i int, p *rlcc.Policy) {
 		ep := first + i
 		flows := o.Flows[ep%len(o.Flows)]
-		seed := episodeSeed(o.Seed, ep)
+		seed := splitmix.Derive(o.Seed, ep)
 		eo := o
 		eo.around = o.StartAround > 0 && (ep/len(o.Flows))%2 == 1
 		trajs, row, err := Episode(p, flows, seed, eo)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/ccreplay/ccreplay/internal/splitmix"
 )
 
 // Fixed is DR-UCB in integer arithmetic with the paper's storage budget:
@@ -210,7 +212,7 @@ func (f *Fixed) UpdateQ(arm int, xq uint16) {
 	// hash of t (splitmix64), standing for the NIC's hardware random
 	// number generator; t is not part of the stored state.
 	d := int64(xq) - int64(f.mu[arm])
-	dither := int64((splitmix64(uint64(f.t)) >> 48) * n16 >> 16)
+	dither := int64((splitmix.Next(uint64(f.t)) >> 48) * n16 >> 16)
 	delta := floorDiv(d<<16+dither, int64(n16))
 	f.mu[arm] = uint16(min(65535, max(0, int64(f.mu[arm])+delta)))
 	if c == f.period {
@@ -236,14 +238,6 @@ func (f *Fixed) increment(u uint16, c int64) uint64 {
 		s = e - 1
 	}
 	return (roundShift(f.cum[c], 18+s) - roundShift(f.cum[c-1], 18+s)) << s
-}
-
-// splitmix64 is a 64-bit mixing function (Steele, Lea and Flood 2014).
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
 }
 
 // floorDiv is floor(a/b), b > 0.
