@@ -154,6 +154,8 @@ func TestRunSections(t *testing.T) {
 	for _, want := range []string{
 		"ccreplay run --workload incast:n=4,size=256KB --cca dcqcn:hpcc-run --topology star:hosts=5,rate=100Gbps,delay=1us --seed 1 --packets data",
 		"config.switch_buffer_bytes", "cca_params.ai_rate", m.Tool, "Warnings", "FCT and slowdown per flow-size bucket",
+		"5 hosts, 1 switch, 10 egress ports: 10 at 100.000 Gb/s", // star:hosts=5: a host link each way
+
 	} {
 		if !strings.Contains(page, esc(want)) {
 			t.Errorf("page lacks %q", want)

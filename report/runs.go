@@ -97,11 +97,11 @@ func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collD
 			kind = "estimate (" + m.Estimate.Method + ")"
 		}
 		rows = append(rows, []string{r.Label, filepath.ToSlash(r.Dir), kind, m.CCA, strconv.FormatUint(m.Seed, 10), m.Trace, m.Topology,
-			m.Packets, m.Tool, metrics.Format(float64(m.SimEndNs), metrics.UnitNs), strconv.FormatUint(m.Events, 10)})
+			network(r.Ports), m.Packets, m.Tool, metrics.Format(float64(m.SimEndNs), metrics.UnitNs), strconv.FormatUint(m.Events, 10)})
 	}
-	p.table("Runs (from each folder's summary.json)",
-		[]string{"run", "folder", "kind", "algorithm", "seed", "workload or trace", "topology", "packet log", "written by", "simulated time", "events"},
-		rows, func(c int) bool { return c == 4 || c >= 9 })
+	p.table("Runs (from each folder's summary.json; the network from its ports.parquet)",
+		[]string{"run", "folder", "kind", "algorithm", "seed", "workload or trace", "topology", "network", "packet log", "written by", "simulated time", "events"},
+		rows, func(c int) bool { return c == 4 || c >= 10 })
 	p.para("Commands that reproduce each run (rebuilt from summary.json: the workload, algorithm with its preset, topology, seed and packet log; the network settings, listed at the end of this section, are the preset's unless a configuration file changed them):")
 	var cmds []string
 	for _, r := range runs {
@@ -495,5 +495,37 @@ func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
+	if strings.HasSuffix(what, "h") {
+		return fmt.Sprintf("%d %ses", n, what)
+	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// network summarises a run's topology from its ports: hosts and switches
+// with ports, egress ports and their rates ("-" for an estimate, which
+// has no ports of its own).
+func network(ports []v2.PortRow) string {
+	if len(ports) == 0 {
+		return "-"
+	}
+	hosts, switches := map[int32]bool{}, map[int32]bool{}
+	rates := map[int64]int{}
+	for i := range ports {
+		if ports[i].IsSwitch {
+			switches[ports[i].Node] = true
+		} else {
+			hosts[ports[i].Node] = true
+		}
+		rates[ports[i].RateBps]++
+	}
+	rs := make([]int64, 0, len(rates))
+	for r := range rates {
+		rs = append(rs, r)
+	}
+	slices.Sort(rs)
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, fmt.Sprintf("%d at %s", rates[r], metrics.Format(float64(r), metrics.UnitBps)))
+	}
+	return fmt.Sprintf("%s, %s, %s: %s", plural(len(hosts), "host"), plural(len(switches), "switch"), plural(len(ports), "egress port"), strings.Join(parts, ", "))
 }
