@@ -3,7 +3,9 @@ package sweep
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ccreplay/ccreplay/batch"
 )
@@ -68,4 +70,52 @@ func TaskPoints(list string, task, chunk int) ([]int, error) {
 		return nil, flagErrorf("%s", strings.TrimPrefix(err.Error(), batch.ErrTask.Error()+": "))
 	}
 	return idx, err
+}
+
+// Outcome is a sweep's state as `ccreplay sweep --json`, `sweep status
+// --json` and `sweep collect --json` print it.
+type Outcome struct {
+	Dir     string `json:"dir"`
+	Table   string `json:"table"`
+	Total   int    `json:"total"`
+	Done    int    `json:"done"`
+	Failed  int    `json:"failed"`
+	Running int    `json:"running"`
+	Pending int    `json:"pending"`
+	// Columns are the table's (none when no table was collected).
+	Columns []string     `json:"columns"`
+	NotDone []PointState `json:"not_done,omitempty"`
+	// WallTimeS is the command's wall time, seconds (0: not timed).
+	WallTimeS float64 `json:"wall_time_s,omitempty"`
+}
+
+// NewOutcome counts the states of the sweep in dir and lists the points
+// not done, in point order; t (nil when not collected) gives the columns.
+func NewOutcome(dir string, states []PointState, t *Table, wall time.Duration) Outcome {
+	c := Tally(states)
+	o := Outcome{Dir: dir, Table: filepath.Join(dir, TableFile), Total: c.Total, Done: c.Done, Failed: c.Failed,
+		Running: c.Running, Pending: c.Pending, WallTimeS: wall.Seconds()}
+	if t != nil {
+		for _, col := range t.Columns {
+			o.Columns = append(o.Columns, col.Name)
+		}
+	}
+	for _, s := range states {
+		if s.State != Done {
+			o.NotDone = append(o.NotDone, s)
+		}
+	}
+	return o
+}
+
+// Todo lists the points a submission sends: pending or failed (not done,
+// nor running), in point order.
+func Todo(states []PointState) []int {
+	var todo []int
+	for _, s := range states {
+		if s.State == Pending || s.State == Failed {
+			todo = append(todo, s.Index)
+		}
+	}
+	return todo
 }

@@ -24,12 +24,15 @@ import (
 	"github.com/ccreplay/ccreplay/sweep"
 )
 
-func init() { registerCommand(newSweepCmd) }
+func init() {
+	registerCommand(func(f *Factory) *cobra.Command { return NewCmdSweep(f, nil) })
+}
 
 // sweepOptions are the flags of `ccreplay sweep`.
 type sweepOptions struct {
-	s     *streams
-	f     sweep.Flags
+	f     *Factory
+	ctx   context.Context
+	flags sweep.Flags
 	kind  string
 	Out   string
 	Jobs  int
@@ -66,8 +69,10 @@ const sweepExamples = `  # three algorithms x three loads x two seeds (18 runs),
   # on a Slurm cluster (a folder every node sees, a ccreplay binary every node runs):
   #   ccreplay sweep --spec sweep.yaml --out /shared/sw --slurm --chunk 4 --array-max 50 --time 00:30:00`
 
-func newSweepCmd(s *streams) *cobra.Command {
-	o := &sweepOptions{s: s}
+// NewCmdSweep is `ccreplay sweep` and its subcommands; runF, when not
+// nil, is called with the parsed options instead of running (tests).
+func NewCmdSweep(f *Factory, runF func(*sweepOptions) error) *cobra.Command {
+	o := &sweepOptions{f: f}
 	c := &cobra.Command{
 		Use:   "sweep (--spec FILE | flags) --out DIR",
 		Short: "Run a parameter study: every point of a grid of configurations, locally or on Slurm, resumable, one table out",
@@ -100,91 +105,104 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
 			if fs.Changed("reward") {
-				o.f.Dataset.Reward = o.reward
+				o.flags.Dataset.Reward = o.reward
 			}
 			if fs.Changed("gamma") {
-				o.f.Dataset.Gamma = &o.gamma
+				o.flags.Dataset.Gamma = &o.gamma
 			}
 			if fs.Changed("nstep") {
-				o.f.Dataset.NStep = &o.nstep
+				o.flags.Dataset.NStep = &o.nstep
 			}
-			return o.run(cmd.Context())
+			o.ctx = cmd.Context()
+			if runF != nil {
+				return runF(o)
+			}
+			return sweepRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.f.Spec, "spec", "", "sweep specification (YAML: run configuration keys plus axes, zip, kind)")
-	f.StringVar(&o.f.Config, "config", "", "YAML run configuration every point starts from")
-	f.StringVar(&o.kind, "kind", "", "what each point runs: run (default), dataset (a reward dataset per point) or estimate (ccreplay estimate with its defaults)")
-	f.StringVar(&o.f.Trace, "trace", "", "trace file of every point (braces: several files, an axis)")
-	f.StringVar(&o.f.Workload, "workload", "", "workload generator spec; a parameter's {V1,V2} or {A..B} is an axis")
-	f.StringVar(&o.f.CCA, "cca", "", "algorithm NAME[:PRESET], or a comma list (an axis): "+algorithmNames())
-	f.StringArrayVar(&o.f.CCAParams, "cca-param", nil, "parameter KEY=VALUE or KEY={V1,V2} (an axis); repeatable")
-	f.StringVar(&o.f.Topology, "topology", "", "topology spec; a parameter's {V1,V2} is an axis")
-	f.StringVar(&o.f.Seeds, "seeds", "", "seeds: N, A..B or a comma list (an axis when several)")
-	f.StringArrayVar(&o.f.Axes, "axis", nil, "an axis over any configuration key: KEY=V1,V2,... or KEY=A..B; repeatable")
-	f.StringArrayVar(&o.f.Zip, "zip", nil, "axes that move together: KEY,KEY,...; repeatable")
-	f.StringVar(&o.f.Packets, "packets", "", "per-packet log detail of each point: none (default), data or all")
-	f.StringVar(&o.f.MaxTime, "max-time", "", "stop each point at this simulated time (e.g. 10ms)")
-	f.StringVar(&o.reward, "reward", "", "--kind dataset: rewards, comma-separated, or all (default all; as 'ccreplay dataset')")
-	f.Float64Var(&o.gamma, "gamma", dataset.DefaultGamma, "--kind dataset: discount factor of return_fdcc_nstep, in [0, 1]")
-	f.IntVar(&o.nstep, "nstep", dataset.DefaultNStep, "--kind dataset: steps of return_fdcc_nstep")
-	f.StringVarP(&o.Out, "out", "o", "", "the sweep's folder (required)")
-	f.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "points run at once (local)")
-	f.BoolVar(&o.JSON, "json", false, "print the outcome as JSON to stdout")
-	f.BoolVar(&o.Slurm, "slurm", false, "submit the points not done to Slurm as one job array instead of running them here")
-	f.StringVar(&o.slurm.Partition, "partition", "", "Slurm partition (--slurm)")
-	f.StringVar(&o.slurm.Time, "time", "", "Slurm time limit per task, e.g. 00:30:00 (--slurm)")
-	f.IntVar(&o.slurm.ArrayMax, "array-max", 0, "Slurm: at most this many tasks at once (0 = no limit)")
-	f.IntVar(&o.slurm.Chunk, "chunk", 1, "Slurm: points per array task")
-	f.StringVar(&o.slurm.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
-	f.StringVar(&o.slurm.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
-	c.AddCommand(newSweepPointCmd(s), newSweepStatusCmd(s), newSweepCollectCmd(s), newSweepPlotCmd(s))
+	fl := c.Flags()
+	fl.StringVar(&o.flags.Spec, "spec", "", "sweep specification (YAML: run configuration keys plus axes, zip, kind)")
+	fl.StringVar(&o.flags.Config, "config", "", "YAML run configuration every point starts from")
+	fl.StringVar(&o.kind, "kind", "", "what each point runs: run (default), dataset (a reward dataset per point) or estimate (ccreplay estimate with its defaults)")
+	fl.StringVar(&o.flags.Trace, "trace", "", "trace file of every point (braces: several files, an axis)")
+	fl.StringVar(&o.flags.Workload, "workload", "", "workload generator spec; a parameter's {V1,V2} or {A..B} is an axis")
+	fl.StringVar(&o.flags.CCA, "cca", "", "algorithm NAME[:PRESET], or a comma list (an axis): "+algorithmNames())
+	fl.StringArrayVar(&o.flags.CCAParams, "cca-param", nil, "parameter KEY=VALUE or KEY={V1,V2} (an axis); repeatable")
+	fl.StringVar(&o.flags.Topology, "topology", "", "topology spec; a parameter's {V1,V2} is an axis")
+	fl.StringVar(&o.flags.Seeds, "seeds", "", "seeds: N, A..B or a comma list (an axis when several)")
+	fl.StringArrayVar(&o.flags.Axes, "axis", nil, "an axis over any configuration key: KEY=V1,V2,... or KEY=A..B; repeatable")
+	fl.StringArrayVar(&o.flags.Zip, "zip", nil, "axes that move together: KEY,KEY,...; repeatable")
+	fl.StringVar(&o.flags.Packets, "packets", "", "per-packet log detail of each point: none (default), data or all")
+	fl.StringVar(&o.flags.MaxTime, "max-time", "", "stop each point at this simulated time (e.g. 10ms)")
+	fl.StringVar(&o.reward, "reward", "", "--kind dataset: rewards, comma-separated, or all (default all; as 'ccreplay dataset')")
+	fl.Float64Var(&o.gamma, "gamma", dataset.DefaultGamma, "--kind dataset: discount factor of return_fdcc_nstep, in [0, 1]")
+	fl.IntVar(&o.nstep, "nstep", dataset.DefaultNStep, "--kind dataset: steps of return_fdcc_nstep")
+	fl.StringVarP(&o.Out, "out", "o", "", "the sweep's folder (required)")
+	fl.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "points run at once (local)")
+	fl.BoolVar(&o.JSON, "json", false, "print the outcome as JSON to stdout")
+	fl.BoolVar(&o.Slurm, "slurm", false, "submit the points not done to Slurm as one job array instead of running them here")
+	fl.StringVar(&o.slurm.Partition, "partition", "", "Slurm partition (--slurm)")
+	fl.StringVar(&o.slurm.Time, "time", "", "Slurm time limit per task, e.g. 00:30:00 (--slurm)")
+	fl.IntVar(&o.slurm.ArrayMax, "array-max", 0, "Slurm: at most this many tasks at once (0 = no limit)")
+	fl.IntVar(&o.slurm.Chunk, "chunk", 1, "Slurm: points per array task")
+	fl.StringVar(&o.slurm.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
+	fl.StringVar(&o.slurm.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
+	c.AddCommand(newSweepPointCmd(f), newSweepStatusCmd(f), newSweepCollectCmd(f), newSweepPlotCmd(f))
 	return c
 }
 
-func (o *sweepOptions) run(ctx context.Context) error {
+// sweepPlan checks the command line and plans the sweep into --out.
+func (o *sweepOptions) sweepPlan() (*sweep.Plan, error) {
 	if o.Out == "" {
-		return usageErrorf("give the sweep's folder: --out DIR")
+		return nil, usageErrorf("give the sweep's folder: --out DIR")
 	}
 	if o.Jobs < 1 {
-		return usageErrorf("-j/--jobs must be >= 1, got %d", o.Jobs)
+		return nil, usageErrorf("-j/--jobs must be >= 1, got %d", o.Jobs)
 	}
 	switch o.kind {
 	case "", string(sweep.KindRun), string(sweep.KindDataset), string(sweep.KindEstimate):
-		o.f.Kind = sweep.Kind(o.kind)
+		o.flags.Kind = sweep.Kind(o.kind)
 	default:
-		return usageErrorf("--kind %q: want run, dataset or estimate", o.kind)
+		return nil, usageErrorf("--kind %q: want run, dataset or estimate", o.kind)
 	}
 	if o.slurm.Chunk < 1 || o.slurm.ArrayMax < 0 {
-		return usageErrorf("--chunk must be >= 1 and --array-max >= 0")
+		return nil, usageErrorf("--chunk must be >= 1 and --array-max >= 0")
 	}
-	sp, err := sweep.FromFlags(o.f)
+	sp, err := sweep.FromFlags(o.flags)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if sp.Kind == sweep.KindDataset {
 		if _, err := datasetParamsOf(sp.Dataset); err != nil {
-			return usageErrorf("%v", err)
+			return nil, usageErrorf("%v", err)
 		}
 	} else if sp.Dataset != (sweep.DatasetOptions{}) {
-		return usageErrorf("dataset options (--reward, --gamma, --nstep, a dataset: section) need --kind dataset")
+		return nil, usageErrorf("dataset options (--reward, --gamma, --nstep, a dataset: section) need --kind dataset")
 	}
 	pl, err := sweep.NewPlan(sp)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := pl.Prepare(o.Out); err != nil {
-		if errors.Is(err, runfolder.ErrRefused) {
-			return clierr.Usage(err)
-		}
+	if _, err := pl.Prepare(o.Out); errors.Is(err, runfolder.ErrRefused) {
+		return nil, clierr.Usage(err)
+	} else if err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+// sweepRun runs (or submits) the points not done and collects the table.
+func sweepRun(o *sweepOptions) error {
+	pl, err := o.sweepPlan()
+	if err != nil {
 		return err
 	}
 	if o.Slurm {
-		return o.submit(ctx, pl)
+		return o.submit(o.ctx, pl)
 	}
-	prog := o.s.newProgressLine()
-	start := time.Now()
-	c, err := pl.RunLocal(ctx, o.Out, o.Jobs, sweepExec(o.s), func(c sweep.Counts, eta time.Duration) {
+	prog := o.f.newProgressLine()
+	start := o.f.now()
+	c, err := pl.RunLocal(o.ctx, o.Out, o.Jobs, sweepExec(o.f), func(c sweep.Counts, eta time.Duration) {
 		line := fmt.Sprintf("sweep: %d/%d done, %d failed, %d running, %d pending", c.Done, c.Total, c.Failed, c.Running, c.Pending)
 		if eta > 0 {
 			line += fmt.Sprintf(", ETA %s", eta.Round(time.Second))
@@ -198,6 +216,11 @@ func (o *sweepOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return o.collect(c, start)
+}
+
+// collect writes sweep.parquet after a local run and reports.
+func (o *sweepOptions) collect(c sweep.Counts, start time.Time) error {
 	_, states, t, err := sweep.Collect(o.Out)
 	if err != nil {
 		return err
@@ -205,15 +228,16 @@ func (o *sweepOptions) run(ctx context.Context) error {
 	if err := t.WriteParquet(filepath.Join(o.Out, sweep.TableFile)); err != nil {
 		return err
 	}
+	wall := o.f.now().Sub(start)
 	if o.JSON {
-		if err := writeJSON(o.s, sweepOutcome(o.Out, states, t, time.Since(start))); err != nil {
+		if err := writeJSON(o.f, sweep.NewOutcome(o.Out, states, t, wall)); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(o.s.Out, "ccreplay sweep: %d points (%d run now, %d already done, %d failed) in %s; table %s\n",
-			c.Total, c.Done-c.Skipped+c.Failed, c.Skipped, c.Failed, time.Since(start).Round(time.Millisecond), filepath.Join(o.Out, sweep.TableFile))
+		fmt.Fprintf(o.f.Out, "ccreplay sweep: %d points (%d run now, %d already done, %d failed) in %s; table %s\n",
+			c.Total, c.Done-c.Skipped+c.Failed, c.Skipped, c.Failed, wall.Round(time.Millisecond), filepath.Join(o.Out, sweep.TableFile))
 		if c.Failed > 0 {
-			sweep.WriteStatus(o.s.Out, o.Out, states, 20)
+			sweep.WriteStatus(o.f.Out, o.Out, states, 20)
 		}
 	}
 	if c.Failed > 0 {
@@ -228,18 +252,13 @@ func (o *sweepOptions) submit(ctx context.Context, pl *sweep.Plan) error {
 	if err != nil {
 		return err
 	}
-	var todo []int
-	for _, s := range states {
-		if s.State == sweep.Pending || s.State == sweep.Failed {
-			todo = append(todo, s.Index)
-		}
-	}
+	todo := sweep.Todo(states)
 	c := sweep.Tally(states)
 	if len(todo) == 0 {
 		if o.JSON {
-			return writeJSON(o.s, map[string]any{"submitted": nil, "done": c.Done, "running": c.Running, "total": c.Total})
+			return writeJSON(o.f, map[string]any{"submitted": nil, "done": c.Done, "running": c.Running, "total": c.Total})
 		}
-		fmt.Fprintf(o.s.Out, "ccreplay sweep: nothing to submit: %d points done, %d running, of %d\n", c.Done, c.Running, c.Total)
+		fmt.Fprintf(o.f.Out, "ccreplay sweep: nothing to submit: %d points done, %d running, of %d\n", c.Done, c.Running, c.Total)
 		return nil
 	}
 	opt := o.slurm
@@ -258,60 +277,30 @@ func (o *sweepOptions) submit(ctx context.Context, pl *sweep.Plan) error {
 		return err
 	}
 	if o.JSON {
-		return writeJSON(o.s, sub)
+		return writeJSON(o.f, sub)
 	}
-	fmt.Fprintf(o.s.Out, "ccreplay sweep: submitted Slurm job %s: %d points in %d tasks (%d done, %d running before); script %s\n",
+	fmt.Fprintf(o.f.Out, "ccreplay sweep: submitted Slurm job %s: %d points in %d tasks (%d done, %d running before); script %s\n",
 		sub.JobID, sub.Points, sub.Tasks, c.Done, c.Running, sub.Script)
-	fmt.Fprintf(o.s.Out, "follow with 'ccreplay sweep status %s'; when it is done, 'ccreplay sweep collect %s'\n", o.Out, o.Out)
+	fmt.Fprintf(o.f.Out, "follow with 'ccreplay sweep status %s'; when it is done, 'ccreplay sweep collect %s'\n", o.Out, o.Out)
 	return nil
 }
 
-type sweepJSON struct {
-	Dir       string             `json:"dir"`
-	Table     string             `json:"table"`
-	Total     int                `json:"total"`
-	Done      int                `json:"done"`
-	Failed    int                `json:"failed"`
-	Running   int                `json:"running"`
-	Pending   int                `json:"pending"`
-	Columns   []string           `json:"columns"`
-	NotDone   []sweep.PointState `json:"not_done,omitempty"`
-	WallTimeS float64            `json:"wall_time_s,omitempty"`
-}
-
-func sweepOutcome(dir string, states []sweep.PointState, t *sweep.Table, wall time.Duration) sweepJSON {
-	c := sweep.Tally(states)
-	j := sweepJSON{Dir: dir, Table: filepath.Join(dir, sweep.TableFile), Total: c.Total, Done: c.Done, Failed: c.Failed,
-		Running: c.Running, Pending: c.Pending, WallTimeS: wall.Seconds()}
-	if t != nil {
-		for _, col := range t.Columns {
-			j.Columns = append(j.Columns, col.Name)
-		}
-	}
-	for _, s := range states {
-		if s.State != sweep.Done {
-			j.NotDone = append(j.NotDone, s)
-		}
-	}
-	return j
-}
-
-func writeJSON(s *streams, v any) error {
+func writeJSON(f *Factory, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(s.Out, string(b))
+	_, err = fmt.Fprintln(f.Out, string(b))
 	return err
 }
 
 // sweepExec runs one point as `ccreplay run` would (or `dataset`, or
 // `estimate`), into
 // dir, without printing.
-func sweepExec(s *streams) sweep.Exec {
+func sweepExec(f *Factory) sweep.Exec {
 	return func(ctx context.Context, sp *sweep.Spec, fc *runconfig.File, name, dir string) error {
 		req := runconfig.Request{Config: name, Loaded: fc, CCA: "dcqcn", Seed: 1, Packets: "none", PPN: 1, Set: map[string]bool{}}
-		st, err := runconfig.Resolve(req, registry())
+		st, err := runconfig.Resolve(req, f.registry())
 		if err != nil {
 			return err
 		}
@@ -324,7 +313,7 @@ func sweepExec(s *streams) sweep.Exec {
 			if err != nil {
 				return err
 			}
-			_, err = writeDataset(ctx, st, cfg, st.Req.Seed, p, dir)
+			_, err = dataset.Write(ctx, *scenarioOf(st, &cfg), p, dir)
 			return err
 		}
 		if sp.Kind == sweep.KindEstimate {
@@ -339,7 +328,7 @@ func sweepExec(s *streams) sweep.Exec {
 }
 
 // newSweepPointCmd is `ccreplay sweep point`: what a Slurm task runs.
-func newSweepPointCmd(s *streams) *cobra.Command {
+func newSweepPointCmd(f *Factory) *cobra.Command {
 	var index, task, chunk int
 	var list string
 	c := &cobra.Command{
@@ -379,7 +368,7 @@ trying every point of its share.`,
 			if err != nil {
 				return err
 			}
-			return pl.RunIndexes(cmd.Context(), root, idx, m, sweepExec(s))
+			return pl.RunIndexes(cmd.Context(), root, idx, m, sweepExec(f))
 		},
 	}
 	c.Flags().IntVar(&index, "index", -1, "the point to run")
@@ -389,7 +378,7 @@ trying every point of its share.`,
 	return c
 }
 
-func newSweepStatusCmd(s *streams) *cobra.Command {
+func newSweepStatusCmd(f *Factory) *cobra.Command {
 	var asJSON bool
 	var limit int
 	c := &cobra.Command{
@@ -413,9 +402,9 @@ whatever the states are.`,
 				return err
 			}
 			if asJSON {
-				return writeJSON(s, sweepOutcome(args[0], states, nil, 0))
+				return writeJSON(f, sweep.NewOutcome(args[0], states, nil, 0))
 			}
-			sweep.WriteStatus(s.Out, args[0], states, limit)
+			sweep.WriteStatus(f.Out, args[0], states, limit)
 			return nil
 		},
 	}
@@ -424,7 +413,7 @@ whatever the states are.`,
 	return c
 }
 
-func newSweepCollectCmd(s *streams) *cobra.Command {
+func newSweepCollectCmd(f *Factory) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "collect DIR",
@@ -450,10 +439,10 @@ A local sweep collects at its end; a Slurm sweep is collected with this command.
 				return err
 			}
 			if asJSON {
-				return writeJSON(s, sweepOutcome(args[0], states, t, time.Since(start)))
+				return writeJSON(f, sweep.NewOutcome(args[0], states, t, time.Since(start)))
 			}
 			c := sweep.Tally(states)
-			fmt.Fprintf(s.Out, "wrote %s: %d rows (%d done, %d failed, %d running, %d pending), %d columns\n",
+			fmt.Fprintf(f.Out, "wrote %s: %d rows (%d done, %d failed, %d running, %d pending), %d columns\n",
 				filepath.Join(args[0], sweep.TableFile), t.Rows, c.Done, c.Failed, c.Running, c.Pending, len(t.Columns))
 			return nil
 		},
@@ -462,7 +451,7 @@ A local sweep collects at its end; a Slurm sweep is collected with this command.
 	return c
 }
 
-func newSweepPlotCmd(s *streams) *cobra.Command {
+func newSweepPlotCmd(f *Factory) *cobra.Command {
 	var metric, x, line, out, format string
 	c := &cobra.Command{
 		Use:   "plot DIR --metric M --x AXIS [--line AXIS] -o OUTDIR",
@@ -493,7 +482,7 @@ and line (seeds and the other axes). Writes OUTDIR/sweep_METRIC_vs_X.png (or .sv
 				return err
 			}
 			for _, p := range paths {
-				fmt.Fprintln(s.Out, "wrote "+p)
+				fmt.Fprintln(f.Out, "wrote "+p)
 			}
 			return nil
 		},
