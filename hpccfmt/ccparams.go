@@ -1,7 +1,6 @@
 package hpccfmt
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -58,32 +57,32 @@ import (
 // parser; the network keys (BUFFER_SIZE, PACKET_PAYLOAD_SIZE,
 // L2_ACK_INTERVAL, ENABLE_QCN, ACK_HIGH_PRIO, ...) are Config fields.
 func (c *Config) CCParams() (name string, params map[string]string) {
-	p := map[string]string{"min_rate": formatRate(c.MinRate)}
+	p := map[string]string{"min_rate": units.FormatRate(c.MinRate)}
 	switch c.Algorithm {
 	case "dcqcn":
 		c.optRate(p, "RATE_AI", "ai_rate", c.RateAI)
 		c.optRate(p, "RATE_HAI", "hai_rate", c.RateHAI)
 		p["ai_ref_rate"] = "off" // the file's steps are for its own NIC rate already
 		if c.Has("EWMA_GAIN") {
-			p["g"] = formatFloat(c.EWMAGain)
+			p["g"] = units.FormatFloat(c.EWMAGain)
 		}
 		if c.Has("RP_TIMER") {
-			p["increase_timer"] = formatDuration(c.RPTimer)
+			p["increase_timer"] = units.FormatDuration(c.RPTimer)
 		}
-		p["alpha_timer"] = formatDuration(c.AlphaResumeInterval)
-		p["cnp_interval"] = formatDuration(c.AlphaResumeInterval)
-		p["decrease_interval"] = formatDuration(c.RateDecreaseInterval)
+		p["alpha_timer"] = units.FormatDuration(c.AlphaResumeInterval)
+		p["cnp_interval"] = units.FormatDuration(c.AlphaResumeInterval)
+		p["decrease_interval"] = units.FormatDuration(c.RateDecreaseInterval)
 		p["fast_recovery"] = strconv.Itoa(c.FastRecoveryTimes)
 		p["clamp_target_rate"] = strconv.FormatBool(c.ClampTargetRate)
 		p["alpha_mode"], p["increase_mode"], p["byte_counter"] = "mlx", "mlx", "off"
 		p["decrease_mode"] = "tick"
 		p["window"] = "off" // the NIC's window (HAS_WIN, VAR_WIN) applies
 		if e, ok := c.linearECN(); ok {
-			p["kmin"], p["kmax"] = formatSize(e.Kmin), formatSize(e.Kmax)
-			p["pmax"], p["ecn_ref_rate"] = formatFloat(e.Pmax), formatRate(e.Rate)
+			p["kmin"], p["kmax"] = units.FormatSize(e.Kmin), units.FormatSize(e.Kmax)
+			p["pmax"], p["ecn_ref_rate"] = units.FormatFloat(e.Pmax), units.FormatRate(e.Rate)
 		}
 	case "hpcc":
-		p["eta"] = formatFloat(c.UTarget)
+		p["eta"] = units.FormatFloat(c.UTarget)
 		p["max_stage"] = strconv.Itoa(c.MIThresh)
 		p["fast_react"] = strconv.FormatBool(c.FastReact)
 		c.optRate(p, "RATE_AI", "ai_rate", c.RateAI)
@@ -98,9 +97,9 @@ func (c *Config) CCParams() (name string, params map[string]string) {
 		p["alpha"], p["beta"] = "0.875", "0.8"
 		p["t_low"], p["t_high"], p["min_rtt"] = "50us", "500us", "20us"
 	case "dctcp":
-		p["ai_rate"] = formatRate(c.DCTCPRateAI)
+		p["ai_rate"] = units.FormatRate(c.DCTCPRateAI)
 		if c.Has("EWMA_GAIN") {
-			p["g"] = formatFloat(c.EWMAGain)
+			p["g"] = units.FormatFloat(c.EWMAGain)
 		}
 	}
 	return c.Algorithm, p
@@ -109,7 +108,7 @@ func (c *Config) CCParams() (name string, params map[string]string) {
 // optRate sets p[param] from a rate key the file gave.
 func (c *Config) optRate(p map[string]string, key, param string, r units.BitsPerSec) {
 	if c.Has(key) {
-		p[param] = formatRate(r)
+		p[param] = units.FormatRate(r)
 	}
 }
 
@@ -131,45 +130,3 @@ func (c *Config) linearECN() (ECNEntry, bool) {
 }
 
 func nearlyEqual(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(math.Abs(a), math.Abs(b)) }
-
-// formatRate prints r exactly in the largest unit that divides it.
-func formatRate(r units.BitsPerSec) string {
-	switch {
-	case r != 0 && r%units.Gbps == 0:
-		return fmt.Sprintf("%dGbps", r/units.Gbps)
-	case r != 0 && r%units.Mbps == 0:
-		return fmt.Sprintf("%dMbps", r/units.Mbps)
-	case r != 0 && r%units.Kbps == 0:
-		return fmt.Sprintf("%dKbps", r/units.Kbps)
-	}
-	return fmt.Sprintf("%dbps", int64(r))
-}
-
-// formatDuration prints t exactly in the largest unit that divides it.
-func formatDuration(t units.Time) string {
-	if t == 0 {
-		return "0us"
-	}
-	for _, u := range []struct {
-		d   units.Time
-		suf string
-	}{{units.Second, "s"}, {units.Millisecond, "ms"}, {units.Microsecond, "us"}, {units.Nanosecond, "ns"}} {
-		if t%u.d == 0 {
-			return fmt.Sprintf("%d%s", t/u.d, u.suf)
-		}
-	}
-	return fmt.Sprintf("%dps", int64(t))
-}
-
-// formatSize prints b exactly in decimal units.
-func formatSize(b units.Bytes) string {
-	switch {
-	case b != 0 && b%units.MB == 0:
-		return fmt.Sprintf("%dMB", b/units.MB)
-	case b != 0 && b%units.KB == 0:
-		return fmt.Sprintf("%dKB", b/units.KB)
-	}
-	return fmt.Sprintf("%dB", int64(b))
-}
-
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

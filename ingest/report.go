@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // Report is what ingest found in a capture: packets by kind, what was
@@ -180,7 +182,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.TimestampResolution != "" {
 		p(", %s timestamps", r.TimestampResolution)
 	}
-	p("\n%d packets, %d bytes on the wire, %s\n", r.Packets, r.WireBytes, fmtNs(r.DurationNs))
+	p("\n%d packets, %d bytes on the wire, %s\n", r.Packets, r.WireBytes, units.HumanNs(float64(r.DurationNs)))
 	p("packets by kind: %s\n", fmtCounts(r.Kinds))
 	if len(r.Skipped) > 0 {
 		p("skipped: %s\n", fmtCounts(r.Skipped))
@@ -257,7 +259,7 @@ func writeFlows(b *strings.Builder, flows []FlowReport) {
 			break
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", f.Proto, hostPort(f.Src, f.SrcPort), hostPort(f.Dst, f.DstPort),
-			f.Packets, f.PayloadBytes, f.UniqueBytes, f.ECT, f.CEMarked, fmtNs(f.EndNs-f.StartNs))
+			f.Packets, f.PayloadBytes, f.UniqueBytes, f.ECT, f.CEMarked, units.HumanNs(float64(f.EndNs-f.StartNs)))
 	}
 	tw.Flush()
 }
@@ -293,17 +295,4 @@ func fmtCounts(m map[string]int64) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// fmtNs prints a duration in ns with a readable unit.
-func fmtNs(ns int64) string {
-	switch {
-	case ns >= 1e9:
-		return fmt.Sprintf("%.3f s", float64(ns)/1e9)
-	case ns >= 1e6:
-		return fmt.Sprintf("%.3f ms", float64(ns)/1e6)
-	case ns >= 1e3:
-		return fmt.Sprintf("%.3f us", float64(ns)/1e3)
-	}
-	return fmt.Sprintf("%d ns", ns)
 }

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // MaxSizeRows is the most rows BySize gives: a run with more distinct
@@ -227,11 +228,11 @@ func SizeCells(t SizeTable) (header []string, rows [][]string) {
 	}
 	for _, r := range t.Rows {
 		row := []string{r.SizeLabel(), fmt.Sprint(r.Messages), fmt.Sprint(r.MessagesFinished),
-			fmtNs(r.MCTMeanNs), fmtNs(float64(r.MCTP50Ns)), fmtNs(float64(r.MCTP99Ns))}
+			units.HumanNs(r.MCTMeanNs), units.HumanNs(float64(r.MCTP50Ns)), units.HumanNs(float64(r.MCTP99Ns))}
 		if colls {
 			cct := "n/a"
 			if r.CollectivesFinished > 0 {
-				cct = fmtNs(r.CCTMeanNs)
+				cct = units.HumanNs(r.CCTMeanNs)
 			}
 			row = append(row, fmt.Sprint(r.Collectives), cct)
 		}

@@ -3,6 +3,8 @@ package metrics
 import (
 	"fmt"
 	"math"
+
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // Unit says how a metric's value reads and prints.
@@ -27,15 +29,15 @@ func Format(v float64, u Unit) string {
 	}
 	switch u {
 	case UnitNs:
-		return fmtNs(v)
+		return units.HumanNs(v)
 	case UnitX:
 		return fmtX(v)
 	case UnitPct:
 		return fmtPct(v)
 	case UnitBps:
-		return fmtBps(v)
+		return units.HumanBps(v)
 	case UnitBytes:
-		return fmtBytes(v)
+		return units.HumanBytes(v)
 	case UnitCount:
 		return fmt.Sprintf("%.0f", v)
 	default:
@@ -91,3 +93,9 @@ func concurrent(get func(*Summary) float64) func(*Summary) float64 {
 		return get(s)
 	}
 }
+
+// fmtPct formats a fraction as a percentage: "12.35 %".
+func fmtPct(f float64) string { return fmt.Sprintf("%.2f %%", f*100) }
+
+// fmtX formats a slowdown: "3.21x".
+func fmtX(f float64) string { return fmt.Sprintf("%.2fx", f) }

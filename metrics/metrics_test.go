@@ -487,10 +487,8 @@ func TestWriteTable(t *testing.T) {
 
 func TestFormatUnits(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
-		{fmtNs(850), "850 ns"}, {fmtNs(1_342_000), "1.342 ms"}, {fmtNs(2e9), "2.000 s"},
-		{fmtNs(12_500), "12.500 us"},
-		{fmtBps(93.75e9), "93.750 Gb/s"}, {fmtBps(1.6e12), "1.600 Tb/s"}, {fmtBps(0), "0 b/s"},
-		{fmtBytes(1536), "1.500 KiB"}, {fmtBytes(1000), "1000 B"}, {fmtBytes(3 << 20), "3.000 MiB"},
+		{Format(1_342_000, UnitNs), "1.342 ms"}, {Format(93.75e9, UnitBps), "93.750 Gb/s"},
+		{Format(1536, UnitBytes), "1.500 KiB"}, {Format(math.NaN(), UnitNs), "n/a"},
 		{fmtPct(0.1234), "12.34 %"}, {fmtX(3.214), "3.21x"},
 	} {
 		if c.got != c.want {

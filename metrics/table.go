@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // WriteTable prints s for humans: one aligned "label  value unit" line per
@@ -46,15 +47,15 @@ func SummaryRows(s Summary) []Row {
 	if s.Collectives > 0 {
 		row("collectives", of(s.CollectivesFinished, s.Collectives))
 	}
-	row("sim duration", fmtNs(float64(s.SimDurationNs)))
+	row("sim duration", units.HumanNs(float64(s.SimDurationNs)))
 
 	stats := func(name string, mean float64, p50, p90, p95, p99, p999, mx int64) {
-		row(name+" mean", fmtNs(mean))
+		row(name+" mean", units.HumanNs(mean))
 		for _, p := range []struct {
 			label string
 			v     int64
 		}{{"p50", p50}, {"p90", p90}, {"p95", p95}, {"p99", p99}, {"p99.9", p999}, {"max", mx}} {
-			row(name+" "+p.label, fmtNs(float64(p.v)))
+			row(name+" "+p.label, units.HumanNs(float64(p.v)))
 		}
 	}
 	stats("FCT", s.FCTMeanNs, s.FCTP50Ns, s.FCTP90Ns, s.FCTP95Ns, s.FCTP99Ns, s.FCTP999Ns, s.FCTMaxNs)
@@ -80,11 +81,11 @@ func SummaryRows(s Summary) []Row {
 	row("CNPs", fmt.Sprintf("%d", s.CNPs))
 	row("NACKs", fmt.Sprintf("%d", s.Nacks))
 	row("timeouts", fmt.Sprintf("%d", s.Timeouts))
-	row("retransmitted", fmtBytes(float64(s.RetxBytes)))
-	row("dropped", fmt.Sprintf("%d pkts, %s", s.DropsPkts, fmtBytes(float64(s.DropsBytes))))
+	row("retransmitted", units.HumanBytes(float64(s.RetxBytes)))
+	row("dropped", fmt.Sprintf("%d pkts, %s", s.DropsPkts, units.HumanBytes(float64(s.DropsBytes))))
 
-	row("goodput (aggregate)", fmtBps(s.GoodputBps))
-	row("goodput (flow mean)", fmtBps(s.GoodputMeanBps))
+	row("goodput (aggregate)", units.HumanBps(s.GoodputBps))
+	row("goodput (flow mean)", units.HumanBps(s.GoodputMeanBps))
 	if s.GoodputNorm > 0 {
 		row("goodput / receiver link", fmt.Sprintf("%.4f", s.GoodputNorm))
 	} else {
@@ -94,20 +95,20 @@ func SummaryRows(s Summary) []Row {
 	row("Jain index", fmt.Sprintf("%.4f", s.JainIndex))
 	row("min/max rate", fmt.Sprintf("%.4f", s.MinMaxRateRatio))
 	if s.ConcurrentWindowNs > 0 {
-		row("concurrent window", fmt.Sprintf("%s from %s", fmtNs(float64(s.ConcurrentWindowNs)), fmtNs(float64(s.ConcurrentWindowStartNs))))
+		row("concurrent window", fmt.Sprintf("%s from %s", units.HumanNs(float64(s.ConcurrentWindowNs)), units.HumanNs(float64(s.ConcurrentWindowStartNs))))
 		row("unfair ratio concurrent", fmt.Sprintf("%.4f", s.UnfairRatioConcurrent))
 		row("Jain index concurrent", fmt.Sprintf("%.4f", s.JainIndexConcurrent))
 		row("min/max rate concurrent", fmt.Sprintf("%.4f", s.MinMaxRateRatioConcurrent))
 	} else {
-		row("concurrent window", fmt.Sprintf("none (the flows are never all active together for %s)", fmtNs(MinConcurrentWindowNs)))
+		row("concurrent window", fmt.Sprintf("none (the flows are never all active together for %s)", units.HumanNs(MinConcurrentWindowNs)))
 		row("unfair ratio concurrent", "n/a")
 	}
 
 	row("switch util max", fmtPct(s.SwitchUtilMax))
 	row("switch util mean", fmtPct(s.SwitchUtilMean))
-	row("queue avg (worst port)", fmtBytes(s.QLenAvgBytes))
-	row("queue p99 (worst port)", fmtBytes(float64(s.QLenP99Bytes)))
-	row("queue max (worst port)", fmtBytes(float64(s.QLenMaxBytes)))
+	row("queue avg (worst port)", units.HumanBytes(s.QLenAvgBytes))
+	row("queue p99 (worst port)", units.HumanBytes(float64(s.QLenP99Bytes)))
+	row("queue max (worst port)", units.HumanBytes(float64(s.QLenMaxBytes)))
 	row("PFC paused (all ports)", fmtPct(s.PFCPauseFraction))
 	row("PFC paused (worst port)", fmtPct(s.PFCPauseFractionMax))
 	row("PFC paused (flow mean)", fmtPct(s.PFCPausedFracMean))
@@ -140,7 +141,7 @@ func BucketCells(buckets []Bucket) [][]string {
 		out = append(out, []string{
 			fmt.Sprintf("%d-%d", b.SizeMinBytes, b.SizeMaxBytes),
 			fmt.Sprintf("%d", b.Flows), fmt.Sprintf("%d", b.FlowsFinished),
-			fmtNs(float64(b.FCTP50Ns)), fmtNs(float64(b.FCTP95Ns)), fmtNs(float64(b.FCTP99Ns)),
+			units.HumanNs(float64(b.FCTP50Ns)), units.HumanNs(float64(b.FCTP95Ns)), units.HumanNs(float64(b.FCTP99Ns)),
 			fmtX(b.SlowdownP50), fmtX(b.SlowdownP95), fmtX(b.SlowdownP99),
 		})
 	}
@@ -165,19 +166,19 @@ func PacketRows(p PacketStats) []Row {
 	row("packet rows", fmt.Sprintf("%d (%s)", p.Rows, countsByKind(p.RowsByKind)))
 	row("data packets sent", fmt.Sprintf("%d pkts", p.DataSentPkts))
 	row("data packets delivered", fmt.Sprintf("%d pkts, %d CE-marked", p.DataDeliveredPkts, p.CEDeliveredPkts))
-	row("dropped (packet log)", fmt.Sprintf("%d pkts, %s (%s)", p.DropsPkts, fmtBytes(float64(p.DropsBytes)), countsByKind(p.DropsByKind)))
+	row("dropped (packet log)", fmt.Sprintf("%d pkts, %s (%s)", p.DropsPkts, units.HumanBytes(float64(p.DropsBytes)), countsByKind(p.DropsByKind)))
 	d, q := p.SwitchQueueDelayNs, p.SwitchQDepthBytes
 	row("switch hops (data)", fmt.Sprintf("%d", d.N))
-	row("switch queue delay mean", fmtNs(d.Mean))
+	row("switch queue delay mean", units.HumanNs(d.Mean))
 	for _, x := range []struct {
 		label string
 		v     int64
 	}{{"p50", d.P50}, {"p90", d.P90}, {"p99", d.P99}, {"p99.9", d.P999}, {"max", d.Max}} {
-		row("switch queue delay "+x.label, fmtNs(float64(x.v)))
+		row("switch queue delay "+x.label, units.HumanNs(float64(x.v)))
 	}
-	row("queue at enqueue mean", fmtBytes(q.Mean))
-	row("queue at enqueue p99", fmtBytes(float64(q.P99)))
-	row("queue at enqueue max", fmtBytes(float64(q.Max)))
+	row("queue at enqueue mean", units.HumanBytes(q.Mean))
+	row("queue at enqueue p99", units.HumanBytes(float64(q.P99)))
+	row("queue at enqueue max", units.HumanBytes(float64(q.Max)))
 	return rows
 }
 
@@ -211,62 +212,4 @@ func kindOrder(m map[string]int64) []string {
 	}
 	slices.Sort(other)
 	return append(out, other...)
-}
-
-// fmtNs formats a duration given in ns with a unit that keeps 1-3 integer
-// digits: "850 ns", "12.500 us", "1.342 ms", "2.000 s".
-func fmtNs(ns float64) string {
-	switch a := abs(ns); {
-	case a < 1e3:
-		return fmt.Sprintf("%.0f ns", ns)
-	case a < 1e6:
-		return fmt.Sprintf("%.3f us", ns/1e3)
-	case a < 1e9:
-		return fmt.Sprintf("%.3f ms", ns/1e6)
-	default:
-		return fmt.Sprintf("%.3f s", ns/1e9)
-	}
-}
-
-// fmtBps formats a rate in bit/s: "93.750 Gb/s".
-func fmtBps(bps float64) string {
-	switch a := abs(bps); {
-	case a < 1e3:
-		return fmt.Sprintf("%.0f b/s", bps)
-	case a < 1e6:
-		return fmt.Sprintf("%.3f Kb/s", bps/1e3)
-	case a < 1e9:
-		return fmt.Sprintf("%.3f Mb/s", bps/1e6)
-	case a < 1e12:
-		return fmt.Sprintf("%.3f Gb/s", bps/1e9)
-	default:
-		return fmt.Sprintf("%.3f Tb/s", bps/1e12)
-	}
-}
-
-// fmtBytes formats a size in bytes with binary prefixes: "1.500 KiB".
-func fmtBytes(b float64) string {
-	switch a := abs(b); {
-	case a < 1<<10:
-		return fmt.Sprintf("%.0f B", b)
-	case a < 1<<20:
-		return fmt.Sprintf("%.3f KiB", b/(1<<10))
-	case a < 1<<30:
-		return fmt.Sprintf("%.3f MiB", b/(1<<20))
-	default:
-		return fmt.Sprintf("%.3f GiB", b/(1<<30))
-	}
-}
-
-// fmtPct formats a fraction as a percentage: "12.35 %".
-func fmtPct(f float64) string { return fmt.Sprintf("%.2f %%", f*100) }
-
-// fmtX formats a slowdown: "3.21x".
-func fmtX(f float64) string { return fmt.Sprintf("%.2fx", f) }
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -125,3 +125,20 @@ func TestBytesInSaturates(t *testing.T) {
 		t.Errorf("BytesIn with a negative rate = %d, want 0", got)
 	}
 }
+
+// The Human formatters keep one to three integer digits, three decimals,
+// and switch unit at each power of 1000 (1024 for bytes).
+func TestHuman(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{HumanNs(850), "850 ns"}, {HumanNs(999.4), "999 ns"}, {HumanNs(12_500), "12.500 us"},
+		{HumanNs(1_342_000), "1.342 ms"}, {HumanNs(2e9), "2.000 s"}, {HumanNs(-12_500), "-12.500 us"},
+		{HumanBps(0), "0 b/s"}, {HumanBps(1500), "1.500 Kb/s"}, {HumanBps(40e6), "40.000 Mb/s"},
+		{HumanBps(93.75e9), "93.750 Gb/s"}, {HumanBps(1.6e12), "1.600 Tb/s"},
+		{HumanBytes(1000), "1000 B"}, {HumanBytes(1536), "1.500 KiB"}, {HumanBytes(3 << 20), "3.000 MiB"},
+		{HumanBytes(5 << 30), "5.000 GiB"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
