@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/internal/clierr"
@@ -48,4 +49,20 @@ func learnerGroupCmd(use, short, verb string, children ...*cobra.Command) *cobra
 func oldOutputFlag(f *pflag.FlagSet, dst *string) {
 	f.StringVar(dst, "output", "", "")
 	f.MarkDeprecated("output", "use --out (or -o)")
+}
+
+// commandContext is the command's context, or context.Background when it
+// was executed without one.
+func commandContext(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
+
+// givenFlags names the flags given on the command line.
+func givenFlags(cmd *cobra.Command) map[string]bool {
+	set := map[string]bool{}
+	cmd.Flags().Visit(func(fl *pflagFlag) { set[fl.Name] = true })
+	return set
 }

@@ -19,7 +19,8 @@ import (
 
 // evalHeldoutOptions are `ccreplay eval heldout`'s flags.
 type evalHeldoutOptions struct {
-	s         *streams
+	f         *Factory
+	ctx       context.Context // the command's (set when it runs)
 	Set       string
 	Policy    string
 	Latency   string
@@ -29,8 +30,10 @@ type evalHeldoutOptions struct {
 	JSON      bool
 }
 
-func newEvalHeldoutCmd(s *streams) *cobra.Command {
-	o := &evalHeldoutOptions{s: s}
+// NewCmdEvalHeldout is `ccreplay eval heldout`; runF, when not nil, is called with the
+// parsed options instead of running (tests).
+func NewCmdEvalHeldout(f *Factory, runF func(*evalHeldoutOptions) error) *cobra.Command {
+	o := &evalHeldoutOptions{f: f}
 	c := &cobra.Command{
 		Use:   "heldout --set fdcc|rlcc [--policy FILE] [--baselines LIST]",
 		Short: "Score a learned policy and baselines on the held-out scenarios the trainers choose checkpoints by (goodput and fairness)",
@@ -49,16 +52,22 @@ min(goodput/0.85, 1)), a policy the mean over scenarios. Nothing is written.`,
   # a trained RL-CC policy on RL-CC's set, JSON for scripts
   ccreplay eval heldout --set rlcc --policy teacher --baselines none --json`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ctx = commandContext(cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return evalHeldoutRun(o)
+		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.Set, "set", "fdcc", "held-out set: fdcc or rlcc (the learned algorithm is the set's)")
-	f.StringVar(&o.Policy, "policy", "default", `policy file of the set's algorithm (written by ccreplay train), or "default" (the embedded one; for rlcc also "teacher")`)
-	f.StringVar(&o.Latency, "latency", "2us", "RL-CC decision latency (--set rlcc; RL-CC-NIC, Fuhrer 2023, Table III: 2 us)")
-	f.StringVar(&o.Baselines, "baselines", "dcqcn,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
-	f.Uint64Var(&o.Seed, "seed", 1, "seed of every run (trace draws, ECN)")
-	f.IntVarP(&o.Parallel, "parallel", "j", runtime.GOMAXPROCS(0), "scenarios replayed at once (the tables do not depend on it)")
-	f.BoolVar(&o.JSON, "json", false, "print the tables as JSON")
+	fl := c.Flags()
+	fl.StringVar(&o.Set, "set", "fdcc", "held-out set: fdcc or rlcc (the learned algorithm is the set's)")
+	fl.StringVar(&o.Policy, "policy", "default", `policy file of the set's algorithm (written by ccreplay train), or "default" (the embedded one; for rlcc also "teacher")`)
+	fl.StringVar(&o.Latency, "latency", "2us", "RL-CC decision latency (--set rlcc; RL-CC-NIC, Fuhrer 2023, Table III: 2 us)")
+	fl.StringVar(&o.Baselines, "baselines", "dcqcn,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
+	fl.Uint64Var(&o.Seed, "seed", 1, "seed of every run (trace draws, ECN)")
+	fl.IntVarP(&o.Parallel, "parallel", "j", runtime.GOMAXPROCS(0), "scenarios replayed at once (the tables do not depend on it)")
+	fl.BoolVar(&o.JSON, "json", false, "print the tables as JSON")
 	return c
 }
 
@@ -89,7 +98,7 @@ func (o *evalHeldoutOptions) learned() ([]heldout.Scenario, cca.Spec, error) {
 	return nil, cca.Spec{}, usageErrorf("--set: want fdcc or rlcc, got %q", o.Set)
 }
 
-func (o *evalHeldoutOptions) run(ctx context.Context) error {
+func evalHeldoutRun(o *evalHeldoutOptions) error {
 	scs, learned, err := o.learned()
 	if err != nil {
 		return err
@@ -97,7 +106,7 @@ func (o *evalHeldoutOptions) run(ctx context.Context) error {
 	if o.Parallel < 1 {
 		return usageErrorf("--parallel: want at least 1, got %d", o.Parallel)
 	}
-	baselines, err := baselineSpecs(o.Baselines)
+	baselines, err := baselineSpecs(o.f.registry(), o.Baselines)
 	if err != nil {
 		return err
 	}
@@ -105,7 +114,7 @@ func (o *evalHeldoutOptions) run(ctx context.Context) error {
 	for _, sp := range baselines {
 		entries = append(entries, heldout.Entry{Label: sp.Name, Spec: sp})
 	}
-	out, err := heldout.Compare(entries, scs, heldout.Options{Seed: o.Seed, Parallel: o.Parallel, Context: ctx})
+	out, err := heldout.Compare(entries, scs, heldout.Options{Seed: o.Seed, Parallel: o.Parallel, Context: o.ctx})
 	if errors.Is(err, context.Canceled) {
 		return interrupted("%v; nothing printed", err)
 	}
@@ -113,25 +122,24 @@ func (o *evalHeldoutOptions) run(ctx context.Context) error {
 		return err
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.s.Out)
+		enc := json.NewEncoder(o.f.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	for _, e := range out {
-		fmt.Fprint(o.s.Out, e.Table.Format(e.Label))
+		fmt.Fprint(o.f.Out, e.Table.Format(e.Label))
 	}
 	return nil
 }
 
 // baselineSpecs builds --baselines: comma-separated algorithm specs
 // (name[:preset]), or "none".
-func baselineSpecs(s string) ([]cca.Spec, error) {
+func baselineSpecs(reg *cca.Registry, s string) ([]cca.Spec, error) {
 	s = strings.TrimSpace(s)
 	if s == "none" || s == "" {
 		return nil, nil
 	}
 	var out []cca.Spec
-	reg := registry()
 	for _, name := range strings.Split(s, ",") {
 		sp, err := reg.Build(strings.TrimSpace(name), nil)
 		if err != nil {

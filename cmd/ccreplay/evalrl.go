@@ -16,7 +16,8 @@ func init() { registerCommand(newEvalCmd) }
 
 // evalOptions are `ccreplay eval rlcc`'s flags.
 type evalOptions struct {
-	s         *streams
+	f         *Factory
+	ctx       context.Context // the command's (set when it runs)
 	Policy    string
 	Baselines string
 	Flows     string
@@ -29,11 +30,13 @@ type evalOptions struct {
 }
 
 func newEvalCmd(s *streams) *cobra.Command {
-	return learnerGroupCmd("eval", "Evaluate a learned congestion controller against baselines", "evaluate", newEvalRLCCCmd(s), newEvalFDCCCmd(s), newEvalHeldoutCmd(s))
+	return learnerGroupCmd("eval", "Evaluate a learned congestion controller against baselines", "evaluate", NewCmdEvalRLCC(s, nil), newEvalFDCCCmd(s), NewCmdEvalHeldout(s, nil))
 }
 
-func newEvalRLCCCmd(s *streams) *cobra.Command {
-	o := &evalOptions{s: s}
+// NewCmdEvalRLCC is `ccreplay eval rlcc`; runF, when not nil, is called with the
+// parsed options instead of running (tests).
+func NewCmdEvalRLCC(f *Factory, runF func(*evalOptions) error) *cobra.Command {
+	o := &evalOptions{f: f}
 	c := &cobra.Command{
 		Use:   "rlcc",
 		Short: "RL-CC (Tessler 2022), Table 1: RL-CC vs DCQCN and HPCC on many-to-one 16 and 128 flows",
@@ -54,22 +57,28 @@ Nothing is written; --json prints the rows.`,
   # the paper's scales, JSON for scripts (minutes)
   ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ctx = commandContext(cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return evalRLCCRun(o)
+		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default" (the embedded trees) or "teacher" (the embedded MLP they were distilled from)`)
-	f.StringVar(&o.Baselines, "baselines", "dcqcn:zhu2015,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
-	f.StringVar(&o.Flows, "flows", "16,128", "many-to-one flow counts (comma-separated)")
-	f.StringVar(&o.Duration, "duration", "10ms", "simulated time of each run (measured over its second half)")
-	f.StringVar(&o.Latency, "latency", "2us", "RL-CC decision latency (RL-CC-NIC, Fuhrer 2023, Table III: 2 us)")
-	f.Uint64Var(&o.Seed, "seed", 1, "seed of every run (ECN draws)")
-	f.BoolVar(&o.Lossy, "lossy", false, "lossy fabric (PFC off) instead of PFC")
-	f.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the comparison runs (RL-CC, Tessler 2022, Fig. 3: 5 MB; rl/scenario trains with 32MB)")
-	f.BoolVar(&o.JSON, "json", false, "print the rows as JSON")
+	fl := c.Flags()
+	fl.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default" (the embedded trees) or "teacher" (the embedded MLP they were distilled from)`)
+	fl.StringVar(&o.Baselines, "baselines", "dcqcn:zhu2015,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
+	fl.StringVar(&o.Flows, "flows", "16,128", "many-to-one flow counts (comma-separated)")
+	fl.StringVar(&o.Duration, "duration", "10ms", "simulated time of each run (measured over its second half)")
+	fl.StringVar(&o.Latency, "latency", "2us", "RL-CC decision latency (RL-CC-NIC, Fuhrer 2023, Table III: 2 us)")
+	fl.Uint64Var(&o.Seed, "seed", 1, "seed of every run (ECN draws)")
+	fl.BoolVar(&o.Lossy, "lossy", false, "lossy fabric (PFC off) instead of PFC")
+	fl.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the comparison runs (RL-CC, Tessler 2022, Fig. 3: 5 MB; rl/scenario trains with 32MB)")
+	fl.BoolVar(&o.JSON, "json", false, "print the rows as JSON")
 	return c
 }
 
-func (o *evalOptions) run(ctx context.Context) error {
+func evalRLCCRun(o *evalOptions) error {
 	flows, err := parseFlowList("flows", o.Flows, false)
 	if err != nil {
 		return err
@@ -86,7 +95,7 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	baselines, err := baselineSpecs(o.Baselines)
+	baselines, err := baselineSpecs(o.f.registry(), o.Baselines)
 	if err != nil {
 		return err
 	}
@@ -98,7 +107,7 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eo := eval.Options{Duration: dur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf, Context: ctx}
+	eo := eval.Options{Duration: dur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf, Context: o.ctx}
 	rows, err := eval.Compare(entries, flows, eo, o.progress())
 	if errors.Is(err, context.Canceled) {
 		return interrupted("%v; nothing printed", err)
@@ -107,21 +116,21 @@ func (o *evalOptions) run(ctx context.Context) error {
 		return err
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.s.Out)
+		enc := json.NewEncoder(o.f.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	fmt.Fprintf(o.s.Out, "RL-CC (Tessler 2022), Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", fabricName(o.Lossy), o.Buffer, windowName(eo))
-	return eval.WriteTable1(o.s.Out, rows)
+	fmt.Fprintf(o.f.Out, "RL-CC (Tessler 2022), Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", fabricName(o.Lossy), o.Buffer, windowName(eo))
+	return eval.WriteTable1(o.f.Out, rows)
 }
 
 // progress prints each run's figures on a terminal.
 func (o *evalOptions) progress() func(eval.Result) {
-	if !o.s.ErrIsTerminal {
+	if !o.f.ErrIsTerminal {
 		return nil
 	}
 	start := time.Now()
 	return func(r eval.Result) {
-		fmt.Fprintf(o.s.Err, "%s on %d to 1: SU %.0f FR %.0f QL %.1f DR %.2g (%v)\n", r.Label, r.Flows, r.SU, r.FR, r.QL, r.DR, time.Since(start).Round(time.Second))
+		fmt.Fprintf(o.f.Err, "%s on %d to 1: SU %.0f FR %.0f QL %.1f DR %.2g (%v)\n", r.Label, r.Flows, r.SU, r.FR, r.QL, r.DR, time.Since(start).Round(time.Second))
 	}
 }

@@ -10,11 +10,14 @@ import (
 	"github.com/ccreplay/ccreplay/netcalc/scenario"
 )
 
-func init() { registerCommand(newNetcalcCmd) }
+func init() {
+	registerCommand(func(f *Factory) *cobra.Command { return NewCmdNetcalc(f, nil) })
+}
 
 // netcalcOptions are the flags of `ccreplay netcalc`.
 type netcalcOptions struct {
-	s *streams
+	f   *Factory
+	ctx context.Context // the command's (set when it runs)
 
 	Trace, Workload, Topology string
 	Seed                      uint64
@@ -41,8 +44,10 @@ const netcalcExamples = `  # the paper's 31-to-1 incast (Section V): DCQCN witho
   ccreplay netcalc --workload incast:n=2,size=5MB --cca aimd-rate --cca-param beta=0.5 \
       --cca-param ai_every=20us --horizon 2ms --format csv --out nc/aimd`
 
-func newNetcalcCmd(s *streams) *cobra.Command {
-	o := &netcalcOptions{s: s}
+// NewCmdNetcalc is `ccreplay netcalc`; runF, when not nil, is called with
+// the parsed options instead of running (tests).
+func NewCmdNetcalc(f *Factory, runF func(*netcalcOptions) error) *cobra.Command {
+	o := &netcalcOptions{f: f}
 	c := &cobra.Command{
 		Use:   "netcalc (--workload SPEC | --trace FILE) --out DIR [flags]",
 		Short: "Run the network-calculus model of congestion control (CC-NetCalc) on an n-to-1 workload",
@@ -81,33 +86,31 @@ buffer that never overflows) and writes:
 		Example: netcalcExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.set = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
-			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
+			o.ctx, o.set = commandContext(cmd), givenFlags(cmd)
+			if runF != nil {
+				return runF(o)
 			}
-			return o.run(ctx)
+			return netcalcRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl) or packet capture, as for run")
-	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=31,size=10MB")
-	f.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
-	f.Uint64Var(&o.Seed, "seed", 1, "random seed of the workload generators")
-	f.StringVar(&o.CCA, "cca", "dcqcn", "model congestion control: linerate, dcqcn, aimd-rate, aimd-window or vegas")
-	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "model parameter KEY=VALUE (repeatable; keys above)")
-	f.StringVar(&o.PFC, "pfc", "off", "per-ingress PFC: on or off")
-	f.StringVar(&o.Dt, "dt", "100ns", "grid step of the model (a whole number of ns)")
-	f.StringVar(&o.Horizon, "horizon", "10ms", "model time to compute")
-	f.StringVar(&o.Record, "record", "1us", "time between recorded rows of curves (a multiple of --dt)")
-	f.StringVarP(&o.Out, "out", "o", "", "output folder (required)")
-	f.StringVar(&o.Format, "format", "parquet", "file format of curves and events: parquet or csv")
-	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout")
-	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay output")
-	f.BoolVar(&o.Compare, "compare", false, "also run the packet replay (linerate, or dcqcn:zhu2015 for dcqcn) into replay/ and write compare.parquet")
-	f.StringVar(&o.Figure, "figure", "png", "figures backlog and rates (Figs. 7-10 of the paper): png, svg, png,svg or none")
-	f.BoolVar(&o.Strict, "strict", false, "refuse a damaged input (a truncated capture) instead of warning")
+	fl := c.Flags()
+	fl.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl) or packet capture, as for run")
+	fl.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. incast:n=31,size=10MB")
+	fl.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
+	fl.Uint64Var(&o.Seed, "seed", 1, "random seed of the workload generators")
+	fl.StringVar(&o.CCA, "cca", "dcqcn", "model congestion control: linerate, dcqcn, aimd-rate, aimd-window or vegas")
+	fl.StringArrayVar(&o.CCAParams, "cca-param", nil, "model parameter KEY=VALUE (repeatable; keys above)")
+	fl.StringVar(&o.PFC, "pfc", "off", "per-ingress PFC: on or off")
+	fl.StringVar(&o.Dt, "dt", "100ns", "grid step of the model (a whole number of ns)")
+	fl.StringVar(&o.Horizon, "horizon", "10ms", "model time to compute")
+	fl.StringVar(&o.Record, "record", "1us", "time between recorded rows of curves (a multiple of --dt)")
+	fl.StringVarP(&o.Out, "out", "o", "", "output folder (required)")
+	fl.StringVar(&o.Format, "format", "parquet", "file format of curves and events: parquet or csv")
+	fl.BoolVar(&o.JSON, "json", false, "print summary.json to stdout")
+	fl.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay output")
+	fl.BoolVar(&o.Compare, "compare", false, "also run the packet replay (linerate, or dcqcn:zhu2015 for dcqcn) into replay/ and write compare.parquet")
+	fl.StringVar(&o.Figure, "figure", "png", "figures backlog and rates (Figs. 7-10 of the paper): png, svg, png,svg or none")
+	fl.BoolVar(&o.Strict, "strict", false, "refuse a damaged input (a truncated capture) instead of warning")
 	return c
 }
 
@@ -124,23 +127,24 @@ func (o *netcalcOptions) request() (*scenario.Request, error) {
 	return &scenario.Request{Trace: o.Trace, Workload: o.Workload, Topology: o.Topology, Seed: o.Seed,
 		Strict: o.Strict, Set: o.set, CC: netcalc.CCKind(o.CCA), Params: o.CCAParams, PFC: o.PFC == "on",
 		Dt: o.Dt, Horizon: o.Horizon, Record: o.Record, Out: o.Out, Force: o.Force, Format: o.Format,
-		Compare: o.Compare, Figures: figures, Registry: registry(),
-		Warn: func(w string) { fmt.Fprintf(o.s.Err, "warning: %s\n", w) }}, nil
+		Compare: o.Compare, Figures: figures, Registry: o.f.registry(),
+		Warn: func(w string) { fmt.Fprintf(o.f.Err, "warning: %s\n", w) }}, nil
 }
 
-func (o *netcalcOptions) run(ctx context.Context) error {
+// netcalcRun runs the model (and with --compare the replay) into --out.
+func netcalcRun(o *netcalcOptions) error {
 	req, err := o.request()
 	if err != nil {
 		return err
 	}
-	sum, err := scenario.Run(ctx, req)
+	sum, err := scenario.Run(o.ctx, req)
 	if err != nil {
 		return err
 	}
 	if o.JSON {
 		b, err := sum.Marshal()
-		o.s.Out.Write(b)
+		o.f.Out.Write(b)
 		return err
 	}
-	return sum.WriteText(o.s.Out)
+	return sum.WriteText(o.f.Out)
 }

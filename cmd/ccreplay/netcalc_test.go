@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -132,18 +133,25 @@ func TestNetcalcErrors(t *testing.T) {
 	}
 }
 
-// The flags parse into the options without running anything.
+// The flags parse into the options without running anything, and the
+// options hold the factory and the flags given.
 func TestNetcalcParseFlags(t *testing.T) {
-	c := newNetcalcCmd(&streams{})
-	if err := c.ParseFlags([]string{"--workload", "incast:n=2,size=1MB", "--cca", "vegas", "--cca-param", "w0=3000",
-		"--cca-param", "low=1500", "--pfc", "on", "--dt", "50ns", "-o", "x", "--format", "csv"}); err != nil {
+	o, err := parseCmd(t, []string{"netcalc"}, NewCmdNetcalc, "--workload", "incast:n=2,size=1MB", "--cca", "vegas",
+		"--cca-param", "w0=3000", "--cca-param", "low=1500", "--pfc", "on", "--dt", "50ns", "-o", "x", "--format", "csv")
+	if err != nil {
 		t.Fatal(err)
 	}
-	get := func(name string) string { return c.Flags().Lookup(name).Value.String() }
-	for name, want := range map[string]string{"cca": "vegas", "cca-param": "[w0=3000,low=1500]", "pfc": "on",
-		"dt": "50ns", "horizon": "10ms", "record": "1us", "out": "x", "format": "csv", "json": "false"} {
-		if got := get(name); got != want {
-			t.Errorf("--%s = %q, want %q", name, got, want)
-		}
+	if o.f == nil || o.ctx == nil || !o.set["pfc"] || o.set["horizon"] {
+		t.Errorf("factory %v, context %v, flags given %v", o.f, o.ctx, o.set)
+	}
+	want := netcalcOptions{f: o.f, ctx: o.ctx, set: o.set, Workload: "incast:n=2,size=1MB", Seed: 1, CCA: "vegas",
+		CCAParams: []string{"w0=3000", "low=1500"}, PFC: "on", Dt: "50ns", Horizon: "10ms", Record: "1us", Out: "x",
+		Format: "csv", Figure: "png"}
+	if !reflect.DeepEqual(*o, want) {
+		t.Errorf("parsed\n %+v\nwant %+v", *o, want)
+	}
+	req, err := o.request()
+	if err != nil || !req.PFC || req.CC != "vegas" || len(req.Figures) != 1 || req.Registry == nil {
+		t.Errorf("request %+v, %v", req, err)
 	}
 }

@@ -45,7 +45,7 @@ type trainOptions struct {
 }
 
 func newTrainCmd(s *streams) *cobra.Command {
-	return learnerGroupCmd("train", "Train a learned congestion controller in the replay", "train", newTrainRLCCCmd(s), newTrainFDCCCmd(s))
+	return learnerGroupCmd("train", "Train a learned congestion controller in the replay", "train", newTrainRLCCCmd(s), NewCmdTrainFDCC(s, nil))
 }
 
 func newTrainRLCCCmd(s *streams) *cobra.Command {

@@ -18,7 +18,8 @@ import (
 
 // trainFDCCOptions are `ccreplay train fdcc`'s flags.
 type trainFDCCOptions struct {
-	s          *streams
+	f          *Factory
+	ctx        context.Context // the command's (set when it runs)
 	Curriculum string
 	PerStage   int
 	Seed       uint64
@@ -47,8 +48,10 @@ type trainFDCCOptions struct {
 	Parallel int
 }
 
-func newTrainFDCCCmd(s *streams) *cobra.Command {
-	o := &trainFDCCOptions{s: s}
+// NewCmdTrainFDCC is `ccreplay train fdcc`; runF, when not nil, is called with the
+// parsed options instead of running (tests).
+func NewCmdTrainFDCC(f *Factory, runF func(*trainFDCCOptions) error) *cobra.Command {
+	o := &trainFDCCOptions{f: f}
 	c := &cobra.Command{
 		Use:   "fdcc -o DIR",
 		Short: "Train the FDCC policy (FDCC, Zhang 2023, Sections 4.3-4.4) with memory-based TD3 on a curriculum of n-to-1 incasts",
@@ -76,33 +79,39 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
   ccreplay train fdcc --curriculum 2,4 --episodes-per-stage 2 --duration 2ms --updates 2 --batch 32 --seed 1 -o fdcc-policy --json
   ccreplay run --workload incast:n=4,size=2MB --topology dumbbell:n=4 --cca fdcc --cca-param policy=fdcc-policy/policy.json --out runs/fdcc`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context()) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ctx = commandContext(cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return trainFDCCRun(o)
+		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.Curriculum, "curriculum", "2,4,8,16,32", "n-to-1 flow counts of the curriculum stages, comma-separated (Section 4.4: 2,4,8,16,32)")
-	f.IntVar(&o.PerStage, "episodes-per-stage", 10000, "episodes per curriculum stage (Section 4.4: 10k)")
-	f.Uint64Var(&o.Seed, "seed", 1, "seed of the networks, the replay buffer, the episodes and the exploration")
-	f.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and learning.parquet")
-	f.StringVar(&o.Duration, "duration", "10ms", "simulated time of one episode")
-	f.StringVar(&o.Jitter, "jitter", "1ms", "window in which the flows start, Gaussian (Section 4.4: within 1 ms)")
-	f.StringVar(&o.Size, "flow-size", "20MB", "payload of each flow")
-	f.Float64Var(&o.Explore, "explore", 0.1, "standard deviation of the Gaussian exploration noise on the action o")
-	f.IntVar(&o.Random, "random-episodes", 0, "first episodes acting uniformly at random instead of with the actor (TD3's start-up exploration)")
-	f.Float64Var(&o.Gamma, "gamma", 0.99, "discount of the n-step return")
-	f.IntVar(&o.NStep, "nstep", 5, "steps of the n-step return (Section 4.2)")
-	f.IntVar(&o.Updates, "updates", 50, "TD3 gradient steps after each episode")
-	f.IntVar(&o.Batch, "batch", 256, "minibatch size, transitions")
-	f.IntVar(&o.Hidden, "hidden", 64, "LSTM width")
-	f.StringVar(&o.Head, "head", "64,64", "hidden widths of the MLP heads, comma-separated")
-	f.Float64Var(&o.LR, "lr", 3e-4, "Adam step size of the actor and the critics")
-	f.StringVar(&o.Rescale, "rescale", "compound", "how the output becomes the window multiplier: compound (Section 4.2's text) or direct")
-	f.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share) or fdcc-literal (as printed); docs/FDCC.md")
-	f.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
-	f.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each by the training reward (0: none; held-out checks then come at the end of every stage)")
-	f.StringVar(&o.SelectBy, "select-by", "heldout", "which policy DIR/policy.json holds: heldout (the checkpoint, or the final actor, with the best held-out goodput and fairness; rl/heldout; writes DIR/evaluation.json and .txt) or last (the final actor)")
-	f.IntVarP(&o.Parallel, "parallel", "j", 1, "episodes replayed at once, each followed by its share of the updates; the same -j and seed give the same policy")
-	f.StringVar(&o.ScoreFlows, "score-flows", "8,16,32", "checkpoint scores: the n-to-1 incasts they play, comma-separated")
-	f.StringVar(&o.ScoreSeeds, "score-seeds", "1000001..1000002", "checkpoint scores: the episode seeds they play (A..B or a list; not seeds training draws)")
+	fl := c.Flags()
+	fl.StringVar(&o.Curriculum, "curriculum", "2,4,8,16,32", "n-to-1 flow counts of the curriculum stages, comma-separated (Section 4.4: 2,4,8,16,32)")
+	fl.IntVar(&o.PerStage, "episodes-per-stage", 10000, "episodes per curriculum stage (Section 4.4: 10k)")
+	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the networks, the replay buffer, the episodes and the exploration")
+	fl.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and learning.parquet")
+	fl.StringVar(&o.Duration, "duration", "10ms", "simulated time of one episode")
+	fl.StringVar(&o.Jitter, "jitter", "1ms", "window in which the flows start, Gaussian (Section 4.4: within 1 ms)")
+	fl.StringVar(&o.Size, "flow-size", "20MB", "payload of each flow")
+	fl.Float64Var(&o.Explore, "explore", 0.1, "standard deviation of the Gaussian exploration noise on the action o")
+	fl.IntVar(&o.Random, "random-episodes", 0, "first episodes acting uniformly at random instead of with the actor (TD3's start-up exploration)")
+	fl.Float64Var(&o.Gamma, "gamma", 0.99, "discount of the n-step return")
+	fl.IntVar(&o.NStep, "nstep", 5, "steps of the n-step return (Section 4.2)")
+	fl.IntVar(&o.Updates, "updates", 50, "TD3 gradient steps after each episode")
+	fl.IntVar(&o.Batch, "batch", 256, "minibatch size, transitions")
+	fl.IntVar(&o.Hidden, "hidden", 64, "LSTM width")
+	fl.StringVar(&o.Head, "head", "64,64", "hidden widths of the MLP heads, comma-separated")
+	fl.Float64Var(&o.LR, "lr", 3e-4, "Adam step size of the actor and the critics")
+	fl.StringVar(&o.Rescale, "rescale", "compound", "how the output becomes the window multiplier: compound (Section 4.2's text) or direct")
+	fl.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share) or fdcc-literal (as printed); docs/FDCC.md")
+	fl.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
+	fl.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each by the training reward (0: none; held-out checks then come at the end of every stage)")
+	fl.StringVar(&o.SelectBy, "select-by", "heldout", "which policy DIR/policy.json holds: heldout (the checkpoint, or the final actor, with the best held-out goodput and fairness; rl/heldout; writes DIR/evaluation.json and .txt) or last (the final actor)")
+	fl.IntVarP(&o.Parallel, "parallel", "j", 1, "episodes replayed at once, each followed by its share of the updates; the same -j and seed give the same policy")
+	fl.StringVar(&o.ScoreFlows, "score-flows", "8,16,32", "checkpoint scores: the n-to-1 incasts they play, comma-separated")
+	fl.StringVar(&o.ScoreSeeds, "score-seeds", "1000001..1000002", "checkpoint scores: the episode seeds they play (A..B or a list; not seeds training draws)")
 	return c
 }
 
@@ -193,17 +202,17 @@ func (o *trainFDCCOptions) checkpoints(t *fdcctrain.Options) (*fdcctrain.Checkpo
 	return sc, nil
 }
 
-func (o *trainFDCCOptions) run(ctx context.Context) error {
+func trainFDCCRun(o *trainFDCCOptions) error {
 	t, err := o.options()
 	if err != nil {
 		return err
 	}
-	t.Context = ctx
+	t.Context = o.ctx
 	scorer, err := o.checkpoints(&t)
 	if err != nil {
 		return err
 	}
-	prog := o.s.newProgressLine()
+	prog := o.f.newProgressLine()
 	if prog != nil {
 		total := len(t.Curriculum) * t.EpisodesPerStage
 		t.Progress = func(r fdcctrain.Row) {
@@ -227,7 +236,7 @@ func (o *trainFDCCOptions) run(ctx context.Context) error {
 	}
 	sum := fdcctrain.Summarize(o.Out, t, res, scorer.Scores())
 	if o.JSON {
-		return writeJSON(o.s, sum)
+		return writeJSON(o.f, sum)
 	}
-	return sum.WriteText(o.s.Out)
+	return sum.WriteText(o.f.Out)
 }
