@@ -135,7 +135,8 @@ func TestHuman(t *testing.T) {
 		{HumanBps(0), "0 b/s"}, {HumanBps(1500), "1.500 Kb/s"}, {HumanBps(40e6), "40.000 Mb/s"},
 		{HumanBps(93.75e9), "93.750 Gb/s"}, {HumanBps(1.6e12), "1.600 Tb/s"},
 		{HumanBytes(1000), "1000 B"}, {HumanBytes(1536), "1.500 KiB"}, {HumanBytes(3 << 20), "3.000 MiB"},
-		{HumanBytes(5 << 30), "5.000 GiB"},
+		{HumanBytes(5 << 30), "5.000 GiB"}, {HumanBytes(1023), "1023 B"}, {HumanBytes(1024), "1.000 KiB"},
+		{HumanNs(math.NaN()), "NaN s"}, {HumanBps(math.Inf(1)), "+Inf Tb/s"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
