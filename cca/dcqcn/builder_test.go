@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -57,104 +58,64 @@ func with(base map[string]string, kv ...string) map[string]string {
 // TestPresets checks every value of each preset against its source (see
 // params.go); connectx has its own table (connectx_test.go).
 func TestPresets(t *testing.T) {
-	for _, tc := range []struct {
-		preset, name string
-		ecn          cca.ECNHint
-		cnp          units.Time
-		params       map[string]string
-	}{
+	ccatest.CheckPresets(t, Build, "dcqcn", table.Keys(), []ccatest.Preset{
 		{
-			preset: "zhu2015", name: "dcqcn:zhu2015",
-			ecn: cca.ECNHint{KminBytes: 5000, KmaxBytes: 200000, Pmax: 0.01},
-			cnp: 50 * units.Microsecond, params: zhu2015Values,
+			Preset: "zhu2015", Name: "dcqcn:zhu2015",
+			Hints:  cca.Spec{ECN: &cca.ECNHint{KminBytes: 5000, KmaxBytes: 200000, Pmax: 0.01}, CNPInterval: 50 * units.Microsecond},
+			Params: zhu2015Values,
 		},
 		{
 			// The default: what the HPCC paper's experiments ran.
-			preset: "", name: "dcqcn:hpcc-run",
-			ecn: cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps},
-			cnp: units.Microsecond, params: hpccRunValues,
+			Preset: "", Name: "dcqcn:hpcc-run",
+			Hints:  cca.Spec{ECN: &cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps}, CNPInterval: units.Microsecond},
+			Params: hpccRunValues,
 		},
 		{
-			preset: "hpcc", name: "dcqcn:hpcc-run",
-			ecn: cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps},
-			cnp: units.Microsecond, params: hpccRunValues,
+			Preset: "hpcc", Name: "dcqcn:hpcc-run",
+			Hints:  cca.Spec{ECN: &cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps}, CNPInterval: units.Microsecond},
+			Params: hpccRunValues,
 		},
 		{
 			// run.py --cc dcqcn_paper (line 106): t_alpha=50, t_dec=50, t_inc=55.
-			preset: "hpcc-run-paper", name: "dcqcn:hpcc-run-paper",
-			ecn:    cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps},
-			cnp:    units.Microsecond,
-			params: with(hpccRunValues, "alpha_timer", "50us", "decrease_interval", "50us", "increase_timer", "55us"),
+			Preset: "hpcc-run-paper", Name: "dcqcn:hpcc-run-paper",
+			Hints:  cca.Spec{ECN: &cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps}, CNPInterval: units.Microsecond},
+			Params: with(hpccRunValues, "alpha_timer", "50us", "decrease_interval", "50us", "increase_timer", "55us"),
 		},
 		{
 			// The HPCC repository's simulation/mix/config.txt: RATE_AI 50Mb/s,
 			// RATE_HAI 100Mb/s, MIN_RATE 100Mb/s, RP_TIMER 900, KMIN_MAP and
 			// KMAX_MAP 100 and 400 (KB) at 25000000000 b/s.
-			preset: "hpcc-repo", name: "dcqcn:hpcc-config",
-			ecn: cca.ECNHint{KminBytes: 100000, KmaxBytes: 400000, Pmax: 0.2, RefRate: 25 * units.Gbps},
-			cnp: units.Microsecond,
-			params: with(hpccRunValues, "ai_rate", "50Mbps", "hai_rate", "100Mbps", "ai_ref_rate", "off",
+			Preset: "hpcc-repo", Name: "dcqcn:hpcc-config",
+			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 100000, KmaxBytes: 400000, Pmax: 0.2, RefRate: 25 * units.Gbps}, CNPInterval: units.Microsecond},
+			Params: with(hpccRunValues, "ai_rate", "50Mbps", "hai_rate", "100Mbps", "ai_ref_rate", "off",
 				"min_rate", "100Mbps", "increase_timer", "900us", "kmin", "100KB", "kmax", "400KB", "ecn_ref_rate", "25Gbps"),
 		},
 		{
 			// Dolce-RC (Ye 2023), Section V-A (Kmin 7 KB, Kmax 500 KB) and
 			// Section IV-A (five CNP intervals are one fast recovery phase,
 			// F x T = 5 x 55 us) over zhu2015's reaction point.
-			preset: "dolce", name: "dcqcn:dolce-sim",
-			ecn:    cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01},
-			cnp:    55 * units.Microsecond,
-			params: with(zhu2015Values, "kmin", "7KB", "kmax", "500KB", "cnp_interval", "55us"),
+			Preset: "dolce", Name: "dcqcn:dolce-sim",
+			Hints:  cca.Spec{ECN: &cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01}, CNPInterval: 55 * units.Microsecond},
+			Params: with(zhu2015Values, "kmin", "7KB", "kmax", "500KB", "cnp_interval", "55us"),
 		},
 		{
 			// Dolce-RC (Ye 2023), Section V-A (Kmin 7 KB, Kmax 500 KB) and
 			// Section IV-B.1 (MIN_TIME_BETWEEN_CNPS = 1) over the ConnectX
 			// NICs' reaction point (connectx_test.go).
-			preset: "dolce-testbed", name: "dcqcn:dolce-testbed",
-			ecn: cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01},
-			cnp: units.Microsecond,
-			params: with(hpccRunValues, "ai_rate", "5Mbps", "hai_rate", "50Mbps", "ai_ref_rate", "off",
+			Preset: "dolce-testbed", Name: "dcqcn:dolce-testbed",
+			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 7000, KmaxBytes: 500000, Pmax: 0.01}, CNPInterval: units.Microsecond},
+			Params: with(hpccRunValues, "ai_rate", "5Mbps", "hai_rate", "50Mbps", "ai_ref_rate", "off",
 				"min_rate", "1Mbps", "g", "0.0048828125", "alpha_init", "0.9990234375", "byte_counter", "32767B",
 				"min_dec_factor", "0.5", "kmin", "7KB", "kmax", "500KB", "pmax", "0.01", "ecn_ref_rate", "off"),
 		},
 		{
 			// Zhu et al.'s ns-3 model (ns3-rdma): alpha 0.5 at the start,
 			// updated before each cut.
-			preset: "zhu2015-ns3", name: "dcqcn:zhu2015-ns3",
-			ecn:    cca.ECNHint{KminBytes: 5000, KmaxBytes: 200000, Pmax: 0.01},
-			cnp:    50 * units.Microsecond,
-			params: with(zhu2015Values, "alpha_init", "0.5", "alpha_first", "true"),
+			Preset: "zhu2015-ns3", Name: "dcqcn:zhu2015-ns3",
+			Hints:  cca.Spec{ECN: &cca.ECNHint{KminBytes: 5000, KmaxBytes: 200000, Pmax: 0.01}, CNPInterval: 50 * units.Microsecond},
+			Params: with(zhu2015Values, "alpha_init", "0.5", "alpha_first", "true"),
 		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s, err := Build(tc.preset, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.Name != tc.name {
-				t.Errorf("Name = %q, want %q", s.Name, tc.name)
-			}
-			if s.ECN == nil || *s.ECN != tc.ecn {
-				t.Errorf("ECN = %+v, want %+v", s.ECN, tc.ecn)
-			}
-			if s.CNPInterval != tc.cnp {
-				t.Errorf("CNPInterval = %v, want %v", s.CNPInterval, tc.cnp)
-			}
-			if len(s.Params) != len(table.Keys()) {
-				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(table.Keys()))
-			}
-			if len(tc.params) != len(table.Keys()) {
-				t.Errorf("the test checks %d keys of %d", len(tc.params), len(table.Keys()))
-			}
-			for k, v := range tc.params {
-				if s.Params[k] != v {
-					t.Errorf("Params[%q] = %q, want %q", k, s.Params[k], v)
-				}
-			}
-			if s.New().Name() != "dcqcn" || s.NeedsINT {
-				t.Error("wrong algorithm or INT request")
-			}
-		})
-	}
+	})
 }
 
 // TestOverrides checks that each key reaches the Config.

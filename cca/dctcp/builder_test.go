@@ -5,74 +5,44 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/units"
 )
 
 // TestPresets checks each preset against its source (see params.go).
 func TestPresets(t *testing.T) {
-	for _, tc := range []struct {
-		preset, name string
-		ecn          cca.ECNHint
-		params       map[string]string
-	}{
+	ccatest.CheckPresets(t, Build, "dctcp", table.Keys(), []ccatest.Preset{
 		{
 			// DCTCP paper: g = 1/16; K > C*RTT/7 at 100 Gb/s, 13 us.
-			preset: "", name: "dctcp:paper",
-			ecn: cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps},
-			params: map[string]string{
+			Preset: "", Name: "dctcp:paper",
+			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}},
+			Params: map[string]string{
 				"g": "0.0625", "alpha_init": "1", "ai_rate": "mtu-per-rtt",
 				"min_rate": "100Mbps", "window": "none", "k": "24KB", "k_ref_rate": "100Gbps",
 			},
 		},
-		{preset: "paper", name: "dctcp:paper",
-			ecn: cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}},
-		{preset: "alizadeh2010", name: "dctcp:paper",
-			ecn: cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}},
+		{Preset: "paper", Name: "dctcp:paper",
+			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}}},
+		{Preset: "alizadeh2010", Name: "dctcp:paper",
+			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}}},
 		{
 			// The HPCC repository's simulation/run.py, --cc dctcp: g=0.0625
 			// (line 131), dctcp_ai=615 (line 127), MIN_RATE 1000Mb/s
 			// (template line 28), has_win=1 vwin=1 (line 131), kmin_map =
 			// kmax_map = 30*bw/10 KB, pmax 1.0 (lines 128-130): 300 KB at
 			// bw = 100, linear in the link rate; alpha 1 (rdma-queue-pair.cc).
-			preset: "hpcc-run", name: "dctcp:hpcc-run",
-			ecn: cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps},
-			params: map[string]string{
+			Preset: "hpcc-run", Name: "dctcp:hpcc-run",
+			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}},
+			Params: map[string]string{
 				"g": "0.0625", "alpha_init": "1", "ai_rate": "615Mbps",
 				"min_rate": "1Gbps", "window": "var", "k": "300KB", "k_ref_rate": "100Gbps",
 			},
 		},
-		{preset: "hpcc-repo", name: "dctcp:hpcc-run",
-			ecn: cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}},
-		{preset: "hpcc", name: "dctcp:hpcc-run",
-			ecn: cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}},
-	} {
-		t.Run(tc.preset, func(t *testing.T) {
-			s, err := Build(tc.preset, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.Name != tc.name {
-				t.Errorf("Name = %q, want %q", s.Name, tc.name)
-			}
-			if s.ECN == nil || *s.ECN != tc.ecn {
-				t.Errorf("ECN = %+v, want %+v", s.ECN, tc.ecn)
-			}
-			if s.NeedsINT || s.CNPInterval != 0 {
-				t.Errorf("INT %v, CNP %v: want neither", s.NeedsINT, s.CNPInterval)
-			}
-			if len(s.Params) != len(table.Keys()) {
-				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(table.Keys()))
-			}
-			for k, v := range tc.params {
-				if s.Params[k] != v {
-					t.Errorf("Params[%q] = %q, want %q", k, s.Params[k], v)
-				}
-			}
-			if s.New().Name() != "dctcp" {
-				t.Error("wrong algorithm")
-			}
-		})
-	}
+		{Preset: "hpcc-repo", Name: "dctcp:hpcc-run",
+			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}}},
+		{Preset: "hpcc", Name: "dctcp:hpcc-run",
+			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}}},
+	})
 }
 
 // TestOverrides checks that each key reaches the Config and the ECN hint.

@@ -6,80 +6,53 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
 
 // TestPresets checks each preset against its source (see params.go).
 func TestPresets(t *testing.T) {
-	for _, tc := range []struct {
-		preset, name string
-		params       map[string]string
-	}{
+	// HPCC asks switches for INT and leaves ECN marking and the CNP interval alone.
+	intOnly := cca.Spec{NeedsINT: true}
+	ccatest.CheckPresets(t, Build, "hpcc", table.Keys(), []ccatest.Preset{
 		{
 			// Li et al. 2019 section 3.3.
-			preset: "", name: "hpcc:paper",
-			params: map[string]string{
+			Preset: "", Name: "hpcc:paper", Hints: intOnly,
+			Params: map[string]string{
 				"eta": "0.95", "max_stage": "5", "w_ai": "off", "ai_rate": "off",
 				"ai_ref_rate": "off", "ai_flows": "100", "min_rate": "100Mbps", "base_rtt": "path",
 				"fast_react": "true",
 			},
 		},
-		{preset: "paper", name: "hpcc:paper"},
-		{preset: "li2019", name: "hpcc:paper"},
+		{Preset: "paper", Name: "hpcc:paper", Hints: intOnly},
+		{Preset: "li2019", Name: "hpcc:paper", Hints: intOnly},
 		{
 			// The HPCC repository's simulation/run.py, --cc hp at its defaults:
 			// u_tgt = 95/100 (line 84) -> U_TARGET, mi = 0 -> MI_THRESH 0,
 			// ai = 10*bw/25 (line 112) -> RATE_AI, 40 Mb/s at bw = 100,
 			// scaled with bw; MIN_RATE 1000Mb/s (template line 28); us=1
 			// (line 123) -> FAST_REACT 1.
-			preset: "hpcc-run", name: "hpcc:hpcc-run",
-			params: map[string]string{
+			Preset: "hpcc-run", Name: "hpcc:hpcc-run", Hints: intOnly,
+			Params: map[string]string{
 				"eta": "0.95", "max_stage": "0", "w_ai": "off", "ai_rate": "40Mbps",
 				"ai_ref_rate": "100Gbps", "ai_flows": "off", "min_rate": "1Gbps", "base_rtt": "path",
 				"fast_react": "true",
 			},
 		},
-		{preset: "hpcc", name: "hpcc:hpcc-run"},
+		{Preset: "hpcc", Name: "hpcc:hpcc-run", Hints: intOnly},
 		{
 			// The HPCC repository's simulation/mix/config.txt: U_TARGET 0.95,
 			// MI_THRESH 0, RATE_AI 50Mb/s, MIN_RATE 100Mb/s, FAST_REACT 1.
-			preset: "hpcc-config", name: "hpcc:hpcc-config",
-			params: map[string]string{
+			Preset: "hpcc-config", Name: "hpcc:hpcc-config", Hints: intOnly,
+			Params: map[string]string{
 				"eta": "0.95", "max_stage": "0", "w_ai": "off", "ai_rate": "50Mbps",
 				"ai_ref_rate": "off", "ai_flows": "off", "min_rate": "100Mbps", "base_rtt": "path",
 				"fast_react": "true",
 			},
 		},
-		{preset: "hpcc-repo", name: "hpcc:hpcc-config"},
-	} {
-		t.Run(tc.preset, func(t *testing.T) {
-			s, err := Build(tc.preset, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.Name != tc.name {
-				t.Errorf("Name = %q, want %q", s.Name, tc.name)
-			}
-			if !s.NeedsINT || s.ECN != nil || s.CNPInterval != 0 {
-				t.Errorf("hints: INT %v, ECN %v, CNP %v; want INT only", s.NeedsINT, s.ECN, s.CNPInterval)
-			}
-			if len(s.Params) != len(table.Keys()) {
-				t.Errorf("Params has %d keys, want all %d", len(s.Params), len(table.Keys()))
-			}
-			if tc.params != nil && len(tc.params) != len(table.Keys()) {
-				t.Errorf("the test checks %d keys of %d", len(tc.params), len(table.Keys()))
-			}
-			for k, v := range tc.params {
-				if s.Params[k] != v {
-					t.Errorf("Params[%q] = %q, want %q", k, s.Params[k], v)
-				}
-			}
-			if s.New().Name() != "hpcc" {
-				t.Error("wrong algorithm")
-			}
-		})
-	}
+		{Preset: "hpcc-repo", Name: "hpcc:hpcc-config", Hints: intOnly},
+	})
 }
 
 // TestOverrides checks that each key reaches the Config, and that naming

@@ -1,0 +1,75 @@
+package ccatest
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca"
+)
+
+// Preset is what a package's preset test expects of Build(Preset, nil):
+// the canonical spec name, the network hints, and the effective values.
+type Preset struct {
+	// Preset is the name asked for ("" for the default, or an alias).
+	Preset string
+	// Name is the spec's name, "algorithm:canonical preset".
+	Name string
+	// Hints are the ECN, CNPInterval, NeedsINT and NeedsFlowCounter
+	// fields the Spec must carry (the rest of Hints is ignored).
+	Hints cca.Spec
+	// Params are the effective values, every key of the table (nil: not
+	// checked for this preset).
+	Params map[string]string
+}
+
+// CheckPresets builds every case with build and checks its name and
+// hints, that Spec.Params lists exactly keys, that a case's Params (when
+// given) name every key and match, and that New makes the algorithm algo.
+// It returns the specs by case.
+func CheckPresets(t *testing.T, build cca.Builder, algo string, keys []string, cases []Preset) []cca.Spec {
+	t.Helper()
+	out := make([]cca.Spec, len(cases))
+	for i, tc := range cases {
+		s, err := build(tc.Preset, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.Preset, err)
+		}
+		out[i] = s
+		if s.Name != tc.Name {
+			t.Errorf("%q: Name = %q, want %q", tc.Preset, s.Name, tc.Name)
+		}
+		h := tc.Hints
+		if !reflect.DeepEqual(s.ECN, h.ECN) || s.CNPInterval != h.CNPInterval || s.NeedsINT != h.NeedsINT || s.NeedsFlowCounter != h.NeedsFlowCounter {
+			t.Errorf("%q: hints ECN %+v, CNP interval %v, INT %v, flow counter %v; want ECN %+v, %v, %v, %v", tc.Preset,
+				s.ECN, s.CNPInterval, s.NeedsINT, s.NeedsFlowCounter, h.ECN, h.CNPInterval, h.NeedsINT, h.NeedsFlowCounter)
+		}
+		if got := sortedKeys(s.Params); !slices.Equal(got, keys) {
+			t.Errorf("%q: Params has keys %v, want %v", tc.Preset, got, keys)
+		}
+		if tc.Params != nil {
+			if got := sortedKeys(tc.Params); !slices.Equal(got, keys) {
+				t.Errorf("%q: the test checks keys %v of %v", tc.Preset, got, keys)
+			}
+			for k, v := range tc.Params {
+				if s.Params[k] != v {
+					t.Errorf("%q: Params[%q] = %q, want %q", tc.Preset, k, s.Params[k], v)
+				}
+			}
+		}
+		if a := s.New(); a.Name() != algo {
+			t.Errorf("%q: New makes %q, want %q", tc.Preset, a.Name(), algo)
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
