@@ -67,9 +67,7 @@ func TestReadCSVErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := trace.ReadCSV(strings.NewReader(tc.in))
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("ReadCSV() = %v\nwant %s", err, tc.want)
-			}
+			wantErr(t, "ReadCSV()", err, tc.want)
 			var pe *trace.ParseError
 			if !errors.As(err, &pe) {
 				t.Errorf("error %T is not a *trace.ParseError", err)

@@ -59,9 +59,7 @@ func TestReadJSONLErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := trace.ReadJSONL(strings.NewReader(tc.in))
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("ReadJSONL() = %v\nwant %s", err, tc.want)
-			}
+			wantErr(t, "ReadJSONL()", err, tc.want)
 		})
 	}
 }

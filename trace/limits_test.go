@@ -47,15 +47,7 @@ func TestReadCSVLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := trace.ReadCSV(strings.NewReader(tc.in))
-			if tc.want == "" {
-				if err != nil {
-					t.Fatalf("ReadCSV() = %v, want it accepted", err)
-				}
-				return
-			}
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("ReadCSV() = %v\nwant %s", err, tc.want)
-			}
+			wantErr(t, "ReadCSV()", err, tc.want)
 		})
 	}
 }
@@ -87,9 +79,7 @@ func TestReadJSONLLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := trace.ReadJSONL(strings.NewReader(tc.in))
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("ReadJSONL() = %v\nwant %s", err, tc.want)
-			}
+			wantErr(t, "ReadJSONL()", err, tc.want)
 		})
 	}
 }
@@ -153,15 +143,7 @@ func TestValidateLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := (&trace.Trace{Hosts: tc.hosts, Messages: tc.msgs}).Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Fatalf("Validate() = %v, want nil", err)
-				}
-				return
-			}
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("Validate() = %v\nwant %s", err, tc.want)
-			}
+			wantErr(t, "Validate()", err, tc.want)
 		})
 	}
 }

@@ -73,14 +73,8 @@ func TestValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := &trace.Trace{Hosts: tc.hosts, Messages: tc.msgs}
 			err := tr.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Fatalf("Validate() = %v, want nil", err)
-				}
+			if !wantErr(t, "Validate()", err, tc.want) {
 				return
-			}
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("Validate() = %v\nwant %s", err, tc.want)
 			}
 			var ve *trace.ValidationError
 			if !errors.As(err, &ve) || ve.Index != tc.index {
@@ -198,15 +192,7 @@ func TestValidateRanks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := &trace.Trace{Hosts: tc.hosts, PPN: tc.ppn, Ranks: tc.ranks, Messages: tc.msgs}
 			err := tr.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Fatalf("Validate() = %v, want nil", err)
-				}
-				return
-			}
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("Validate() = %v\nwant %s", err, tc.want)
-			}
+			wantErr(t, "Validate()", err, tc.want)
 		})
 	}
 }
