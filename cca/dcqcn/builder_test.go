@@ -154,51 +154,35 @@ func TestOverrides(t *testing.T) {
 // TestBuildErrors checks that bad input is rejected with an error naming
 // the culprit.
 func TestBuildErrors(t *testing.T) {
-	for _, tc := range []struct {
-		preset string
-		params map[string]string
-		want   string
-	}{
-		{"nope", nil, `unknown preset "nope" (known: connectx, dolce-sim, dolce-testbed, hpcc-config, hpcc-run, hpcc-run-paper, zhu2015, zhu2015-ns3)`},
-		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_rate, ai_ref_rate, alpha_first, alpha_init,`},
-		{"", map[string]string{"AI_RATE": "1G"}, `unknown parameter "AI_RATE"`},
-		{"", map[string]string{"zzz": "1", "g": "2"}, "parameter g: must be in (0, 1], got 2"},
-		{"", map[string]string{"g": "0"}, "parameter g: must be in (0, 1]"},
-		{"", map[string]string{"g": "-0.1"}, "parameter g: must be in (0, 1]"},
-		{"", map[string]string{"g": "1/256"}, `parameter g: want a number, got "1/256"`},
-		{"", map[string]string{"g": "NaN"}, "parameter g: want a number"},
-		{"", map[string]string{"alpha_init": "0"}, "parameter alpha_init: must be in (0, 1]"},
-		{"", map[string]string{"pmax": "1.5"}, "parameter pmax: must be in [0, 1]"},
-		{"", map[string]string{"ai_rate": "-5Mbps"}, "parameter ai_rate: rate \"-5Mbps\" out of range"},
-		{"", map[string]string{"hai_rate": "0"}, "parameter hai_rate: rate \"0\" out of range"},
-		{"", map[string]string{"min_rate": "fast"}, "parameter min_rate: invalid rate"},
-		{"", map[string]string{"increase_timer": "0us"}, "parameter increase_timer: must be positive"},
-		{"", map[string]string{"alpha_timer": "55"}, "parameter alpha_timer: invalid duration"},
-		{"", map[string]string{"cnp_interval": "-1us"}, "parameter cnp_interval: duration \"-1us\" out of range"},
-		{"", map[string]string{"decrease_interval": "soon"}, "parameter decrease_interval: invalid duration"},
-		{"", map[string]string{"byte_counter": "-1MB"}, "parameter byte_counter: size \"-1MB\" out of range"},
-		{"", map[string]string{"window": "big"}, "parameter window: invalid size"},
-		{"", map[string]string{"fast_recovery": "0"}, "parameter fast_recovery: want an integer >= 1"},
-		{"", map[string]string{"fast_recovery": "2.5"}, "parameter fast_recovery: want an integer >= 1"},
-		{"", map[string]string{"alpha_mode": "dctcp"}, `parameter alpha_mode: want one of zhu, mlx, got "dctcp"`},
-		{"", map[string]string{"increase_mode": "x"}, `parameter increase_mode: want one of zhu, mlx`},
-		{"", map[string]string{"cut": "half"}, `parameter cut: want one of half-alpha, alpha, got "half"`},
-		{"", map[string]string{"clamp_target_rate": "maybe"}, `parameter clamp_target_rate: want true or false`},
-		{"zhu2015", map[string]string{"kmin": "300KB"}, "kmin (300000 B) must not exceed kmax (200000 B)"},
-		{"", map[string]string{"ecn_ref_rate": "x"}, "parameter ecn_ref_rate: invalid rate"},
-	} {
-		_, err := Build(tc.preset, tc.params)
-		if err == nil {
-			t.Errorf("Build(%q, %v): no error, want %q", tc.preset, tc.params, tc.want)
-			continue
-		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Build(%q, %v) = %q, want it to contain %q", tc.preset, tc.params, err, tc.want)
-		}
-		if strings.ToLower(err.Error()[:1]) != err.Error()[:1] {
-			t.Errorf("error %q starts with a capital", err)
-		}
-	}
+	ccatest.CheckBuildErrors(t, Build, []ccatest.BuildError{
+		{Preset: "nope", Want: `unknown preset "nope" (known: connectx, dolce-sim, dolce-testbed, hpcc-config, hpcc-run, hpcc-run-paper, zhu2015, zhu2015-ns3)`},
+		{Params: map[string]string{"foo": "1"}, Want: `unknown parameter "foo" (known: ai_rate, ai_ref_rate, alpha_first, alpha_init,`},
+		{Params: map[string]string{"AI_RATE": "1G"}, Want: `unknown parameter "AI_RATE"`},
+		{Params: map[string]string{"zzz": "1", "g": "2"}, Want: "parameter g: must be in (0, 1], got 2"},
+		{Params: map[string]string{"g": "0"}, Want: "parameter g: must be in (0, 1]"},
+		{Params: map[string]string{"g": "-0.1"}, Want: "parameter g: must be in (0, 1]"},
+		{Params: map[string]string{"g": "1/256"}, Want: `parameter g: want a number, got "1/256"`},
+		{Params: map[string]string{"g": "NaN"}, Want: "parameter g: want a number"},
+		{Params: map[string]string{"alpha_init": "0"}, Want: "parameter alpha_init: must be in (0, 1]"},
+		{Params: map[string]string{"pmax": "1.5"}, Want: "parameter pmax: must be in [0, 1]"},
+		{Params: map[string]string{"ai_rate": "-5Mbps"}, Want: "parameter ai_rate: rate \"-5Mbps\" out of range"},
+		{Params: map[string]string{"hai_rate": "0"}, Want: "parameter hai_rate: rate \"0\" out of range"},
+		{Params: map[string]string{"min_rate": "fast"}, Want: "parameter min_rate: invalid rate"},
+		{Params: map[string]string{"increase_timer": "0us"}, Want: "parameter increase_timer: must be positive"},
+		{Params: map[string]string{"alpha_timer": "55"}, Want: "parameter alpha_timer: invalid duration"},
+		{Params: map[string]string{"cnp_interval": "-1us"}, Want: "parameter cnp_interval: duration \"-1us\" out of range"},
+		{Params: map[string]string{"decrease_interval": "soon"}, Want: "parameter decrease_interval: invalid duration"},
+		{Params: map[string]string{"byte_counter": "-1MB"}, Want: "parameter byte_counter: size \"-1MB\" out of range"},
+		{Params: map[string]string{"window": "big"}, Want: "parameter window: invalid size"},
+		{Params: map[string]string{"fast_recovery": "0"}, Want: "parameter fast_recovery: want an integer >= 1"},
+		{Params: map[string]string{"fast_recovery": "2.5"}, Want: "parameter fast_recovery: want an integer >= 1"},
+		{Params: map[string]string{"alpha_mode": "dctcp"}, Want: `parameter alpha_mode: want one of zhu, mlx, got "dctcp"`},
+		{Params: map[string]string{"increase_mode": "x"}, Want: `parameter increase_mode: want one of zhu, mlx`},
+		{Params: map[string]string{"cut": "half"}, Want: `parameter cut: want one of half-alpha, alpha, got "half"`},
+		{Params: map[string]string{"clamp_target_rate": "maybe"}, Want: `parameter clamp_target_rate: want true or false`},
+		{Preset: "zhu2015", Params: map[string]string{"kmin": "300KB"}, Want: "kmin (300000 B) must not exceed kmax (200000 B)"},
+		{Params: map[string]string{"ecn_ref_rate": "x"}, Want: "parameter ecn_ref_rate: invalid rate"},
+	})
 }
 
 // TestValidate checks that the zero Config is the zhu2015 preset without

@@ -78,39 +78,20 @@ func TestOverrides(t *testing.T) {
 // TestBuildErrors checks that bad input is rejected with a lowercase error
 // naming the culprit (and the known keys or presets).
 func TestBuildErrors(t *testing.T) {
-	for _, tc := range []struct {
-		preset string
-		params map[string]string
-		want   string
-	}{
-		{"nope", nil, `unknown preset "nope" (known: hpcc-run, paper)`},
-		{"", map[string]string{"kmin": "1KB"}, `unknown parameter "kmin" (known: ai_rate, alpha_init, g, k, k_ref_rate, min_rate, window)`},
-		{"", map[string]string{"g": "0"}, "parameter g: must be in (0, 1], got 0"},
-		{"", map[string]string{"g": "1/16"}, `parameter g: want a number, got "1/16"`},
-		{"", map[string]string{"alpha_init": "2"}, "parameter alpha_init: must be in (0, 1], got 2"},
-		{"", map[string]string{"ai_rate": "fast"}, `parameter ai_rate: invalid rate "fast" (want e.g. 100Gbps, 25G, 50Mb/s), or mtu-per-rtt`},
-		{"", map[string]string{"ai_rate": "0"}, `parameter ai_rate: rate "0" out of range`},
-		{"", map[string]string{"min_rate": "-1G"}, "parameter min_rate: rate \"-1G\" out of range"},
-		{"", map[string]string{"window": "cwnd"}, `parameter window: want one of none, bdp, var, got "cwnd"`},
-		{"", map[string]string{"k": "0"}, `parameter k: must be positive, got "0"`},
-		{"", map[string]string{"k": "big"}, "parameter k: invalid size"},
-		{"", map[string]string{"k_ref_rate": "x"}, "parameter k_ref_rate: invalid rate"},
-	} {
-		_, err := Build(tc.preset, tc.params)
-		if err == nil {
-			t.Errorf("%q %v: no error, want %q", tc.preset, tc.params, tc.want)
-			continue
-		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q %v:\n got %q\nwant %q", tc.preset, tc.params, err, tc.want)
-		}
-		if e := err.Error(); strings.ToLower(e[:1]) != e[:1] {
-			t.Errorf("error %q does not start in lowercase", e)
-		}
-	}
-	if _, err := New(Config{AIRate: units.Gbps, AIPerRTT: true}); err == nil {
-		t.Error("New with both ai_rate forms: no error")
-	}
+	ccatest.CheckBuildErrors(t, Build, []ccatest.BuildError{
+		{Preset: "nope", Want: `unknown preset "nope" (known: hpcc-run, paper)`},
+		{Params: map[string]string{"kmin": "1KB"}, Want: `unknown parameter "kmin" (known: ai_rate, alpha_init, g, k, k_ref_rate, min_rate, window)`},
+		{Params: map[string]string{"g": "0"}, Want: "parameter g: must be in (0, 1], got 0"},
+		{Params: map[string]string{"g": "1/16"}, Want: `parameter g: want a number, got "1/16"`},
+		{Params: map[string]string{"alpha_init": "2"}, Want: "parameter alpha_init: must be in (0, 1], got 2"},
+		{Params: map[string]string{"ai_rate": "fast"}, Want: `parameter ai_rate: invalid rate "fast" (want e.g. 100Gbps, 25G, 50Mb/s), or mtu-per-rtt`},
+		{Params: map[string]string{"ai_rate": "0"}, Want: `parameter ai_rate: rate "0" out of range`},
+		{Params: map[string]string{"min_rate": "-1G"}, Want: "parameter min_rate: rate \"-1G\" out of range"},
+		{Params: map[string]string{"window": "cwnd"}, Want: `parameter window: want one of none, bdp, var, got "cwnd"`},
+		{Params: map[string]string{"k": "0"}, Want: `parameter k: must be positive, got "0"`},
+		{Params: map[string]string{"k": "big"}, Want: "parameter k: invalid size"},
+		{Params: map[string]string{"k_ref_rate": "x"}, Want: "parameter k_ref_rate: invalid rate"},
+	})
 }
 
 // TestRegister checks the registry entry.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -150,48 +151,33 @@ func TestOverrides(t *testing.T) {
 // TestBuildErrors checks that bad input is rejected with a lowercase
 // error naming the culprit.
 func TestBuildErrors(t *testing.T) {
-	for _, tc := range []struct {
-		build  cca.Builder
-		preset string
-		params map[string]string
-		want   string
-	}{
-		{Build, "zhu2015", nil, `unknown preset "zhu2015" (known: sim, testbed)`},
-		{BuildPlus, "x", nil, `unknown preset "x" (known: sim)`},
-		{Build, "", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_rate, arms, byte_counter,`},
-		{BuildPlus, "", map[string]string{"ai_rate": "1G"}, `unknown parameter "ai_rate" (known: arms, cnp_interval,`},
-		{Build, "", map[string]string{"g": "0.5"}, `parameter "g" does not apply: alpha comes from the arm set`},
-		{Build, "", map[string]string{"cut": "alpha"}, `parameter "cut" does not apply: the cut is R_C = (1 - alpha/2)*R_C`},
-		{Build, "", map[string]string{"clamp_target_rate": "false"}, `parameter "clamp_target_rate" does not apply`},
-		{Build, "", map[string]string{"gamma": "1"}, "parameter gamma: must be in (0, 1), got 1"},
-		{Build, "", map[string]string{"epsilon": "x"}, `parameter epsilon: want a number, got "x"`},
-		{BuildPlus, "", map[string]string{"xi": "0.5"}, "parameter xi: must be a number > 0.5, got 0.5"},
-		{Build, "", map[string]string{"arms": "0.5"}, `parameter arms: arm 0: want alpha:beta, got "0.5"`},
-		{Build, "", map[string]string{"arms": "0.5:1,2:1"}, "parameter arms: arm 1: alpha must be in [0, 1], got 2"},
-		{Build, "", map[string]string{"arms": "0.5:0"}, "parameter arms: arm 0: beta must be a positive number"},
-		{Build, "", map[string]string{"arms": "a:b"}, "parameter arms: arm 0: want alpha:beta numbers"},
-		{BuildPlus, "", map[string]string{"arms": "0"}, `parameter arms: want an integer in [1, 62], got "0"`},
-		{Build, "", map[string]string{"estimator": "exact"}, `parameter estimator: want one of ideal, slots, got "exact"`},
-		{Build, "", map[string]string{"fixed_point": "maybe"}, "parameter fixed_point: want true or false"},
-		{Build, "", map[string]string{"qualify_gap": "soon"}, "parameter qualify_gap: invalid duration"},
-		{Build, "", map[string]string{"ai_rate": "-5Mbps"}, "parameter ai_rate:"},
-		{Build, "", map[string]string{"kmin": "600KB"}, "kmin (600000 B) must not exceed kmax (500000 B)"},
-		{BuildPlus, "", map[string]string{"kmin": "600KB"}, "want 0 <= kmin <= kmax"},
-		{Build, "", map[string]string{"fixed_point": "true", "epsilon": "0.001"}, "fixed point: floor(K/epsilon) = 4000 exceeds 1024"},
-		{BuildPlus, "", map[string]string{"fixed_point": "true", "gamma": "0.99999"}, "fixed point: gamma 0.99999 too close to 1"},
-	} {
-		_, err := tc.build(tc.preset, tc.params)
-		if err == nil {
-			t.Errorf("%q %v: no error, want %q", tc.preset, tc.params, tc.want)
-			continue
-		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q %v: %q, want it to contain %q", tc.preset, tc.params, err, tc.want)
-		}
-		if strings.ToLower(err.Error()[:1]) != err.Error()[:1] {
-			t.Errorf("error %q starts with a capital", err)
-		}
-	}
+	ccatest.CheckBuildErrors(t, Build, []ccatest.BuildError{
+		{Preset: "zhu2015", Want: `unknown preset "zhu2015" (known: sim, testbed)`},
+		{Params: map[string]string{"foo": "1"}, Want: `unknown parameter "foo" (known: ai_rate, arms, byte_counter,`},
+		{Params: map[string]string{"g": "0.5"}, Want: `parameter "g" does not apply: alpha comes from the arm set`},
+		{Params: map[string]string{"cut": "alpha"}, Want: `parameter "cut" does not apply: the cut is R_C = (1 - alpha/2)*R_C`},
+		{Params: map[string]string{"clamp_target_rate": "false"}, Want: `parameter "clamp_target_rate" does not apply`},
+		{Params: map[string]string{"gamma": "1"}, Want: "parameter gamma: must be in (0, 1), got 1"},
+		{Params: map[string]string{"epsilon": "x"}, Want: `parameter epsilon: want a number, got "x"`},
+		{Params: map[string]string{"arms": "0.5"}, Want: `parameter arms: arm 0: want alpha:beta, got "0.5"`},
+		{Params: map[string]string{"arms": "0.5:1,2:1"}, Want: "parameter arms: arm 1: alpha must be in [0, 1], got 2"},
+		{Params: map[string]string{"arms": "0.5:0"}, Want: "parameter arms: arm 0: beta must be a positive number"},
+		{Params: map[string]string{"arms": "a:b"}, Want: "parameter arms: arm 0: want alpha:beta numbers"},
+		{Params: map[string]string{"estimator": "exact"}, Want: `parameter estimator: want one of ideal, slots, got "exact"`},
+		{Params: map[string]string{"fixed_point": "maybe"}, Want: "parameter fixed_point: want true or false"},
+		{Params: map[string]string{"qualify_gap": "soon"}, Want: "parameter qualify_gap: invalid duration"},
+		{Params: map[string]string{"ai_rate": "-5Mbps"}, Want: "parameter ai_rate:"},
+		{Params: map[string]string{"kmin": "600KB"}, Want: "kmin (600000 B) must not exceed kmax (500000 B)"},
+		{Params: map[string]string{"fixed_point": "true", "epsilon": "0.001"}, Want: "fixed point: floor(K/epsilon) = 4000 exceeds 1024"},
+	})
+	ccatest.CheckBuildErrors(t, BuildPlus, []ccatest.BuildError{
+		{Preset: "x", Want: `unknown preset "x" (known: sim)`},
+		{Params: map[string]string{"ai_rate": "1G"}, Want: `unknown parameter "ai_rate" (known: arms, cnp_interval,`},
+		{Params: map[string]string{"xi": "0.5"}, Want: "parameter xi: must be a number > 0.5, got 0.5"},
+		{Params: map[string]string{"arms": "0"}, Want: `parameter arms: want an integer in [1, 62], got "0"`},
+		{Params: map[string]string{"kmin": "600KB"}, Want: "want 0 <= kmin <= kmax"},
+		{Params: map[string]string{"fixed_point": "true", "gamma": "0.99999"}, Want: "fixed point: gamma 0.99999 too close to 1"},
+	})
 }
 
 // TestRegister checks the registry wiring.

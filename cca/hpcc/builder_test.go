@@ -86,45 +86,26 @@ func TestOverrides(t *testing.T) {
 // TestBuildErrors checks that bad input is rejected with a lowercase error
 // naming the culprit (and the known keys or presets).
 func TestBuildErrors(t *testing.T) {
-	for _, tc := range []struct {
-		preset string
-		params map[string]string
-		want   string
-	}{
-		{"nope", nil, `unknown preset "nope" (known: hpcc-config, hpcc-run, paper)`},
-		{"", map[string]string{"foo": "1"}, `unknown parameter "foo" (known: ai_flows, ai_rate, ai_ref_rate, base_rtt, eta, fast_react, max_stage, min_rate, w_ai)`},
-		{"", map[string]string{"ETA": "0.9"}, `unknown parameter "ETA"`},
-		{"", map[string]string{"eta": "0"}, "parameter eta: must be in (0, 1], got 0"},
-		{"", map[string]string{"eta": "x"}, `parameter eta: want a number, got "x"`},
-		{"", map[string]string{"eta": "NaN"}, "parameter eta: want a number"},
-		{"", map[string]string{"max_stage": "-1"}, `parameter max_stage: want an integer >= 0, got "-1"`},
-		{"", map[string]string{"max_stage": "2.5"}, "parameter max_stage: want an integer >= 0"},
-		{"", map[string]string{"w_ai": "lots"}, "parameter w_ai: invalid size"},
-		{"", map[string]string{"w_ai": "0.2"}, `parameter w_ai: size "0.2" is not a whole number of bytes`},
-		{"", map[string]string{"w_ai": "0B"}, `parameter w_ai: must be positive or "off", got "0B"`},
-		{"", map[string]string{"ai_rate": "-1Mbps"}, "parameter ai_rate: rate \"-1Mbps\" out of range"},
-		{"", map[string]string{"ai_flows": "0.5"}, "parameter ai_flows: want an integer >= 1"},
-		{"", map[string]string{"ai_flows": "10", "w_ai": "8B"}, "parameters ai_flows and w_ai each set W_AI: give only one"},
-		{"", map[string]string{"min_rate": "slow"}, "parameter min_rate: invalid rate"},
-		{"", map[string]string{"base_rtt": "0us"}, `parameter base_rtt: must be positive or "path", got "0us"`},
-		{"", map[string]string{"base_rtt": "10"}, "parameter base_rtt: invalid duration"},
-		{"", map[string]string{"fast_react": "sometimes"}, `parameter fast_react: want true or false, got "sometimes"`},
-	} {
-		_, err := Build(tc.preset, tc.params)
-		if err == nil {
-			t.Errorf("%q %v: no error, want %q", tc.preset, tc.params, tc.want)
-			continue
-		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q %v:\n got %q\nwant %q", tc.preset, tc.params, err, tc.want)
-		}
-		if e := err.Error(); strings.ToLower(e[:1]) != e[:1] {
-			t.Errorf("error %q does not start in lowercase", e)
-		}
-	}
-	if _, err := New(Config{WAI: 10, AIRate: 1}); err == nil || !strings.Contains(err.Error(), "give only one") {
-		t.Errorf("New with two W_AI: %v", err)
-	}
+	ccatest.CheckBuildErrors(t, Build, []ccatest.BuildError{
+		{Preset: "nope", Want: `unknown preset "nope" (known: hpcc-config, hpcc-run, paper)`},
+		{Params: map[string]string{"foo": "1"}, Want: `unknown parameter "foo" (known: ai_flows, ai_rate, ai_ref_rate, base_rtt, eta, fast_react, max_stage, min_rate, w_ai)`},
+		{Params: map[string]string{"ETA": "0.9"}, Want: `unknown parameter "ETA"`},
+		{Params: map[string]string{"eta": "0"}, Want: "parameter eta: must be in (0, 1], got 0"},
+		{Params: map[string]string{"eta": "x"}, Want: `parameter eta: want a number, got "x"`},
+		{Params: map[string]string{"eta": "NaN"}, Want: "parameter eta: want a number"},
+		{Params: map[string]string{"max_stage": "-1"}, Want: `parameter max_stage: want an integer >= 0, got "-1"`},
+		{Params: map[string]string{"max_stage": "2.5"}, Want: "parameter max_stage: want an integer >= 0"},
+		{Params: map[string]string{"w_ai": "lots"}, Want: "parameter w_ai: invalid size"},
+		{Params: map[string]string{"w_ai": "0.2"}, Want: `parameter w_ai: size "0.2" is not a whole number of bytes`},
+		{Params: map[string]string{"w_ai": "0B"}, Want: `parameter w_ai: must be positive or "off", got "0B"`},
+		{Params: map[string]string{"ai_rate": "-1Mbps"}, Want: "parameter ai_rate: rate \"-1Mbps\" out of range"},
+		{Params: map[string]string{"ai_flows": "0.5"}, Want: "parameter ai_flows: want an integer >= 1"},
+		{Params: map[string]string{"ai_flows": "10", "w_ai": "8B"}, Want: "parameters ai_flows and w_ai each set W_AI: give only one"},
+		{Params: map[string]string{"min_rate": "slow"}, Want: "parameter min_rate: invalid rate"},
+		{Params: map[string]string{"base_rtt": "0us"}, Want: `parameter base_rtt: must be positive or "path", got "0us"`},
+		{Params: map[string]string{"base_rtt": "10"}, Want: "parameter base_rtt: invalid duration"},
+		{Params: map[string]string{"fast_react": "sometimes"}, Want: `parameter fast_react: want true or false, got "sometimes"`},
+	})
 }
 
 // TestRegister checks the registry entry.

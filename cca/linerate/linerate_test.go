@@ -1,10 +1,10 @@
 package linerate
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -52,21 +52,12 @@ func TestRate(t *testing.T) {
 
 // TestBuildErrors checks that presets and unknown keys are rejected.
 func TestBuildErrors(t *testing.T) {
-	for _, tc := range []struct {
-		preset string
-		params map[string]string
-		want   string
-	}{
-		{"fast", nil, `unknown preset "fast"`},
-		{"", map[string]string{"g": "0.5"}, `unknown parameter "g" (known: rate)`},
-		{"", map[string]string{"rate": "-1G"}, `parameter rate: rate "-1G" out of range`},
-		{"", map[string]string{"rate": "quick"}, "parameter rate: invalid rate"},
-	} {
-		_, err := Build(tc.preset, tc.params)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Build(%q, %v) = %v, want %q", tc.preset, tc.params, err, tc.want)
-		}
-	}
+	ccatest.CheckBuildErrors(t, Build, []ccatest.BuildError{
+		{Preset: "fast", Want: `unknown preset "fast"`},
+		{Params: map[string]string{"g": "0.5"}, Want: `unknown parameter "g" (known: rate)`},
+		{Params: map[string]string{"rate": "-1G"}, Want: `parameter rate: rate "-1G" out of range`},
+		{Params: map[string]string{"rate": "quick"}, Want: "parameter rate: invalid rate"},
+	})
 }
 
 // TestRegister checks the registry wiring.

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -72,4 +73,32 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// BuildError is a bad preset or parameter set and the text its error must
+// contain.
+type BuildError struct {
+	Preset string
+	Params map[string]string
+	Want   string
+}
+
+// CheckBuildErrors checks that build rejects every case with an error
+// that contains its Want and starts in lowercase (errors are wrapped into
+// "algorithm: ..." messages).
+func CheckBuildErrors(t *testing.T, build cca.Builder, cases []BuildError) {
+	t.Helper()
+	for _, tc := range cases {
+		_, err := build(tc.Preset, tc.Params)
+		if err == nil {
+			t.Errorf("Build(%q, %v): no error, want %q", tc.Preset, tc.Params, tc.Want)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.Want) {
+			t.Errorf("Build(%q, %v) = %q, want it to contain %q", tc.Preset, tc.Params, err, tc.Want)
+		}
+		if e := err.Error(); strings.ToLower(e[:1]) != e[:1] {
+			t.Errorf("Build(%q, %v): error %q does not start in lowercase", tc.Preset, tc.Params, e)
+		}
+	}
 }
