@@ -244,6 +244,18 @@ func TestSweep(t *testing.T) {
 	if rows != tab.Rows {
 		t.Errorf("%d point rows, want %d", rows, tab.Rows)
 	}
+	if strings.Contains(page, "not done yet") {
+		t.Error("a warning of points not done in a finished sweep")
+	}
+
+	// A point not done is a warning, a pending row, and out of the means.
+	if err := os.Remove(filepath.Join(root, "cca=dcqcn", "kmin=5KB", "buffer=1MB", "seed=1", "summary.json")); err != nil {
+		t.Fatal(err)
+	}
+	page, res = build(t, root)
+	if !strings.Contains(page, "1 points are not done yet") || len(res.Warnings) != 1 || !strings.Contains(page, "<td>pending</td>") {
+		t.Errorf("no warning or pending row for a point not done (warnings %q)", res.Warnings)
+	}
 }
 
 // TestReproduce: the paper's numbers beside ours with the verdicts.
@@ -283,7 +295,17 @@ func TestNotAnOutput(t *testing.T) {
 	if err := os.Remove(filepath.Join(half, runfolder.SummaryFile)); err != nil {
 		t.Fatal(err)
 	}
+	badRepro := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badRepro, reproduce.ReportFile), []byte(`{"claims": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badSweep := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badSweep, sweep.ManifestFile), []byte(`{"kind": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ dir, want string }{
+		{badRepro, reproduce.ReportFile},
+		{badSweep, sweep.ManifestFile},
 		{empty, "not a ccreplay output folder"},
 		{file, "a file, give a folder"},
 		{filepath.Join(empty, "nope"), "no such folder"},

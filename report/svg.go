@@ -124,6 +124,11 @@ func axisRange(fig *plot.Figure, panel int, x bool) span {
 	if !x && fig.YMax > 0 && !s.log {
 		s.hi = max(s.hi, fig.YMax)
 	}
+	// A range lost in the values' precision (means that differ in the
+	// last bits) is one value.
+	if s.hi-s.lo <= 1e-9*max(math.Abs(s.lo), math.Abs(s.hi)) {
+		s.hi = s.lo
+	}
 	if s.hi == s.lo {
 		if s.log {
 			s.lo, s.hi = s.lo-0.5, s.hi+0.5
@@ -444,7 +449,12 @@ func ticks(s span) []tick {
 		return out
 	}
 	step := niceStep((s.hi - s.lo) / 6)
-	for v := math.Ceil(s.lo/step-1e-9) * step; v <= s.hi+step*1e-9; v += step {
+	first := math.Ceil(s.lo/step - 1e-9)
+	for i := 0.0; i < 50; i++ { // counted: a step lost in v's precision must not loop
+		v := (first + i) * step
+		if v > s.hi+step*1e-9 {
+			break
+		}
 		if math.Abs(v) < step*1e-9 {
 			v = 0
 		}
