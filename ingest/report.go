@@ -232,34 +232,37 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // writeQPs prints the QPs with the most packets.
 func writeQPs(b *strings.Builder, qps []QPReport) {
-	rows := slices.Clone(qps)
-	slices.SortStableFunc(rows, func(a, c QPReport) int { return cmp.Compare(c.Packets, a.Packets) })
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "  src\tdst\tdest QP\tpackets\tdata\tmessages\tbytes\tCE\tACK\tNAK\tCNP\tretx\t")
-	for i, q := range rows {
-		if i == maxRows {
-			fmt.Fprintf(tw, "  ... %d more\t\n", len(rows)-maxRows)
-			break
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%#06x\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", q.Src, q.Dst, q.DestQP, q.Packets,
-			q.DataPackets, q.Messages, q.MessageBytes, q.CEMarked, q.ACKs, q.NAKs, q.CNPs, q.Retransmissions)
-	}
-	tw.Flush()
+	writeTop(b, "  src\tdst\tdest QP\tpackets\tdata\tmessages\tbytes\tCE\tACK\tNAK\tCNP\tretx\t", qps,
+		func(a, c QPReport) int { return cmp.Compare(c.Packets, a.Packets) },
+		func(q QPReport) string {
+			return fmt.Sprintf("  %s\t%s\t%#06x\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", q.Src, q.Dst, q.DestQP, q.Packets,
+				q.DataPackets, q.Messages, q.MessageBytes, q.CEMarked, q.ACKs, q.NAKs, q.CNPs, q.Retransmissions)
+		})
 }
 
 // writeFlows prints the flows with the most payload.
 func writeFlows(b *strings.Builder, flows []FlowReport) {
-	rows := slices.Clone(flows)
-	slices.SortStableFunc(rows, func(a, c FlowReport) int { return cmp.Compare(c.PayloadBytes, a.PayloadBytes) })
+	writeTop(b, "  proto\tsrc\tdst\tpackets\tbytes\tunique\tECT\tCE\tduration\t", flows,
+		func(a, c FlowReport) int { return cmp.Compare(c.PayloadBytes, a.PayloadBytes) },
+		func(f FlowReport) string {
+			return fmt.Sprintf("  %s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", f.Proto, hostPort(f.Src, f.SrcPort), hostPort(f.Dst, f.DstPort),
+				f.Packets, f.PayloadBytes, f.UniqueBytes, f.ECT, f.CEMarked, units.HumanNs(float64(f.EndNs-f.StartNs)))
+		})
+}
+
+// writeTop prints the table header and the first maxRows of rows in the
+// (stable) order of order, one line each, then how many it left out.
+func writeTop[T any](b *strings.Builder, header string, rows []T, order func(a, c T) int, line func(T) string) {
+	rows = slices.Clone(rows)
+	slices.SortStableFunc(rows, order)
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "  proto\tsrc\tdst\tpackets\tbytes\tunique\tECT\tCE\tduration\t")
-	for i, f := range rows {
+	fmt.Fprintln(tw, header)
+	for i, r := range rows {
 		if i == maxRows {
 			fmt.Fprintf(tw, "  ... %d more\t\n", len(rows)-maxRows)
 			break
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", f.Proto, hostPort(f.Src, f.SrcPort), hostPort(f.Dst, f.DstPort),
-			f.Packets, f.PayloadBytes, f.UniqueBytes, f.ECT, f.CEMarked, units.HumanNs(float64(f.EndNs-f.StartNs)))
+		fmt.Fprint(tw, line(r))
 	}
 	tw.Flush()
 }
