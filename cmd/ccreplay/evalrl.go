@@ -120,7 +120,7 @@ func evalRLCCRun(o *evalOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	fmt.Fprintf(o.f.Out, "RL-CC (Tessler 2022), Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", fabricName(o.Lossy), o.Buffer, windowName(eo))
+	fmt.Fprintf(o.f.Out, "RL-CC (Tessler 2022), Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", eval.FabricName(o.Lossy), o.Buffer, eo.Window())
 	return eval.WriteTable1(o.f.Out, rows)
 }
 

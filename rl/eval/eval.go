@@ -274,3 +274,20 @@ func (m *meter) result(name string, sc *scenario.Scenario, end units.Time) Resul
 	}
 	return r
 }
+
+// Window describes the measurement window, "5ms..10ms".
+func (o Options) Window() string {
+	warm := o.Warmup
+	if warm == 0 {
+		warm = o.Duration / 2
+	}
+	return fmt.Sprintf("%v..%v", warm, o.Duration)
+}
+
+// FabricName is "lossy" or "lossless" (PFC on), as the tables' titles say.
+func FabricName(lossy bool) string {
+	if lossy {
+		return "lossy"
+	}
+	return "lossless"
+}

@@ -223,3 +223,16 @@ func TestFairest(t *testing.T) {
 		t.Fatal("no flow counts accepted")
 	}
 }
+
+// The window and fabric names the tables' titles print.
+func TestWindowAndFabricNames(t *testing.T) {
+	if w := (Options{Duration: 10 * units.Millisecond}).Window(); w != "5ms..10ms" {
+		t.Errorf("default window %q, want 5ms..10ms (the second half)", w)
+	}
+	if w := (Options{Duration: 4 * units.Millisecond, Warmup: units.Millisecond}).Window(); w != "1ms..4ms" {
+		t.Errorf("window %q, want 1ms..4ms", w)
+	}
+	if FabricName(true) != "lossy" || FabricName(false) != "lossless" {
+		t.Error("fabric names")
+	}
+}

@@ -1,0 +1,52 @@
+package distill
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ccreplay/ccreplay/cca/rlcc"
+)
+
+// The report carries the options' seed and provenance, and its text the
+// fit, the rounds' FR with the check's flow counts, and no Table III when
+// none was run.
+func TestReportText(t *testing.T) {
+	o := Options{Seed: 3, ProducedBy: "p", SelectFlows: []int{24, 48}}
+	res := &Result{Trees: 2, Depth: 3, Nodes: 9, TestRMSE: 0.01, RoundFR: []float64{40, 60}, SelectedRound: 1,
+		PerFlows: []ScenarioFit{{Flows: 4, TestRMSE: 0.02, TestPairs: 10}}}
+	r := NewReport("out/policy.json", "teacher", o, res)
+	if r.Seed != 3 || r.ProducedBy != "p" || r.Fit != res || r.Teacher != "teacher" {
+		t.Errorf("report %+v", r)
+	}
+	var b bytes.Buffer
+	if err := r.WriteText(&b, "out/distill.json", "5MB"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"wrote out/policy.json (2 trees, depth 3, 9 nodes) and out/distill.json",
+		"kept round 1's student; smallest FR on 24,48 flows per round: 40 60\n", "      4 to 1: held-out RMSE 0.0200 (10 pairs)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "Table III") {
+		t.Errorf("a report without a comparison prints Table III:\n%s", b.String())
+	}
+}
+
+// Monotone constraints land on their features' indices; a bad one names
+// the features.
+func TestParseMonotone(t *testing.T) {
+	if m, err := ParseMonotone("none"); m != nil || err != nil {
+		t.Errorf("none: %v, %v", m, err)
+	}
+	m, err := ParseMonotone(rlcc.FeatureNames[0] + "=-1, " + rlcc.FeatureNames[2] + "=+1")
+	if err != nil || len(m) != rlcc.NumFeatures || m[0] != -1 || m[2] != 1 || m[1] != 0 {
+		t.Errorf("constraints %v, %v", m, err)
+	}
+	for _, bad := range []string{"foo=1", rlcc.FeatureNames[0] + "=2", rlcc.FeatureNames[0]} {
+		if _, err := ParseMonotone(bad); err == nil || !strings.Contains(err.Error(), rlcc.FeatureNames[1]) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
