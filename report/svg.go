@@ -419,6 +419,15 @@ func ticks(s span) []tick {
 	var out []tick
 	if s.log {
 		lo, hi := int(math.Floor(s.lo)), int(math.Ceil(s.hi))
+		if hi-lo > 12 { // a wide range: about ten labelled decades, no minor ticks
+			stride := (hi - lo + 9) / 10
+			for d := lo; d <= hi; d += stride {
+				if t := float64(d); t >= s.lo-1e-9 && t <= s.hi+1e-9 {
+					out = append(out, tick{t, label10(math.Pow(10, t))})
+				}
+			}
+			return out
+		}
 		short := s.hi-s.lo < 1.5
 		for d := lo; d <= hi; d++ {
 			for _, m := range []float64{1, 2, 3, 4, 5, 6, 7, 8, 9} {

@@ -60,3 +60,27 @@ func TestThin(t *testing.T) {
 		}
 	}
 }
+
+// TestOddFigures: empty panels, NaN, infinities, values a log axis cannot
+// show, a single point, a huge log range and fixed ticks draw without
+// panic and deterministically.
+func TestOddFigures(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	figs := []plot.Figure{
+		{Title: "empty"},
+		{Title: "empty panel", Panels: []plot.Panel{{}}},
+		{Title: "nan", LogX: true, LogY: true, Panels: []plot.Panel{{Series: []plot.Series{{X: []float64{nan, -1, 0, 1, inf}, Y: []float64{1, nan, 2, -3, 4}, Points: true}}}}},
+		{Title: "one", Step: true, YMax: 1, Panels: []plot.Panel{{Series: []plot.Series{{X: []float64{5}, Y: []float64{1}}}, Legend: []plot.Key{{Label: "a", Colour: 12, Dash: 7}}}}},
+		{Title: "huge", LogY: true, Panels: []plot.Panel{{Series: []plot.Series{{X: []float64{1, 2}, Y: []float64{1e-300, 1e300}, Scatter: true}}}}},
+		{Title: "ticks", XTicks: []plot.Tick{{Value: 1, Label: "a<b"}, {Value: 2}}, Panels: []plot.Panel{{Title: "p&1"}, {Series: []plot.Series{{X: []float64{1, 2}, Y: []float64{3, 3}, Colour: -1}}}}},
+	}
+	for i := range figs {
+		a := svgFigure("f", &figs[i])
+		if b := svgFigure("f", &figs[i]); a != b {
+			t.Errorf("%s: two drawings differ", figs[i].Title)
+		}
+		if strings.Contains(a, "NaN") || strings.Contains(a, "Inf") || strings.Contains(a, "a<b") {
+			t.Errorf("%s: NaN, Inf or unescaped text in the SVG", figs[i].Title)
+		}
+	}
+}
