@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/gradcheck"
 	"github.com/ccreplay/ccreplay/rl/nn"
 )
 
@@ -159,31 +160,6 @@ func fill(t testing.TB, a *Agent, rng *rand.Rand, n int, padded bool) {
 	}
 }
 
-// fdCheck compares grad with central differences of f over p.
-func fdCheck(t *testing.T, name string, p, grad []float64, f func() float64) {
-	t.Helper()
-	const h = 1e-6
-	nonzero := 0
-	for i := range p {
-		v := p[i]
-		p[i] = v + h
-		up := f()
-		p[i] = v - h
-		down := f()
-		p[i] = v
-		fd := (up - down) / (2 * h)
-		if math.Abs(fd-grad[i]) > 1e-6*(1+math.Abs(fd)) {
-			t.Errorf("%s: param %d: gradient %v, finite difference %v", name, i, grad[i], fd)
-		}
-		if grad[i] != 0 {
-			nonzero++
-		}
-	}
-	if nonzero < len(p)/3 {
-		t.Fatalf("%s: only %d of %d gradients are non-zero: the check is too weak", name, nonzero, len(p))
-	}
-}
-
 // TestCriticGradientEq42 checks both critics' gradients against central
 // differences of L_i = N^-1 sum (y - Q_i(s, a))^2 with y fixed (the
 // targets do not move), over a batch of padded histories and terminal
@@ -212,7 +188,7 @@ func TestCriticGradientEq42(t *testing.T) {
 			}
 			return l / float64(len(a.idx))
 		}
-		fdCheck(t, c.name, c.p, c.g, loss)
+		gradcheck.Check(t, c.name, c.p, c.g, loss, true, len(c.p)/3)
 	}
 }
 
@@ -235,7 +211,7 @@ func TestActorGradientEq43(t *testing.T) {
 		}
 		return sum / float64(len(a.idx))
 	}
-	fdCheck(t, "actor", a.pA, s.gA, j)
+	gradcheck.Check(t, "actor", a.pA, s.gA, j, true, len(a.pA)/3)
 	if want := j(); math.Abs((a.shards[0].sumJ+a.shards[1].sumJ)/float64(len(a.idx))-want) > 1e-12 {
 		t.Fatalf("objective %v, want %v", (a.shards[0].sumJ+a.shards[1].sumJ)/float64(len(a.idx)), want)
 	}

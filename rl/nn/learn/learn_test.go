@@ -3,9 +3,11 @@ package learn
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/gradcheck"
 	"github.com/ccreplay/ccreplay/rl/nn"
 )
 
@@ -89,29 +91,10 @@ func TestFiniteDifference(t *testing.T) {
 		{0.3, 0.2, 1, 0, 0.1, 0.4, 0.5},
 		{-1, 2, 0.5, 0.7, -0.3, 0.9, -0.2},
 	}
-	const h = 1e-6
 	for _, x := range xs {
 		g := make([]float64, m.NumParams())
 		Backward(m, x, 1, g, work)
-		checked := 0
-		for i := range m.Params {
-			p := m.Params[i]
-			m.Params[i] = p + h
-			up := m.Forward(x, work)
-			m.Params[i] = p - h
-			down := m.Forward(x, work)
-			m.Params[i] = p
-			fd := (up - down) / (2 * h)
-			if math.Abs(fd-g[i]) > 1e-6 {
-				t.Errorf("x=%v param %d: backprop %v, finite difference %v", x, i, g[i], fd)
-			}
-			if g[i] != 0 {
-				checked++
-			}
-		}
-		if checked < m.NumParams()/3 {
-			t.Fatalf("only %d of %d gradients are non-zero: the check is too weak", checked, m.NumParams())
-		}
+		gradcheck.Check(t, fmt.Sprintf("x=%v", x), m.Params, g, func() float64 { return m.Forward(x, work) }, false, m.NumParams()/3)
 	}
 }
 

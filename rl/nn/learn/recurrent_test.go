@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/gradcheck"
 	"github.com/ccreplay/ccreplay/rl/nn"
 )
 
@@ -16,32 +17,6 @@ func seqInputs(steps, inputs int, phase float64) []float64 {
 		xs[i] = math.Sin(1.7*float64(i) + phase)
 	}
 	return xs
-}
-
-// checkFD compares grad with central differences of f over every
-// parameter of p and fails when they disagree or too few are non-zero.
-func checkFD(t *testing.T, name string, p, grad []float64, f func() float64) {
-	t.Helper()
-	const h = 1e-6
-	nonzero := 0
-	for i := range p {
-		v := p[i]
-		p[i] = v + h
-		up := f()
-		p[i] = v - h
-		down := f()
-		p[i] = v
-		fd := (up - down) / (2 * h)
-		if math.Abs(fd-grad[i]) > 1e-6*(1+math.Abs(fd)) {
-			t.Errorf("%s: param %d: backprop %v, finite difference %v", name, i, grad[i], fd)
-		}
-		if grad[i] != 0 {
-			nonzero++
-		}
-	}
-	if nonzero < len(p)/4 {
-		t.Fatalf("%s: only %d of %d gradients are non-zero: the check is too weak", name, nonzero, len(p))
-	}
 }
 
 // TestBackwardLSTMFiniteDifference checks backpropagation through time
@@ -70,7 +45,7 @@ func TestBackwardLSTMFiniteDifference(t *testing.T) {
 			return s
 		}
 		nz := 0
-		checkFD(t, "lstm", l.Params, grad, loss)
+		gradcheck.Check(t, "lstm", l.Params, grad, loss, true, len(l.Params)/4)
 		for _, g := range grad {
 			if g != 0 {
 				nz++
@@ -102,7 +77,7 @@ func TestBackwardInputFiniteDifference(t *testing.T) {
 		if y1 != y2 || !bytes.Equal(f64bytes(g1), f64bytes(g2)) {
 			t.Fatalf("output %q: BackwardInput's parameter gradient differs from Backward's", out)
 		}
-		checkFD(t, "mlp "+out, m.Params, g1, func() float64 { return m.Forward(x, work) })
+		gradcheck.Check(t, "mlp "+out, m.Params, g1, func() float64 { return m.Forward(x, work) }, true, len(m.Params)/4)
 		const h = 1e-6
 		for i := range x {
 			v := x[i]
@@ -174,7 +149,7 @@ func TestBackwardRecurrentFiniteDifference(t *testing.T) {
 				r.SetParams(flat)
 				return 0.75 * r.Forward(xs, steps, tc.extra, work)
 			}
-			checkFD(t, tc.name, flat, grad, f)
+			gradcheck.Check(t, tc.name, flat, grad, f, true, len(flat)/4)
 			r.SetParams(flat)
 			const h = 1e-6
 			for i := range tc.extra {
