@@ -1,8 +1,10 @@
 package estimate
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -17,61 +19,113 @@ const (
 	BucketSpread = 2
 )
 
-// Delays is what one link simulation tells about its flows: each flow's
+// Neighbours is how many flows of a size bucket, those nearest in
+// contention, a draw chooses among (Delays.Sample).
+const Neighbours = 10
+
+// sample is one flow's size, bytes, its contention at the link (see
+// Contention) and its delay per packet, ps.
+type sample struct {
+	size   int64
+	ctx    float64
+	perPkt float64
+}
+
+// Delays is what link simulations tell about their flows: each flow's
 // delay beyond its ideal in the link network (Own, ps, in the link's flow
 // order; NaN for a flow that did not finish), and the same delays divided
-// by the flows' packet counts, grouped by flow size.
+// by the flows' packet counts, grouped by flow size and ordered by the
+// flows' contention within each size bucket.
 type Delays struct {
-	Own []float64
+	Own     []float64
+	samples []sample // in the link's flow order (pooled: the parts' in turn)
 	// upper[i] is the largest size, bytes, of bucket i (the last bucket
-	// takes every larger size too); perPkt[i] its delays per packet, ps,
-	// in the link's flow order (NaN for a flow that did not finish).
+	// takes every larger size too); perPkt[i] its delays per packet, ps
+	// (NaN for a flow that did not finish), by ascending contention
+	// ctx[i].
 	upper  []int64
 	perPkt [][]float64
+	ctx    [][]float64
 }
 
 // NewDelays reads a link simulation's flow rows (replay.Result.Flows, in
-// the link network's flow order).
-func NewDelays(rows []v2.FlowRow) *Delays {
-	d := &Delays{Own: make([]float64, len(rows))}
-	order := make([]int, len(rows))
+// the link network's flow order) and the flows' contention at the link
+// (Contention; nil: all 0).
+func NewDelays(rows []v2.FlowRow, ctx []float64) *Delays {
+	d := &Delays{Own: make([]float64, len(rows)), samples: make([]sample, len(rows))}
 	for i, r := range rows {
-		order[i] = i
 		if r.FCTNs < 0 {
 			d.Own[i] = math.NaN()
 		} else {
 			d.Own[i] = float64(max(r.FCTNs-r.IdealFCTNs, 0)) * 1000
 		}
-	}
-	sort.SliceStable(order, func(a, b int) bool { return rows[order[a]].SizeBytes < rows[order[b]].SizeBytes })
-	var cur []float64
-	lo := int64(-1)
-	for n, i := range order {
-		r := &rows[i]
-		if lo < 0 {
-			lo = r.SizeBytes
+		c := 0.0
+		if ctx != nil {
+			c = ctx[i]
 		}
-		cur = append(cur, d.Own[i]/float64(max(r.Packets, 1)))
-		last := n == len(order)-1
-		nextDiffers := last || rows[order[n+1]].SizeBytes != r.SizeBytes
-		if nextDiffers && len(cur) >= BucketMin && r.SizeBytes >= BucketSpread*lo {
-			d.upper, d.perPkt = append(d.upper, r.SizeBytes), append(d.perPkt, cur)
-			cur, lo = nil, -1
-		}
+		d.samples[i] = sample{r.SizeBytes, c, d.Own[i] / float64(max(r.Packets, 1))}
 	}
-	if len(cur) > 0 {
-		if len(d.upper) == 0 {
-			d.upper, d.perPkt = append(d.upper, math.MaxInt64), append(d.perPkt, cur)
-		} else {
-			d.perPkt[len(d.perPkt)-1] = append(d.perPkt[len(d.perPkt)-1], cur...)
-		}
-	}
+	d.bucket()
 	return d
 }
 
-// Sample draws a per-packet delay, ps, for a flow of size bytes from the
-// bucket holding that size (NaN when it drew an unfinished flow).
-func (d *Delays) Sample(size int64, rng *rand.Rand) float64 {
+// PoolDelays pools the flows of several link simulations (in the order
+// given) into one set of size buckets; the result has no Own delays.
+func PoolDelays(parts []*Delays) *Delays {
+	if len(parts) == 1 {
+		return &Delays{samples: parts[0].samples, upper: parts[0].upper, perPkt: parts[0].perPkt, ctx: parts[0].ctx}
+	}
+	d := &Delays{}
+	for _, p := range parts {
+		d.samples = append(d.samples, p.samples...)
+	}
+	d.bucket()
+	return d
+}
+
+// bucket cuts d.samples, sorted by size (stably), into size buckets.
+func (d *Delays) bucket() {
+	s := slices.Clone(d.samples)
+	slices.SortStableFunc(s, func(a, b sample) int { return cmp.Compare(a.size, b.size) })
+	var cuts []int // end of each bucket in s
+	lo := int64(-1)
+	from := 0
+	for n := range s {
+		if lo < 0 {
+			lo = s[n].size
+		}
+		last := n == len(s)-1
+		nextDiffers := last || s[n+1].size != s[n].size
+		if nextDiffers && n+1-from >= BucketMin && s[n].size >= BucketSpread*lo {
+			d.upper, cuts = append(d.upper, s[n].size), append(cuts, n+1)
+			from, lo = n+1, -1
+		}
+	}
+	if from < len(s) {
+		if len(cuts) == 0 {
+			d.upper, cuts = append(d.upper, math.MaxInt64), append(cuts, len(s))
+		} else {
+			cuts[len(cuts)-1] = len(s)
+		}
+	}
+	from = 0
+	for _, to := range cuts {
+		b := s[from:to]
+		slices.SortStableFunc(b, func(a, b sample) int { return cmp.Compare(a.ctx, b.ctx) })
+		pp, cc := make([]float64, len(b)), make([]float64, len(b))
+		for i := range b {
+			pp[i], cc[i] = b[i].perPkt, b[i].ctx
+		}
+		d.perPkt, d.ctx = append(d.perPkt, pp), append(d.ctx, cc)
+		from = to
+	}
+}
+
+// Sample draws a per-packet delay, ps, for a flow of size bytes that met
+// contention ctx at its link: uniformly among the Neighbours flows of the
+// bucket holding that size whose contention was nearest ctx (NaN when it
+// drew an unfinished flow).
+func (d *Delays) Sample(size int64, ctx float64, rng *rand.Rand) float64 {
 	if len(d.perPkt) == 0 {
 		return 0
 	}
@@ -79,8 +133,24 @@ func (d *Delays) Sample(size int64, rng *rand.Rand) float64 {
 	if b == len(d.upper) {
 		b--
 	}
-	s := d.perPkt[b]
-	return s[rng.IntN(len(s))]
+	s, c := d.perPkt[b], d.ctx[b]
+	k := min(Neighbours, len(s))
+	// The k nearest: grow a window [lo, hi) around ctx's place.
+	hi := sort.SearchFloat64s(c, ctx)
+	lo := hi
+	for hi-lo < k {
+		switch {
+		case lo == 0:
+			hi++
+		case hi == len(c):
+			lo--
+		case ctx-c[lo-1] <= c[hi]-ctx:
+			lo--
+		default:
+			hi++
+		}
+	}
+	return s[lo+rng.IntN(k)]
 }
 
 // Buckets is the number of size buckets.

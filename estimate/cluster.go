@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -8,18 +9,25 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// DefaultTolerance is the clustering tolerance when none is given: two
-// links' features may differ by up to 10 % (relative) to share one
-// simulation.
-const DefaultTolerance = 0.1
+// DefaultTolerance is the clustering tolerance when none is given: links
+// whose offered load, senders and mean base RTT differ by up to this
+// fraction (relative) share a cluster (docs/ESTIMATE.md measures it).
+const DefaultTolerance = 0.5
 
-// sizeQuantiles are the flow-size quantiles compared between links.
-var sizeQuantiles = [...]float64{0.25, 0.5, 0.75, 0.9, 0.99}
+// DefaultPoolFlows is about how many flows a cluster's link simulations
+// hold together when none is given (Options.PoolFlows).
+const DefaultPoolFlows = 500
 
 // Features are what clustering compares between two links: what shapes a
-// link's queue (Parsimon, Section 4.3, compares flow-size and
-// inter-arrival distributions and load; we add the senders and the RTT,
-// which set how bursty arrivals are and how fast the algorithm reacts).
+// link's queue. The link network's shape (kind, rate, delay) must match;
+// the offered load, the number of distinct senders (how many NICs can
+// burst into the queue at once) and the flows' mean base RTT (how fast the
+// algorithm reacts) must be near. Parsimon (Section 4.3) also compares the
+// links' flow-size and inter-arrival distributions; with the tens of flows
+// a link carries in a few milliseconds those are mostly sampling noise
+// (one heavy-tailed flow moves every upper quantile), so instead every
+// cluster pools the flows of several of its links and a flow draws its
+// delay from flows of its own size (Delays).
 type Features struct {
 	Kind    LinkKind
 	Rate    units.BitsPerSec
@@ -28,28 +36,22 @@ type Features struct {
 	Flows   float64 // number of flows
 	Senders float64 // distinct source hosts
 	RTT     float64 // mean base RTT of its flows, ps
-	Sizes   [len(sizeQuantiles)]float64
 }
 
 // LinkFeatures computes l's features; span is the trace's arrival span
 // (first to last release), picoseconds.
 func LinkFeatures(l *Link, flows []replay.FlowPath, span units.Time, w wire) Features {
 	f := Features{Kind: l.Kind, Rate: l.Rate, Delay: l.Delay, Flows: float64(len(l.Flows)), Load: OfferedLoad(l, span)}
-	senders := map[int32]bool{}
-	sizes := make([]float64, len(l.Flows))
+	srcs := make([]int32, len(l.Flows))
 	var rtt float64
 	for i, fi := range l.Flows {
 		fl := &flows[fi]
-		senders[fl.Src] = true
-		sizes[i] = float64(fl.Size)
+		srcs[i] = fl.Src
 		rtt += float64(pathRTT(fl, w))
 	}
-	f.Senders = float64(len(senders))
+	slices.Sort(srcs)
+	f.Senders = float64(len(slices.Compact(srcs)))
 	f.RTT = rtt / float64(len(l.Flows))
-	slices.Sort(sizes)
-	for i, q := range sizeQuantiles {
-		f.Sizes[i] = sizes[max(int(math.Ceil(q*float64(len(sizes))))-1, 0)]
-	}
 	return f
 }
 
@@ -66,47 +68,124 @@ func near(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
 }
 
-// Similar reports whether links with features a and b may share one
-// simulation at tolerance tol: the same kind, rate and delay (so the same
-// link network shape), and every other feature within tol, relative.
+// Similar reports whether links with features a and b may share a
+// cluster at tolerance tol: the same kind, rate and delay (so the same
+// link network shape), and load, senders and RTT within tol, relative.
 func Similar(a, b *Features, tol float64) bool {
-	if a.Kind != b.Kind || a.Rate != b.Rate || a.Delay != b.Delay {
-		return false
-	}
-	if !near(a.Load, b.Load, tol) || !near(a.Flows, b.Flows, tol) || !near(a.Senders, b.Senders, tol) || !near(a.RTT, b.RTT, tol) {
-		return false
-	}
-	for i := range a.Sizes {
-		if !near(a.Sizes[i], b.Sizes[i], tol) {
-			return false
-		}
-	}
-	return true
+	return a.Kind == b.Kind && a.Rate == b.Rate && a.Delay == b.Delay &&
+		near(a.Load, b.Load, tol) && near(a.Senders, b.Senders, tol) && near(a.RTT, b.RTT, tol)
 }
 
-// Cluster assigns each link a representative: rep[i] is the index of the
-// link whose simulation stands for link i (rep[i] == i for the links
-// simulated). Greedy, in link order: the first link not yet represented
-// becomes a representative of every later unrepresented link similar to
-// it. tol < 0 simulates every link.
-func Cluster(feats []Features, tol float64) []int32 {
-	rep := make([]int32, len(feats))
-	for i := range rep {
-		rep[i] = -1
+// Clusters is a clustering of links and the links simulated for it.
+type Clusters struct {
+	// Of is each link's cluster; clusters are numbered in the order of
+	// their first link.
+	Of []int32
+	// Pool lists, per cluster, the links simulated for it, ascending: the
+	// cluster's delay distributions pool their flows.
+	Pool [][]int32
+	// Rep is, per link, the simulated link standing for it in
+	// links.parquet: itself when simulated, else the member of its
+	// cluster's pool nearest to it in load (the lowest index on ties).
+	Rep []int32
+}
+
+// Cluster groups links and picks the links simulated for each group.
+//
+// Greedy, in order of decreasing offered load (then link order): the
+// first link not yet in a cluster opens one and takes every later
+// unclustered link Similar to it, so a cluster spans loads from its
+// first link's down to (1 - tol) times it. tol < 0 puts every link in a
+// cluster of its own (everything simulated).
+//
+// Each cluster then simulates enough of its links, spread evenly over
+// its range of load, that together they carry about poolFlows flows (one
+// link when poolFlows < 1; every link when the cluster has fewer flows):
+// k = ceil(poolFlows x members / cluster flows) links, the
+// members at ranks (m + 1/2) x members / k, m = 0..k-1, of the cluster
+// sorted by decreasing load.
+func Cluster(feats []Features, tol float64, poolFlows int) Clusters {
+	n := len(feats)
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
 	}
-	for i := range feats {
-		if rep[i] >= 0 {
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(feats[b].Load, feats[a].Load) })
+	of := make([]int32, n)
+	for i := range of {
+		of[i] = -1
+	}
+	var members [][]int32 // per cluster (numbered as found), by decreasing load
+	for x, i := range order {
+		if of[i] >= 0 {
 			continue
 		}
-		rep[i] = int32(i)
-		if tol < 0 {
-			continue
-		}
-		for j := i + 1; j < len(feats); j++ {
-			if rep[j] < 0 && Similar(&feats[i], &feats[j], tol) {
-				rep[j] = int32(i)
+		c := int32(len(members))
+		of[i] = c
+		m := []int32{i}
+		if tol >= 0 {
+			for _, j := range order[x+1:] {
+				if of[j] < 0 && Similar(&feats[i], &feats[j], tol) {
+					of[j] = c
+					m = append(m, j)
+				}
 			}
 		}
+		members = append(members, m)
 	}
-	return rep
+	// Renumber clusters by their first link.
+	first := make([]int32, len(members))
+	for c, m := range members {
+		first[c] = slices.Min(m)
+	}
+	byFirst := make([]int32, len(members))
+	for c := range byFirst {
+		byFirst[c] = int32(c)
+	}
+	slices.SortFunc(byFirst, func(a, b int32) int { return cmp.Compare(first[a], first[b]) })
+	renum := make([]int32, len(members))
+	for newC, oldC := range byFirst {
+		renum[oldC] = int32(newC)
+	}
+	cl := Clusters{Of: make([]int32, n), Pool: make([][]int32, len(members)), Rep: make([]int32, n)}
+	for i := range of {
+		cl.Of[i] = renum[of[i]]
+	}
+	for oldC, m := range members {
+		pool := pick(m, feats, poolFlows)
+		slices.Sort(pool)
+		cl.Pool[renum[oldC]] = pool
+		for _, i := range m {
+			if _, in := slices.BinarySearch(pool, i); in {
+				cl.Rep[i] = i
+				continue
+			}
+			best := pool[0]
+			for _, p := range pool[1:] {
+				if math.Abs(feats[p].Load-feats[i].Load) < math.Abs(feats[best].Load-feats[i].Load) {
+					best = p
+				}
+			}
+			cl.Rep[i] = best
+		}
+	}
+	return cl
+}
+
+// pick chooses the members of a cluster (by decreasing load) simulated for
+// it (see Cluster).
+func pick(m []int32, feats []Features, poolFlows int) []int32 {
+	total := 0.0
+	for _, i := range m {
+		total += feats[i].Flows
+	}
+	k := 1
+	if poolFlows > 0 && total > 0 {
+		k = min(len(m), max(1, int(math.Ceil(float64(poolFlows)*float64(len(m))/total))))
+	}
+	out := make([]int32, k)
+	for x := range k {
+		out[x] = m[int((float64(x)+0.5)*float64(len(m))/float64(k))]
+	}
+	return out
 }

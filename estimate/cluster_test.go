@@ -6,32 +6,41 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/replay"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// TestCluster checks the greedy clustering by hand: links 0, 2 and 3 are
-// alike within 10 % (2 differs by 8 % in load, 3 by 9 % in the median
-// size), 1 is a different kind, 4 differs by 20 % in flow count; at
-// tolerance 0.25 link 4 joins link 0 too; negative simulates every link.
+// TestCluster checks the clustering by hand. Five links: 1 is another
+// kind, 2 is 8 % below link 0's load, 3 is 40 % below it and 4 has half
+// its senders. At tolerance 0.1, links 0 and 2 share a cluster (numbered
+// by first link: {0,2} {1} {3} {4}); at 0.5, links 0, 2, 3 and 4 do. Each
+// cluster simulates ceil(poolFlows x members / flows) members spread over
+// its load (ranks (m+1/2) x members / k by decreasing load), and every
+// link is represented by the simulated member nearest in load.
 func TestCluster(t *testing.T) {
-	base := Features{Kind: Fabric, Rate: 400 * units.Gbps, Delay: units.Microsecond, Load: 0.5, Flows: 100, Senders: 20, RTT: 1e7,
-		Sizes: [5]float64{1e3, 1e4, 1e5, 1e6, 1e7}}
+	base := Features{Kind: Fabric, Rate: 400 * units.Gbps, Delay: units.Microsecond, Load: 0.5, Flows: 100, Senders: 20, RTT: 1e7}
 	f := []Features{base, base, base, base, base}
 	f[1].Kind = HostDown
 	f[2].Load = 0.46
-	f[3].Sizes[1] = 1.09e4
-	f[4].Flows = 80
+	f[3].Load = 0.3
+	f[4].Senders = 10
 	for _, c := range []struct {
-		tol  float64
-		want []int32
+		tol       float64
+		poolFlows int
+		want      Clusters
 	}{
-		{0.1, []int32{0, 1, 0, 0, 4}},
-		{0.25, []int32{0, 1, 0, 0, 0}},
-		{-1, []int32{0, 1, 2, 3, 4}},
+		// Cluster {0,2} by decreasing load is [0 2]: k = 1 takes rank 1, link 2.
+		{0.1, 1, Clusters{Of: []int32{0, 1, 0, 2, 3}, Pool: [][]int32{{2}, {1}, {3}, {4}}, Rep: []int32{2, 1, 2, 3, 4}}},
+		{0.1, 150, Clusters{Of: []int32{0, 1, 0, 2, 3}, Pool: [][]int32{{0, 2}, {1}, {3}, {4}}, Rep: []int32{0, 1, 2, 3, 4}}},
+		// Cluster {0,4,2,3} by decreasing load is [0 4 2 3]: k = 1 takes
+		// rank 2 (link 2); k = ceil(250 x 4 / 400) = 3 takes ranks 0, 2, 3.
+		{0.5, 1, Clusters{Of: []int32{0, 1, 0, 0, 0}, Pool: [][]int32{{2}, {1}}, Rep: []int32{2, 1, 2, 2, 2}}},
+		{0.5, 250, Clusters{Of: []int32{0, 1, 0, 0, 0}, Pool: [][]int32{{0, 2, 3}, {1}}, Rep: []int32{0, 1, 2, 3, 0}}},
+		{-1, 1, Clusters{Of: []int32{0, 1, 2, 3, 4}, Pool: [][]int32{{0}, {1}, {2}, {3}, {4}}, Rep: []int32{0, 1, 2, 3, 4}}},
 	} {
-		if got := Cluster(f, c.tol); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("tolerance %v: representatives %v, want %v", c.tol, got, c.want)
+		if got := Cluster(f, c.tol, c.poolFlows); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("tolerance %v, pool %d: %+v, want %+v", c.tol, c.poolFlows, got, c.want)
 		}
 	}
 }
@@ -52,7 +61,7 @@ func TestDelaysBuckets(t *testing.T) {
 	add(150, 1000, 1, 2000)
 	add(150, 1500, 2, 4000)
 	add(50, 10_000, 10, 30_000)
-	d := NewDelays(rows)
+	d := NewDelays(rows, nil)
 	// Neither 1 KB nor 1.5 KB is twice the smallest size: the first size
 	// that is, 10 KB, closes one bucket holding all 350 flows.
 	if d.Buckets() != 1 || d.upper[0] != 10_000 || len(d.perPkt[0]) != 350 {
@@ -64,7 +73,7 @@ func TestDelaysBuckets(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 100 {
-		if s := d.Sample(5000, rng); s != 2e6 && s != 3e6 {
+		if s := d.Sample(5000, 0, rng); s != 2e6 && s != 3e6 {
 			t.Fatalf("sampled per-packet delay %v ps: want 2 us (1 KB flows), 2 us (1.5 KB: 4 us / 2) or 3 us (10 KB: 30 us / 10)", s)
 		}
 	}
@@ -77,7 +86,7 @@ func TestDelaysBuckets(t *testing.T) {
 	add(150, 5000, 5, 5000)
 	add(150, 10_000, 10, 10_000)
 	rows[0].FCTNs = -1
-	d = NewDelays(rows)
+	d = NewDelays(rows, nil)
 	if !reflect.DeepEqual(d.upper, []int64{2000, 10_000}) || len(d.perPkt[0]) != 300 || len(d.perPkt[1]) != 300 {
 		t.Fatalf("buckets %v (%d, %d samples), want [2000 10000] with 300 each", d.upper, len(d.perPkt[0]), len(d.perPkt[1]))
 	}
@@ -85,8 +94,56 @@ func TestDelaysBuckets(t *testing.T) {
 		t.Fatalf("unfinished flow's delay %v (per packet %v), want NaN", d.Own[0], d.perPkt[0][0])
 	}
 	for range 100 {
-		if s := d.Sample(7000, rng); s != 1e6 {
+		if s := d.Sample(7000, 0, rng); s != 1e6 {
 			t.Fatalf("a 7 KB flow drew %v ps per packet from the 5-10 KB bucket, want 1 us", s)
 		}
+	}
+}
+
+// TestContention checks Contention by hand on a 100 Gb/s link (12.5
+// bytes/ns): A sends 125,000 B over [0, 10 us], B 125,000 B over [5 us,
+// 15 us], C 12,500 B over [20 us, 21 us]. Half of B's bytes fall within
+// A's interval, which the link carries 125,000 B in: A's contention is
+// 0.5, B's likewise (half of A's bytes), C meets nobody. The link lists B
+// first: contention comes back in the link's flow order.
+func TestContention(t *testing.T) {
+	us := units.Microsecond
+	flows := []replay.FlowPath{{Size: 125_000, Start: 0}, {Size: 125_000, Start: 5 * us}, {Size: 12_500, Start: 20 * us}}
+	ideal := []units.Time{10 * us, 10 * us, 1 * us}
+	l := &Link{Rate: 100 * units.Gbps, Flows: []int32{1, 0, 2}}
+	if got, want := Contention(l, flows, ideal), []float64{0.5, 0.5, 0}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("contention %v, want %v", got, want)
+	}
+}
+
+// TestSampleNearestContention: a draw takes one of the Neighbours flows
+// of the size bucket whose contention is nearest the query's: 200 flows of
+// one size, flow i with contention i and delay i us per packet; a query at
+// contention 50.2 draws from flows 46..55 only, one at -3 from 0..9.
+func TestSampleNearestContention(t *testing.T) {
+	var rows []v2.FlowRow
+	var ctx []float64
+	for i := range 200 {
+		rows = append(rows, v2.FlowRow{SizeBytes: 1000, Packets: 1, FCTNs: 1000 + int64(i)*1000, IdealFCTNs: 1000})
+		ctx = append(ctx, float64(199-i)) // listed in reverse: the buckets sort them
+	}
+	for i := range rows {
+		rows[i].FCTNs = 1000 + int64(199-i)*1000 // flow with contention c is delayed c us
+	}
+	d := NewDelays(rows, ctx)
+	rng := rand.New(rand.NewPCG(3, 4))
+	seen := map[float64]bool{}
+	for range 500 {
+		s := d.Sample(1000, 50.2, rng) / 1e6
+		if s < 46 || s > 55 {
+			t.Fatalf("contention 50.2 drew a flow delayed %v us, want 46..55", s)
+		}
+		seen[s] = true
+		if s := d.Sample(1000, -3, rng) / 1e6; s < 0 || s > 9 {
+			t.Fatalf("contention -3 drew %v us, want 0..9", s)
+		}
+	}
+	if len(seen) != Neighbours {
+		t.Fatalf("drew %d distinct flows, want all %d neighbours", len(seen), Neighbours)
 	}
 }

@@ -48,15 +48,16 @@ type Options struct {
 	// Tolerance is the clustering tolerance (relative difference of
 	// features, see Similar); negative simulates every link.
 	Tolerance float64
+	// PoolFlows is about how many flows each cluster's link simulations
+	// hold together (see Cluster); 0 means DefaultPoolFlows, negative one
+	// link per cluster (as Parsimon).
+	PoolFlows int
 	// Jobs is how many link simulations run at once (< 1: one).
 	Jobs int
 	// Aggregate is AggregateOwn (default when empty) or AggregateSample.
 	Aggregate string
 	// Combine is CombineMax (default when empty) or CombineSum.
 	Combine string
-	// NoSolo turns the solo correction (CombineSum only) off (see solo.go): every link's
-	// delay is summed as measured, as Parsimon does.
-	NoSolo bool
 	// Timings records each link simulation's wall time in links.parquet
 	// (wall_ns), the one output that is not a function of the inputs.
 	Timings bool
@@ -158,10 +159,20 @@ func Run(ctx context.Context, cfg replay.Config, tr *trace.Trace, opt Options) (
 	for i := range links {
 		feats[i] = LinkFeatures(&links[i], flows, span, w)
 	}
-	tol := opt.Tolerance
-	rep := Cluster(feats, tol)
+	if opt.PoolFlows == 0 {
+		opt.PoolFlows = DefaultPoolFlows
+	}
+	cl := Cluster(feats, opt.Tolerance, opt.PoolFlows)
+	ideal := make([]units.Time, len(flows))
+	for i := range flows {
+		ideal[i] = topology.IdealOneWay(flows[i].Path, flows[i].Size, cfg.NIC.MTUPayload, cfg.NIC.HeaderBytes)
+	}
+	cont := make([][]float64, len(links))
+	for i := range links {
+		cont[i] = Contention(&links[i], flows, ideal)
+	}
 	var simIdx []int // links simulated, in link order
-	for i, r := range rep {
+	for i, r := range cl.Rep {
 		if int(r) == i {
 			simIdx = append(simIdx, i)
 		}
@@ -173,7 +184,7 @@ func Run(ctx context.Context, cfg replay.Config, tr *trace.Trace, opt Options) (
 	}
 	err = pool.Run(ctx, len(simIdx), popt, func(ctx context.Context, k int) error {
 		i := simIdx[k]
-		s, err := simulate(ctx, cfg, &links[i], flows, tr, w)
+		s, err := simulate(ctx, cfg, &links[i], flows, tr, w, cont[i])
 		if err != nil {
 			return fmt.Errorf("link simulation of %s: %w", linkName(cfg.Topology, &links[i]), err)
 		}
@@ -188,9 +199,17 @@ func Run(ctx context.Context, cfg replay.Config, tr *trace.Trace, opt Options) (
 		res.Events += sims[i].events
 		res.SimEnd = max(res.SimEnd, sims[i].end)
 	}
-	res.Flows = estimateFlows(&cfg, flows, links, rep, sims, opt.Aggregate, opt.Combine)
+	pooled := make([]*Delays, len(cl.Pool))
+	for c, p := range cl.Pool {
+		parts := make([]*Delays, len(p))
+		for k, i := range p {
+			parts[k] = sims[i].delays
+		}
+		pooled[c] = PoolDelays(parts)
+	}
+	res.Flows = estimateFlows(&cfg, flows, links, &cl, cont, sims, pooled, opt.Aggregate, opt.Combine)
 	res.Messages = messageRows(tr, flows, res.Flows)
-	res.Links, res.Warnings = linkRows(links, feats, rep, sims, opt.Timings)
+	res.Links, res.Warnings = linkRows(links, feats, &cl, sims, opt.Timings)
 	res.Summary = metrics.Compute(res.Flows, res.Messages, nil, metrics.Options{})
 	return res, nil
 }
@@ -214,7 +233,7 @@ func pathRTT(f *replay.FlowPath, w wire) units.Time {
 }
 
 // simulate runs link l's network.
-func simulate(ctx context.Context, cfg replay.Config, l *Link, flows []replay.FlowPath, tr *trace.Trace, w wire) (*linkSim, error) {
+func simulate(ctx context.Context, cfg replay.Config, l *Link, flows []replay.FlowPath, tr *trace.Trace, w wire, cont []float64) (*linkSim, error) {
 	net, err := BuildLinkNet(l, flows, tr, w.data, w.ack)
 	if err != nil {
 		return nil, err
@@ -232,7 +251,7 @@ func simulate(ctx context.Context, cfg replay.Config, l *Link, flows []replay.Fl
 	if len(res.Flows) != len(l.Flows) {
 		return nil, fmt.Errorf("link network ran %d flows, want %d", len(res.Flows), len(l.Flows))
 	}
-	s := &linkSim{delays: NewDelays(res.Flows), wall: time.Since(start), events: res.Events, end: res.SimEnd}
+	s := &linkSim{delays: NewDelays(res.Flows, cont), wall: time.Since(start), events: res.Events, end: res.SimEnd}
 	for _, p := range res.Ports {
 		s.paused += p.PausedNs
 		s.dropped += p.DroppedPkts

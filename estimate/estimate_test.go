@@ -35,13 +35,16 @@ func smallFatTree(t *testing.T, cc string) (replay.Config, *trace.Trace) {
 func TestEstimateDeterministic(t *testing.T) {
 	cfg, tr := smallFatTree(t, "dcqcn")
 	for _, mode := range []string{AggregateOwn, AggregateSample} {
-		a := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, Jobs: 1, Aggregate: mode})
-		b := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, Jobs: 3, Aggregate: mode})
+		a := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 1, Aggregate: mode})
+		b := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 3, Aggregate: mode})
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("%s: estimates differ between -j 1 and -j 3", mode)
 		}
 		if len(a.Flows) < 20 || len(a.Links) < 20 {
 			t.Fatalf("%s: %d flows on %d links: want a workload that reaches the core", mode, len(a.Flows), len(a.Links))
+		}
+		if a.Simulated >= len(a.Links) {
+			t.Fatalf("%s: every link simulated: want represented links, whose flows draw from pooled delays", mode)
 		}
 	}
 }
@@ -53,7 +56,7 @@ func TestEstimateDeterministic(t *testing.T) {
 // represented link names a simulated representative of its own kind.
 func TestEstimatePhysics(t *testing.T) {
 	cfg, tr := smallFatTree(t, "hpcc")
-	res := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3})
+	res := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, PoolFlows: -1})
 	for _, f := range res.Flows {
 		if f.FCTNs < f.IdealFCTNs || f.Slowdown < 1 {
 			t.Fatalf("flow %d: estimated FCT %d ns below its ideal %d ns", f.FlowID, f.FCTNs, f.IdealFCTNs)

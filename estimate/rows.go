@@ -20,7 +20,7 @@ const flowSeed = 0x6a09e667f3bcc909
 // estimateFlows builds each flow's row: its ideal on its real path plus
 // its delays at the links of its path, combined by combine: the largest
 // (CombineMax) or the sum (CombineSum).
-func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, rep []int32, sims []linkSim, mode, combine string) []v2.FlowRow {
+func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string) []v2.FlowRow {
 	// at[f] lists, per hop of flow f, (link index, position among the
 	// link's flows).
 	at := make([][][2]int32, len(flows))
@@ -44,12 +44,11 @@ func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, re
 		delay, most := 0.0, 0.0
 		for _, x := range at[i] {
 			li, k := x[0], x[1]
-			r := rep[li]
 			d := 0.0
-			if mode == AggregateOwn && r == li {
+			if mode == AggregateOwn && cl.Rep[li] == li {
 				d = sims[li].delays.Own[k]
 			} else {
-				d = float64(pkts) * sims[r].delays.Sample(int64(f.Size), rng)
+				d = float64(pkts) * pooled[cl.Of[li]].Sample(int64(f.Size), cont[li][k], rng)
 			}
 			delay += d
 			most = max(most, d)
@@ -114,23 +113,16 @@ func messageRows(tr *trace.Trace, flows []replay.FlowPath, rows []v2.FlowRow) []
 }
 
 // linkRows builds links.parquet's rows and the run's warnings.
-func linkRows(links []Link, feats []Features, rep []int32, sims []linkSim, timings bool) ([]v2.LinkRow, []string) {
+func linkRows(links []Link, feats []Features, cl *Clusters, sims []linkSim, timings bool) ([]v2.LinkRow, []string) {
 	rows := make([]v2.LinkRow, len(links))
-	cluster := make([]int32, len(links))
-	nc := int32(0)
 	var nPFC, nDrop, nLoad, nUnf int
+	var sPFC, sDrop, sUnf int // of them simulated
 	for i := range links {
-		l, r := &links[i], rep[i]
-		if int(r) == i {
-			cluster[i] = nc
-			nc++
-		} else {
-			cluster[i] = cluster[r]
-		}
+		l, r := &links[i], cl.Rep[i]
 		s := &sims[r]
 		row := v2.LinkRow{
 			LinkID: int32(i), Node: l.Node, Port: l.Port, PeerNode: l.Peer, Kind: l.Kind.String(), RateBps: int64(l.Rate),
-			Flows: int64(len(l.Flows)), Bytes: int64(l.Bytes), OfferedLoad: feats[i].Load, Cluster: cluster[i],
+			Flows: int64(len(l.Flows)), Bytes: int64(l.Bytes), OfferedLoad: feats[i].Load, Cluster: cl.Of[i],
 			Simulated: int(r) == i, RepresentedBy: r, WallNs: -1,
 			PFCPausedNs: s.paused, DroppedPkts: s.dropped, Unfinished: s.unfinished,
 		}
@@ -141,33 +133,37 @@ func linkRows(links []Link, feats []Features, rep []int32, sims []linkSim, timin
 			}
 		}
 		var w []string
+		sim := 0
+		if row.Simulated {
+			sim = 1
+		}
 		if s.paused > 0 {
-			w, nPFC = append(w, "pfc"), nPFC+1
+			w, nPFC, sPFC = append(w, "pfc"), nPFC+1, sPFC+sim
 		}
 		if s.dropped > 0 {
-			w, nDrop = append(w, "drops"), nDrop+1
+			w, nDrop, sDrop = append(w, "drops"), nDrop+1, sDrop+sim
 		}
 		if feats[i].Load > LoadWarn {
 			w, nLoad = append(w, "load>95%"), nLoad+1
 		}
 		if s.unfinished > 0 {
-			w, nUnf = append(w, "unfinished"), nUnf+1
+			w, nUnf, sUnf = append(w, "unfinished"), nUnf+1, sUnf+sim
 		}
 		row.Warnings = strings.Join(w, ";")
 		rows[i] = row
 	}
 	var warn []string
 	if nPFC > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links saw PFC pauses in their link simulations: backpressure spreads across links, which the decomposition does not model (links.parquet warnings)", nPFC, len(links)))
+		warn = append(warn, fmt.Sprintf("%d of %d links saw PFC pauses in their link simulations (%d simulated, the others represented by them): backpressure spreads across links, which the decomposition does not model (links.parquet warnings)", nPFC, len(links), sPFC))
 	}
 	if nDrop > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links dropped packets in their link simulations: losses and retransmissions couple links (links.parquet warnings)", nDrop, len(links)))
+		warn = append(warn, fmt.Sprintf("%d of %d links dropped packets in their link simulations (%d simulated, the others represented by them): losses and retransmissions couple links (links.parquet warnings)", nDrop, len(links), sDrop))
 	}
 	if nLoad > 0 {
 		warn = append(warn, fmt.Sprintf("%d of %d links are offered more than %.0f %% of their capacity: their queues depend on more than the flows' own rates (links.parquet warnings)", nLoad, len(links), LoadWarn*100))
 	}
 	if nUnf > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links have flows that did not finish in their link simulations: those flows are reported unfinished", nUnf, len(links)))
+		warn = append(warn, fmt.Sprintf("%d of %d links have flows that did not finish in their link simulations (%d simulated, the others represented by them): those flows are reported unfinished", nUnf, len(links), sUnf))
 	}
 	return rows, warn
 }

@@ -32,12 +32,19 @@ func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) ru
 	if comb == "" {
 		comb = CombineMax
 	}
+	pool := opt.PoolFlows
+	switch {
+	case pool == 0:
+		pool = DefaultPoolFlows
+	case pool < 0:
+		pool = 1
+	}
 	tol := opt.Tolerance
 	if tol < 0 {
 		tol = -1
 	}
 	m.Estimate = &runfolder.EstimateEcho{
-		Method: Method, Tolerance: tol, Aggregate: agg, Combine: comb, FastFactor: FastFactor,
+		Method: Method, Tolerance: tol, PoolFlows: pool, Aggregate: agg, Combine: comb, FastFactor: FastFactor,
 		BucketMinFlows: BucketMin, BucketSpread: BucketSpread, Links: len(res.Links), LinksSimulated: res.Simulated,
 	}
 	return m

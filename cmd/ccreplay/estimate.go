@@ -22,6 +22,7 @@ import (
 type estimateOptions struct {
 	runOptions
 	Tolerance float64
+	PoolFlows int
 	NoCluster bool
 	Jobs      int
 	Aggregate string
@@ -89,7 +90,8 @@ above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
 	f.StringVar(&o.MaxTime, "max-time", "", "stop each link simulation at this simulated time (e.g. 10ms); default: when all its flows complete")
 	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
 	f.BoolVar(&o.Stats, "stats", false, "print wall time, link simulations and peak memory to stderr")
-	f.Float64Var(&o.Tolerance, "tolerance", estimate.DefaultTolerance, "clustering tolerance: links whose load, flow count, senders, RTT and flow-size quantiles differ by at most this fraction share one simulation")
+	f.Float64Var(&o.Tolerance, "tolerance", estimate.DefaultTolerance, "clustering tolerance: links of the same kind, rate and delay whose offered load, senders and mean base RTT differ by at most this fraction share a cluster")
+	f.IntVar(&o.PoolFlows, "pool-flows", estimate.DefaultPoolFlows, "about how many flows each cluster's link simulations carry together (links spread over its range of load); 1: one link per cluster, as Parsimon")
 	f.BoolVar(&o.NoCluster, "no-cluster", false, "simulate every link (no clustering)")
 	f.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once")
 	f.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
@@ -104,6 +106,9 @@ func (o *estimateOptions) options() (estimate.Options, error) {
 	if o.Tolerance < 0 {
 		return estimate.Options{}, usageErrorf("--tolerance must not be negative, got %v (use --no-cluster to simulate every link)", o.Tolerance)
 	}
+	if o.PoolFlows < 1 {
+		return estimate.Options{}, usageErrorf("--pool-flows must be at least 1, got %d", o.PoolFlows)
+	}
 	if o.Jobs < 1 {
 		return estimate.Options{}, usageErrorf("--jobs must be at least 1, got %d", o.Jobs)
 	}
@@ -113,7 +118,7 @@ func (o *estimateOptions) options() (estimate.Options, error) {
 	if o.Combine != estimate.CombineMax && o.Combine != estimate.CombineSum {
 		return estimate.Options{}, usageErrorf("--combine %q: want %s or %s", o.Combine, estimate.CombineMax, estimate.CombineSum)
 	}
-	opt := estimate.Options{Tolerance: o.Tolerance, Jobs: o.Jobs, Aggregate: o.Aggregate, Timings: o.Timings, Combine: o.Combine}
+	opt := estimate.Options{Tolerance: o.Tolerance, PoolFlows: o.PoolFlows, Jobs: o.Jobs, Aggregate: o.Aggregate, Timings: o.Timings, Combine: o.Combine}
 	if o.NoCluster {
 		opt.Tolerance = -1
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
@@ -29,7 +30,7 @@ func TestEstimateFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if man.Mode != runfolder.ModeEstimate || man.Estimate == nil || man.Estimate.LinksSimulated == 0 || man.Estimate.Tolerance != 0.1 {
+	if man.Mode != runfolder.ModeEstimate || man.Estimate == nil || man.Estimate.LinksSimulated == 0 || man.Estimate.Tolerance != estimate.DefaultTolerance || man.Estimate.PoolFlows != estimate.DefaultPoolFlows {
 		t.Fatalf("manifest mode %q estimate %+v", man.Mode, man.Estimate)
 	}
 	links, err := arrowread.ReadLinks(filepath.Join(est, runfolder.LinksFile))
@@ -112,7 +113,7 @@ func TestEstimateWarningsAndStrict(t *testing.T) {
 }
 
 // TestEstimateBadInput: a closed-loop workload is bad input (exit 3), a
-// negative tolerance a usage error (exit 2).
+// negative tolerance and a pool of no flows usage errors (exit 2).
 func TestEstimateBadInput(t *testing.T) {
 	r := runCLI(t, "estimate", "--workload", "osu-alltoall:nodes=4,ppn=1,sizes=1KB..1KB,warmup=0,iters=1", "--out", filepath.Join(t.TempDir(), "x"))
 	if r.code != ExitBadInput || !strings.Contains(r.stderr, "open-loop") {
@@ -121,6 +122,10 @@ func TestEstimateBadInput(t *testing.T) {
 	r = runCLI(t, append([]string{"estimate", "--tolerance", "-0.5", "--out", filepath.Join(t.TempDir(), "y")}, estArgs...)...)
 	if r.code != ExitUsage {
 		t.Fatalf("negative tolerance: exit %d\n%s", r.code, r.stderr)
+	}
+	r = runCLI(t, append([]string{"estimate", "--pool-flows", "0", "--out", filepath.Join(t.TempDir(), "z")}, estArgs...)...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--pool-flows") {
+		t.Fatalf("--pool-flows 0: exit %d\n%s", r.code, r.stderr)
 	}
 }
 

@@ -56,6 +56,7 @@ const ModeEstimate = "estimate"
 type EstimateEcho struct {
 	Method         string  `json:"method"`           // "link-decomposition" (Parsimon, Zhao et al., NSDI 2023)
 	Tolerance      float64 `json:"tolerance"`        // clustering tolerance, relative; -1 = every link simulated (--no-cluster)
+	PoolFlows      int     `json:"pool_flows"`       // about how many flows each cluster's link simulations carry together
 	Aggregate      string  `json:"aggregate"`        // own or sample
 	Combine        string  `json:"combine"`          // max or sum of a flow's delays along its path
 	FastFactor     int     `json:"fast_factor"`      // receivers' link rate over the downstream path's slowest
