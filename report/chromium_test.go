@@ -87,6 +87,7 @@ func TestChromium(t *testing.T) {
 		{"reproduce", []string{repro}},
 		{"sweep", []string{writeSweep(t, filepath.Join(dir, "sw"), 2, 2)}},
 		{"sweep1000", []string{largeSweep(t)}},
+		{"all", []string{runDir, cmpDir, estDir, repro, filepath.Join(dir, "sw")}},
 	}
 
 	b, err := startBrowser(t, bin, filepath.Join(dir, "profile"))
@@ -142,6 +143,13 @@ func TestChromium(t *testing.T) {
 		if pg.name == "sweep1000" && got.painted > maxLoad {
 			t.Errorf("the 1,000-point sweep's report took %v to load and paint, more than %v", got.painted, maxLoad)
 		}
+		if pg.name == "all" {
+			if n, err := b.checkPrint(); err != nil {
+				t.Errorf("print: %v", err)
+			} else {
+				t.Logf("all, printed: navigation hidden, every section rendered, PDF of %d bytes", n)
+			}
+		}
 		if os.Getenv("CCREPLAY_REPORT_SCREENSHOTS") != "" {
 			_ = os.WriteFile(filepath.Join(os.Getenv("CCREPLAY_REPORT_SCREENSHOTS"), pg.name+".png"), got.png, 0o644)
 		}
@@ -155,6 +163,55 @@ func mustBuild(t *testing.T, dirs ...string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// checkPrint emulates print media on the loaded page: the navigation is
+// hidden, every section is rendered (not skipped as off-screen), and the
+// page prints to a PDF.
+func (b *browser) checkPrint() (pdfBytes int, err error) {
+	if _, err := b.call("Emulation.setEmulatedMedia", map[string]any{"media": "print"}); err != nil {
+		return 0, err
+	}
+	defer func() { _, _ = b.call("Emulation.setEmulatedMedia", map[string]any{"media": ""}) }()
+	res, err := b.call("Runtime.evaluate", map[string]any{"returnByValue": true, "expression": `JSON.stringify({
+  nav: getComputedStyle(document.querySelector("nav")).display,
+  cv: [...document.querySelectorAll("section, figure, .tw")].map(e => getComputedStyle(e).contentVisibility).filter(v => v !== "visible").length})`})
+	if err != nil {
+		return 0, err
+	}
+	var ev struct {
+		Result struct {
+			Value string `json:"value"`
+		} `json:"result"`
+	}
+	var got struct {
+		Nav string `json:"nav"`
+		CV  int    `json:"cv"`
+	}
+	if err := json.Unmarshal(res, &ev); err != nil {
+		return 0, err
+	}
+	if err := json.Unmarshal([]byte(ev.Result.Value), &got); err != nil {
+		return 0, fmt.Errorf("%v (%q)", err, ev.Result.Value)
+	}
+	if got.Nav != "none" || got.CV != 0 {
+		return 0, fmt.Errorf("print media: nav display %q, %d elements still skipped when off-screen", got.Nav, got.CV)
+	}
+	pdf, err := b.call("Page.printToPDF", map[string]any{})
+	if err != nil {
+		return 0, err
+	}
+	var pd struct {
+		Data string `json:"data"`
+	}
+	if err := json.Unmarshal(pdf, &pd); err != nil {
+		return 0, err
+	}
+	raw, err := base64.StdEncoding.DecodeString(pd.Data)
+	if err != nil || !bytes.HasPrefix(raw, []byte("%PDF")) {
+		return 0, fmt.Errorf("printToPDF gave no PDF (%d bytes, %v)", len(raw), err)
+	}
+	return len(raw), nil
 }
 
 // notBlank decodes a PNG and wants more than one colour in it, and some
