@@ -37,9 +37,7 @@ func TestIncast16To1(t *testing.T) {
 	bound := boundNs(16, 1_000_000)
 	for _, preset := range []string{"paper", "hpcc-run"} {
 		t.Run(preset, func(t *testing.T) {
-			res := run(t, "dctcp:"+preset, nil, "incast:n=16,size=1MB", func(c *replay.Config) {
-				c.CheckEvery = 5 * units.Microsecond // byte conservation
-			})
+			res := run(t, "dctcp:"+preset, nil, "incast:n=16,size=1MB", star.Conserving)
 			star.CheckBound(t, res, bound, 1.05)
 		})
 	}

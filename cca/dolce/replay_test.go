@@ -8,7 +8,6 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
-	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -36,9 +35,7 @@ func TestIncast16To1Completes(t *testing.T) {
 		{"dolceplus", map[string]string{"fixed_point": "true"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res := star.RunWorkload(t, spec(t, c.name, c.params), "incast:n=16,size=1MB", func(cfg *replay.Config) {
-				cfg.CheckEvery = 5 * units.Microsecond
-			})
+			res := star.RunWorkload(t, spec(t, c.name, c.params), "incast:n=16,size=1MB", star.Conserving)
 			s := star.CheckFinished(t, res)
 			if s.Flows != 16 {
 				t.Fatalf("%d flows, want 16", s.Flows)

@@ -156,3 +156,8 @@ func CheckBound(t testing.TB, res *replay.Result, bound, slack float64) metrics.
 	}
 	return s
 }
+
+// Conserving is a RunWorkload tweak that checks byte conservation (every
+// byte sent is queued, on a wire, delivered or dropped) every 5 us of
+// simulated time.
+func Conserving(c *replay.Config) { c.CheckEvery = 5 * units.Microsecond }
