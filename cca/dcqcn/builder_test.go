@@ -243,20 +243,10 @@ func TestRegister(t *testing.T) {
 
 // TestStartPanics checks that misuse is caught loudly.
 func TestStartPanics(t *testing.T) {
-	for name, f := range map[string]func(d *DCQCN){
+	ccatest.CheckPanics(t, func() *DCQCN { d, _ := New(Config{}); return d }, map[string]func(d *DCQCN){
 		"zero line rate": func(d *DCQCN) { d.Start(0, cca.FlowInfo{}) },
 		"cnp before":     func(d *DCQCN) { d.OnCNP(0) },
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", name)
-				}
-			}()
-			d, _ := New(Config{})
-			f(d)
-		}()
-	}
+	})
 }
 
 // TestAIRefRate: hpcc-run's increase steps follow run.py's rule RATE_AI =

@@ -113,22 +113,12 @@ func TestRegister(t *testing.T) {
 // TestStartValidation checks Start's panics and the event methods'
 // "before Start" panics.
 func TestStartValidation(t *testing.T) {
-	for name, f := range map[string]func(d *DCTCP){
+	ccatest.CheckPanics(t, func() *DCTCP { d, _ := New(Config{}); return d }, map[string]func(d *DCTCP){
 		"zero line rate":     func(d *DCTCP) { d.Start(0, cca.FlowInfo{BaseRTT: units.Microsecond, MTU: 1}) },
 		"mtu-per-rtt no rtt": func(d *DCTCP) { d.Start(0, cca.FlowInfo{LineRate: units.Gbps, MTU: 1000}) },
 		"ack before":         func(d *DCTCP) { d.OnAck(0, &cca.Ack{}) },
 		"cnp before":         func(d *DCTCP) { d.OnCNP(0) },
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", name)
-				}
-			}()
-			d, _ := New(Config{})
-			f(d)
-		}()
-	}
+	})
 	d, _ := New(Config{Window: WindowVar})
 	if d.Rate() != 0 || d.Window() != 0 || d.NextTimer() != units.Never {
 		t.Errorf("before Start: rate %v window %v", d.Rate(), d.Window())

@@ -172,22 +172,12 @@ func TestMeasureInflightTwoHops(t *testing.T) {
 // TestStartValidation checks Start's panics and the event methods'
 // "before Start" panics.
 func TestStartValidation(t *testing.T) {
-	for name, f := range map[string]func(h *HPCC){
+	ccatest.CheckPanics(t, func() *HPCC { h, _ := New(Config{}); return h }, map[string]func(h *HPCC){
 		"zero line rate": func(h *HPCC) { h.Start(0, cca.FlowInfo{BaseRTT: units.Microsecond}) },
 		"zero base rtt":  func(h *HPCC) { h.Start(0, cca.FlowInfo{LineRate: units.Gbps}) },
 		"ack before":     func(h *HPCC) { h.OnAck(0, &cca.Ack{}) },
 		"send before":    func(h *HPCC) { h.OnSend(0, 1) },
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", name)
-				}
-			}()
-			h, _ := New(Config{})
-			f(h)
-		}()
-	}
+	})
 	h, _ := New(Config{})
 	if h.Rate() != 0 || h.Window() != 0 || h.NextTimer() != units.Never {
 		t.Errorf("before Start: rate %v window %v", h.Rate(), h.Window())

@@ -102,3 +102,19 @@ func CheckBuildErrors(t *testing.T, build cca.Builder, cases []BuildError) {
 		}
 	}
 }
+
+// CheckPanics checks that every case panics (misuse is caught loudly),
+// each run on a fresh value from fresh.
+func CheckPanics[A any](t *testing.T, fresh func() A, cases map[string]func(A)) {
+	t.Helper()
+	for name, f := range cases {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f(fresh())
+		}()
+	}
+}
