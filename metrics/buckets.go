@@ -3,8 +3,6 @@ package metrics
 import (
 	"cmp"
 	"slices"
-
-	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // buckets cuts the flows, sorted by (size_bytes, flow_id), into n groups of
@@ -13,15 +11,15 @@ import (
 // Consecutive groups that hold one and the same size only (all flows of a
 // workload 1 MB: ten "1000000-1000000" groups) are merged into one bucket,
 // so no two buckets have the same size range.
-func buckets(flows []v2.FlowRow, n int) []Bucket {
+func buckets(flows []sizedFlow, n int) []Bucket {
 	order := make([]int, len(flows))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		return cmp.Or(
-			cmp.Compare(flows[a].SizeBytes, flows[b].SizeBytes),
-			cmp.Compare(flows[a].FlowID, flows[b].FlowID),
+			cmp.Compare(flows[a].size, flows[b].size),
+			cmp.Compare(flows[a].id, flows[b].id),
 			cmp.Compare(a, b), // duplicate flow ids: keep row order
 		)
 	})
@@ -41,8 +39,8 @@ func buckets(flows []v2.FlowRow, n int) []Bucket {
 			if b+1 < len(flows)%n {
 				next++
 			}
-			s := flows[order[lo]].SizeBytes
-			if s == flows[order[hi-1]].SizeBytes && s == flows[order[hi]].SizeBytes && s == flows[order[next-1]].SizeBytes {
+			s := flows[order[lo]].size
+			if s == flows[order[hi-1]].size && s == flows[order[hi]].size && s == flows[order[next-1]].size {
 				lo = hi
 				continue
 			}
@@ -54,23 +52,23 @@ func buckets(flows []v2.FlowRow, n int) []Bucket {
 }
 
 // bucket summarizes the flows at the given indices, sorted by size.
-func bucket(flows []v2.FlowRow, idx []int) Bucket {
+func bucket(flows []sizedFlow, idx []int) Bucket {
 	b := Bucket{
-		SizeMinBytes: flows[idx[0]].SizeBytes,
-		SizeMaxBytes: flows[idx[len(idx)-1]].SizeBytes,
+		SizeMinBytes: flows[idx[0]].size,
+		SizeMaxBytes: flows[idx[len(idx)-1]].size,
 		Flows:        int64(len(idx)),
 	}
 	var fcts []int64
 	var sds []float64
 	for _, i := range idx {
 		f := &flows[i]
-		if !finished(f.FinishNs) {
+		if !f.finished {
 			continue
 		}
 		b.FlowsFinished++
-		fcts = append(fcts, f.FCTNs)
-		if isFinite(f.Slowdown) {
-			sds = append(sds, f.Slowdown)
+		fcts = append(fcts, f.fct)
+		if isFinite(f.slowdown) {
+			sds = append(sds, f.slowdown)
 		}
 	}
 	slices.Sort(fcts)

@@ -5,23 +5,172 @@ import (
 )
 
 // Compute summarizes a run from its rows. Empty inputs give zeros. The
-// inputs are not modified.
+// inputs are not modified. It is an Accumulator given every row.
 func Compute(flows []v2.FlowRow, msgs []v2.MessageRow, ports []v2.PortRow, opt Options) Summary {
+	a := NewAccumulator(opt)
+	for i := range flows {
+		a.AddFlow(&flows[i])
+	}
+	for i := range msgs {
+		a.AddMessage(&msgs[i])
+	}
+	return a.Summary(ports)
+}
+
+// Accumulator computes a run's Summary from its flow and message rows
+// given one at a time, each table in row order (sums of floating-point
+// values run in that order, so the Summary is the one Compute gives of
+// the same rows). It keeps what the percentiles, buckets and fairness
+// need of each flow (about 90 bytes), not the rows: a run can write its
+// rows as it makes them and still summarize them.
+type Accumulator struct {
+	opt Options
+	s   Summary
+
+	// Flows, in row order.
+	fcts      []int64   // fct_ns of finished flows
+	slowdowns []float64 // finite slowdowns of finished flows
+	sdStand   []float64 // fct / standalone FCT of finished flows
+	rates     []float64 // per-flow goodput of finished flows with fct > 0, bit/s
+	bits      int64     // payload bits of finished flows
+	first     int64     // earliest start of a finished flow
+	last      int64     // latest finish of a finished flow
+	maxFinish int64     // latest finish_ns of any flow or message (simDuration without ports)
+	dst       int32     // the first flow's destination
+	oneDst    bool      // every flow so far has dst
+	pfcSum    float64   // pfc_paused_ns / fct_ns summed over finished flows with fct > 0
+	pfcN      int
+	pfcKnown  bool    // no flow has pfc_paused_ns < 0
+	concOK    bool    // every flow started and has concurrent_bytes >= 0
+	concStart int64   // latest start
+	concEnd   int64   // earliest finish of a finished flow (when hasEnd)
+	hasEnd    bool    // concEnd is set
+	conc      []int64 // concurrent_bytes per flow
+	sized     []sizedFlow
+
+	// Messages.
+	mcts  []int64
+	colls map[int64]*collSpanAcc
+}
+
+// sizedFlow is what the flow-size buckets need of one flow.
+type sizedFlow struct {
+	size, id, fct int64
+	slowdown      float64
+	finished      bool
+}
+
+type collSpanAcc struct {
+	start, finish int64
+	done          bool
+}
+
+// NewAccumulator starts an empty summary.
+func NewAccumulator(opt Options) *Accumulator {
 	if opt.Buckets <= 0 {
 		opt.Buckets = DefaultBuckets
 	}
-	s := Summary{
-		Flows:    int64(len(flows)),
-		Messages: int64(len(msgs)),
+	return &Accumulator{opt: opt, oneDst: true, pfcKnown: true, concOK: true, colls: make(map[int64]*collSpanAcc)}
+}
+
+// AddFlow takes the next flow row.
+func (a *Accumulator) AddFlow(f *v2.FlowRow) {
+	s := &a.s
+	if s.Flows == 0 {
+		a.dst = f.Dst
+		a.concStart = f.StartNs
 	}
-	s.SimDurationNs = simDuration(flows, msgs, ports)
-	flowStats(&s, flows)
-	s.GoodputNorm = goodputNorm(s.GoodputBps, flows, ports)
-	s.PFCPausedFracMean = pfcPausedFracMean(flows)
-	concurrentStats(&s, flows)
-	s.Buckets = buckets(flows, opt.Buckets)
-	messageStats(&s, msgs)
-	collectiveStats(&s, msgs)
+	s.Flows++
+	a.maxFinish = max(a.maxFinish, f.FinishNs)
+	a.oneDst = a.oneDst && f.Dst == a.dst
+	s.DataPktsSent += f.DataPktsSent
+	s.CEPkts += f.CEPkts
+	s.CNPs += f.CNPs
+	s.Nacks += f.Nacks
+	s.Timeouts += f.Timeouts
+	s.RetxBytes += f.RetxBytes
+	if f.PFCPausedNs < 0 {
+		a.pfcKnown = false
+	}
+	if f.StartNs < 0 || f.ConcurrentBytes < 0 {
+		a.concOK = false
+	}
+	if a.concOK {
+		a.concStart = max(a.concStart, f.StartNs)
+		if finished(f.FinishNs) {
+			if !a.hasEnd {
+				a.concEnd, a.hasEnd = f.FinishNs, true
+			}
+			a.concEnd = min(a.concEnd, f.FinishNs)
+		}
+		a.conc = append(a.conc, f.ConcurrentBytes)
+	}
+	a.sized = append(a.sized, sizedFlow{size: f.SizeBytes, id: f.FlowID, fct: f.FCTNs, slowdown: f.Slowdown, finished: finished(f.FinishNs)})
+	if !finished(f.FinishNs) {
+		return
+	}
+	if s.FlowsFinished == 0 {
+		a.first, a.last = f.StartNs, f.FinishNs
+	}
+	s.FlowsFinished++
+	a.first, a.last = min(a.first, f.StartNs), max(a.last, f.FinishNs)
+	a.bits += f.SizeBytes * 8
+	a.fcts = append(a.fcts, f.FCTNs)
+	if isFinite(f.Slowdown) {
+		a.slowdowns = append(a.slowdowns, f.Slowdown)
+	}
+	if f.StandaloneNs > 0 {
+		a.sdStand = append(a.sdStand, float64(f.FCTNs)/float64(f.StandaloneNs))
+	}
+	if f.FCTNs > 0 {
+		a.rates = append(a.rates, goodput(f.SizeBytes, f.FCTNs))
+		if a.pfcKnown {
+			a.pfcSum += float64(f.PFCPausedNs) / float64(f.FCTNs)
+			a.pfcN++
+		}
+	}
+}
+
+// AddMessage takes the next message row.
+func (a *Accumulator) AddMessage(m *v2.MessageRow) {
+	a.s.Messages++
+	a.maxFinish = max(a.maxFinish, m.FinishNs)
+	if finished(m.FinishNs) {
+		a.mcts = append(a.mcts, m.MCTNs)
+	}
+	if m.CollectiveID < 0 {
+		return
+	}
+	c := a.colls[m.CollectiveID]
+	if c == nil {
+		c = &collSpanAcc{start: m.ReleaseNs, finish: m.FinishNs, done: true}
+		a.colls[m.CollectiveID] = c
+	}
+	c.start = min(c.start, m.ReleaseNs)
+	c.finish = max(c.finish, m.FinishNs)
+	c.done = c.done && finished(m.FinishNs)
+}
+
+// Summary is the summary of the rows given, with the run's ports. The
+// Accumulator is spent: its percentile slices are sorted in place.
+func (a *Accumulator) Summary(ports []v2.PortRow) Summary {
+	s := a.s
+	s.SimDurationNs = a.maxFinish
+	if len(ports) > 0 {
+		var d int64
+		for i := range ports {
+			d = max(d, ports[i].SimDurationNs)
+		}
+		s.SimDurationNs = d
+	}
+	a.flowStats(&s)
+	s.GoodputNorm = a.goodputNorm(s.GoodputBps, ports)
+	if a.pfcKnown {
+		s.PFCPausedFracMean = ratio(a.pfcSum, float64(a.pfcN))
+	}
+	a.concurrentStats(&s)
+	s.Buckets = buckets(a.sized, a.opt.Buckets)
+	a.messageStats(&s)
 	portStats(&s, ports)
 	return s
 }
@@ -29,82 +178,26 @@ func Compute(flows []v2.FlowRow, msgs []v2.MessageRow, ports []v2.PortRow, opt O
 // finished reports whether a flow or message completed.
 func finished(finishNs int64) bool { return finishNs >= 0 }
 
-// simDuration is the largest sim_duration_ns of the ports, or without
-// ports the latest finish of a flow or message.
-func simDuration(flows []v2.FlowRow, msgs []v2.MessageRow, ports []v2.PortRow) int64 {
-	var d int64
-	for i := range ports {
-		d = max(d, ports[i].SimDurationNs)
-	}
-	if len(ports) > 0 {
-		return d
-	}
-	for i := range flows {
-		d = max(d, flows[i].FinishNs)
-	}
-	for i := range msgs {
-		d = max(d, msgs[i].FinishNs)
-	}
-	return d
-}
-
-// flowStats fills the FCT, slowdown, counter, goodput and fairness fields.
-func flowStats(s *Summary, flows []v2.FlowRow) {
-	var (
-		fcts      []int64
-		slowdowns []float64
-		sdStand   []float64 // fct / standalone FCT
-		rates     []float64 // per-flow goodput, bit/s, in row order
-		bits      int64     // payload bits of finished flows
-		first     int64     // earliest start of a finished flow
-		last      int64     // latest finish of a finished flow
-	)
-	for i := range flows {
-		f := &flows[i]
-		s.DataPktsSent += f.DataPktsSent
-		s.CEPkts += f.CEPkts
-		s.CNPs += f.CNPs
-		s.Nacks += f.Nacks
-		s.Timeouts += f.Timeouts
-		s.RetxBytes += f.RetxBytes
-		if !finished(f.FinishNs) {
-			continue
-		}
-		if s.FlowsFinished == 0 {
-			first, last = f.StartNs, f.FinishNs
-		}
-		s.FlowsFinished++
-		first, last = min(first, f.StartNs), max(last, f.FinishNs)
-		bits += f.SizeBytes * 8
-		fcts = append(fcts, f.FCTNs)
-		if isFinite(f.Slowdown) {
-			slowdowns = append(slowdowns, f.Slowdown)
-		}
-		if f.StandaloneNs > 0 {
-			sdStand = append(sdStand, float64(f.FCTNs)/float64(f.StandaloneNs))
-		}
-		if f.FCTNs > 0 {
-			rates = append(rates, goodput(f.SizeBytes, f.FCTNs))
-		}
-	}
+// flowStats fills the FCT, slowdown, goodput and fairness fields.
+func (a *Accumulator) flowStats(s *Summary) {
 	s.ECNRatio = ratio(float64(s.CEPkts), float64(s.DataPktsSent))
-	s.GoodputBps = ratio(float64(bits)*1e9, float64(last-first))
-	s.UnfairRatio = unfairRatio(rates)
-	s.JainIndex = jainIndex(rates)
-	s.MinMaxRateRatio = minMaxRatio(rates)
+	s.GoodputBps = ratio(float64(a.bits)*1e9, float64(a.last-a.first))
+	s.UnfairRatio = unfairRatio(a.rates)
+	s.JainIndex = jainIndex(a.rates)
+	s.MinMaxRateRatio = minMaxRatio(a.rates)
 	var sum float64
-	for _, r := range rates {
+	for _, r := range a.rates {
 		sum += r
 	}
-	s.GoodputMeanBps = ratio(sum, float64(len(rates)))
+	s.GoodputMeanBps = ratio(sum, float64(len(a.rates)))
 
-	st := intSummary(fcts)
+	st := intSummary(a.fcts)
 	s.FCTMeanNs, s.FCTP50Ns, s.FCTP90Ns, s.FCTP95Ns = st.mean, st.p50, st.p90, st.p95
 	s.FCTP99Ns, s.FCTP999Ns, s.FCTMaxNs = st.p99, st.p999, st.max
-	sd := floatSummary(slowdowns)
+	sd := floatSummary(a.slowdowns)
 	s.SlowdownMean, s.SlowdownP50, s.SlowdownP90, s.SlowdownP95 = sd.mean, sd.p50, sd.p90, sd.p95
 	s.SlowdownP99, s.SlowdownP999, s.SlowdownMax = sd.p99, sd.p999, sd.max
-	ss := floatSummary(sdStand)
+	ss := floatSummary(a.sdStand)
 	s.SlowdownStandaloneMean, s.SlowdownStandaloneP50, s.SlowdownStandaloneP99 = ss.mean, ss.p50, ss.p99
 }
 
@@ -112,19 +205,13 @@ func flowStats(s *Summary, flows []v2.FlowRow) {
 // every flow has one destination (an n-to-1 run), else 0. The rate is the
 // destination host's NIC port's: hosts are nodes 0..hosts-1, so its ports
 // row has node = dst and is_switch false.
-func goodputNorm(goodputBps float64, flows []v2.FlowRow, ports []v2.PortRow) float64 {
-	if len(flows) == 0 {
+func (a *Accumulator) goodputNorm(goodputBps float64, ports []v2.PortRow) float64 {
+	if a.s.Flows == 0 || !a.oneDst {
 		return 0
-	}
-	dst := flows[0].Dst
-	for i := range flows {
-		if flows[i].Dst != dst {
-			return 0
-		}
 	}
 	for i := range ports {
 		p := &ports[i]
-		if p.Node == dst && !p.IsSwitch && p.RateBps > 0 {
+		if p.Node == a.dst && !p.IsSwitch && p.RateBps > 0 {
 			// NB: times the reciprocal, so that at 100 Gb/s this is
 			// bit-identical to goodput_bps * 1e-11 (1/1e11 rounds to the
 			// literal 1e-11), what reproduce's fdcc-table6.2 reported before.
@@ -134,76 +221,28 @@ func goodputNorm(goodputBps float64, flows []v2.FlowRow, ports []v2.PortRow) flo
 	return 0
 }
 
-// pfcPausedFracMean is the mean of pfc_paused_ns / fct_ns over the finished
-// flows with fct_ns > 0, in row order; 0 when any row's pfc_paused_ns is
-// unknown (negative).
-func pfcPausedFracMean(flows []v2.FlowRow) float64 {
-	var sum float64
-	var n int
-	for i := range flows {
-		f := &flows[i]
-		if f.PFCPausedNs < 0 {
-			return 0
-		}
-		if finished(f.FinishNs) && f.FCTNs > 0 {
-			sum += float64(f.PFCPausedNs) / float64(f.FCTNs)
-			n++
-		}
-	}
-	return ratio(sum, float64(n))
-}
-
 // goodput is a flow's rate, size*8 / fct, in bit/s.
 func goodput(sizeBytes, fctNs int64) float64 {
 	return finite(float64(sizeBytes) * 8e9 / float64(fctNs))
 }
 
-// messageStats fills the message counts and MCT fields.
-func messageStats(s *Summary, msgs []v2.MessageRow) {
-	var mcts []int64
-	for i := range msgs {
-		if finished(msgs[i].FinishNs) {
-			mcts = append(mcts, msgs[i].MCTNs)
-		}
-	}
-	s.MessagesFinished = int64(len(mcts))
-	st := intSummary(mcts)
+// messageStats fills the message counts, MCT and CCT fields. NB: the
+// collectives' map only groups; their completion times are sorted before
+// use, so its iteration order decides nothing.
+func (a *Accumulator) messageStats(s *Summary) {
+	s.MessagesFinished = int64(len(a.mcts))
+	st := intSummary(a.mcts)
 	s.MCTMeanNs, s.MCTP50Ns, s.MCTP90Ns, s.MCTP95Ns = st.mean, st.p50, st.p90, st.p95
 	s.MCTP99Ns, s.MCTP999Ns, s.MCTMaxNs = st.p99, st.p999, st.max
-}
-
-// collectiveStats groups messages by collective_id >= 0 and fills the CCT
-// fields. NB: the map only groups; the completion times are sorted before
-// use, so its iteration order decides nothing.
-func collectiveStats(s *Summary, msgs []v2.MessageRow) {
-	type coll struct {
-		start, finish int64
-		done          bool
-	}
-	colls := make(map[int64]*coll)
-	for i := range msgs {
-		m := &msgs[i]
-		if m.CollectiveID < 0 {
-			continue
-		}
-		c := colls[m.CollectiveID]
-		if c == nil {
-			c = &coll{start: m.ReleaseNs, finish: m.FinishNs, done: true}
-			colls[m.CollectiveID] = c
-		}
-		c.start = min(c.start, m.ReleaseNs)
-		c.finish = max(c.finish, m.FinishNs)
-		c.done = c.done && finished(m.FinishNs)
-	}
 	var ccts []int64
-	for _, c := range colls {
+	for _, c := range a.colls {
 		if c.done {
 			ccts = append(ccts, c.finish-c.start)
 		}
 	}
-	s.Collectives = int64(len(colls))
+	s.Collectives = int64(len(a.colls))
 	s.CollectivesFinished = int64(len(ccts))
-	st := intSummary(ccts)
+	st = intSummary(ccts)
 	s.CCTMeanNs, s.CCTP50Ns, s.CCTP90Ns, s.CCTP95Ns = st.mean, st.p50, st.p90, st.p95
 	s.CCTP99Ns, s.CCTP999Ns, s.CCTMaxNs = st.p99, st.p999, st.max
 }

@@ -1,7 +1,5 @@
 package metrics
 
-import v2 "github.com/ccreplay/ccreplay/schema/v2"
-
 // MinConcurrentWindowNs is the shortest concurrency window the
 // *_concurrent fairness metrics are computed over, ns. Over a shorter one
 // each flow delivers a handful of packets (10 us is 125 KB at 100 Gb/s,
@@ -68,28 +66,22 @@ func minMaxRatio(x []float64) float64 {
 // the window runs from the latest start of the flows to the earliest
 // finish (sim_duration_ns for a flow that did not finish), and each flow's
 // rate is its concurrent_bytes*8 over the window. Needs s.SimDurationNs.
-func concurrentStats(s *Summary, flows []v2.FlowRow) {
-	if len(flows) == 0 {
+// Nothing when a flow never started or has no concurrent_bytes (schema v1).
+func (a *Accumulator) concurrentStats(s *Summary) {
+	if s.Flows == 0 || !a.concOK {
 		return
 	}
-	start, end := flows[0].StartNs, s.SimDurationNs
-	for i := range flows {
-		f := &flows[i]
-		if f.StartNs < 0 || f.ConcurrentBytes < 0 {
-			return // never started, or concurrent_bytes unknown (schema v1)
-		}
-		start = max(start, f.StartNs)
-		if finished(f.FinishNs) {
-			end = min(end, f.FinishNs)
-		}
+	start, end := a.concStart, s.SimDurationNs
+	if a.hasEnd {
+		end = min(end, a.concEnd)
 	}
 	window := end - start
 	if window < MinConcurrentWindowNs {
 		return
 	}
-	rates := make([]float64, len(flows))
-	for i := range flows {
-		rates[i] = finite(float64(flows[i].ConcurrentBytes) * 8e9 / float64(window))
+	rates := make([]float64, len(a.conc))
+	for i, b := range a.conc {
+		rates[i] = finite(float64(b) * 8e9 / float64(window))
 	}
 	s.ConcurrentWindowStartNs, s.ConcurrentWindowNs = start, window
 	s.UnfairRatioConcurrent = unfairRatio(rates)

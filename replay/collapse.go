@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"sort"
 	"strings"
 
@@ -34,6 +35,19 @@ const (
 var recoveryKeys = []string{"increase_timer", "byte_counter", "fast_recovery", "ai_rate", "hai_rate", "ai_ref_rate",
 	"delta", "hai_factor", "ai", "w_ai", "ai_flows", "min_rate"}
 
+// MessageSpan is what CollapseCheck needs of a message row. A run whose
+// rows were streamed (Config.RowSink) has no Result.Messages: whoever
+// took its rows keeps these instead (Result.MessageSpans), 32 bytes a
+// message.
+type MessageSpan struct {
+	FlowID, FirstTxNs, FinishNs, SizeBytes int64
+}
+
+// SpanOf is a message row's MessageSpan.
+func SpanOf(m *v2.MessageRow) MessageSpan {
+	return MessageSpan{FlowID: m.FlowID, FirstTxNs: m.FirstTxNs, FinishNs: m.FinishNs, SizeBytes: m.SizeBytes}
+}
+
 // CollapseCheck looks for a collapse in a finished run (res) of tr under
 // cfg and returns what it found, or nil. It estimates each message's
 // sending rate from its rows (payload over the time from its first packet
@@ -47,7 +61,14 @@ var recoveryKeys = []string{"increase_timer", "byte_counter", "fast_recovery", "
 // 20 % too. Messages whose whole time is latency (no transmission left
 // after the path's lower bound) do not count.
 func CollapseCheck(cfg *Config, tr *trace.Trace, res *Result) (*runfolder.Collapse, error) {
-	if tr == nil || len(res.Messages) == 0 {
+	spans := res.MessageSpans
+	if res.Messages != nil {
+		spans = make([]MessageSpan, len(res.Messages))
+		for i := range res.Messages {
+			spans[i] = SpanOf(&res.Messages[i])
+		}
+	}
+	if tr == nil || len(spans) == 0 {
 		return nil, nil
 	}
 	flows, err := FlowPaths(cfg, tr)
@@ -82,8 +103,8 @@ func CollapseCheck(cfg *Config, tr *trace.Trace, res *Result) (*runfolder.Collap
 		start bool
 	}
 	var evs []event
-	for i := range res.Messages {
-		m := &res.Messages[i]
+	for i := range spans {
+		m := &spans[i]
 		if m.FlowID < 0 || int(m.FlowID) >= len(flows) || m.FinishNs < 0 || m.FirstTxNs < 0 || m.SizeBytes <= 0 {
 			continue
 		}

@@ -56,6 +56,11 @@ type Config struct {
 	// any Threads. The replay writes no file: whoever runs it owns the
 	// sink (packets.parquet, see package runner).
 	PacketSink PacketSink `json:"-"`
+	// RowSink, when set, is given the flow and message rows as flows
+	// finish (see RowSink) and Result.Flows and Result.Messages stay nil:
+	// a run then holds no row of a finished flow (flows.parquet and
+	// messages.parquet, see package runner).
+	RowSink RowSink `json:"-"`
 	// MaxTime stops the run at this simulated time, picoseconds; 0 = run
 	// until every message is delivered and acknowledged.
 	MaxTime units.Time

@@ -736,12 +736,12 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 	}
 	r.closeWindow() // no flow finished: the window ends with the run
 	res := &Result{SimEnd: end, Events: r.g.Events(), PeakFlowsHeld: r.peak, Partitions: len(r.parts), SerialWhy: r.serialWhy, HostsWhy: r.hostsWhy}
-	res.Flows = r.flowRows(last)
-	res.Messages = r.messageRows()
-	res.Ports = r.portRows(last)
-	for i := range res.Flows {
-		res.DataPackets += res.Flows[i].DataPktsSent
+	if err := r.endRows(last); err != nil {
+		return nil, err
 	}
+	res.Flows, res.Messages = r.resFlows, r.resMsgs
+	res.DataPackets = r.dataPkts
+	res.Ports = r.portRows(last)
 	for i := range res.Ports {
 		res.PacketHops += res.Ports[i].TxPkts
 	}

@@ -23,14 +23,55 @@ func (r *run) idealOneWay(path []topology.Hop, b units.Bytes) units.Time {
 	return topology.IdealOneWay(path, b, r.cfg.NIC.MTUPayload, r.cfg.NIC.HeaderBytes)
 }
 
-// flowRows are the flow rows of the run ended at end: the rows taken when
-// flows were retired, and the others now (a flow that never started gets
-// its state made here, for its path facts).
-func (r *run) flowRows(end units.Time) []v2.FlowRow {
-	rows := r.rows
-	if rows == nil {
-		rows = make([]v2.FlowRow, len(r.specs))
+// RowSink takes a run's flow and message rows as the run makes them
+// (Config.RowSink) instead of their being kept for Result: a flow's row
+// when the flow is retired (finished and quiet) and its messages' rows
+// with it, the others at the end. Rows come in the order they are made,
+// not in index order, each index once (flow id; message index in the
+// trace); they are the rows Result.Flows[i] and Result.Messages[i] would
+// hold, the same for any Threads. The calls come from the goroutine that
+// runs the replay; a sink keeps a row only by copying it.
+type RowSink interface {
+	Flow(i int, row *v2.FlowRow)
+	Message(i int, row *v2.MessageRow)
+}
+
+// startRows points the run's rows at cfg.RowSink, or at Result when it
+// has none.
+func (r *run) startRows() {
+	if r.cfg.RowSink != nil {
+		r.sink = r.cfg.RowSink
+		return
 	}
+	r.resFlows = make([]v2.FlowRow, len(r.specs))
+	r.resMsgs = make([]v2.MessageRow, len(r.tr.Messages))
+	r.sink = resultRows{r}
+}
+
+// resultRows keeps the rows for Result.
+type resultRows struct{ r *run }
+
+func (s resultRows) Flow(i int, row *v2.FlowRow)       { s.r.resFlows[i] = *row }
+func (s resultRows) Message(i int, row *v2.MessageRow) { s.r.resMsgs[i] = *row }
+
+// putFlow hands flow i's row on.
+func (r *run) putFlow(i int, row *v2.FlowRow) {
+	r.dataPkts += row.DataPktsSent
+	r.flowsOut++
+	r.sink.Flow(i, row)
+}
+
+// putMessage hands message i's row on.
+func (r *run) putMessage(i int, row *v2.MessageRow) {
+	r.msgsOut++
+	r.sink.Message(i, row)
+}
+
+// endRows makes the rows not made yet for the run ended at end, of the
+// flows not retired (a flow that never started gets its state made here,
+// for its path facts) and of their messages and the local ones, and
+// checks that every row was handed on.
+func (r *run) endRows(end units.Time) error {
 	for i := range r.specs {
 		if r.retired != nil && r.retired[i] {
 			continue
@@ -39,9 +80,25 @@ func (r *run) flowRows(end units.Time) []v2.FlowRow {
 		if f == nil {
 			f = r.newFlow(int32(i))
 		}
-		rows[i] = r.flowRow(i, f, end)
+		row := r.flowRow(i, f, end)
+		r.putFlow(i, &row)
 	}
-	return rows
+	lastF, lastPath := int32(-1), []topology.Hop(nil) // pathOf of the previous message's flow
+	for i := range r.msgs {
+		fid := r.msgF[i]
+		if fid >= 0 && r.retired != nil && r.retired[fid] {
+			continue // made when its flow was retired
+		}
+		if fid >= 0 && fid != lastF {
+			lastF, lastPath = fid, r.pathOf(fid)
+		}
+		row := r.messageRow(i, lastPath)
+		r.putMessage(i, &row)
+	}
+	if r.flowsOut != len(r.specs) || r.msgsOut != len(r.msgs) {
+		return fmt.Errorf("internal error: %d of %d flow rows and %d of %d message rows made", r.flowsOut, len(r.specs), r.msgsOut, len(r.msgs))
+	}
+	return nil
 }
 
 // pathOf is flow fid's path: the one kept while the flow is in progress,
@@ -129,38 +186,33 @@ func (r *run) msgsOfFlow(i int) []int32 {
 	return r.flowMsgs[i]
 }
 
-func (r *run) messageRows() []v2.MessageRow {
-	rows := make([]v2.MessageRow, len(r.msgs))
-	lastF, lastPath := int32(-1), []topology.Hop(nil) // pathOf of the previous message's flow
-	for i, m := range r.msgs {
-		tm := &r.tr.Messages[i]
-		fid := r.msgF[i]
-		row := v2.MessageRow{
-			MsgID: m.ID, FlowID: int64(fid), Src: tm.Src, Dst: tm.Dst, SizeBytes: tm.Bytes,
-			CollectiveID: tm.CollectiveID, ReleaseNs: ns(m.Release), FirstTxNs: ns(m.FirstTx),
-			FinishNs: ns(m.Delivered), MCTNs: -1, SenderDoneNs: ns(m.SenderDone),
-		}
-		var ideal units.Time
-		if fid >= 0 {
-			if fid != lastF {
-				lastF, lastPath = fid, r.pathOf(fid)
-			}
-			ideal = r.idealOneWay(lastPath, m.Bytes)
-		} else {
-			ideal = r.localTime(m.Bytes) // same host: no network
-		}
-		row.IdealMCTNs = ideal.Nanoseconds()
-		if m.Delivered >= 0 {
-			mct := m.Delivered - m.Release
-			row.MCTNs = mct.Nanoseconds()
-			row.Slowdown = 1
-			if ideal > 0 {
-				row.Slowdown = float64(mct) / float64(ideal)
-			}
-		}
-		rows[i] = row
+// messageRow is message i's row; path is its flow's (unused for a local
+// message).
+func (r *run) messageRow(i int, path []topology.Hop) v2.MessageRow {
+	m := r.msgs[i]
+	tm := &r.tr.Messages[i]
+	fid := r.msgF[i]
+	row := v2.MessageRow{
+		MsgID: m.ID, FlowID: int64(fid), Src: tm.Src, Dst: tm.Dst, SizeBytes: tm.Bytes,
+		CollectiveID: tm.CollectiveID, ReleaseNs: ns(m.Release), FirstTxNs: ns(m.FirstTx),
+		FinishNs: ns(m.Delivered), MCTNs: -1, SenderDoneNs: ns(m.SenderDone),
 	}
-	return rows
+	var ideal units.Time
+	if fid >= 0 {
+		ideal = r.idealOneWay(path, m.Bytes)
+	} else {
+		ideal = r.localTime(m.Bytes) // same host: no network
+	}
+	row.IdealMCTNs = ideal.Nanoseconds()
+	if m.Delivered >= 0 {
+		mct := m.Delivered - m.Release
+		row.MCTNs = mct.Nanoseconds()
+		row.Slowdown = 1
+		if ideal > 0 {
+			row.Slowdown = float64(mct) / float64(ideal)
+		}
+	}
+	return row
 }
 
 func (r *run) portRows(end units.Time) []v2.PortRow {

@@ -25,6 +25,10 @@ type Result struct {
 	Flows    []v2.FlowRow
 	Messages []v2.MessageRow
 	Ports    []v2.PortRow
+	// MessageSpans, for a run with a RowSink (Messages nil), are what the
+	// collapse check needs of each message row, in trace order: the
+	// sink's owner sets them (see package runner).
+	MessageSpans []MessageSpan
 	// SimEnd is the simulated time of the last event, picoseconds.
 	SimEnd units.Time
 	// Events is the number of kernel events executed.
@@ -83,13 +87,19 @@ type run struct {
 	sws       []*switchmodel.Switch
 	// The flow table, indexed by flow id. A flow's nic.Flow and path are
 	// made at its first release (newFlow) and dropped when it is retired
-	// (flowQuiet): its row is then in rows. So the run holds the state of
+	// (flowQuiet): its row and its messages' are then made and handed on
+	// (putFlow, putMessage). So the run holds the state of
 	// the flows in progress, not of every flow of the trace.
 	specs    []flowSpec
 	flows    []*nic.Flow       // nil before the first release and once retired
 	paths    [][]topology.Hop  // as flows
-	rows     []v2.FlowRow      // rows of retired flows (nil until the first)
-	retired  []bool            // as rows
+	retired  []bool            // per flow: retired, its row and its messages' handed on (nil until the first)
+	sink     RowSink           // Config.RowSink, or resultRows
+	flowsOut int               // flow rows handed on
+	msgsOut  int               // message rows handed on
+	dataPkts int64             // data_pkts_sent of the flow rows handed on
+	resFlows []v2.FlowRow      // the rows for Result without a RowSink
+	resMsgs  []v2.MessageRow   // as resFlows
 	sdone    []int32           // messages whose sender has seen completion, per flow
 	routes   *topology.Routing // the topology's routes, for newFlow
 	maxRTT   units.Time        // NS3MaxRTT, computed once when needed
@@ -224,6 +234,7 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace) (*Result, erro
 		s.SetInterrupt(&r.intr)
 	}
 	r.schedule()
+	r.startRows()
 	res, err := r.execute(ctx)
 	if q := cfg.QueueSampler; q != nil && q.Final != nil && err == nil {
 		q.Final(res.SimEnd, r.sws)
@@ -280,12 +291,20 @@ func (r *run) newFlow(fid int32) *nic.Flow {
 // follows the flows in progress.
 func (r *run) retire(f *nic.Flow) {
 	i := f.ID
-	if r.rows == nil {
-		r.rows = make([]v2.FlowRow, len(r.specs))
+	if r.retired == nil {
 		r.retired = make([]bool, len(r.specs))
 	}
-	r.rows[i] = r.flowRow(int(i), f, f.Finish)
+	row := r.flowRow(int(i), f, f.Finish)
+	r.putFlow(int(i), &row)
 	r.retired[i] = true
+	// Its messages are complete too (retire waits for every one): their
+	// rows are made now, with the flow's path, and their state let go.
+	path := r.paths[i]
+	for _, m := range r.msgsOfFlow(int(i)) {
+		mr := r.messageRow(int(m), path)
+		r.putMessage(int(m), &mr)
+		r.msgs[m] = nil
+	}
 	r.flows[i], r.paths[i] = nil, nil
 	r.held--
 }

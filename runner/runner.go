@@ -35,6 +35,17 @@ type Scenario struct {
 	// Warnings are the inputs' warnings; summary.json lists them before
 	// the run's own.
 	Warnings []string
+	// StreamRows writes flows.parquet and messages.parquet as the replay
+	// makes their rows (a flow's and its messages' when the flow finishes,
+	// see replay.RowSink) instead of keeping them to the end, and
+	// summarizes them as they pass (metrics.Accumulator): the run then
+	// holds no row of a finished flow, and the Result's Flows and
+	// Messages are nil. The files and summary.json are the same either
+	// way. Callers whose Extra reads the rows leave it false.
+	StreamRows bool
+	// OnMessage, with StreamRows, is given every message row too, in
+	// trace order (e.g. to fold collective spans); it keeps only copies.
+	OnMessage func(*v2.MessageRow)
 }
 
 // Extra writes more files into a run folder after the replay's and before
@@ -50,7 +61,7 @@ type Extra func(dir string, res *replay.Result, man *runfolder.Manifest) error
 // is removed and no summary.json is written. sc.Config is not changed.
 func Run(ctx context.Context, sc *Scenario, dir string, extra Extra) (*replay.Result, *runfolder.Manifest, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, &replay.InterruptedError{Err: err, SetUp: true} // as the replay's own set-up says it
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("output folder: %w", err)
@@ -64,21 +75,47 @@ func Run(ctx context.Context, sc *Scenario, dir string, extra Extra) (*replay.Re
 		}
 		cfg.PacketSink = packets
 	}
+	var rows *rowStreams
+	if sc.StreamRows {
+		var err error
+		if rows, err = newRowStreams(dir, len(sc.Trace.Messages), sc.OnMessage); err != nil {
+			if packets != nil {
+				packets.Abort()
+			}
+			return nil, nil, err
+		}
+		cfg.RowSink = rows
+	}
 	res, err := replay.RunContext(ctx, cfg, sc.Trace)
 	if packets != nil {
 		if err != nil {
 			packets.Abort()
 		} else if cerr := packets.Close(); cerr != nil {
+			rows.abort()
 			return nil, nil, cerr
 		}
 	}
 	if err != nil {
+		rows.abort()
 		return nil, nil, err
 	}
-	if err := WriteRows(dir, res); err != nil {
-		return nil, nil, err
+	var sum metrics.Summary
+	if rows != nil {
+		if err := rows.close(); err != nil {
+			return nil, nil, err
+		}
+		if err := output.WriteRows(filepath.Join(dir, runfolder.PortsFile), res.Ports); err != nil {
+			return nil, nil, err
+		}
+		sum = rows.acc.Summary(res.Ports)
+		res.MessageSpans = rows.spans
+	} else {
+		if err := WriteRows(dir, res); err != nil {
+			return nil, nil, err
+		}
+		sum = metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	}
-	man := NewManifest(&cfg, sc.TraceName, res, metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}))
+	man := NewManifest(&cfg, sc.TraceName, res, sum)
 	man.Warnings = append(slices.Clone(sc.Warnings), man.Warnings...)
 	if extra != nil {
 		if err := extra(dir, res, &man); err != nil {
@@ -153,4 +190,81 @@ func CheckCollapse(cfg *replay.Config, tr *trace.Trace, res *replay.Result, man 
 	man.Collapse = c
 	man.Warnings = append(man.Warnings, w)
 	return w
+}
+
+// rowStreams is the replay.RowSink of a run with Scenario.StreamRows: it
+// puts each row back in index order (output.Reorder) and appends it to
+// its Parquet file (encoded on the Stream's own goroutine) and to the
+// run's metrics.
+type rowStreams struct {
+	flows    *output.Stream[v2.FlowRow]
+	msgs     *output.Stream[v2.MessageRow]
+	flowsOrd *output.Reorder[v2.FlowRow]
+	msgsOrd  *output.Reorder[v2.MessageRow]
+	acc      *metrics.Accumulator
+	spans    []replay.MessageSpan // for the collapse check (Result.MessageSpans)
+}
+
+func newRowStreams(dir string, msgs int, onMsg func(*v2.MessageRow)) (*rowStreams, error) {
+	s := &rowStreams{acc: metrics.NewAccumulator(metrics.Options{}), spans: make([]replay.MessageSpan, 0, msgs)}
+	var err error
+	if s.flows, err = output.NewStream[v2.FlowRow](filepath.Join(dir, runfolder.FlowsFile), 0); err != nil {
+		return nil, err
+	}
+	if s.msgs, err = output.NewStream[v2.MessageRow](filepath.Join(dir, runfolder.MessagesFile), 0); err != nil {
+		s.flows.Abort()
+		return nil, err
+	}
+	s.flowsOrd = output.NewReorder(dir, output.FlowRowCodec, func(row *v2.FlowRow) {
+		s.flows.Append(*row)
+		s.acc.AddFlow(row)
+	})
+	s.msgsOrd = output.NewReorder(dir, output.MessageRowCodec, func(row *v2.MessageRow) {
+		s.msgs.Append(*row)
+		s.acc.AddMessage(row)
+		s.spans = append(s.spans, replay.SpanOf(row))
+		if onMsg != nil {
+			onMsg(row)
+		}
+	})
+	return s, nil
+}
+
+// Flow takes flow i's row (replay.RowSink).
+func (s *rowStreams) Flow(i int, row *v2.FlowRow) { s.flowsOrd.Put(i, row) }
+
+// Message takes message i's row (replay.RowSink).
+func (s *rowStreams) Message(i int, row *v2.MessageRow) { s.msgsOrd.Put(i, row) }
+
+// close finishes both files (as WriteRows, a failure leaves no
+// summary.json: the folder is not a run).
+func (s *rowStreams) close() error {
+	err := s.flowsOrd.Close()
+	if err == nil {
+		err = s.msgsOrd.Close()
+	}
+	if err != nil {
+		s.abort()
+		return err
+	}
+	if err := s.flows.Close(); err != nil {
+		s.msgs.Abort()
+		return err
+	}
+	return s.msgs.Close()
+}
+
+// abort discards both files and the spill files; nothing on a nil s.
+func (s *rowStreams) abort() {
+	if s == nil {
+		return
+	}
+	s.flows.Abort()
+	s.msgs.Abort()
+	if s.flowsOrd != nil {
+		s.flowsOrd.Abort()
+	}
+	if s.msgsOrd != nil {
+		s.msgsOrd.Abort()
+	}
 }

@@ -20,6 +20,7 @@ import (
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -196,5 +197,104 @@ func TestRunLeavesConfigAlone(t *testing.T) {
 	}
 	if sc.Config.PacketSink != nil {
 		t.Error("Run left its packet sink in the caller's configuration")
+	}
+}
+
+// A run with StreamRows writes the same files and summary as one that
+// keeps its rows (flows.parquet in flow id order although flows finish in
+// another, messages.parquet in trace order, the same metrics), on one
+// partition and on two, and its Result holds no rows.
+func TestStreamRowsSameFiles(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		cfg, tr := websearch(t, threads)
+		kept, streamed := t.TempDir(), t.TempDir()
+		res, _, err := Run(context.Background(), &Scenario{Config: cfg, Trace: tr, TraceName: "ws"}, kept, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The flows finish out of id order: rows wait for earlier ones.
+		inOrder := true
+		for i := 1; i < len(res.Flows); i++ {
+			inOrder = inOrder && res.Flows[i].FinishNs >= res.Flows[i-1].FinishNs
+		}
+		if inOrder || len(res.Flows) < 20 {
+			t.Fatalf("the test wants flows finishing out of id order (%d flows)", len(res.Flows))
+		}
+		var seen int
+		sres, _, err := Run(context.Background(), &Scenario{Config: cfg, Trace: tr, TraceName: "ws", StreamRows: true,
+			OnMessage: func(m *v2.MessageRow) {
+				if m.MsgID != res.Messages[seen].MsgID {
+					t.Errorf("message row %d: id %d, want %d", seen, m.MsgID, res.Messages[seen].MsgID)
+				}
+				seen++
+			}}, streamed, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sres.Flows != nil || sres.Messages != nil || seen != len(res.Messages) {
+			t.Errorf("threads %d: streamed Result holds %d flow and %d message rows; OnMessage saw %d of %d",
+				threads, len(sres.Flows), len(sres.Messages), seen, len(res.Messages))
+		}
+		if sres.DataPackets != res.DataPackets {
+			t.Errorf("threads %d: data packets %d streamed, %d kept", threads, sres.DataPackets, res.DataPackets)
+		}
+		for _, f := range []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.SummaryFile} {
+			x, err := os.ReadFile(filepath.Join(kept, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, err := os.ReadFile(filepath.Join(streamed, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(x, y) {
+				t.Errorf("threads %d: %s differs between a streamed and a kept run", threads, f)
+			}
+		}
+	}
+}
+
+// websearch is WebSearch flows at 80 % load for 1 ms on a leaf-spine of 8
+// hosts under DCQCN: about a hundred flows, which finish out of order.
+func websearch(t *testing.T, threads int) (*replay.Config, *trace.Trace) {
+	t.Helper()
+	tr, err := gen.Parse("cdf:dist=websearch,hosts=8,bw=100G,load=0.8,duration=1ms", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := topology.Parse("leafspine:leaves=2,hosts=4,spines=2,uplinks=1,rate=100G,fabric=100G,delay=1us", tr.Hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := cca.NewRegistry()
+	dcqcn.Register(reg)
+	spec, err := reg.Build("dcqcn", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
+		Seed: 5, Packets: replay.PacketsNone, Threads: threads}
+	cfg.ApplyCCHints()
+	return &cfg, tr
+}
+
+// A streamed run interrupted after its first rows were written leaves no
+// row file (nor any other).
+func TestStreamRowsInterruptedLeavesNothing(t *testing.T) {
+	cfg, tr := websearch(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rows := 0
+	sc := &Scenario{Config: cfg, Trace: tr, StreamRows: true, OnMessage: func(*v2.MessageRow) {
+		rows++
+		cancel() // the replay stops within its window
+	}}
+	dir := t.TempDir()
+	if _, _, err := Run(ctx, sc, dir, nil); !errors.Is(err, context.Canceled) || rows == 0 {
+		t.Fatalf("got %v after %d rows; want the run interrupted after its first row", err, rows)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 0 {
+		t.Errorf("left %d entries, first %s", len(ents), ents[0].Name())
 	}
 }

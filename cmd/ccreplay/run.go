@@ -17,7 +17,6 @@ import (
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
@@ -256,7 +255,16 @@ func runRun(o *runOptions) error {
 		hpccOut = st.HPCC.Outputs(&cfg)
 	}
 	start := o.f.now()
-	res, man, err := runner.Run(ctx, scenarioOf(st, &cfg), stage.Dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
+	// Rows go to their files as flows finish, unless fct.txt is to be
+	// written from them; an OSU benchmark's report folds them as they pass.
+	sc := scenarioOf(st, &cfg)
+	sc.StreamRows = st.HPCC == nil && o.FCTTxt == ""
+	var spans osuSpans
+	if sc.StreamRows && isOSU(st.Req.Workload) {
+		spans = osuSpans{}
+		sc.OnMessage = spans.add
+	}
+	res, man, err := runner.Run(ctx, sc, stage.Dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
 		prog.clear()
 		if o.Stats {
 			printStats(o.f.Err, o.f.now().Sub(start), res)
@@ -312,7 +320,7 @@ func runRun(o *runOptions) error {
 	fmt.Fprintf(o.f.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
 	metrics.WriteTable(o.f.Out, man.Metrics)
 	if w := st.Req.Workload; gen.IsOSU(w) { // the flag's or the configuration file's
-		pts, err := reproduce.OSULatency(w, res.Messages)
+		pts, err := osuLatencyOf(w, res, spans)
 		if err != nil {
 			return err
 		}

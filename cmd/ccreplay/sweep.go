@@ -319,7 +319,9 @@ func sweepExec(f *Factory) sweep.Exec {
 		if sp.Kind == sweep.KindEstimate {
 			return writeEstimate(ctx, st, cfg, estimate.Options{Tolerance: estimate.DefaultTolerance, Jobs: 1}, dir)
 		}
-		_, _, err = runner.Run(ctx, scenarioOf(st, &cfg), dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
+		sc := scenarioOf(st, &cfg)
+		sc.StreamRows = true // the point's rows are read from its files
+		_, _, err = runner.Run(ctx, sc, dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
 			runner.CheckCollapse(&cfg, st.Trace, res, man) // in summary.json; sweep prints no per-point warnings
 			return nil
 		})

@@ -26,23 +26,30 @@ type Span struct {
 func CollectiveSpans(ids []int64, release, finish []units.Time) map[int64]Span {
 	spans := make(map[int64]Span)
 	for i, id := range ids {
-		if id < 0 {
-			continue
-		}
-		s, seen := spans[id]
-		switch {
-		case !seen:
-			s = Span{Start: release[i], End: finish[i]}
-		case s.End >= 0 && finish[i] < 0:
-			s.Start, s.End = min(s.Start, release[i]), -1
-		case s.End >= 0:
-			s.Start, s.End = min(s.Start, release[i]), max(s.End, finish[i])
-		default:
-			s.Start = min(s.Start, release[i])
-		}
-		spans[id] = s
+		AddSpan(spans, id, release[i], finish[i])
 	}
 	return spans
+}
+
+// AddSpan folds one message (collective id, release, finish < 0 when
+// unfinished) into spans, as CollectiveSpans does each: for rows given
+// one at a time.
+func AddSpan(spans map[int64]Span, id int64, release, finish units.Time) {
+	if id < 0 {
+		return
+	}
+	s, seen := spans[id]
+	switch {
+	case !seen:
+		s = Span{Start: release, End: finish}
+	case s.End >= 0 && finish < 0:
+		s.Start, s.End = min(s.Start, release), -1
+	case s.End >= 0:
+		s.Start, s.End = min(s.Start, release), max(s.End, finish)
+	default:
+		s.Start = min(s.Start, release)
+	}
+	spans[id] = s
 }
 
 // OSUPoint is one line of the benchmark's report: a message size and its
