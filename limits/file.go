@@ -30,9 +30,10 @@ const (
 	// MaxRunJSONBytes bounds a JSON file of a run folder, summary.json or
 	// manifest.json.
 	MaxRunJSONBytes int64 = 64 << 20
-	// MaxSweepJSONBytes bounds a sweep's sweep.json: about 1 KB for each
-	// of its at most 10^6 points.
-	MaxSweepJSONBytes int64 = 1 << 30
+	// MaxSweepJSONBytes bounds a sweep's sweep.json: 2.6 KB for each of
+	// its at most 10^5 points (sweep.MaxPoints; a one-axis sweep's entry
+	// takes about 270 bytes, each axis more adds its folder part and value).
+	MaxSweepJSONBytes int64 = 256 << 20
 	// MaxPolicyBytes bounds a policy or model file (--cca-param policy=).
 	MaxPolicyBytes int64 = 256 << 20
 	// MaxChakraBytes bounds a Chakra .et file (compressed or not; its

@@ -100,8 +100,33 @@ type DatasetOptions struct {
 	RLCCBeta   *float64 `yaml:"rlcc_beta" json:"rlcc_beta,omitempty"`
 }
 
-// MaxPoints bounds the points of one sweep.
-const MaxPoints = 1_000_000
+// MaxPoints bounds the points of one sweep. Planning a point takes about
+// PointPlanBytes of memory and its entry of sweep.json about 270 bytes
+// (one-axis sweep; docs/LIMITS.md, "Memory"), so the largest sweep plans
+// in about 300 MB and writes a sweep.json of about 30 MB that `sweep
+// status` reads in about 110 MB.
+const MaxPoints = 100_000
+
+// PointPlanBytes is the memory one point takes while a sweep is planned
+// (expanded, hashed, written to sweep.json): 2.95 KB measured
+// (/usr/bin/time -v, `sweep --seeds 1..20000` against 1..2000 on an
+// incast, submitted with --slurm).
+const PointPlanBytes = 3000
+
+// tooManyPoints is the error of a sweep of n points, more than MaxPoints:
+// what has them, and what planning them would take.
+func tooManyPoints(what string, n float64) error {
+	return fmt.Errorf("%s %.0f points, more than the limit of %d a sweep may have (planning them would take about %s, %d bytes a point, and a sweep.json of about %s; split the sweep; docs/LIMITS.md)",
+		what, n, MaxPoints, decimalSize(n*PointPlanBytes), PointPlanBytes, decimalSize(n*270))
+}
+
+// decimalSize formats bytes as "450 MB" or "3 GB" (three digits at most).
+func decimalSize(b float64) string {
+	if b >= 1e9 {
+		return fmt.Sprintf("%.3g GB", b/1e9)
+	}
+	return fmt.Sprintf("%.3g MB", b/1e6)
+}
 
 // LoadSpec reads a sweep specification: a YAML run configuration (the
 // keys of `run --config`, unknown keys refused) with the sweep's keys:
@@ -273,7 +298,7 @@ func rangeValues(from, to, step float64, unit string, dec int) ([]Value, error) 
 	}
 	n := int(math.Floor((to-from)/step+1e-9)) + 1
 	if n > MaxPoints {
-		return nil, fmt.Errorf("range from %g to %g step %g has %d values, more than %d", from, to, step, n, MaxPoints)
+		return nil, tooManyPoints(fmt.Sprintf("range from %g to %g step %g has", from, to, step), float64(n))
 	}
 	out := make([]Value, n)
 	for i := range out {
@@ -294,7 +319,7 @@ func ParseValues(s string) ([]Value, error) {
 			return nil, fmt.Errorf("range %q: want A..B with integers A <= B", s)
 		}
 		if hi-lo >= MaxPoints {
-			return nil, fmt.Errorf("range %q has more than %d values", s, MaxPoints)
+			return nil, tooManyPoints(fmt.Sprintf("range %q has", s), float64(hi)-float64(lo)+1)
 		}
 		var out []Value
 		for x := lo; x <= hi; x++ {
@@ -395,7 +420,13 @@ func (sp *Spec) check() error {
 		}
 		cols[a.Column] = true
 	}
-	n := 1
+	n, total := 1, 1.0
+	for _, g := range sp.groups() {
+		total *= float64(len(sp.Axes[g[0]].Values))
+	}
+	if total > MaxPoints {
+		return tooManyPoints("the axes give", total)
+	}
 	for _, g := range sp.groups() {
 		// A value may repeat on a zipped axis (dcqcn twice, with two
 		// parameter sets), not a whole tuple of the group.

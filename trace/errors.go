@@ -106,3 +106,19 @@ func lineTooLong(err error) error {
 	return &ParseError{Line: le.Line, Err: fmt.Errorf("the line is longer than %s, the longest a trace line may be (docs/LIMITS.md)",
 		limits.SizeString(int64(le.Max)))}
 }
+
+// TooManyMessagesError is a generator's refusal of a spec that would make
+// more messages than its caller allowed (a memory budget), before anything
+// is built.
+type TooManyMessagesError struct {
+	// Generator is the spec's generator ("cdf", "incast", ...).
+	Generator string
+	// Messages is the count the spec makes (expected, for random arrivals).
+	Messages float64
+	// Limit is the count allowed.
+	Limit int
+}
+
+func (e *TooManyMessagesError) Error() string {
+	return fmt.Sprintf("%s: the spec makes about %.0f messages, more than the %d allowed", e.Generator, e.Messages, e.Limit)
+}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/trace/gen"
 )
@@ -18,6 +20,8 @@ type genOptions struct {
 	Out  string
 	Seed uint64
 	JSON bool
+	// MaxMemory is --max-memory (see membudget.go).
+	MaxMemory string
 }
 
 func newGenCmd(s *streams) *cobra.Command {
@@ -48,6 +52,7 @@ func newGenCmd(s *streams) *cobra.Command {
 	oldOutputFlag(c.Flags(), &o.Out)
 	c.Flags().Uint64Var(&o.Seed, "seed", 1, "random seed")
 	c.Flags().BoolVar(&o.JSON, "json", false, "print what was generated as JSON")
+	c.Flags().StringVar(&o.MaxMemory, "max-memory", "", strings.Replace(maxMemoryHelp, "a run", "a trace", 1))
 	return c
 }
 
@@ -68,7 +73,26 @@ type genReport struct {
 }
 
 func (o *genOptions) run(spec string) error {
-	tr, st, err := gen.ParseWithStats(spec, int64(o.Seed))
+	// A spec whose trace cannot fit the memory budget is refused before
+	// it is built (docs/LIMITS.md, "Memory").
+	budget, what, err := memoryBudget(o.MaxMemory)
+	if err != nil {
+		return err
+	}
+	limit := 0
+	if budget > 0 {
+		limit = int(max(budget-replay.MemBase, gen.MemPerMessage) / gen.MemPerMessage)
+	}
+	tr, st, err := gen.ParseWithin(spec, int64(o.Seed), limit)
+	var many *trace.TooManyMessagesError
+	if errors.As(err, &many) {
+		if o.MaxMemory == "" {
+			what += " (" + replay.FormatMemory(budget) + ")"
+		}
+		need := replay.MemBase + int64(many.Messages)*gen.MemPerMessage
+		return inputErrorf("gen: %s: the trace needs about %s: %.0f messages x %d B + %s, more than %s; give fewer flows or a shorter duration, or --max-memory (docs/LIMITS.md, \"Memory\")",
+			many.Generator, replay.FormatMemory(need), many.Messages, gen.MemPerMessage, replay.FormatMemory(replay.MemBase), what)
+	}
 	if err != nil {
 		return inputErrorf("%v", err)
 	}

@@ -27,6 +27,11 @@ type Config struct {
 	Duration units.Time
 	// Flows, when positive, stops after this many flows instead.
 	Flows int
+	// MaxMessages, when positive, bounds the flows (given, or expected
+	// from Duration) tighter than MaxFlows, e.g. from a memory budget: a
+	// workload above it is refused with a *trace.TooManyMessagesError
+	// before a flow is drawn.
+	MaxMessages int
 	// Start is when the arrival processes start, picoseconds, a whole
 	// number of nanoseconds (trace files store nanoseconds).
 	Start units.Time
@@ -98,12 +103,16 @@ func (c *Config) validate() (float64, error) {
 	if !(iaNs > 0) || math.IsInf(iaNs, 0) {
 		return 0, fmt.Errorf("mean inter-arrival %v ns is not usable (mean size %v B)", iaNs, c.Dist.Mean())
 	}
+	n := float64(c.Flows)
 	if c.Duration > 0 {
-		expect := float64(c.Hosts) * float64(c.Duration/units.Nanosecond) / iaNs
-		if expect > MaxFlows {
+		n = float64(c.Hosts) * float64(c.Duration/units.Nanosecond) / iaNs
+		if n > MaxFlows {
 			return 0, fmt.Errorf("about %.0f flows expected (hosts %d x duration %v / mean inter-arrival %.0f ns), above the limit of %d: shorten the duration",
-				expect, c.Hosts, c.Duration, iaNs, MaxFlows)
+				n, c.Hosts, c.Duration, iaNs, MaxFlows)
 		}
+	}
+	if c.MaxMessages > 0 && n > float64(c.MaxMessages) {
+		return 0, &trace.TooManyMessagesError{Generator: "cdf", Messages: n, Limit: c.MaxMessages}
 	}
 	return iaNs, nil
 }
@@ -117,6 +126,10 @@ func (c *Config) validate() (float64, error) {
 // source host) with ids 0, 1, ...; the trace is validated.
 func Generate(c Config, seed int64) (*trace.Trace, Stats, error) {
 	iaNs, err := c.validate()
+	var many *trace.TooManyMessagesError
+	if errors.As(err, &many) {
+		return nil, Stats{}, err
+	}
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("cdf: %w", err)
 	}

@@ -49,9 +49,10 @@ func specError(key, val, want string) error {
 // FromSpec builds a Config from key=value settings (see SpecKeys), loads
 // the distribution (a family, built in when dataDir is "" and otherwise
 // read from the user's dataDir, see Resolve; or a file path) and calls
-// Generate with seed. Unknown keys and bad values are
-// errors naming the key and its value.
-func FromSpec(keys map[string]string, seed int64, dataDir string) (*trace.Trace, Stats, error) {
+// Generate with seed and maxMessages (Config.MaxMessages; 0: MaxFlows
+// only). Unknown keys and bad values are errors naming the key and its
+// value.
+func FromSpec(keys map[string]string, seed int64, dataDir string, maxMessages int) (*trace.Trace, Stats, error) {
 	names := make([]string, 0, len(keys))
 	for k := range keys {
 		names = append(names, k)
@@ -147,6 +148,7 @@ func FromSpec(keys map[string]string, seed int64, dataDir string) (*trace.Trace,
 	if pktGiven && c.Dist.PacketBytes == 0 {
 		return nil, Stats{}, specError("pkt", pkt, "the distribution's sizes are in bytes; pkt only applies to CDFs in packets (Homa DCTCP_* files)")
 	}
+	c.MaxMessages = maxMessages
 	return Generate(c, seed)
 }
 

@@ -24,7 +24,7 @@ func writeCDF(t *testing.T) string {
 
 func TestFromSpecMatchesGenerate(t *testing.T) {
 	p := writeCDF(t)
-	got, gst, err := FromSpec(map[string]string{"dist": p, "hosts": "6", "bw": "25Gbps", "load": "40%", "flows": "1000", "start": "2us"}, 4, "")
+	got, gst, err := FromSpec(map[string]string{"dist": p, "hosts": "6", "bw": "25Gbps", "load": "40%", "flows": "1000", "start": "2us"}, 4, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestFromSpecMatchesGenerate(t *testing.T) {
 	}
 	// Defaults bw 100G and load 0.3; conv=linear overrides the file's
 	// step convention.
-	_, st, err := FromSpec(map[string]string{"dist": p, "hosts": "2", "duration": "1ms", "conv": "linear"}, 1, "")
+	_, st, err := FromSpec(map[string]string{"dist": p, "hosts": "2", "duration": "1ms", "conv": "linear"}, 1, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestFromSpecErrors(t *testing.T) {
 		for k, v := range c.set {
 			keys[k] = v
 		}
-		_, _, err := FromSpec(keys, 1, t.TempDir())
+		_, _, err := FromSpec(keys, 1, t.TempDir(), 0)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("FromSpec(%v) error\n  %v\nwant prefix\n  %s", keys, err, c.want)
 		}
@@ -97,7 +97,7 @@ func TestFromSpecErrors(t *testing.T) {
 	// A bad file is reported with its line through the dist key.
 	bad := filepath.Join(t.TempDir(), "bad.csv")
 	os.WriteFile(bad, []byte("10,0.5\n5,1\n"), 0o644)
-	_, _, err := FromSpec(map[string]string{"dist": bad, "hosts": "2", "flows": "1"}, 1, "")
+	_, _, err := FromSpec(map[string]string{"dist": bad, "hosts": "2", "flows": "1"}, 1, "", 0)
 	if err == nil || !strings.Contains(err.Error(), "bad.csv:2: size 5 below the previous 10") {
 		t.Errorf("bad file: %v", err)
 	}
@@ -106,7 +106,7 @@ func TestFromSpecErrors(t *testing.T) {
 // pkt scales Homa's packet-unit files.
 func TestFromSpecPacketsSharedData(t *testing.T) {
 	dir := cdfDir(t)
-	_, st, err := FromSpec(map[string]string{"dist": "dctcp", "hosts": "4", "flows": "10", "pkt": "1000"}, 1, dir)
+	_, st, err := FromSpec(map[string]string{"dist": "dctcp", "hosts": "4", "flows": "10", "pkt": "1000"}, 1, dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

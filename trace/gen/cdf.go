@@ -24,7 +24,7 @@ func cdfKindDoc() Kind {
 
 // parseCDF runs trace/cdf's generator for a "cdf:..." spec and returns
 // its statistics too (mean size used, achieved load).
-func parseCDF(args string, seed int64) (*trace.Trace, cdf.Stats, error) {
+func parseCDF(args string, seed int64, maxMessages int) (*trace.Trace, cdf.Stats, error) {
 	keys := map[string]string{}
 	for _, kv := range strings.Split(args, ",") {
 		kv = strings.TrimSpace(kv)
@@ -47,16 +47,24 @@ func parseCDF(args string, seed int64) (*trace.Trace, cdf.Stats, error) {
 		}
 		delete(keys, "data")
 	}
-	return cdf.FromSpec(keys, seed, dir)
+	return cdf.FromSpec(keys, seed, dir, maxMessages)
 }
 
 // ParseWithStats is Parse, also returning the cdf generator's statistics
 // (zero for other kinds) so that callers can print the mean size used and
 // the achieved load.
 func ParseWithStats(spec string, seed int64) (*trace.Trace, cdf.Stats, error) {
+	return ParseWithin(spec, seed, 0)
+}
+
+// ParseWithin is ParseWithStats for a trace of at most maxMessages
+// messages (0: only the generators' own limits), e.g. what a memory budget
+// holds (MemPerMessage): a spec that would make more is refused with a
+// *trace.TooManyMessagesError before anything is built.
+func ParseWithin(spec string, seed int64, maxMessages int) (*trace.Trace, cdf.Stats, error) {
 	name, args, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	if strings.TrimSpace(name) == "cdf" {
-		t, st, err := parseCDF(args, seed)
+		t, st, err := parseCDF(args, seed, maxMessages)
 		if err != nil {
 			return nil, st, err
 		}
@@ -65,6 +73,6 @@ func ParseWithStats(spec string, seed int64) (*trace.Trace, cdf.Stats, error) {
 		}
 		return t, st, nil
 	}
-	t, err := Parse(spec, seed)
+	t, err := parse(spec, seed, maxMessages)
 	return t, cdf.Stats{}, err
 }
