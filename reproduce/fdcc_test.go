@@ -17,15 +17,14 @@ import (
 // windows), beside DCQCN and HPCC on the same setup.
 //
 // The thesis claims "better overall fairness" with goodput 0.90 (Section
-// 6.2, Table 6.2). The shipped policy does NOT reproduce the fairness: its
-// unfair ratio during the incast is 11.6 against DCQCN's 0.43 and HPCC's
-// 0.75 (its flows finish largely one after another; docs/FDCC.md,
-// "Results"). This test guards what the policy does reach, measured when
-// it was shipped, so that a change of the agent, the trainer or the policy
-// that loses it shows: every flow finishes, goodput at least 0.8 of the
-// link (0.82 measured; the thesis' 0.90 within its x1.1 band), and a mean
-// FCT slowdown below DCQCN's and HPCC's (11.1 against 16.8 and 15.8). When
-// a policy meets the thesis' fairness, assert it here instead.
+// 6.2, Table 6.2). Issue 35's bar for the shipped policy: every flow
+// finishes, goodput at least 0.85 of the link, and an unfair ratio during
+// the incast ((BW_max - BW_avg) / BW_avg over the span in which every flow
+// is active, Section 5.4) below DCQCN's and HPCC's on the same runs.
+// Measured when the policy was shipped: goodput 0.939, unfair ratio 0.024
+// against DCQCN's 0.198 and HPCC's 0.748, mean slowdown 16.0 (thesis 16.9;
+// DCQCN 16.1, HPCC 15.8). The thesis' unfair ratio (0.00002) is not
+// reached (docs/FDCC.md, "Results").
 func TestShippedFDCCOn16To1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three 16-to-1 runs of 20 MB flows")
@@ -58,11 +57,11 @@ func TestShippedFDCCOn16To1(t *testing.T) {
 	if f.FlowsFinished != f.Flows {
 		t.Fatalf("fdcc: %d of %d flows finished", f.FlowsFinished, f.Flows)
 	}
-	if f.SlowdownMean >= sum["dcqcn:hpcc"].SlowdownMean || f.SlowdownMean >= sum["hpcc"].SlowdownMean {
-		t.Errorf("fdcc mean slowdown %.1f, want below DCQCN's %.1f and HPCC's %.1f", f.SlowdownMean, sum["dcqcn:hpcc"].SlowdownMean, sum["hpcc"].SlowdownMean)
+	if u, d, h := unfairDuringIncast(f), unfairDuringIncast(sum["dcqcn:hpcc"]), unfairDuringIncast(sum["hpcc"]); !(u < d && u < h) {
+		t.Errorf("fdcc unfair ratio during the incast %.4f, want below DCQCN's %.4f and HPCC's %.4f", u, d, h)
 	}
-	if f.GoodputNorm < 0.8 {
-		t.Errorf("fdcc goodput %.3f of the link, want >= 0.8", f.GoodputNorm)
+	if f.GoodputNorm < 0.85 {
+		t.Errorf("fdcc goodput %.3f of the link, want >= 0.85", f.GoodputNorm)
 	}
 }
 
