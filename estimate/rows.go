@@ -154,16 +154,25 @@ func linkRows(links []Link, feats []Features, cl *Clusters, sims []linkSim, timi
 	}
 	var warn []string
 	if nPFC > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links saw PFC pauses in their link simulations (%d simulated, the others represented by them): backpressure spreads across links, which the decomposition does not model (links.parquet warnings)", nPFC, len(links), sPFC))
+		warn = append(warn, fmt.Sprintf("%d of %d links saw PFC pauses in their link simulations%s: backpressure spreads across links, which the decomposition does not model (links.parquet warnings)", nPFC, len(links), standing(nPFC, sPFC)))
 	}
 	if nDrop > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links dropped packets in their link simulations (%d simulated, the others represented by them): losses and retransmissions couple links (links.parquet warnings)", nDrop, len(links), sDrop))
+		warn = append(warn, fmt.Sprintf("%d of %d links dropped packets in their link simulations%s: losses and retransmissions couple links (links.parquet warnings)", nDrop, len(links), standing(nDrop, sDrop)))
 	}
 	if nLoad > 0 {
 		warn = append(warn, fmt.Sprintf("%d of %d links are offered more than %.0f %% of their capacity: their queues depend on more than the flows' own rates (links.parquet warnings)", nLoad, len(links), LoadWarn*100))
 	}
 	if nUnf > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links have flows that did not finish in their link simulations (%d simulated, the others represented by them): those flows are reported unfinished", nUnf, len(links), sUnf))
+		warn = append(warn, fmt.Sprintf("%d of %d links have flows that did not finish in their link simulations%s: those flows are reported unfinished", nUnf, len(links), standing(nUnf, sUnf)))
 	}
 	return rows, warn
+}
+
+// standing says how many of n flagged links were simulated when some
+// inherit the flag from the simulation representing them.
+func standing(n, simulated int) string {
+	if n == simulated {
+		return ""
+	}
+	return fmt.Sprintf(" (%d simulated, the others represented by them)", simulated)
 }
