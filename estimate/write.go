@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"path/filepath"
+	"slices"
 
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
@@ -65,4 +66,16 @@ func WriteFiles(dir string, res *Result) error {
 		return err
 	}
 	return output.WriteRows(filepath.Join(dir, runfolder.LinksFile), res.Links)
+}
+
+// WriteFolder writes an estimate's files and then its summary.json (the
+// folder's completeness marker) into dir and returns the manifest;
+// warnings are the inputs', listed before the estimate's own.
+func WriteFolder(dir string, cfg *replay.Config, traceName string, warnings []string, opt Options, res *Result) (runfolder.Manifest, error) {
+	if err := WriteFiles(dir, res); err != nil {
+		return runfolder.Manifest{}, err
+	}
+	man := Manifest(cfg, traceName, opt, res)
+	man.Warnings = append(slices.Clone(warnings), man.Warnings...)
+	return man, runfolder.Write(dir, &man)
 }

@@ -2,9 +2,11 @@ package reproduce
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
@@ -212,4 +214,38 @@ func Lookup(name string) (*Experiment, error) {
 		names = append(names, e.Name)
 	}
 	return nil, fmt.Errorf("unknown experiment %q (known: %s; `ccreplay reproduce --list` describes them)", name, strings.Join(names, ", "))
+}
+
+// ListEntry is one experiment of `ccreplay reproduce --list`.
+type ListEntry struct {
+	Name  string `json:"name"`
+	Paper string `json:"paper"`
+	Title string `json:"title"`
+	// Runs are its simulations at each scale (count).
+	Runs struct {
+		Small int `json:"small"`
+		Full  int `json:"full"`
+	} `json:"runs"`
+}
+
+// List is every experiment, in All's order.
+func List() []ListEntry {
+	var out []ListEntry
+	for _, e := range All() {
+		en := ListEntry{Name: e.Name, Paper: e.Paper, Title: e.Title}
+		en.Runs.Small, en.Runs.Full = len(e.Runs(Small)), len(e.Runs(Full))
+		out = append(out, en)
+	}
+	return out
+}
+
+// WriteList prints the experiments as a table: name, paper, simulations
+// at the small and full scale, what it reproduces.
+func WriteList(w io.Writer, list []ListEntry) error {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tPAPER\tRUNS (small/full)\tWHAT")
+	for _, en := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\n", en.Name, en.Paper, en.Runs.Small, en.Runs.Full, en.Title)
+	}
+	return tw.Flush()
 }

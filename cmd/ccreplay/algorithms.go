@@ -10,13 +10,23 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 )
 
-func init() { registerCommand(newAlgorithmsCmd) }
+func init() {
+	registerCommand(func(f *Factory) *cobra.Command { return NewCmdAlgorithms(f, nil) })
+}
 
-// newAlgorithmsCmd lists the algorithms, or one algorithm's presets and
+// algorithmsOptions are `ccreplay algorithms`' argument and flag.
+type algorithmsOptions struct {
+	f    *Factory
+	Name string // "" lists every algorithm
+	JSON bool
+}
+
+// NewCmdAlgorithms lists the algorithms, or one algorithm's presets and
 // parameters, from the algorithms' own parameter tables (the same tables
-// --cca-param is parsed with, so the help cannot go stale).
-func newAlgorithmsCmd(s *streams) *cobra.Command {
-	var asJSON bool
+// --cca-param is parsed with, so the help cannot go stale); runF, when
+// not nil, is called with the parsed options instead of running (tests).
+func NewCmdAlgorithms(f *Factory, runF func(*algorithmsOptions) error) *cobra.Command {
+	o := &algorithmsOptions{f: f}
 	c := &cobra.Command{
 		Use:   "algorithms [NAME]",
 		Short: "List the congestion control algorithms, or one algorithm's presets and parameters",
@@ -29,43 +39,58 @@ docs/PARAMETERS.md is the same information for every algorithm.`,
   ccreplay algorithms hpcc --json`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			reg := registry()
-			if len(args) == 0 {
-				if asJSON {
-					all := map[string]cca.Schema{}
-					for _, n := range reg.Names() {
-						if sc, ok := reg.Schema(n); ok {
-							all[n] = sc
-						}
-					}
-					return printJSON(s, all)
-				}
-				fmt.Fprint(s.Out, algorithmHelp())
-				return nil
+			if len(args) > 0 {
+				o.Name = args[0]
 			}
-			name, _, _ := strings.Cut(args[0], ":")
-			sc, ok := reg.Schema(name)
-			if !ok {
-				return inputErrorf("unknown congestion control %q (known: %s)", name, algorithmNames())
+			if runF != nil {
+				return runF(o)
 			}
-			if asJSON {
-				return printJSON(s, sc)
-			}
-			fmt.Fprint(s.Out, reg.ParamHelp(name))
-			return nil
+			return algorithmsRun(o)
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the presets and parameters as JSON")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the presets and parameters as JSON")
 	return c
 }
 
+// algorithmsRun prints the list, or one algorithm's presets and
+// parameters.
+func algorithmsRun(o *algorithmsOptions) error {
+	reg := o.f.registry()
+	if o.Name == "" {
+		if !o.JSON {
+			fmt.Fprint(o.f.Out, algorithmHelp())
+			return nil
+		}
+		all := map[string]cca.Schema{}
+		for _, n := range reg.Names() {
+			if sc, ok := reg.Schema(n); ok {
+				all[n] = sc
+			}
+		}
+		return printJSON(o.f, all)
+	}
+	name, _, _ := strings.Cut(o.Name, ":")
+	sc, ok := reg.Schema(name)
+	if !ok {
+		return inputErrorf("unknown congestion control %q (known: %s)", name, algorithmNames())
+	}
+	if o.JSON {
+		return printJSON(o.f, sc)
+	}
+	fmt.Fprint(o.f.Out, reg.ParamHelp(name))
+	return nil
+}
+
+// writeJSON is printJSON under the name trainfdcc.go uses.
+var writeJSON = printJSON
+
 // printJSON writes v indented to stdout.
-func printJSON(s *streams, v any) error {
+func printJSON(f *Factory, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(s.Out, string(b))
+	_, err = fmt.Fprintln(f.Out, string(b))
 	return err
 }
 

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +12,6 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
 
 // estimateOptions are run's inputs plus the method's settings.
@@ -43,10 +39,14 @@ const estimateExamples = `  # the HPCC paper's 320-host fat-tree under 30 % WebS
       --topology fattree:pods=2,tors=2,hosts=8 --cca dcqcn --packets none --out runs/full
   ccreplay validate runs/est-all runs/full`
 
-func init() { registerCommand(newEstimateCmd) }
+func init() {
+	registerCommand(func(f *Factory) *cobra.Command { return NewCmdEstimate(f, nil) })
+}
 
-func newEstimateCmd(s *streams) *cobra.Command {
-	o := &estimateOptions{runOptions: runOptions{f: s}}
+// NewCmdEstimate is `ccreplay estimate`; runF, when not nil, is called
+// with the parsed options instead of running (tests).
+func NewCmdEstimate(f *Factory, runF func(*estimateOptions) error) *cobra.Command {
+	o := &estimateOptions{runOptions: runOptions{f: f}}
 	c := &cobra.Command{
 		Use:   "estimate (--trace FILE | --workload SPEC) [flags]",
 		Short: "Estimate flow completion times by per-link packet-level simulations (Parsimon's decomposition)",
@@ -72,33 +72,35 @@ above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
 		Example: estimateExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.set = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflagFlag) { o.set[f.Name] = true })
-			return o.run(cmd.Context())
+			o.given(cmd)
+			if runF != nil {
+				return runF(o)
+			}
+			return estimateRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl) or packet capture of an open-loop workload")
-	f.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=1ms")
-	f.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
-	f.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
-	f.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
-	f.Uint64Var(&o.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators, the estimate's draws)")
-	f.StringVarP(&o.Out, "out", "o", "out", "output folder")
-	f.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
-	f.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
-	f.StringVar(&o.MaxTime, "max-time", "", "stop each link simulation at this simulated time (e.g. 10ms); default: when all its flows complete")
-	f.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
-	f.BoolVar(&o.Stats, "stats", false, "print wall time, link simulations and peak memory to stderr")
-	f.Float64Var(&o.Tolerance, "tolerance", estimate.DefaultTolerance, "clustering tolerance: links of the same kind, rate and delay whose offered load, senders and mean base RTT differ by at most this fraction share a cluster")
-	f.IntVar(&o.PoolFlows, "pool-flows", estimate.DefaultPoolFlows, "about how many flows each cluster's link simulations carry together (links spread over its range of load); 1: one link per cluster, as Parsimon")
-	f.BoolVar(&o.NoCluster, "no-cluster", false, "simulate every link (no clustering)")
-	f.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once")
-	f.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
-	f.StringVar(&o.Combine, "combine", estimate.CombineMax, "a flow's delays along its path: max (its slowest link's) or sum (Parsimon's)")
-	f.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in links.parquet (wall_ns; the one output that then differs between reruns)")
-	f.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
-	f.BoolVar(&o.Strict, "strict", false, "refuse damaged inputs and estimates with warnings (PFC pauses, drops, links above 95 % load) instead of warning")
+	fl := c.Flags()
+	fl.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl) or packet capture of an open-loop workload")
+	fl.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=1ms")
+	fl.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
+	fl.StringArrayVar(&o.CCAParams, "cca-param", nil, "algorithm parameter override KEY=VALUE (repeatable)")
+	fl.StringVar(&o.Topology, "topology", "", "topology spec (see above); default: a star sized to the workload")
+	fl.Uint64Var(&o.Seed, "seed", 1, "random seed (ECN marking draws, ECMP hashes, generators, the estimate's draws)")
+	fl.StringVarP(&o.Out, "out", "o", "out", "output folder")
+	fl.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
+	fl.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
+	fl.StringVar(&o.MaxTime, "max-time", "", "stop each link simulation at this simulated time (e.g. 10ms); default: when all its flows complete")
+	fl.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
+	fl.BoolVar(&o.Stats, "stats", false, "print wall time, link simulations and peak memory to stderr")
+	fl.Float64Var(&o.Tolerance, "tolerance", estimate.DefaultTolerance, "clustering tolerance: links of the same kind, rate and delay whose offered load, senders and mean base RTT differ by at most this fraction share a cluster")
+	fl.IntVar(&o.PoolFlows, "pool-flows", estimate.DefaultPoolFlows, "about how many flows each cluster's link simulations carry together (links spread over its range of load); 1: one link per cluster, as Parsimon")
+	fl.BoolVar(&o.NoCluster, "no-cluster", false, "simulate every link (no clustering)")
+	fl.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once")
+	fl.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
+	fl.StringVar(&o.Combine, "combine", estimate.CombineMax, "a flow's delays along its path: max (its slowest link's) or sum (Parsimon's)")
+	fl.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in links.parquet (wall_ns; the one output that then differs between reruns)")
+	fl.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
+	fl.BoolVar(&o.Strict, "strict", false, "refuse damaged inputs and estimates with warnings (PFC pauses, drops, links above 95 % load) instead of warning")
 	return c
 }
 
@@ -125,7 +127,8 @@ func (o *estimateOptions) options() (estimate.Options, error) {
 	return opt, nil
 }
 
-func (o *estimateOptions) run(ctx context.Context) error {
+// estimateRun estimates the scenario and writes its run folder.
+func estimateRun(o *estimateOptions) error {
 	opt, err := o.options()
 	if err != nil {
 		return err
@@ -148,8 +151,8 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	if prog != nil {
 		opt.Progress = func(done, total int) { prog.set(fmt.Sprintf("link simulations %d/%d", done, total)) }
 	}
-	start := time.Now()
-	res, err := estimate.Run(ctx, cfg, st.Trace, opt)
+	start := o.f.now()
+	res, err := estimate.Run(o.ctx, cfg, st.Trace, opt)
 	prog.clear()
 	if err != nil {
 		return o.failed(err, stage)
@@ -162,9 +165,9 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	}
 	if o.Stats {
 		fmt.Fprintf(o.f.Err, "wall %.3f s, %d of %d links simulated, %d events, peak RSS %s\n",
-			time.Since(start).Seconds(), res.Simulated, len(res.Links), res.Events, peakRSS())
+			o.f.now().Sub(start).Seconds(), res.Simulated, len(res.Links), res.Events, peakRSS())
 	}
-	man, err := writeEstimateFolder(stage.Dir, st, cfg, opt, res)
+	man, err := estimate.WriteFolder(stage.Dir, &cfg, filepath.ToSlash(st.TraceName), st.Warnings, opt, res)
 	if err != nil {
 		return err
 	}
@@ -172,26 +175,13 @@ func (o *estimateOptions) run(ctx context.Context) error {
 		return err
 	}
 	if o.JSON {
-		b, _ := json.MarshalIndent(man, "", "  ")
-		fmt.Fprintln(o.f.Out, string(b))
-		return nil
+		return printJSON(o.f, man)
 	}
 	fmt.Fprintf(o.f.Out, "ccreplay estimate: %s under %s on %s, seed %d\n", st.TraceName, cfg.CC.Name, cfg.Topology.Describe(), o.Seed)
 	fmt.Fprintf(o.f.Out, "%d links carry traffic, %d simulated (%d events); outputs in %s\n\n", len(res.Links), res.Simulated, res.Events, o.Out)
 	fmt.Fprintln(o.f.Out, "(estimated: FCT, slowdown and goodput; packet, ECN, queue and PFC counters are not, see links.parquet)")
 	metrics.WriteTable(o.f.Out, res.Summary)
 	return nil
-}
-
-// writeEstimateFolder writes an estimate's files and its summary.json
-// (last) into dir and returns the manifest.
-func writeEstimateFolder(dir string, st *runconfig.Setup, cfg replay.Config, opt estimate.Options, res *estimate.Result) (runfolder.Manifest, error) {
-	if err := estimate.WriteFiles(dir, res); err != nil {
-		return runfolder.Manifest{}, err
-	}
-	man := estimate.Manifest(&cfg, filepath.ToSlash(st.TraceName), opt, res)
-	man.Warnings = append(slices.Clone(st.Warnings), man.Warnings...)
-	return man, runfolder.Write(dir, &man)
 }
 
 // writeEstimate estimates one resolved configuration into dir (a sweep
@@ -201,6 +191,6 @@ func writeEstimate(ctx context.Context, st *runconfig.Setup, cfg replay.Config, 
 	if err != nil {
 		return err
 	}
-	_, err = writeEstimateFolder(dir, st, cfg, opt, res)
+	_, err = estimate.WriteFolder(dir, &cfg, filepath.ToSlash(st.TraceName), st.Warnings, opt, res)
 	return err
 }

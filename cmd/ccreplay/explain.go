@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,18 +12,20 @@ func init() { registerCommand(newExplainCmd) }
 
 // explainOptions are `ccreplay explain rlcc`'s flags.
 type explainOptions struct {
-	s      *streams
+	f      *Factory
 	Params []string
 	Flows  int
 	JSON   bool
 }
 
-func newExplainCmd(s *streams) *cobra.Command {
-	return learnerGroupCmd("explain", "Show how a learned congestion controller reacts to typical conditions", "explain", newExplainRLCCCmd(s))
+func newExplainCmd(f *Factory) *cobra.Command {
+	return learnerGroupCmd("explain", "Show how a learned congestion controller reacts to typical conditions", "explain", NewCmdExplainRLCC(f, nil))
 }
 
-func newExplainRLCCCmd(s *streams) *cobra.Command {
-	o := &explainOptions{s: s}
+// NewCmdExplainRLCC is `ccreplay explain rlcc`; runF, when not nil, is
+// called with the parsed options instead of running (tests).
+func NewCmdExplainRLCC(f *Factory, runF func(*explainOptions) error) *cobra.Command {
+	o := &explainOptions{f: f}
 	c := &cobra.Command{
 		Use:   "rlcc",
 		Short: "Print the RL-CC policy's action for RL-CC-NIC (Fuhrer 2023), Table VI's nine condition pairs",
@@ -41,34 +41,22 @@ the paper's.`,
   ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
   ccreplay explain rlcc --cca-param policy=student/policy.json --flows 8`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run() },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return explainRun(o)
+		},
 	}
-	f := c.Flags()
-	f.StringArrayVar(&o.Params, "cca-param", nil, "rlcc parameter KEY=VALUE (policy=FILE selects the policy)")
-	f.IntVar(&o.Flows, "flows", 4, "number of flows N sharing the bottleneck, which sets the conditions' rates")
-	f.BoolVar(&o.JSON, "json", false, "print the nine rows as JSON")
+	fl := c.Flags()
+	fl.StringArrayVar(&o.Params, "cca-param", nil, "rlcc parameter KEY=VALUE (policy=FILE selects the policy)")
+	fl.IntVar(&o.Flows, "flows", 4, "number of flows N sharing the bottleneck, which sets the conditions' rates")
+	fl.BoolVar(&o.JSON, "json", false, "print the nine rows as JSON")
 	return c
 }
 
-// explainRow is one `--json` row.
-type explainRow struct {
-	Prev     string             `json:"prev"`
-	Cur      string             `json:"cur"`
-	Features map[string]float64 `json:"features"`
-	Action   float64            `json:"action"`
-	Paper    float64            `json:"paper_table_vi"`
-}
-
-// explainJSON is the `--json` document.
-type explainJSON struct {
-	Policy     string       `json:"policy"`
-	Describe   string       `json:"describe"`
-	ProducedBy string       `json:"produced_by"`
-	Flows      int          `json:"flows"`
-	Rows       []explainRow `json:"rows"`
-}
-
-func (o *explainOptions) run() error {
+// explainRun evaluates the policy on Table VI's conditions and prints it.
+func explainRun(o *explainOptions) error {
 	if o.Flows < 1 || o.Flows > 1<<20 {
 		return usageErrorf("--flows: want a flow count >= 1, got %d", o.Flows)
 	}
@@ -90,46 +78,11 @@ func (o *explainOptions) run() error {
 	if err != nil {
 		return inputErrorf("rlcc: %v", err)
 	}
-	rows := rlcc.Explain(pol, o.Flows)
+	e := rlcc.Explainer(spec.Params["policy"], pol, o.Flows)
 	if o.JSON {
-		doc := explainJSON{Policy: spec.Params["policy"], Describe: pol.Describe(), ProducedBy: pol.ProducedBy, Flows: o.Flows}
-		for i, r := range rows {
-			feat := map[string]float64{}
-			for j, n := range rlcc.FeatureNames {
-				feat[n] = r.Features[j]
-			}
-			doc.Rows = append(doc.Rows, explainRow{Prev: r.Prev.Name, Cur: r.Cur.Name, Features: feat,
-				Action: r.Action, Paper: rlcc.PaperTableVI[i/3][i%3]})
-		}
-		enc := json.NewEncoder(o.s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return printJSON(o.f, e)
 	}
-	w := o.s.Out
-	fmt.Fprintf(w, "policy %s: %s\n", spec.Params["policy"], pol.Describe())
-	if pol.ProducedBy != "" {
-		fmt.Fprintf(w, "produced by: %s\n", pol.ProducedBy)
-	}
-	conds := rlcc.Conditions(o.Flows)
-	fmt.Fprintf(w, "conditions for %d flows (rate_frac, rtt_inflation, cnps):", o.Flows)
-	for _, c := range conds {
-		fmt.Fprintf(w, " %s (%.4g, %.4g, %g);", c.Name, c.RateFrac, c.RTTInflation, c.CNPs)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "action a (rate_{t+1} = a x rate_t), ours [RL-CC-NIC (Fuhrer 2023), Table VI]\n")
-	fmt.Fprintf(w, "%-16s", "prev \\ current")
-	for _, c := range conds {
-		fmt.Fprintf(w, " %18s", c.Name)
-	}
-	fmt.Fprintln(w)
-	for i := range 3 {
-		fmt.Fprintf(w, "%-16s", rows[3*i].Prev.Name)
-		for j := range 3 {
-			cell := fmt.Sprintf("%.3f [%.2f]", rows[3*i+j].Action, rlcc.PaperTableVI[i][j])
-			fmt.Fprintf(w, " %18s", cell)
-		}
-		fmt.Fprintln(w)
-	}
+	e.WriteText(o.f.Out)
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/cca/rlcc"
 )
 
 // `ccreplay explain rlcc` prints RL-CC-NIC (Fuhrer 2023), Table VI's nine cells for the
@@ -23,7 +25,7 @@ func TestExplainRLCC(t *testing.T) {
 	}
 	j := runCLI(t, "explain", "rlcc", "--json", "--flows", "8")
 	j.mustSucceed(t)
-	var doc explainJSON
+	var doc rlcc.Explanation
 	if err := json.Unmarshal([]byte(j.stdout), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -16,7 +14,8 @@ import (
 
 // genOptions are the flags of `ccreplay gen`.
 type genOptions struct {
-	s    *streams
+	f    *Factory
+	Spec string
 	Out  string
 	Seed uint64
 	JSON bool
@@ -24,8 +23,10 @@ type genOptions struct {
 	MaxMemory string
 }
 
-func newGenCmd(s *streams) *cobra.Command {
-	o := &genOptions{s: s}
+// NewCmdGen is `ccreplay gen`; runF, when not nil, is called with the
+// parsed options instead of running (tests).
+func NewCmdGen(f *Factory, runF func(*genOptions) error) *cobra.Command {
+	o := &genOptions{f: f}
 	c := &cobra.Command{
 		Use:   "gen KIND[:key=value,...] -o FILE",
 		Short: "Generate a workload trace (MPI all-to-all, VASP-like, datacenter CDFs, incast, ...)",
@@ -45,7 +46,11 @@ func newGenCmd(s *streams) *cobra.Command {
 			default:
 				return usageErrorf("-o %s: unknown trace format %q (want .parquet, .csv or .jsonl)", o.Out, filepath.Ext(o.Out))
 			}
-			return o.run(args[0])
+			o.Spec = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return genRun(o)
 		},
 	}
 	c.Flags().StringVarP(&o.Out, "out", "o", "", "output trace file (.parquet, .csv or .jsonl)")
@@ -56,23 +61,8 @@ func newGenCmd(s *streams) *cobra.Command {
 	return c
 }
 
-// genReport is what `gen` prints.
-type genReport struct {
-	Spec          string  `json:"spec"`
-	File          string  `json:"file"`
-	Seed          uint64  `json:"seed"`
-	Hosts         int     `json:"hosts"`
-	Ranks         int     `json:"ranks"`
-	Messages      int     `json:"messages"`
-	Bytes         int64   `json:"bytes"`
-	Collectives   int     `json:"collectives"`
-	LastReleaseNs int64   `json:"last_release_ns"`
-	MeanSizeBytes float64 `json:"mean_size_bytes,omitempty"`
-	TargetLoad    float64 `json:"target_load,omitempty"`
-	AchievedLoad  float64 `json:"achieved_load,omitempty"`
-}
-
-func (o *genOptions) run(spec string) error {
+// genRun generates the trace, writes it and says what it holds.
+func genRun(o *genOptions) error {
 	// A spec whose trace cannot fit the memory budget is refused before
 	// it is built (docs/LIMITS.md, "Memory").
 	budget, what, err := memoryBudget(o.MaxMemory)
@@ -83,7 +73,7 @@ func (o *genOptions) run(spec string) error {
 	if budget > 0 {
 		limit = int(max(budget-replay.MemBase, gen.MemPerMessage) / gen.MemPerMessage)
 	}
-	tr, st, err := gen.ParseWithin(spec, int64(o.Seed), limit)
+	tr, st, err := gen.ParseWithin(o.Spec, int64(o.Seed), limit)
 	var many *trace.TooManyMessagesError
 	if errors.As(err, &many) {
 		if o.MaxMemory == "" {
@@ -99,35 +89,10 @@ func (o *genOptions) run(spec string) error {
 	if err := trace.WriteFile(o.Out, tr); err != nil {
 		return err
 	}
-	r := genReport{Spec: spec, File: o.Out, Seed: o.Seed, Hosts: tr.Hosts, Ranks: len(tr.Ranks), Messages: len(tr.Messages),
-		MeanSizeBytes: st.MeanSize, TargetLoad: st.TargetLoad, AchievedLoad: st.AchievedLoad}
-	coll := map[int64]bool{}
-	for i := range tr.Messages {
-		m := &tr.Messages[i]
-		r.Bytes += m.Bytes
-		if m.CollectiveID >= 0 {
-			coll[m.CollectiveID] = true
-		}
-		if ns := m.Release.Nanoseconds(); ns > r.LastReleaseNs {
-			r.LastReleaseNs = ns
-		}
-	}
-	r.Collectives = len(coll)
+	r := gen.NewReport(o.Spec, o.Out, o.Seed, tr, st)
 	if o.JSON {
-		b, _ := json.MarshalIndent(r, "", "  ")
-		fmt.Fprintln(o.s.Out, string(b))
-		return nil
+		return printJSON(o.f, r)
 	}
-	fmt.Fprintf(o.s.Out, "wrote %s: %d messages, %d bytes, %d hosts", o.Out, r.Messages, r.Bytes, r.Hosts)
-	if r.Ranks > 0 {
-		fmt.Fprintf(o.s.Out, ", %d ranks", r.Ranks)
-	}
-	if r.Collectives > 0 {
-		fmt.Fprintf(o.s.Out, ", %d collectives", r.Collectives)
-	}
-	fmt.Fprintln(o.s.Out)
-	if st.MeanSize > 0 {
-		fmt.Fprintf(o.s.Out, "mean flow size used %.0f B; target load %.3f, achieved %.3f\n", st.MeanSize, st.TargetLoad, st.AchievedLoad)
-	}
+	r.WriteText(o.f.Out)
 	return nil
 }

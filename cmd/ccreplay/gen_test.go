@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/trace/gen"
 )
 
 // `gen` writes a trace that reads back, deterministic per seed, and its
@@ -20,7 +21,7 @@ func TestGenWritesTraceThatRuns(t *testing.T) {
 		if r.code != ExitOK {
 			t.Fatalf("%s: exit %d: %s", ext, r.code, r.stderr)
 		}
-		var rep genReport
+		var rep gen.Report
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 			t.Fatal(err)
 		}

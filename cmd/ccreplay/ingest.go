@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -19,7 +20,7 @@ import (
 
 // ingestOptions are the arguments and flags of `ccreplay ingest`.
 type ingestOptions struct {
-	s   *streams
+	f   *Factory
 	ctx context.Context // the command's: Ctrl-C stops reading a capture
 
 	File      string
@@ -46,8 +47,10 @@ const ingestExamples = `  # what is in a capture: packets by kind, QPs, messages
   ccreplay ingest examples/otf2_halo8/traces.otf2 --ppn 4 -o halo.parquet
   ccreplay ingest examples/chakra_allreduce8/workload.0.et --compute-scale 0.5 --json`
 
-func newIngestCmd(s *streams) *cobra.Command {
-	o := &ingestOptions{s: s}
+// NewCmdIngest is `ccreplay ingest`; runF, when not nil, is called with
+// the parsed options instead of running (tests).
+func NewCmdIngest(f *Factory, runF func(*ingestOptions) error) *cobra.Command {
+	o := &ingestOptions{f: f}
 	c := &cobra.Command{
 		Use:   "ingest FILE [-o trace.parquet] [--json] [--hosts FILE] [--timing open|closed]",
 		Short: "Turn a packet capture, MPI trace (DUMPI, OTF2) or Chakra execution trace into a trace and report what it holds",
@@ -87,16 +90,19 @@ every event kind skipped.`,
 			if err := o.validate(); err != nil {
 				return err
 			}
-			return o.run()
+			if runF != nil {
+				return runF(o)
+			}
+			return ingestRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVarP(&o.Out, "out", "o", "", "write the trace here (.parquet, .csv or .jsonl)")
-	f.BoolVar(&o.JSON, "json", false, "print the report as JSON instead of text")
-	f.StringVar(&o.HostsFile, "hosts", "", "map addresses to hosts: one \"address host\" pair per line")
-	f.StringVar(&o.Timing, "timing", "open", "message release: open (captured times) or closed (per-QP dependencies)")
-	f.IntVar(&o.PPN, "ppn", 1, "MPI and Chakra traces: processes (ranks) per node, placed in blocks of ppn per host")
-	f.Float64Var(&o.Scale, "compute-scale", 1, "MPI and Chakra traces: multiply every compute gap by this")
+	fl := c.Flags()
+	fl.StringVarP(&o.Out, "out", "o", "", "write the trace here (.parquet, .csv or .jsonl)")
+	fl.BoolVar(&o.JSON, "json", false, "print the report as JSON instead of text")
+	fl.StringVar(&o.HostsFile, "hosts", "", "map addresses to hosts: one \"address host\" pair per line")
+	fl.StringVar(&o.Timing, "timing", "open", "message release: open (captured times) or closed (per-QP dependencies)")
+	fl.IntVar(&o.PPN, "ppn", 1, "MPI and Chakra traces: processes (ranks) per node, placed in blocks of ppn per host")
+	fl.Float64Var(&o.Scale, "compute-scale", 1, "MPI and Chakra traces: multiply every compute gap by this")
 	return c
 }
 
@@ -116,7 +122,8 @@ func (o *ingestOptions) validate() error {
 	return nil
 }
 
-func (o *ingestOptions) run() error {
+// ingestRun reads the file, reports what it holds and writes the trace.
+func ingestRun(o *ingestOptions) error {
 	if f := runconfig.AppFormatOf(o.File); f != "" {
 		return o.runApp(f)
 	}
@@ -129,12 +136,17 @@ func (o *ingestOptions) run() error {
 	if rep == nil {
 		return clierr.Input(err)
 	}
-	if perr := o.print(rep); perr != nil {
+	if perr := o.print(rep, rep.Warnings); perr != nil {
 		return perr
 	}
 	if err != nil { // no messages: the report above says what the capture held
 		return clierr.Input(err)
 	}
+	return o.writeTrace(tr)
+}
+
+// writeTrace writes the trace to -o, when given.
+func (o *ingestOptions) writeTrace(tr *trace.Trace) error {
 	if o.Out == "" {
 		return nil
 	}
@@ -142,30 +154,25 @@ func (o *ingestOptions) run() error {
 		return fmt.Errorf("writing the trace: %w", err)
 	}
 	if !o.JSON {
-		fmt.Fprintf(o.s.Out, "wrote %d messages on %d hosts to %s\n", len(tr.Messages), tr.Hosts, o.Out)
+		fmt.Fprintf(o.f.Out, "wrote %d messages on %d hosts to %s\n", len(tr.Messages), tr.Hosts, o.Out)
 	}
 	return nil
 }
 
-// print writes the report to stdout, as text or JSON, and its warnings
+// print writes a report to stdout, as text or JSON, and its warnings
 // (a truncated capture, ...) on stderr.
-func (o *ingestOptions) print(rep *ingest.Report) error {
-	if !o.JSON {
-		if err := rep.WriteText(o.s.Out); err != nil {
-			return err
+func (o *ingestOptions) print(rep interface{ WriteText(io.Writer) error }, warnings []string) error {
+	if o.JSON {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return errors.New("encoding the report: " + err.Error())
 		}
-		for _, w := range rep.Warnings {
-			fmt.Fprintln(o.s.Err, "warning: "+w)
-		}
-		return nil
+		fmt.Fprintln(o.f.Out, string(b))
+	} else if err := rep.WriteText(o.f.Out); err != nil {
+		return err
 	}
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return errors.New("encoding the report: " + err.Error())
-	}
-	fmt.Fprintln(o.s.Out, string(b))
-	for _, w := range rep.Warnings {
-		fmt.Fprintln(o.s.Err, "warning: "+w)
+	for _, w := range warnings {
+		fmt.Fprintln(o.f.Err, "warning: "+w)
 	}
 	return nil
 }
@@ -185,21 +192,12 @@ func (o *ingestOptions) runApp(f runconfig.AppFormat) error {
 		if err != nil {
 			return errors.New("encoding the report: " + err.Error())
 		}
-		fmt.Fprintln(o.s.Out, string(b))
-	} else if err := rep.WriteText(o.s.Out); err != nil {
+		fmt.Fprintln(o.f.Out, string(b))
+	} else if err := rep.WriteText(o.f.Out); err != nil {
 		return err
 	}
 	for _, w := range rep.Warnings() {
-		fmt.Fprintln(o.s.Err, "warning: "+w)
+		fmt.Fprintln(o.f.Err, "warning: "+w)
 	}
-	if o.Out == "" {
-		return nil
-	}
-	if err := trace.WriteFile(o.Out, tr); err != nil {
-		return fmt.Errorf("writing the trace: %w", err)
-	}
-	if !o.JSON {
-		fmt.Fprintf(o.s.Out, "wrote %d messages on %d hosts to %s\n", len(tr.Messages), tr.Hosts, o.Out)
-	}
-	return nil
+	return o.writeTrace(tr)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func runIngest(t *testing.T, args ...string) cliResult {
 	t.Helper()
 	r := runCLI(t, append([]string{"ingest"}, args...)...)
 	if strings.Contains(r.stderr, `unknown command "ingest"`) {
-		t.Fatal("ingest is not wired into the root command: add newIngestCmd(s) to root.AddCommand in root.go")
+		t.Fatal("ingest is not wired into the root command: add NewCmdIngest(f, nil) to root.AddCommand in root.go")
 	}
 	return r
 }
@@ -207,26 +208,29 @@ func TestIngestThenRun(t *testing.T) {
 	}
 }
 
-// TestParseIngestFlags parses command lines into flags without running.
+// TestParseIngestFlags parses command lines through the cobra command
+// with a runF that keeps the options, running nothing.
 func TestParseIngestFlags(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		args                   []string
-		out, hosts, timing, js string
+		args []string
+		want ingestOptions
 	}{
-		{nil, "", "", "open", "false"},
-		{[]string{"-o", "t.csv", "--timing", "closed"}, "t.csv", "", "closed", "false"},
-		{[]string{"--out=t.parquet", "--hosts", "h.txt", "--json"}, "t.parquet", "h.txt", "open", "true"},
+		{nil, ingestOptions{File: "c.pcap", Timing: "open", PPN: 1, Scale: 1, timing: ingest.OpenLoop}},
+		{[]string{"-o", "t.csv", "--timing", "closed"}, ingestOptions{File: "c.pcap", Out: "t.csv", Timing: "closed", PPN: 1, Scale: 1, timing: ingest.ClosedLoop}},
+		{[]string{"--out=t.parquet", "--hosts", "h.txt", "--json", "--ppn", "4"}, ingestOptions{File: "c.pcap", Out: "t.parquet", HostsFile: "h.txt", JSON: true, Timing: "open", PPN: 4, Scale: 1, timing: ingest.OpenLoop}},
 	} {
 		var out, errw bytes.Buffer
-		cmd := newIngestCmd(&streams{In: strings.NewReader(""), Out: &out, Err: &errw})
-		if err := cmd.ParseFlags(c.args); err != nil {
+		var got *ingestOptions
+		cmd := NewCmdIngest(&Factory{In: strings.NewReader(""), Out: &out, Err: &errw}, func(o *ingestOptions) error { got = o; return nil })
+		cmd.SetArgs(append([]string{"c.pcap"}, c.args...))
+		if err := cmd.Execute(); err != nil || got == nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
-		f := cmd.Flags()
-		got := []string{f.Lookup("out").Value.String(), f.Lookup("hosts").Value.String(), f.Lookup("timing").Value.String(), f.Lookup("json").Value.String()}
-		if want := []string{c.out, c.hosts, c.timing, c.js}; strings.Join(got, "|") != strings.Join(want, "|") {
-			t.Errorf("%v: parsed %v, want %v", c.args, got, want)
+		g := *got
+		g.f, g.ctx = nil, nil
+		if !reflect.DeepEqual(g, c.want) {
+			t.Errorf("%v: parsed %+v, want %+v", c.args, g, c.want)
 		}
 	}
 }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -16,14 +13,14 @@ import (
 	"github.com/ccreplay/ccreplay/plot"
 )
 
-func init() { registerCommand(newPlotCmd) }
-
-// plotViews are the views of `ccreplay plot`, in the order they are drawn.
-var plotViews = []string{"fct", "slowdown", "queue", "rate", "alltoall"}
+func init() {
+	registerCommand(func(f *Factory) *cobra.Command { return NewCmdPlot(f, nil) })
+}
 
 // plotOptions are the flags of `ccreplay plot`.
 type plotOptions struct {
-	s        *streams
+	f        *Factory
+	dirs     []string // the run folders as given
 	Out      string
 	Formats  []string
 	Views    []string
@@ -48,8 +45,10 @@ const plotExamples = `  # two algorithms on an incast with the per-packet log, t
   ccreplay run --workload incast:n=8,size=1MB --cca hpcc --packets data --out runB
   ccreplay plot runA runB -o figs-ab --json`
 
-func newPlotCmd(s *streams) *cobra.Command {
-	o := &plotOptions{s: s}
+// NewCmdPlot is `ccreplay plot`; runF, when not nil, is called with the
+// parsed options instead of running (tests).
+func NewCmdPlot(f *Factory, runF func(*plotOptions) error) *cobra.Command {
+	o := &plotOptions{f: f}
 	c := &cobra.Command{
 		Use:   "plot RUN_DIR... [-o DIR] [flags]",
 		Short: "Draw PNG/SVG figures of runs: FCT CDF, slowdown, queues, rates, MPI_Alltoall latency",
@@ -74,19 +73,23 @@ note; that is not an error. See docs/PLOTS.md.`,
 			if err := o.validate(); err != nil {
 				return err
 			}
-			return o.run(args)
+			o.dirs = args
+			if runF != nil {
+				return runF(o)
+			}
+			return plotRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVarP(&o.Out, "out", "o", "plots", "output folder for the figures")
-	f.StringSliceVar(&o.Formats, "format", []string{"png", "svg"}, "image formats: png, svg")
-	f.StringSliceVar(&o.Views, "views", plotViews, "views to draw: "+strings.Join(plotViews, ", "))
-	f.IntVar(&o.Bins, "bins", plot.DefaultBins, "time bins over the longest run (count), queue and rate views")
-	f.IntVar(&o.TopPorts, "top-ports", plot.DefaultTopPorts, "switch ports in the queue view, by max queue (count)")
-	f.IntVar(&o.TopFlows, "top-flows", plot.DefaultTopFlows, "flows per run in the rate view, by size (count)")
-	f.IntVar(&o.Buckets, "buckets", metrics.DefaultBuckets, "flow-size buckets of equal count in the slowdown view")
-	f.BoolVar(&o.JSON, "json", false, "print the files written and the views skipped as JSON")
-	f.StringVar(&o.Pool, "pool", "auto", "one curve per algorithm with its seeds' flows pooled (yes), one per run (no), or yes when an algorithm has more than 2 runs (auto); time views then draw each algorithm's first run")
+	fl := c.Flags()
+	fl.StringVarP(&o.Out, "out", "o", "plots", "output folder for the figures")
+	fl.StringSliceVar(&o.Formats, "format", []string{"png", "svg"}, "image formats: png, svg")
+	fl.StringSliceVar(&o.Views, "views", plot.Views, "views to draw: "+strings.Join(plot.Views, ", "))
+	fl.IntVar(&o.Bins, "bins", plot.DefaultBins, "time bins over the longest run (count), queue and rate views")
+	fl.IntVar(&o.TopPorts, "top-ports", plot.DefaultTopPorts, "switch ports in the queue view, by max queue (count)")
+	fl.IntVar(&o.TopFlows, "top-flows", plot.DefaultTopFlows, "flows per run in the rate view, by size (count)")
+	fl.IntVar(&o.Buckets, "buckets", metrics.DefaultBuckets, "flow-size buckets of equal count in the slowdown view")
+	fl.BoolVar(&o.JSON, "json", false, "print the files written and the views skipped as JSON")
+	fl.StringVar(&o.Pool, "pool", "auto", "one curve per algorithm with its seeds' flows pooled (yes), one per run (no), or yes when an algorithm has more than 2 runs (auto); time views then draw each algorithm's first run")
 	return c
 }
 
@@ -100,12 +103,12 @@ func (o *plotOptions) validate() error {
 		return usageErrorf("--format: give png, svg or both")
 	}
 	for _, v := range o.Views {
-		if !slices.Contains(plotViews, v) {
-			return usageErrorf("--views %q: want some of %s", v, strings.Join(plotViews, ", "))
+		if !slices.Contains(plot.Views, v) {
+			return usageErrorf("--views %q: want some of %s", v, strings.Join(plot.Views, ", "))
 		}
 	}
 	if len(o.Views) == 0 {
-		return usageErrorf("--views: give at least one of %s", strings.Join(plotViews, ", "))
+		return usageErrorf("--views: give at least one of %s", strings.Join(plot.Views, ", "))
 	}
 	if !slices.Contains([]string{"auto", "yes", "no"}, o.Pool) {
 		return usageErrorf("--pool %q: want auto, yes or no", o.Pool)
@@ -121,39 +124,14 @@ func (o *plotOptions) validate() error {
 	return nil
 }
 
-// pooling decides --pool: auto pools when an algorithm has more than two
-// runs (a figure of 3 algorithms x 5 seeds is 15 curves otherwise).
-func (o *plotOptions) pooling(runs []*plot.Run) bool {
-	switch o.Pool {
-	case "yes":
-		return true
-	case "no":
-		return false
-	}
-	n := map[string]int{}
-	for _, r := range runs {
-		if n[r.Manifest.CCA]++; n[r.Manifest.CCA] > 2 {
-			return true
-		}
-	}
-	return false
-}
-
-// plotReport is the --json output.
-type plotReport struct {
-	Runs    []string        `json:"runs"`
-	Files   []string        `json:"files"`
-	Skipped []*plot.Skipped `json:"skipped"`
-	Notes   []string        `json:"notes"`
-}
-
-func (o *plotOptions) run(args []string) error {
-	dirs, err := plot.ExpandRunDirs(args)
+// plotRun draws the figures of the runs in o.dirs.
+func plotRun(o *plotOptions) error {
+	dirs, err := plot.ExpandRunDirs(o.dirs)
 	if err != nil {
 		return clierr.Input(err)
 	}
-	if o.s.ErrIsTerminal {
-		fmt.Fprintf(o.s.Err, "plot: reading %d runs\n", len(dirs))
+	if o.f.ErrIsTerminal {
+		fmt.Fprintf(o.f.Err, "plot: reading %d runs\n", len(dirs))
 	}
 	runs, err := plot.LoadRuns(dirs)
 	if err != nil {
@@ -162,86 +140,29 @@ func (o *plotOptions) run(args []string) error {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return fmt.Errorf("output folder: %w", err)
 	}
-	topt := plot.TimeOptions{Bins: o.Bins, TopPorts: o.TopPorts, TopFlows: o.TopFlows}
-	dist, single := runs, runs // the runs of the distribution and the time views
-	if o.pooling(runs) {
-		dist, single = plot.PoolSeeds(runs)
+	opt := plot.DrawOptions{Views: o.Views, Formats: o.Formats, Buckets: o.Buckets, Pool: o.Pool,
+		Time: plot.TimeOptions{Bins: o.Bins, TopPorts: o.TopPorts, TopFlows: o.TopFlows}}
+	if o.f.ErrIsTerminal {
+		opt.Log = func(v string) { fmt.Fprintf(o.f.Err, "plot: %s\n", v) }
 	}
-	rep := plotReport{Files: []string{}, Skipped: []*plot.Skipped{}, Notes: []string{}}
-	for _, d := range dirs {
-		rep.Runs = append(rep.Runs, filepath.ToSlash(d))
-	}
-	for _, v := range plotViews {
-		if !slices.Contains(o.Views, v) {
-			continue
-		}
-		if o.s.ErrIsTerminal {
-			fmt.Fprintf(o.s.Err, "plot: %s\n", v)
-		}
-		var fig plot.Figure
-		switch v {
-		case "fct":
-			fig, err = plot.FCTCDF(dist)
-		case "slowdown":
-			fig, err = plot.Slowdown(dist, o.Buckets)
-		case "queue":
-			fig, err = plot.QueueOverTime(single, topt)
-		case "rate":
-			fig, err = plot.RateOverTime(single, topt)
-		case "alltoall":
-			fig, err = plot.AlltoallLatency(single)
-		}
-		if len(single) < len(runs) && err == nil {
-			switch v {
-			case "fct", "slowdown":
-				fig.Notes = append(fig.Notes, "each algorithm's runs pooled into one curve (--pool)")
-			default:
-				fig.Notes = append(fig.Notes, "each algorithm's first run only (--pool)")
-			}
-		}
-		var sk *plot.Skipped
-		if errors.As(err, &sk) {
-			rep.Skipped = append(rep.Skipped, sk)
-			// A figure left from an earlier invocation would pass for
-			// this one's: remove it.
-			for _, f := range o.Formats {
-				p := filepath.Join(o.Out, sk.View+"."+f)
-				if rmErr := os.Remove(p); rmErr == nil {
-					rep.Notes = append(rep.Notes, fmt.Sprintf("%s: removed %s from an earlier plot", sk.View, filepath.ToSlash(p)))
-				}
-			}
-			continue
-		}
-		if err != nil {
-			return clierr.Input(err)
-		}
-		for _, n := range fig.Notes {
-			rep.Notes = append(rep.Notes, fig.Name+": "+n)
-		}
-		paths, err := plot.WriteFigure(o.Out, fig, o.Formats)
-		for _, p := range paths {
-			rep.Files = append(rep.Files, filepath.ToSlash(p))
-		}
-		if err != nil {
-			return err
-		}
+	rep, err := plot.Draw(runs, dirs, o.Out, opt)
+	if err != nil {
+		return err
 	}
 	if o.JSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
+		if err := printJSON(o.f, rep); err != nil {
 			return err
 		}
-		fmt.Fprintln(o.s.Out, string(b))
 	} else {
-		fmt.Fprintf(o.s.Out, "ccreplay plot: %d runs, %d files in %s\n", len(runs), len(rep.Files), o.Out)
+		fmt.Fprintf(o.f.Out, "ccreplay plot: %d runs, %d files in %s\n", len(runs), len(rep.Files), o.Out)
 		for _, f := range rep.Files {
-			fmt.Fprintf(o.s.Out, "  wrote %s\n", f)
+			fmt.Fprintf(o.f.Out, "  wrote %s\n", f)
 		}
 		for _, n := range rep.Notes {
-			fmt.Fprintf(o.s.Out, "  note: %s\n", n)
+			fmt.Fprintf(o.f.Out, "  note: %s\n", n)
 		}
 		for _, sk := range rep.Skipped {
-			fmt.Fprintf(o.s.Out, "  skipped %s: %s\n", sk.View, sk.Reason)
+			fmt.Fprintf(o.f.Out, "  skipped %s: %s\n", sk.View, sk.Reason)
 		}
 	}
 	if len(rep.Files) == 0 {

@@ -149,7 +149,7 @@ func TestPlotOSUAlltoall(t *testing.T) {
 	figs := filepath.Join(t.TempDir(), "figs")
 	r := runCLI(t, "plot", cmp, "-o", figs, "--json")
 	r.mustSucceed(t)
-	var rep plotReport
+	var rep plot.DrawReport
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, r.stdout)
 	}

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -15,11 +13,16 @@ import (
 	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 )
 
-func init() { registerCommand(newReproduceCmd) }
+func init() {
+	registerCommand(func(f *Factory) *cobra.Command { return NewCmdReproduce(f, nil) })
+}
 
 // reproduceOptions are the flags of `ccreplay reproduce`.
 type reproduceOptions struct {
-	s        *streams
+	s        *Factory
+	ctx      context.Context
+	name     string // the experiment
+	outGiven bool   // --out was given
 	List     bool
 	Scale    string
 	Out      string
@@ -40,8 +43,10 @@ const reproduceExamples = `  # every experiment, with the paper each comes from
   # the paper's own scale, the report as JSON for scripts
   ccreplay reproduce fdcc-table6.2 --scale full -o repro/table6.2-full --json`
 
-func newReproduceCmd(s *streams) *cobra.Command {
-	o := &reproduceOptions{s: s}
+// NewCmdReproduce is `ccreplay reproduce`; runF, when not nil, is called
+// with the parsed options instead of running (tests).
+func NewCmdReproduce(f *Factory, runF func(*reproduceOptions) error) *cobra.Command {
+	o := &reproduceOptions{s: f}
 	c := &cobra.Command{
 		Use:   "reproduce NAME [--scale small|full] [-o DIR] [--json] | --list",
 		Short: "Rerun a paper's table or figure and set its numbers beside ccreplay's",
@@ -61,57 +66,42 @@ The exit code is 0 whatever the verdicts: a difference is a result, not an error
 		Example: reproduceExamples,
 		Args:    usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.List {
-				if len(args) > 0 {
-					return usageErrorf("--list takes no experiment name")
-				}
-				return o.list()
+			if o.List && len(args) > 0 {
+				return usageErrorf("--list takes no experiment name")
 			}
-			if len(args) == 0 {
+			if !o.List && len(args) == 0 {
 				return usageErrorf("name an experiment (ccreplay reproduce --list shows them)")
 			}
-			return o.run(cmd.Context(), args[0], cmd.Flags().Changed("out"))
+			o.ctx, o.outGiven = cmd.Context(), cmd.Flags().Changed("out")
+			if len(args) > 0 {
+				o.name = args[0]
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return reproduceRun(o)
 		},
 	}
-	f := c.Flags()
-	f.BoolVar(&o.List, "list", false, "list the experiments and exit")
-	f.StringVar(&o.Scale, "scale", "small", "small (minutes on a laptop) or full (the paper's setup)")
-	f.StringVarP(&o.Out, "out", "o", "", "output folder (default reproduce-NAME-SCALE)")
-	f.BoolVar(&o.Force, "force", false, "replace a previous ccreplay output folder at --out")
-	f.BoolVar(&o.JSON, "json", false, "print the report (or the list) as JSON")
-	f.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "simulations at once")
-	f.StringVar(&o.Figures, "figure", "png", "figure formats: png, svg, png,svg or none")
+	fl := c.Flags()
+	fl.BoolVar(&o.List, "list", false, "list the experiments and exit")
+	fl.StringVar(&o.Scale, "scale", "small", "small (minutes on a laptop) or full (the paper's setup)")
+	fl.StringVarP(&o.Out, "out", "o", "", "output folder (default reproduce-NAME-SCALE)")
+	fl.BoolVar(&o.Force, "force", false, "replace a previous ccreplay output folder at --out")
+	fl.BoolVar(&o.JSON, "json", false, "print the report (or the list) as JSON")
+	fl.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "simulations at once")
+	fl.StringVar(&o.Figures, "figure", "png", "figure formats: png, svg, png,svg or none")
 	return c
 }
 
-type reproduceListEntry struct {
-	Name  string `json:"name"`
-	Paper string `json:"paper"`
-	Title string `json:"title"`
-	Runs  struct {
-		Small int `json:"small"`
-		Full  int `json:"full"`
-	} `json:"runs"`
-}
-
-func (o *reproduceOptions) list() error {
-	var out []reproduceListEntry
-	for _, e := range reproduce.All() {
-		en := reproduceListEntry{Name: e.Name, Paper: e.Paper, Title: e.Title}
-		en.Runs.Small, en.Runs.Full = len(e.Runs(reproduce.Small)), len(e.Runs(reproduce.Full))
-		out = append(out, en)
+// reproduceRun lists the experiments or runs one.
+func reproduceRun(o *reproduceOptions) error {
+	if !o.List {
+		return o.run(o.ctx, o.name, o.outGiven)
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return printJSON(o.s, reproduce.List())
 	}
-	tw := tabwriter.NewWriter(o.s.Out, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tPAPER\tRUNS (small/full)\tWHAT")
-	for _, en := range out {
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\n", en.Name, en.Paper, en.Runs.Small, en.Runs.Full, en.Title)
-	}
-	return tw.Flush()
+	return reproduce.WriteList(o.s.Out, reproduce.List())
 }
 
 func (o *reproduceOptions) run(ctx context.Context, name string, outGiven bool) error {
@@ -135,7 +125,7 @@ func (o *reproduceOptions) run(ctx context.Context, name string, outGiven bool) 
 	}
 	prog := o.s.newProgressLine()
 	rep, err := reproduce.Execute(ctx, e, reproduce.Options{
-		Scale: scale, Out: o.Out, Force: o.Force, Parallel: o.Parallel, Registry: registry(), Figures: figs, CCAParams: o.params,
+		Scale: scale, Out: o.Out, Force: o.Force, Parallel: o.Parallel, Registry: o.s.registry(), Figures: figs, CCAParams: o.params,
 		Progress: func(done, total int) {
 			prog.set(fmt.Sprintf("reproduce %s: %d/%d simulations done", e.Name, done, total))
 		},
@@ -151,9 +141,7 @@ func (o *reproduceOptions) run(ctx context.Context, name string, outGiven bool) 
 	}
 	rep.Out = o.Out
 	if o.JSON {
-		enc := json.NewEncoder(o.s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return printJSON(o.s, rep)
 	}
 	return rep.WriteText(o.s.Out)
 }

@@ -37,7 +37,7 @@ func TestReproduceList(t *testing.T) {
 	}
 	r = runCLI(t, "reproduce", "--list", "--json")
 	r.mustSucceed(t)
-	var list []reproduceListEntry
+	var list []reproduce.ListEntry
 	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) != len(reproduce.All()) {
 		t.Fatalf("--list --json: %v, %d entries\n%s", err, len(list), r.stdout)
 	}

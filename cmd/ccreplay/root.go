@@ -115,7 +115,7 @@ computes FCT/MCT percentiles, slowdown, ECN ratio, unfair ratio and more.`,
 	root.SetOut(f.Out)
 	root.SetErr(f.Err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return clierr.Usage(flagValueError(err)) })
-	root.AddCommand(NewCmdRun(f, nil), NewCmdCompare(f, nil), newGenCmd(f), newIngestCmd(f), newVersionCmd(f))
+	root.AddCommand(NewCmdRun(f, nil), NewCmdCompare(f, nil), NewCmdGen(f, nil), NewCmdIngest(f, nil), NewCmdVersion(f, nil))
 	for _, mk := range extraCommands {
 		root.AddCommand(mk(f))
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -225,21 +224,19 @@ func (o *runOptions) failed(err error, stage *runfolder.Staged) error {
 
 // runRun replays the workload and writes the run folder.
 func runRun(o *runOptions) error {
-	ctx := o.ctx
 	st, err := o.resolve(false)
 	if err != nil {
 		return err
 	}
-	spec, tr, traceName, topo := st.Specs[0], st.Trace, st.TraceName, st.Topology
-	cfg, err := st.Config(spec, o.Seed)
+	cfg, err := st.Config(st.Specs[0], o.Seed)
 	if err != nil {
 		return err
 	}
 	if o.Threads < 1 {
-		return clierr.Usage(fmt.Errorf("--threads must be at least 1, got %d", o.Threads))
+		return usageErrorf("--threads must be at least 1, got %d", o.Threads)
 	}
 	cfg.Threads = o.Threads
-	if err := checkMemory(o.MaxMemory, topo, tr, 1); err != nil {
+	if err := checkMemory(o.MaxMemory, st.Topology, st.Trace, 1); err != nil {
 		return err
 	}
 	stage, err := o.stage()
@@ -260,46 +257,16 @@ func runRun(o *runOptions) error {
 	sc := scenarioOf(st, &cfg)
 	sc.StreamRows = st.HPCC == nil && o.FCTTxt == ""
 	var spans osuSpans
-	if sc.StreamRows && isOSU(st.Req.Workload) {
+	if sc.StreamRows && gen.IsOSU(st.Req.Workload) {
 		spans = osuSpans{}
 		sc.OnMessage = spans.add
 	}
-	res, man, err := runner.Run(ctx, sc, stage.Dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
+	res, man, err := runner.Run(o.ctx, sc, stage.Dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
 		prog.clear()
 		if o.Stats {
 			printStats(o.f.Err, o.f.now().Sub(start), res)
 		}
-		if st.HPCC != nil {
-			if note := st.HPCC.IgnoredNote(); note != "" && o.f.ErrIsTerminal {
-				fmt.Fprintln(o.f.Err, note)
-			}
-		}
-		if o.FCTTxt != "" {
-			var ff *hpccfmt.FlowFile
-			if st.HPCC != nil {
-				ff = st.HPCC.Flows
-			}
-			if err := runconfig.WriteFCT(o.stagedPath(stage, o.FCTTxt), topo, tr, ff, res); err != nil {
-				return err
-			}
-		}
-		if st.HPCC != nil {
-			// An HPCC scenario's run folder holds its fct.txt too, for
-			// `ccreplay validate` and the simulator's analysis scripts.
-			if err := runconfig.WriteFCT(filepath.Join(dir, "fct.txt"), topo, tr, st.HPCC.Flows, res); err != nil {
-				return err
-			}
-			if err := hpccOut.Write(dir); err != nil {
-				return err
-			}
-		}
-		if w := replay.StalledWarning(&cfg, res.SimEnd, man.Metrics.Flows, man.Metrics.FlowsFinished); w != "" {
-			fmt.Fprintf(o.f.Err, "warning: %s\n", w)
-		}
-		if w := runner.CheckCollapse(&cfg, tr, res, man); w != "" {
-			fmt.Fprintf(o.f.Err, "warning: %s\n", w)
-		}
-		return nil
+		return o.extraFiles(st, &cfg, stage, hpccOut, dir, res, man)
 	})
 	prog.clear()
 	if err != nil {
@@ -308,12 +275,54 @@ func runRun(o *runOptions) error {
 	if err := stage.Commit(); err != nil {
 		return err
 	}
-	if o.JSON {
-		b, _ := json.MarshalIndent(man, "", "  ")
-		fmt.Fprintln(o.f.Out, string(b))
-		return nil
+	return o.print(st, res, man, spans)
+}
+
+// extraFiles writes what a run adds to its folder beyond runner's (the
+// HPCC simulator's files, --fct-txt) and warns of a stalled or collapsed
+// run.
+func (o *runOptions) extraFiles(st *runconfig.Setup, cfg *replay.Config, stage *runfolder.Staged, hpccOut *runconfig.HPCCOutputs, dir string, res *replay.Result, man *runfolder.Manifest) error {
+	if st.HPCC != nil {
+		if note := st.HPCC.IgnoredNote(); note != "" && o.f.ErrIsTerminal {
+			fmt.Fprintln(o.f.Err, note)
+		}
 	}
-	fmt.Fprintf(o.f.Out, "ccreplay run: %s under %s on %s, seed %d\n", traceName, spec.Name, topo.Describe(), o.Seed)
+	if o.FCTTxt != "" {
+		var ff *hpccfmt.FlowFile
+		if st.HPCC != nil {
+			ff = st.HPCC.Flows
+		}
+		if err := runconfig.WriteFCT(o.stagedPath(stage, o.FCTTxt), st.Topology, st.Trace, ff, res); err != nil {
+			return err
+		}
+	}
+	if st.HPCC != nil {
+		// An HPCC scenario's run folder holds its fct.txt too, for
+		// `ccreplay validate` and the simulator's analysis scripts.
+		if err := runconfig.WriteFCT(filepath.Join(dir, "fct.txt"), st.Topology, st.Trace, st.HPCC.Flows, res); err != nil {
+			return err
+		}
+		if err := hpccOut.Write(dir); err != nil {
+			return err
+		}
+	}
+	if w := replay.StalledWarning(cfg, res.SimEnd, man.Metrics.Flows, man.Metrics.FlowsFinished); w != "" {
+		fmt.Fprintf(o.f.Err, "warning: %s\n", w)
+	}
+	if w := runner.CheckCollapse(cfg, st.Trace, res, man); w != "" {
+		fmt.Fprintf(o.f.Err, "warning: %s\n", w)
+	}
+	return nil
+}
+
+// print prints the finished run: summary.json with --json, else the
+// header and the metrics table (and the OSU report of osu-alltoall).
+func (o *runOptions) print(st *runconfig.Setup, res *replay.Result, man *runfolder.Manifest, spans osuSpans) error {
+	if o.JSON {
+		return printJSON(o.f, man)
+	}
+	spec := st.Specs[0]
+	fmt.Fprintf(o.f.Out, "ccreplay run: %s under %s on %s, seed %d\n", st.TraceName, spec.Name, st.Topology.Describe(), o.Seed)
 	if note := presetNote(spec.Name); note != "" {
 		fmt.Fprintln(o.f.Out, note)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -230,7 +229,7 @@ func (o *sweepOptions) collect(c sweep.Counts, start time.Time) error {
 	}
 	wall := o.f.now().Sub(start)
 	if o.JSON {
-		if err := writeJSON(o.f, sweep.NewOutcome(o.Out, states, t, wall)); err != nil {
+		if err := printJSON(o.f, sweep.NewOutcome(o.Out, states, t, wall)); err != nil {
 			return err
 		}
 	} else {
@@ -256,7 +255,7 @@ func (o *sweepOptions) submit(ctx context.Context, pl *sweep.Plan) error {
 	c := sweep.Tally(states)
 	if len(todo) == 0 {
 		if o.JSON {
-			return writeJSON(o.f, map[string]any{"submitted": nil, "done": c.Done, "running": c.Running, "total": c.Total})
+			return printJSON(o.f, map[string]any{"submitted": nil, "done": c.Done, "running": c.Running, "total": c.Total})
 		}
 		fmt.Fprintf(o.f.Out, "ccreplay sweep: nothing to submit: %d points done, %d running, of %d\n", c.Done, c.Running, c.Total)
 		return nil
@@ -277,21 +276,12 @@ func (o *sweepOptions) submit(ctx context.Context, pl *sweep.Plan) error {
 		return err
 	}
 	if o.JSON {
-		return writeJSON(o.f, sub)
+		return printJSON(o.f, sub)
 	}
 	fmt.Fprintf(o.f.Out, "ccreplay sweep: submitted Slurm job %s: %d points in %d tasks (%d done, %d running before); script %s\n",
 		sub.JobID, sub.Points, sub.Tasks, c.Done, c.Running, sub.Script)
 	fmt.Fprintf(o.f.Out, "follow with 'ccreplay sweep status %s'; when it is done, 'ccreplay sweep collect %s'\n", o.Out, o.Out)
 	return nil
-}
-
-func writeJSON(f *Factory, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(f.Out, string(b))
-	return err
 }
 
 // sweepExec runs one point as `ccreplay run` would (or `dataset`, or
@@ -404,7 +394,7 @@ whatever the states are.`,
 				return err
 			}
 			if asJSON {
-				return writeJSON(f, sweep.NewOutcome(args[0], states, nil, 0))
+				return printJSON(f, sweep.NewOutcome(args[0], states, nil, 0))
 			}
 			sweep.WriteStatus(f.Out, args[0], states, limit)
 			return nil
@@ -441,7 +431,7 @@ A local sweep collects at its end; a Slurm sweep is collected with this command.
 				return err
 			}
 			if asJSON {
-				return writeJSON(f, sweep.NewOutcome(args[0], states, t, time.Since(start)))
+				return printJSON(f, sweep.NewOutcome(args[0], states, t, time.Since(start)))
 			}
 			c := sweep.Tally(states)
 			fmt.Fprintf(f.Out, "wrote %s: %d rows (%d done, %d failed, %d running, %d pending), %d columns\n",

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,11 +11,14 @@ import (
 	"github.com/ccreplay/ccreplay/plot"
 )
 
-func init() { registerCommand(newValidateCmd) }
+func init() {
+	registerCommand(func(f *Factory) *cobra.Command { return NewCmdValidate(f, nil) })
+}
 
 // validateOptions are the flags of `ccreplay validate`.
 type validateOptions struct {
-	s *streams
+	f    *Factory
+	args []string // RUN_DIR, or A B
 
 	NS3FCT         string
 	JSON           bool
@@ -47,8 +47,10 @@ const validateExamples = `  # an HPCC-style scenario run twice by ccreplay (fct.
   # or its fct.txt), two run folders, or two fct.txt files
   ccreplay validate runs/a runs/a.txt --top 3`
 
-func newValidateCmd(s *streams) *cobra.Command {
-	o := &validateOptions{s: s}
+// NewCmdValidate is `ccreplay validate`; runF, when not nil, is called
+// with the parsed options instead of running (tests).
+func NewCmdValidate(f *Factory, runF func(*validateOptions) error) *cobra.Command {
+	o := &validateOptions{f: f}
 	c := &cobra.Command{
 		Use:   "validate (RUN_DIR --ns3-fct ns3/fct.txt | A B) [--json] [--plots DIR] [--top N] [--bands]",
 		Short: "Cross-check flow completion times against the HPCC ns-3 simulator's fct.txt or another run",
@@ -93,22 +95,26 @@ reported with file:line, or too few flows matched).`,
 			if err := o.check(cmd, args); err != nil {
 				return err
 			}
-			return o.run(args)
+			o.args = args
+			if runF != nil {
+				return runF(o)
+			}
+			return validateRun(o)
 		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.NS3FCT, "ns3-fct", "", "the reference: the HPCC ns-3 simulator's fct.txt (with one RUN_DIR)")
-	f.BoolVar(&o.JSON, "json", false, "print the whole report as JSON to stdout instead of the tables")
-	f.StringVar(&o.Plots, "plots", "", "write the FCT scatter and slowdown figures (PNG and SVG) into this folder")
-	f.IntVar(&o.Top, "top", fidelity.DefaultTop, "list this many flows whose FCT ratio is largest, and as many smallest")
-	f.Float64Var(&o.MinMatch, "min-match", fidelity.DefaultMinMatch, "smallest fraction of each side's flows that must match (0..1)")
-	f.Int64Var(&o.StartTolNs, "start-tolerance", fidelity.DefaultStartToleranceNs, "largest start-time difference of flows matched by (src, dst, size, start), ns")
-	f.IntVar(&o.HPCCStep, "hpcc-step", fidelity.DefaultHPCCStepPct, "HPCC buckets' width, percent of the flows (fct_analysis.py -s)")
-	f.IntVar(&o.Buckets, "buckets", fidelity.DefaultBuckets, "ccreplay's equal-count flow-size buckets")
-	f.BoolVar(&o.Bands, "bands", false, "exit 1 when a ratio is outside its band (defaults below)")
-	f.Float64Var(&o.MaxOverallErr, "max-overall-err", fidelity.DefaultMaxOverallErr, "band of the overall ratios: |ratio - 1| at most this")
-	f.Float64Var(&o.MaxBucketErr, "max-bucket-err", fidelity.DefaultMaxBucketErr, "band of the per-bucket slowdown ratios")
-	f.IntVar(&o.MinBucketFlows, "min-bucket-flows", fidelity.DefaultMinBucketFlows, "buckets with fewer flows are not checked")
+	fl := c.Flags()
+	fl.StringVar(&o.NS3FCT, "ns3-fct", "", "the reference: the HPCC ns-3 simulator's fct.txt (with one RUN_DIR)")
+	fl.BoolVar(&o.JSON, "json", false, "print the whole report as JSON to stdout instead of the tables")
+	fl.StringVar(&o.Plots, "plots", "", "write the FCT scatter and slowdown figures (PNG and SVG) into this folder")
+	fl.IntVar(&o.Top, "top", fidelity.DefaultTop, "list this many flows whose FCT ratio is largest, and as many smallest")
+	fl.Float64Var(&o.MinMatch, "min-match", fidelity.DefaultMinMatch, "smallest fraction of each side's flows that must match (0..1)")
+	fl.Int64Var(&o.StartTolNs, "start-tolerance", fidelity.DefaultStartToleranceNs, "largest start-time difference of flows matched by (src, dst, size, start), ns")
+	fl.IntVar(&o.HPCCStep, "hpcc-step", fidelity.DefaultHPCCStepPct, "HPCC buckets' width, percent of the flows (fct_analysis.py -s)")
+	fl.IntVar(&o.Buckets, "buckets", fidelity.DefaultBuckets, "ccreplay's equal-count flow-size buckets")
+	fl.BoolVar(&o.Bands, "bands", false, "exit 1 when a ratio is outside its band (defaults below)")
+	fl.Float64Var(&o.MaxOverallErr, "max-overall-err", fidelity.DefaultMaxOverallErr, "band of the overall ratios: |ratio - 1| at most this")
+	fl.Float64Var(&o.MaxBucketErr, "max-bucket-err", fidelity.DefaultMaxBucketErr, "band of the per-bucket slowdown ratios")
+	fl.IntVar(&o.MinBucketFlows, "min-bucket-flows", fidelity.DefaultMinBucketFlows, "buckets with fewer flows are not checked")
 	return c
 }
 
@@ -147,94 +153,41 @@ func (e bandError) Error() string {
 	return fmt.Sprintf("validate: %d ratios outside their bands", e.n)
 }
 
-func (o *validateOptions) run(args []string) error {
-	// Labels are short (legends, headings); the tables name the paths.
-	refPath, otherPath, refLabel, otherLabel := o.NS3FCT, args[0], "ns-3", "ccreplay"
-	if o.NS3FCT == "" {
-		refPath, otherPath = args[0], args[1]
-		refLabel, otherLabel = filepath.Base(refPath), filepath.Base(otherPath)
-		if refLabel == otherLabel {
-			refLabel, otherLabel = "A", "B"
-		}
+// validateRun compares the two sides and prints the report.
+func validateRun(o *validateOptions) error {
+	req := fidelity.Request{NS3FCT: o.NS3FCT, Paths: o.args, MinMatch: o.MinMatch, StartToleranceNs: o.StartTolNs,
+		HPCCStepPct: o.HPCCStep, Buckets: o.Buckets, Top: o.Top}
+	if o.Bands {
+		req.Bands = &fidelity.Bands{MaxOverallErr: o.MaxOverallErr, MaxBucketErr: o.MaxBucketErr, MinBucketFlows: o.MinBucketFlows}
 	}
-	ref, err := fidelity.Load(refPath, refLabel)
+	v, err := fidelity.Validate(req)
 	if err != nil {
-		return inputErrorf("validate: %v", err)
-	}
-	other, err := fidelity.Load(otherPath, otherLabel)
-	if err != nil {
-		return inputErrorf("validate: %v", err)
-	}
-	minMatch := o.MinMatch
-	if minMatch == 0 {
-		minMatch = -1 // accept any
-	}
-	tol := o.StartTolNs
-	if tol == 0 {
-		tol = -1 // exact starts
-	}
-	top := o.Top
-	if top == 0 {
-		top = -1 // none
-	}
-	rep, err := fidelity.Compare(ref, other, fidelity.Options{
-		Match:    fidelity.MatchOptions{StartToleranceNs: tol},
-		MinMatch: minMatch, HPCCStepPct: o.HPCCStep, Buckets: o.Buckets, Top: top,
-	})
-	var me *fidelity.MatchError
-	if errors.As(err, &me) {
-		return inputErrorf("validate: %s vs %s: %v", refPath, otherPath, err)
-	} else if err != nil {
 		return err
 	}
-	var bands *fidelity.Bands
-	var vs []fidelity.Violation
-	if o.Bands {
-		bands = &fidelity.Bands{MaxOverallErr: o.MaxOverallErr, MaxBucketErr: o.MaxBucketErr, MinBucketFlows: o.MinBucketFlows}
-		vs = fidelity.Check(rep, *bands)
-	}
-	var figs []string
 	if o.Plots != "" {
-		if figs, err = o.writePlots(rep); err != nil {
+		if v.Plots, err = o.writePlots(v.Report); err != nil {
 			return err
 		}
 	}
+	vs := v.Outside()
 	if o.JSON {
-		// bands and violations only with --bands (violations then [] when
-		// every ratio is inside), plots only with --plots.
-		out := struct {
-			*fidelity.Report
-			Bands      *fidelity.Bands       `json:"bands,omitempty"`
-			Violations *[]fidelity.Violation `json:"violations,omitempty"`
-			Plots      []string              `json:"plots,omitempty"`
-		}{Report: rep, Bands: bands, Plots: figs}
-		if bands != nil {
-			if vs == nil {
-				vs = []fidelity.Violation{}
-			}
-			out.Violations = &vs
-		}
-		b, err := json.MarshalIndent(out, "", "  ")
-		if err != nil {
+		if err := printJSON(o.f, v); err != nil {
 			return err
 		}
-		fmt.Fprintln(o.s.Out, string(b))
-	} else {
-		fmt.Fprintln(o.s.Out, "ccreplay validate")
-		fidelity.WriteTable(o.s.Out, rep)
-		if bands != nil {
-			fidelity.WriteViolations(o.s.Out, *bands, vs)
+		for _, x := range vs { // the table lists them on stdout
+			fmt.Fprintln(o.f.Err, "outside band: "+x.String())
 		}
-		if len(figs) > 0 {
-			fmt.Fprintf(o.s.Out, "\nfigures: %s\n", strings.Join(figs, ", "))
+	} else {
+		fmt.Fprintln(o.f.Out, "ccreplay validate")
+		fidelity.WriteTable(o.f.Out, v.Report)
+		if v.Bands != nil {
+			fidelity.WriteViolations(o.f.Out, *v.Bands, vs)
+		}
+		if len(v.Plots) > 0 {
+			fmt.Fprintf(o.f.Out, "\nfigures: %s\n", strings.Join(v.Plots, ", "))
 		}
 	}
 	if len(vs) > 0 {
-		if o.JSON { // the table lists them on stdout
-			for _, v := range vs {
-				fmt.Fprintln(o.s.Err, "outside band: "+v.String())
-			}
-		}
 		return bandError{len(vs)}
 	}
 	return nil

@@ -83,7 +83,7 @@ var rules = []rule{
 		why: "the output row types are the contract with readers (Arrow, DuckDB, notebooks); they depend on nothing"},
 	{pkgs: []string{"metrics/..."}, deny: []string{"replay/...", "nic", "switchmodel", "fabric", "kernel", "cca/...", "rl/..."},
 		why: "metrics are a pure function of the output rows: they read runs, they never simulate one"},
-	{pkgs: []string{"fidelity"}, allow: []string{"hpccfmt", "metrics", "metrics/arrowread", "schema/...", "output", "trace", "units", "limits", "internal/staging"},
+	{pkgs: []string{"fidelity"}, allow: []string{"hpccfmt", "metrics", "metrics/arrowread", "schema/...", "output", "trace", "units", "limits", "internal/clierr", "internal/staging"},
 		why: "the cross-check compares finished runs and fct.txt files: it never simulates"},
 
 	// The engine and what sits on top of it.
@@ -122,7 +122,7 @@ var rules = []rule{
 		why: "reproduce depends on no concrete algorithm and no trainer even through another package, and is not built on sweeps or the network-calculus model"},
 
 	// Orchestration and figures.
-	{pkgs: []string{"plot"}, allow: []string{"fidelity", "hpccfmt", "metrics/...", "output", "internal/staging", "schema/...", "trace/...", "units", "limits"},
+	{pkgs: []string{"plot"}, allow: []string{"fidelity", "hpccfmt", "metrics/...", "output", "internal/clierr", "internal/staging", "schema/...", "trace/...", "units", "limits"},
 		why: "figures are drawn from finished run folders (and fidelity reports): plot never configures or runs a simulation"},
 	{pkgs: []string{"report"}, deny: []string{"replay/...", "runner", "nic", "switchmodel", "fabric", "kernel", "cca/...", "rl/...", "batch/...", "estimate", "runconfig", "netcalc", "ingest/...", "trace/...", "topology"}, direct: true,
 		why: "a report reads finished outputs (run folders, comparisons, sweeps, reproductions, estimates) through their readers: it configures, runs and models nothing itself"},
