@@ -41,12 +41,21 @@ type Scenario struct {
 	// summarizes them as they pass (metrics.Accumulator): the run then
 	// holds no row of a finished flow, and the Result's Flows and
 	// Messages are nil. The files and summary.json are the same either
-	// way. Callers whose Extra reads the rows leave it false.
+	// way. Callers whose Extra reads the rows leave it false. A trace of
+	// fewer than StreamRowsMin messages keeps its rows all the same.
 	StreamRows bool
 	// OnMessage, with StreamRows, is given every message row too, in
-	// trace order (e.g. to fold collective spans); it keeps only copies.
+	// trace order (e.g. to fold collective spans), as they pass or, when
+	// the rows were kept, after the run; it keeps only copies.
 	OnMessage func(*v2.MessageRow)
 }
+
+// StreamRowsMin is the fewest messages whose rows Scenario.StreamRows
+// streams: the rows of a smaller trace take at most about 44 MB (336 bytes
+// a flow and its message), and streaming costs CPU time (up to about 3 us
+// a flow when flows finish far out of id order and their rows are
+// spilled; docs/LIMITS.md, "Memory").
+var StreamRowsMin = 1 << 17
 
 // Extra writes more files into a run folder after the replay's and before
 // summary.json; it may add to the manifest (its Files, Warnings).
@@ -76,7 +85,7 @@ func Run(ctx context.Context, sc *Scenario, dir string, extra Extra) (*replay.Re
 		cfg.PacketSink = packets
 	}
 	var rows *rowStreams
-	if sc.StreamRows {
+	if sc.StreamRows && len(sc.Trace.Messages) >= StreamRowsMin {
 		var err error
 		if rows, err = newRowStreams(dir, len(sc.Trace.Messages), sc.OnMessage); err != nil {
 			if packets != nil {
@@ -114,6 +123,11 @@ func Run(ctx context.Context, sc *Scenario, dir string, extra Extra) (*replay.Re
 			return nil, nil, err
 		}
 		sum = metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
+		if sc.StreamRows && sc.OnMessage != nil {
+			for i := range res.Messages {
+				sc.OnMessage(&res.Messages[i])
+			}
+		}
 	}
 	man := NewManifest(&cfg, sc.TraceName, res, sum)
 	man.Warnings = append(slices.Clone(sc.Warnings), man.Warnings...)

@@ -205,6 +205,8 @@ func TestRunLeavesConfigAlone(t *testing.T) {
 // another, messages.parquet in trace order, the same metrics), on one
 // partition and on two, and its Result holds no rows.
 func TestStreamRowsSameFiles(t *testing.T) {
+	defer func(n int) { StreamRowsMin = n }(StreamRowsMin)
+	StreamRowsMin = 0
 	for _, threads := range []int{1, 2} {
 		cfg, tr := websearch(t, threads)
 		kept, streamed := t.TempDir(), t.TempDir()
@@ -234,6 +236,10 @@ func TestStreamRowsSameFiles(t *testing.T) {
 		if sres.Flows != nil || sres.Messages != nil || seen != len(res.Messages) {
 			t.Errorf("threads %d: streamed Result holds %d flow and %d message rows; OnMessage saw %d of %d",
 				threads, len(sres.Flows), len(sres.Messages), seen, len(res.Messages))
+		}
+		var km, sm runfolder.Manifest
+		if kw, sw := CheckCollapse(cfg, tr, res, &km), CheckCollapse(cfg, tr, sres, &sm); kw != sw || !reflect.DeepEqual(km.Collapse, sm.Collapse) {
+			t.Errorf("threads %d: collapse check %q streamed, %q kept", threads, sw, kw)
 		}
 		if sres.DataPackets != res.DataPackets {
 			t.Errorf("threads %d: data packets %d streamed, %d kept", threads, sres.DataPackets, res.DataPackets)
@@ -281,6 +287,8 @@ func websearch(t *testing.T, threads int) (*replay.Config, *trace.Trace) {
 // A streamed run interrupted after its first rows were written leaves no
 // row file (nor any other).
 func TestStreamRowsInterruptedLeavesNothing(t *testing.T) {
+	defer func(n int) { StreamRowsMin = n }(StreamRowsMin)
+	StreamRowsMin = 0
 	cfg, tr := websearch(t, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -296,5 +304,28 @@ func TestStreamRowsInterruptedLeavesNothing(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 0 {
 		t.Errorf("left %d entries, first %s", len(ents), ents[0].Name())
+	}
+}
+
+// Below StreamRowsMin messages the rows are kept, and OnMessage still gets
+// every message row, in trace order, after the run.
+func TestStreamRowsSmallTraceKept(t *testing.T) {
+	cfg, tr := websearch(t, 1)
+	if len(tr.Messages) >= StreamRowsMin {
+		t.Fatalf("%d messages: the test wants fewer than %d", len(tr.Messages), StreamRowsMin)
+	}
+	var ids []int64
+	res, _, err := Run(context.Background(), &Scenario{Config: cfg, Trace: tr, StreamRows: true,
+		OnMessage: func(m *v2.MessageRow) { ids = append(ids, m.MsgID) }}, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Messages) != len(tr.Messages) || len(ids) != len(tr.Messages) {
+		t.Fatalf("%d message rows kept, %d given to OnMessage, want %d", len(res.Messages), len(ids), len(tr.Messages))
+	}
+	for i, id := range ids {
+		if id != res.Messages[i].MsgID {
+			t.Fatalf("OnMessage row %d: id %d, want %d", i, id, res.Messages[i].MsgID)
+		}
 	}
 }
