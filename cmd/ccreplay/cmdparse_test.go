@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // parseCmd runs the root command on args with the command at path (e.g.
@@ -54,6 +56,23 @@ func TestParseLearnerFlags(t *testing.T) {
 	opts, err := fd.options()
 	if err != nil || len(opts.Curriculum) != 2 || opts.NStep != 3 || len(opts.Heldout) == 0 || len(opts.TD3.HeadHidden) != 2 {
 		t.Errorf("train fdcc options %+v, %v", opts, err)
+	}
+	tr, err := parseCmd(t, []string{"train", "rlcc"}, NewCmdTrainRLCC, "-o", "x", "--flows", "2,4", "--select-by", "fr", "--select-flows", "24")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.f == nil || tr.ctx == nil || tr.Episodes != 1400 || tr.Flows != "2,4" || tr.SelectBy != "fr" {
+		t.Errorf("train rlcc: %+v", *tr)
+	}
+	if topts, err := tr.options(); err != nil || len(topts.Flows) != 2 || len(topts.SelectFlows) != 1 || topts.Heldout != nil || topts.Latency != 2*units.Microsecond {
+		t.Errorf("train rlcc options %+v, %v", topts, err)
+	}
+	di, err := parseCmd(t, []string{"distill", "rlcc"}, NewCmdDistillRLCC, "-o", "x", "--teacher", "teacher", "--latency", "0", "--monotone", "none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dopts, evalFlows, eo, err := di.options(); err != nil || dopts.Latency != -1 || dopts.Teacher == nil || len(evalFlows) != 3 || eo.BufferBytes != dopts.BufferBytes {
+		t.Errorf("distill rlcc options %+v %v %+v, %v", dopts, evalFlows, eo, err)
 	}
 	ev, err := parseCmd(t, []string{"eval", "rlcc"}, NewCmdEvalRLCC, "--flows", "4", "--lossy", "--baselines", "none")
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/distill"
 )
 
 // fastDistill is a distillation small enough for a unit test.
@@ -27,7 +28,7 @@ func TestDistillCLI(t *testing.T) {
 		dir := t.TempDir()
 		r := runCLI(t, fastDistill(dir, "--json")...)
 		r.mustSucceed(t)
-		var rep distillReport
+		var rep distill.Report
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 			t.Fatalf("--json output: %v\n%s", err, r.stdout)
 		}

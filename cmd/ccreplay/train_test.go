@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/rl/train"
 )
 
 // `ccreplay train rlcc` writes policy.json (kind mlp, produced_by) and
@@ -20,7 +22,7 @@ func TestTrainRLCC(t *testing.T) {
 		out := filepath.Join(dir, sub)
 		r := runCLI(t, append(args, "-o", out, "--json")...)
 		r.mustSucceed(t)
-		var sum trainSummary
+		var sum train.Summary
 		if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
 			t.Fatalf("--json output: %v\n%s", err, r.stdout)
 		}
