@@ -28,13 +28,13 @@ import (
 	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // RecordFile is written into a tracked item's folder: the item's record
 // (Item.Record), whose "hash" member says which configuration the folder
 // holds.
-const RecordFile = "point.json"
+const RecordFile = runfolder.PointFile
 
 // Label is one partition of an item's folder: the column Key holds Value
 // (Null: the item has no value there).

@@ -15,7 +15,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // testPlan is n items cca=C/seed=S; an item whose cca is "bad" fails.
@@ -52,7 +52,7 @@ func (tp *testPlan) plan(ccas []string, seeds int, state string) *Plan {
 						return err
 					}
 					return runfolder.Write(dir, &runfolder.Manifest{CCA: c, Seed: uint64(s),
-						Metrics: metrics.Summary{Flows: int64(s), SlowdownP99: 1.5 * float64(s)}})
+						Metrics: metrics.Summary{Flows: int64(s), SlowdownP99: 1.5 * float64(s)}.Encode()})
 				},
 			})
 		}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // ColumnKind is a collected table's column type.
@@ -181,7 +181,7 @@ type namedNumber struct{ name, value string }
 // nested objects' names joined by '_'. Lists are left out (the per-size
 // buckets are in comparison and flows tables).
 func summaryNumbers(path string) ([]namedNumber, error) {
-	b, err := limits.ReadFile(path, "a summary.json", limits.MaxRunJSONBytes, true)
+	b, err := limits.ReadFile(path, "a "+runfolder.SummaryFile, limits.MaxRunJSONBytes, true)
 	if err != nil {
 		return nil, err
 	}

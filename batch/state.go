@@ -11,7 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // State is where an item of a tracked plan stands, read from the folder
@@ -48,7 +48,7 @@ func itemState(root string, pl *Plan, i int) ItemState {
 		Hash string `json:"hash"`
 	}
 	if readJSON(filepath.Join(dir, RecordFile), &rec) == nil && rec.Hash == it.Hash {
-		if _, err := runfolder.ReadManifest(dir); err == nil {
+		if _, err := runfolder.Open(dir); err == nil {
 			if err := checkParquet(dir); err != nil {
 				// A damaged run: not done, whatever its summary says.
 				s.State, s.Error = Failed, err.Error()

@@ -22,8 +22,8 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/version"
 )
 
@@ -118,7 +118,7 @@ func (c *Comparison) Execute(ctx context.Context, dir string, jobs int, progress
 			Labels: []batch.Label{{Key: "cca", Value: r.Part}, {Key: "seed", Value: strconv.FormatUint(r.Seed, 10)}},
 			Run: func(ctx context.Context, dir string) error {
 				sc := &runner.Scenario{Config: &c.configs[i], Trace: st.Trace, TraceName: filepath.ToSlash(st.TraceName), Warnings: st.Warnings}
-				res, man, err := runner.Run(ctx, sc, dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
+				res, man, err := runner.Run(ctx, sc, dir, func(_ string, res *replay.Result, man *runner.Manifest) error {
 					r.Collapse = runner.CheckCollapse(&c.configs[i], st.Trace, res, man)
 					return nil
 				})
@@ -126,7 +126,7 @@ func (c *Comparison) Execute(ctx context.Context, dir string, jobs int, progress
 					return fmt.Errorf("%s seed %d: %w", r.Spec.Name, r.Seed, err)
 				}
 				if err == nil {
-					r.Res, r.Sum = res, man.Metrics
+					r.Res, r.Sum = res, man.Summary
 				}
 				return err
 			},

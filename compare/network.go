@@ -9,7 +9,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // NetworkDiffs lists the network settings (replay.NetworkSettings) whose

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccreplay/ccreplay/metrics"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 

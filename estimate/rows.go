@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
@@ -160,7 +161,7 @@ func linkRows(links []Link, feats []Features, cl *Clusters, sims []linkSim, timi
 		warn = append(warn, fmt.Sprintf("%d of %d links dropped packets in their link simulations%s: losses and retransmissions couple links (links.parquet warnings)", nDrop, len(links), standing(nDrop, sDrop)))
 	}
 	if nLoad > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links are offered more than %.0f %% of their capacity: their queues depend on more than the flows' own rates (links.parquet warnings)", nLoad, len(links), LoadWarn*100))
+		warn = append(warn, fmt.Sprintf("%d of %d links are offered more than %.0f %% of their capacity: their queues depend on more than the flows' own rates ("+runfolder.LinksFile+" warnings)", nLoad, len(links), LoadWarn*100))
 	}
 	if nUnf > 0 {
 		warn = append(warn, fmt.Sprintf("%d of %d links have flows that did not finish in their link simulations%s: those flows are reported unfinished", nUnf, len(links), standing(nUnf, sUnf)))

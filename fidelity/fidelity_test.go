@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/hpccfmt"
 	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace"
 )
@@ -327,7 +328,7 @@ func TestLoadErrors(t *testing.T) {
 		{filepath.Join(dir, "nope.txt"), "nope.txt: no such file or directory"},
 		{"testdata/malformed_fct.txt", "testdata/malformed_fct.txt:2: "},
 		{empty, "no finished flow"},
-		{dir, "neither fct.txt nor a ccreplay run folder"},
+		{dir, "neither " + runfolder.FCTFile + " nor a ccreplay run folder"},
 	} {
 		_, err := Load(c.path, "x")
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {

@@ -10,13 +10,13 @@ import (
 	"github.com/ccreplay/ccreplay/hpccfmt"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // FCTFile is the name of the fct.txt a run folder may hold (ccreplay run
 // writes it for HPCC scenarios; the simulator's run folders have it).
-const FCTFile = "fct.txt"
+const FCTFile = runfolder.FCTFile
 
 // ErrNoFlows is returned by Load for a side without a finished flow.
 var ErrNoFlows = errors.New("no finished flow")
@@ -42,9 +42,9 @@ func Load(path, label string) (Side, error) {
 		}
 		s.Source = "the run folder's " + FCTFile
 	} else {
-		s.Source = "fct.txt file"
+		s.Source = runfolder.FCTFile + " file"
 	}
-	f, err := limits.Open(file, "an fct.txt", limits.MaxTableBytes, false)
+	f, err := limits.Open(file, "an "+runfolder.FCTFile, limits.MaxTableBytes, false)
 	if err != nil {
 		var fe *limits.FileError
 		if errors.As(err, &fe) {
@@ -57,7 +57,7 @@ func Load(path, label string) (Side, error) {
 		return s, err
 	}
 	if len(s.Rows) == 0 {
-		return s, fmt.Errorf("%s: %w (an empty fct.txt)", file, ErrNoFlows)
+		return s, fmt.Errorf("%s: %w (an empty "+runfolder.FCTFile+")", file, ErrNoFlows)
 	}
 	return s, nil
 }
@@ -65,19 +65,16 @@ func Load(path, label string) (Side, error) {
 // loadRun reads a complete ccreplay run folder's messages and flows.
 func loadRun(s Side) (Side, error) {
 	dir := s.Path
-	man, err := runfolder.ReadManifest(dir)
+	rf, err := runfolder.Open(dir)
 	if err != nil {
 		return s, fmt.Errorf("%s: neither %s nor a ccreplay run folder: %w", dir, FCTFile, err)
 	}
-	msgs, err := arrowread.ReadMessages(filepath.Join(dir, runfolder.MessagesFile))
+	run, err := arrowread.ReadRun(rf)
 	if err != nil {
 		return s, err
 	}
-	flows, err := arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile))
-	if err != nil {
-		return s, err
-	}
-	rows, note := FromRun(msgs, flows, man.Config.MTUPayloadBytes, man.Config.HeaderBytes)
+	man := rf.Manifest
+	rows, note := FromRun(run.Messages, run.Flows, man.Config.MTUPayloadBytes, man.Config.HeaderBytes)
 	if len(rows) == 0 {
 		return s, fmt.Errorf("%s: %w with sender_done_ns in %s (a ccreplay.v1 run has none)", dir, ErrNoFlows, runfolder.MessagesFile)
 	}

@@ -144,7 +144,7 @@ func CheckPackets(p PacketStats, s Summary, all bool) []string {
 	var out []string
 	eq := func(what string, got, want int64) {
 		if got != want {
-			out = append(out, fmt.Sprintf("%s: %d from packets.parquet, %d from the flow/port rows", what, got, want))
+			out = append(out, fmt.Sprintf("%s: %d from the packet rows, %d from the flow/port rows", what, got, want))
 		}
 	}
 	eq("data packets sent (data_pkts_sent)", p.DataSentPkts, s.DataPktsSent)
@@ -153,7 +153,7 @@ func CheckPackets(p PacketStats, s Summary, all bool) []string {
 		eq("dropped packets (drops_pkts)", p.DropsPkts, s.DropsPkts)
 		eq("dropped bytes (drops_bytes)", p.DropsBytes, s.DropsBytes)
 	} else if p.DropsPkts > s.DropsPkts {
-		out = append(out, fmt.Sprintf("dropped packets: %d in packets.parquet, more than the ports' %d", p.DropsPkts, s.DropsPkts))
+		out = append(out, fmt.Sprintf("dropped packets: %d in the packet rows, more than the ports' %d", p.DropsPkts, s.DropsPkts))
 	}
 	return out
 }

@@ -89,7 +89,7 @@ func noTemps(t *testing.T, dir string) {
 
 func TestWriteRowsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "packets.parquet")
+	path := filepath.Join(dir, "packet-rows.parquet")
 	want := samplePackets(150_000) // > MaxRowsPerRowGroup: several row groups
 	if err := WriteRows(path, want); err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestWriteRowsDeterministic(t *testing.T) {
 }
 
 func TestWriteRowsEmpty(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "flows.parquet")
+	path := filepath.Join(t.TempDir(), "flow-rows.parquet")
 	if err := WriteRows[v2.FlowRow](path, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestWriteRowsEmpty(t *testing.T) {
 }
 
 func TestWriteRowsBadDir(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "missing", "flows.parquet")
+	path := filepath.Join(t.TempDir(), "missing", "flow-rows.parquet")
 	if err := WriteRows(path, []v2.FlowRow{{}}); err == nil {
 		t.Fatal("want an error for a missing directory")
 	}
@@ -177,7 +177,7 @@ func TestWriteRowsBadDir(t *testing.T) {
 
 func TestStreamAppearsOnlyOnClose(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "packets.parquet")
+	path := filepath.Join(dir, "packet-rows.parquet")
 	s, err := NewStream[v2.PacketRow](path, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func TestStreamAppearsOnlyOnClose(t *testing.T) {
 
 func TestStreamAbort(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "packets.parquet")
+	path := filepath.Join(dir, "packet-rows.parquet")
 	s, err := NewStream[v2.PacketRow](path, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +231,7 @@ func TestStreamAbort(t *testing.T) {
 // and reported once, by Close, and that no file appears.
 func TestStreamWriteErrorReturnedByClose(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "packets.parquet")
+	path := filepath.Join(dir, "packet-rows.parquet")
 	s, err := NewStream[v2.PacketRow](path, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +251,7 @@ func TestStreamWriteErrorReturnedByClose(t *testing.T) {
 
 func TestWriteJSONAtomic(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "summary.json")
+	path := filepath.Join(dir, "doc.json")
 	v := map[string]any{"b": 1, "a": []int{1, 2}}
 	if err := WriteJSONAtomic(path, v); err != nil {
 		t.Fatal(err)
@@ -278,7 +278,7 @@ func TestWriteJSONAtomic(t *testing.T) {
 // share of encoding, compression and file writes.
 func BenchmarkStreamAppend(b *testing.B) {
 	rows := samplePackets(1 << 16)
-	path := filepath.Join(b.TempDir(), "packets.parquet")
+	path := filepath.Join(b.TempDir(), "packet-rows.parquet")
 	s, err := NewStream[v2.PacketRow](path, DefaultBatch)
 	if err != nil {
 		b.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"image/png"
 	"maps"
 	"math"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -248,8 +248,8 @@ func TestRateFromPackets(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := fig.Panels[0].Series
-	if len(ss) != 2 || !strings.Contains(fig.Title, "packets.parquet") {
-		t.Fatalf("series %d, title %q: want both flows from packets.parquet", len(ss), fig.Title)
+	if len(ss) != 2 || !strings.Contains(fig.Title, runfolder.PacketsFile) {
+		t.Fatalf("series %d, title %q: want both flows from "+runfolder.PacketsFile, len(ss), fig.Title)
 	}
 	// Flow 0 (largest first): 2 x 1048 B in bin [0, 200) ns = 83.84 Gb/s;
 	// active 0..900 ns = bins 0..4.
@@ -405,31 +405,6 @@ func TestAlltoallSkipsIncast(t *testing.T) {
 	}
 }
 
-func TestExpandRunDirs(t *testing.T) {
-	root := t.TempDir()
-	var want []string
-	for _, p := range []string{"cca=dcqcn/seed=2", "cca=dcqcn/seed=10", "cca=hpcc/seed=1"} {
-		want = append(want, fixture{cca: "x", seed: 1}.write(t, filepath.Join(root, "cmp", p)))
-	}
-	single := fixture{cca: "y", seed: 3}.write(t, filepath.Join(root, "single"))
-	got, err := ExpandRunDirs([]string{single, filepath.Join(root, "cmp"), single})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want = append([]string{single}, want...); !slices.Equal(got, want) {
-		t.Errorf("runs %q, want %q (seed 2 before 10, duplicates once)", got, want)
-	}
-	for _, bad := range []struct{ arg, msg string }{
-		{filepath.Join(root, "nope"), "no such folder"},
-		{t.TempDir(), "not a run folder (no summary.json) and no run folder below it"},
-		{filepath.Join(single, runfolder.SummaryFile), "not a folder"},
-	} {
-		if _, err := ExpandRunDirs([]string{bad.arg}); err == nil || !strings.Contains(err.Error(), bad.msg) || !strings.Contains(err.Error(), bad.arg) {
-			t.Errorf("%s: err = %v, want %q and the path", bad.arg, err, bad.msg)
-		}
-	}
-}
-
 func TestLabels(t *testing.T) {
 	root := t.TempDir()
 	a := fixture{cca: "dcqcn:zhu2015", seed: 1}.write(t, filepath.Join(root, "a"))
@@ -451,7 +426,7 @@ func TestLabels(t *testing.T) {
 func TestLoadRunErrors(t *testing.T) {
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, runfolder.SummaryFile), []byte("{"), 0o644))
-	if _, err := LoadRuns([]string{dir}); err == nil || !strings.Contains(err.Error(), "summary.json: not a run manifest") {
+	if _, err := LoadRuns([]string{dir}); err == nil || !strings.Contains(err.Error(), runfolder.SummaryFile+": not a run manifest") {
 		t.Errorf("err = %v", err)
 	}
 	// A folder whose summary.json does not say complete is refused.
@@ -462,7 +437,7 @@ func TestLoadRunErrors(t *testing.T) {
 	}
 	dir2 := fixture{cca: "x", seed: 1}.write(t, t.TempDir())
 	must(t, os.WriteFile(filepath.Join(dir2, runfolder.FlowsFile), []byte("not parquet"), 0o644))
-	if _, err := LoadRuns([]string{dir2}); err == nil || !strings.Contains(err.Error(), "flows.parquet") {
+	if _, err := LoadRuns([]string{dir2}); err == nil || !strings.Contains(err.Error(), runfolder.FlowsFile) {
 		t.Errorf("err = %v", err)
 	}
 }

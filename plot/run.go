@@ -4,20 +4,19 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // DecisionsFile is the per-decision log of a run's congestion control
 // (columns t_ns, flow_id, new_rate_bps), when the run wrote one.
-const DecisionsFile = "decisions.parquet"
+const DecisionsFile = runfolder.DecisionsFile
 
 // Run is one run folder (as `ccreplay run` or one cell of `ccreplay
 // compare` writes it) loaded for plotting.
@@ -26,6 +25,8 @@ type Run struct {
 	Dir string
 	// Manifest is its summary.json.
 	Manifest runfolder.Manifest
+	// Summary is the manifest's metrics, decoded.
+	Summary metrics.Summary
 	// Label names the run in legends: the algorithm (summary.json cca),
 	// plus "seed=N" when the same algorithm appears with several seeds.
 	Label string
@@ -55,30 +56,6 @@ func (r *Run) EndNs() int64 {
 	return end
 }
 
-// ExpandRunDirs turns the command's arguments into run folders with
-// runfolder.Find: a run folder is itself, any other folder stands for the
-// run folders below it (the hive trees of ccreplay compare and sweeps),
-// sorted by path with numeric partition values in numeric order.
-// Arguments keep their order; a folder listed twice is kept once. An
-// incomplete run folder is an error.
-func ExpandRunDirs(args []string) ([]string, error) {
-	var out []string
-	seen := map[string]bool{}
-	for _, a := range args {
-		found, err := runfolder.Find(a)
-		if err != nil {
-			return nil, fmt.Errorf("run folder %w", err)
-		}
-		for _, d := range found {
-			if c := filepath.Clean(d.Dir); !seen[c] {
-				seen[c] = true
-				out = append(out, d.Dir)
-			}
-		}
-	}
-	return out, nil
-}
-
 // LoadRuns reads each folder's summary.json, flows, messages and ports
 // (with metrics/arrowread) and notes whether packets.parquet and
 // decisions.parquet are there, then sets labels, groups and variants.
@@ -99,28 +76,26 @@ func LoadRuns(dirs []string) ([]*Run, error) {
 }
 
 func loadRun(dir string) (*Run, error) {
-	r := &Run{Dir: dir}
-	m, err := runfolder.ReadManifest(dir)
+	rf, err := runfolder.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	r.Manifest = *m
-	if r.Manifest.CCA == "" {
-		return nil, fmt.Errorf("%s: no cca", filepath.Join(dir, runfolder.SummaryFile))
+	if rf.Manifest.CCA == "" {
+		return nil, fmt.Errorf("%s: no cca", rf.Path(runfolder.SummaryFile))
 	}
-	if r.Flows, err = arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile)); err != nil {
+	sum, err := metrics.DecodeSummary(rf.Manifest.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rf.Path(runfolder.SummaryFile), err)
+	}
+	rows, err := arrowread.ReadRun(rf)
+	if err != nil {
 		return nil, err
 	}
-	if r.Messages, err = arrowread.ReadMessages(filepath.Join(dir, runfolder.MessagesFile)); err != nil {
+	r := &Run{Dir: dir, Manifest: *rf.Manifest, Summary: sum, Flows: rows.Flows, Messages: rows.Messages, Ports: rows.Ports}
+	if r.Packets, err = rf.Optional(runfolder.PacketsFile); err != nil {
 		return nil, err
 	}
-	if r.Ports, err = arrowread.ReadPorts(filepath.Join(dir, runfolder.PortsFile)); err != nil {
-		return nil, err
-	}
-	if r.Packets, err = optionalFile(filepath.Join(dir, runfolder.PacketsFile)); err != nil {
-		return nil, err
-	}
-	if r.Decisions, err = optionalFile(filepath.Join(dir, DecisionsFile)); err != nil {
+	if r.Decisions, err = rf.Optional(runfolder.DecisionsFile); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -216,24 +191,4 @@ func PoolSeeds(runs []*Run) (pooled, firsts []*Run) {
 		pooled = append(pooled, p)
 	}
 	return pooled, firsts
-}
-
-// optionalFile returns p when it is a regular file and "" when nothing
-// is there; anything else at p (a folder, a dangling link, a file that
-// cannot be examined) is an error, as metrics reports it, so that a view
-// is never left out without a word.
-func optionalFile(p string) (string, error) {
-	st, err := os.Stat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if _, lerr := os.Lstat(p); lerr == nil {
-			return "", fmt.Errorf("%s: a symbolic link to a file that does not exist", p)
-		}
-		return "", nil
-	case err != nil:
-		return "", err
-	case !st.Mode().IsRegular():
-		return "", fmt.Errorf("%s: not a regular file", p)
-	}
-	return p, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -243,13 +244,13 @@ func QueueOverTime(runs []*Run, opt TimeOptions) (Figure, error) {
 	var with []*Run
 	for _, r := range runs {
 		if r.Packets == "" {
-			fig.Notes = append(fig.Notes, fmt.Sprintf("%s: no packets.parquet, left out (run with --packets data)", r.Label))
+			fig.Notes = append(fig.Notes, fmt.Sprintf("%s: no "+runfolder.PacketsFile+", left out (run with --packets data)", r.Label))
 			continue
 		}
 		with = append(with, r)
 	}
 	if len(with) == 0 {
-		return Figure{}, skipf(QueueName, "no run has packets.parquet; run ccreplay run/compare with --packets data")
+		return Figure{}, skipf(QueueName, "no run has "+runfolder.PacketsFile+"; run ccreplay run/compare with --packets data")
 	}
 	ports, peak := topPorts(with, opt.TopPorts)
 	if len(ports) == 0 {
@@ -312,7 +313,7 @@ func RateOverTime(runs []*Run, opt TimeOptions) (Figure, error) {
 	for _, r := range runs {
 		switch {
 		case r.Packets == "" && r.Decisions == "":
-			fig.Notes = append(fig.Notes, fmt.Sprintf("%s: neither decisions.parquet nor packets.parquet, left out (run with --packets data)", r.Label))
+			fig.Notes = append(fig.Notes, fmt.Sprintf("%s: neither "+runfolder.DecisionsFile+" nor "+runfolder.PacketsFile+", left out (run with --packets data)", r.Label))
 		case len(with) == MaxPanels:
 			fig.Notes = append(fig.Notes, fmt.Sprintf("%s: left out, the rate view shows at most %d runs", r.Label, MaxPanels))
 		default:
@@ -320,7 +321,7 @@ func RateOverTime(runs []*Run, opt TimeOptions) (Figure, error) {
 		}
 	}
 	if len(with) == 0 {
-		return Figure{}, skipf(RateName, "no run has decisions.parquet or packets.parquet; run ccreplay run/compare with --packets data")
+		return Figure{}, skipf(RateName, "no run has "+runfolder.DecisionsFile+" or "+runfolder.PacketsFile+"; run ccreplay run/compare with --packets data")
 	}
 	ax := newTimeAxis(with, opt.Bins)
 	k := max(1, opt.Bins/opt.RateBins)
@@ -329,7 +330,7 @@ func RateOverTime(runs []*Run, opt TimeOptions) (Figure, error) {
 	ports, _ := topPorts(with, opt.TopPorts)
 	source := make([]string, len(with))
 	for i, r := range with {
-		source[i] = "packets.parquet"
+		source[i] = runfolder.PacketsFile
 		if r.Decisions != "" {
 			source[i] = DecisionsFile
 		}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"

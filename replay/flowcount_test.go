@@ -9,7 +9,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/metrics"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/units"
 )
 

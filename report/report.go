@@ -34,7 +34,7 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/reproduce"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/reproduce"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
 
@@ -115,7 +115,11 @@ func TestSelfContained(t *testing.T) {
 // streamed), and its bucket and message-size tables the recomputed ones.
 func TestSameNumbersAsMetrics(t *testing.T) {
 	page, _ := build(t, runDir)
-	rec, err := arrowread.Recompute(runDir, arrowread.RecomputeOptions{})
+	rf, err := runfolder.Open(runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := arrowread.Recompute(rf, arrowread.RecomputeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +444,7 @@ axes:
 		}
 		m := &runfolder.Manifest{Tool: "ccreplay test", Trace: "incast:n=4,size=64KB", CCA: pt.Values[0].Text, Seed: uint64(seed), Topology: "star:hosts=5,rate=100Gbps,delay=1us"}
 		m.Metrics = metrics.Summary{Flows: 4, FlowsFinished: 4, FCTMeanNs: f, FCTP99Ns: int64(1.5 * f), SlowdownP50: f / 2e4, SlowdownP99: f / 1e4,
-			GoodputBps: 4 * 64e3 * 8 / (f * 1e-9), QLenMaxBytes: int64(kmin * 1e3), ECNRatio: kmin / 1000, JainIndex: 0.99, MCTP99Ns: int64(1.5 * f)}
+			GoodputBps: 4 * 64e3 * 8 / (f * 1e-9), QLenMaxBytes: int64(kmin * 1e3), ECNRatio: kmin / 1000, JainIndex: 0.99, MCTP99Ns: int64(1.5 * f)}.Encode()
 		if err := runfolder.Write(dir, m); err != nil {
 			t.Fatal(err)
 		}

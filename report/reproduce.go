@@ -9,7 +9,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/reproduce"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // reproduction writes a reproduce folder's section: the paper's numbers
@@ -85,13 +85,17 @@ func (p *page) reproduction(id, dir string) error {
 	header := []string{"metric"}
 	var sums []metrics.Summary
 	for _, d := range found {
-		m, err := runfolder.ReadManifest(d.Dir)
+		rf, err := runfolder.Open(d.Dir)
 		if err != nil {
 			return err
 		}
+		sum, err := metrics.DecodeSummary(rf.Manifest.Metrics)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rf.Path(runfolder.SummaryFile), err)
+		}
 		rel, _ := filepath.Rel(dir, d.Dir)
-		header = append(header, filepath.ToSlash(rel)+" ("+m.CCA+")")
-		sums = append(sums, m.Metrics)
+		header = append(header, filepath.ToSlash(rel)+" ("+rf.Manifest.CCA+")")
+		sums = append(sums, sum)
 	}
 	p.res.Runs += len(found)
 	rows = rows[:0]

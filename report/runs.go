@@ -14,7 +14,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/plot"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -291,7 +291,7 @@ func (p *page) runWarnings(runs []*plot.Run) {
 		for _, w := range r.Manifest.Warnings {
 			ws = append(ws, r.Label+": "+w)
 		}
-		if fin, all := r.Manifest.Metrics.FlowsFinished, r.Manifest.Metrics.Flows; fin < all {
+		if fin, all := r.Summary.FlowsFinished, r.Summary.Flows; fin < all {
 			ws = append(ws, fmt.Sprintf("%s: %d of %d flows did not finish (left out of FCT and slowdown)", r.Label, all-fin, all))
 		}
 	}
@@ -311,7 +311,7 @@ func (p *page) runMetrics(runs []*plot.Run) error {
 	p.h3("Metrics")
 	if len(runs) == 1 {
 		var rows [][]string
-		for _, r := range metrics.SummaryRows(runs[0].Manifest.Metrics) {
+		for _, r := range metrics.SummaryRows(runs[0].Summary) {
 			rows = append(rows, []string{r.Label, r.Value})
 		}
 		p.table("Metrics of "+runs[0].Label+" (as ccreplay metrics prints them)", []string{"metric", "value"}, rows, allNumeric)
@@ -340,7 +340,7 @@ func (p *page) runMetrics(runs []*plot.Run) error {
 		for _, mt := range metrics.Compared {
 			row := []string{mt.Label}
 			for _, r := range runs {
-				s := r.Manifest.Metrics
+				s := r.Summary
 				row = append(row, metrics.Format(mt.Get(&s), mt.Unit))
 			}
 			rows = append(rows, row)
@@ -348,7 +348,7 @@ func (p *page) runMetrics(runs []*plot.Run) error {
 		p.table("Headline metrics, a column per run (as ccreplay compare and metrics print them)", header, rows, allNumeric)
 	}
 	for _, r := range runs {
-		bs := r.Manifest.Metrics.Buckets
+		bs := r.Summary.Buckets
 		if len(bs) == 0 {
 			continue
 		}

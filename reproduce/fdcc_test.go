@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // The shipped FDCC policy on FDCC (Zhang 2023), Table 6.2's 16-to-1 incast
@@ -68,7 +69,7 @@ func TestShippedFDCCOn16To1(t *testing.T) {
 // readRunSummary reads the metrics of summary.json in the run folder
 // labelled label under out.
 func readRunSummary(out, label string) (*metrics.Summary, error) {
-	b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(label), "summary.json"))
+	b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(label), runfolder.SummaryFile))
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func TestCCAParamsReachTheirAlgorithm(t *testing.T) {
 		var doc struct {
 			Params map[string]string `json:"cca_params"`
 		}
-		s, err := os.ReadFile(filepath.Join(out, label, "summary.json"))
+		s, err := os.ReadFile(filepath.Join(out, label, runfolder.SummaryFile))
 		if err != nil {
 			t.Fatal(err)
 		}

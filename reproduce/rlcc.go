@@ -6,7 +6,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/runconfig"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -132,7 +132,7 @@ func init() {
 		Setup: "Paper: N flows from the hosts of its Appendix A table through one switch to one receiver, 100 Gb/s; SU = " +
 			"switch utilization [%], FR = min rate x 100 / max rate, QL = queue latency [us]; the simulator's 5 MB buffer " +
 			"(Fig. 3). ccreplay: `incast:flows=N` (the same table), a 100 Gb/s star with 1 us links, 5 MB shared buffer, PFC " +
-			"on, 10 ms, measured over [5 ms, 10 ms) from packets.parquet as `ccreplay eval rlcc` measures during a run; " +
+			"on, 10 ms, measured over [5 ms, 10 ms) from " + runfolder.PacketsFile + " as `ccreplay eval rlcc` measures during a run; " +
 			"RL-CC's shipped policy, DC2QCN as DCQCN's zhu2015 preset, HPCC and Swift presets. Small scale: 128 flows; full: " +
 			"128, 1024, 4096 and 8192.",
 		Runs: func(s Scale) []Run {

@@ -17,8 +17,8 @@ import (
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/version"
 )
 
@@ -26,7 +26,7 @@ import (
 // folders.
 const (
 	// ReportFile is the report as JSON (Report).
-	ReportFile = "reproduction.json"
+	ReportFile = runfolder.ReproductionFile
 	// ConfigsDir holds one run.yaml per run, named after its label.
 	ConfigsDir = "configs"
 )
@@ -139,7 +139,7 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 				}
 				return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
 			}
-			oc.Result, oc.Summary = res, man.Metrics
+			oc.Result, oc.Summary = res, man.Summary
 			return nil
 		}})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
@@ -135,7 +136,7 @@ func (h *HPCC) IgnoredNote() string {
 	if !c.EnableTrace || c.TraceOutputFile == "" {
 		return ""
 	}
-	return "hpcc config: TRACE_OUTPUT_FILE " + c.TraceOutputFile + " (the simulator's binary packet trace) is not written; --packets all writes every packet event to packets.parquet"
+	return "hpcc config: TRACE_OUTPUT_FILE " + c.TraceOutputFile + " (the simulator's binary packet trace) is not written; --packets all writes every packet event to " + runfolder.PacketsFile
 }
 
 // WriteFCT writes fct.txt as the simulator does for the flows of res

@@ -19,7 +19,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/version"
@@ -59,16 +59,26 @@ var StreamRowsMin = 1 << 17
 
 // Extra writes more files into a run folder after the replay's and before
 // summary.json; it may add to the manifest (its Files, Warnings).
-type Extra func(dir string, res *replay.Result, man *runfolder.Manifest) error
+type Extra func(dir string, res *replay.Result, man *Manifest) error
+
+// Manifest is a run's manifest (what summary.json holds, its Metrics
+// encoded) with the run's metrics as values, for callers that show or
+// collect them.
+type Manifest struct {
+	runfolder.Manifest
+	// Summary is the run's metrics (metrics.Compute of its rows), the
+	// values encoded in Manifest.Metrics.
+	Summary metrics.Summary `json:"-"`
+}
 
 // Run replays sc into dir (created if missing) and returns the replay's
-// result and the manifest written (its Metrics are the run's summary):
+// result and the manifest written (with the run's metrics, Summary):
 // packets.parquet when
 // sc.Config.Packets asks for it, flows, messages and ports, then what
 // extra writes (when not nil), then summary.json. On an error or a
 // cancelled ctx (replay.InterruptedError) the packet log's temporary file
 // is removed and no summary.json is written. sc.Config is not changed.
-func Run(ctx context.Context, sc *Scenario, dir string, extra Extra) (*replay.Result, *runfolder.Manifest, error) {
+func Run(ctx context.Context, sc *Scenario, dir string, extra Extra) (*replay.Result, *Manifest, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, &replay.InterruptedError{Err: err, SetUp: true} // as the replay's own set-up says it
 	}
@@ -129,14 +139,14 @@ func Run(ctx context.Context, sc *Scenario, dir string, extra Extra) (*replay.Re
 			}
 		}
 	}
-	man := NewManifest(&cfg, sc.TraceName, res, sum)
+	man := Manifest{Manifest: NewManifest(&cfg, sc.TraceName, res, sum), Summary: sum}
 	man.Warnings = append(slices.Clone(sc.Warnings), man.Warnings...)
 	if extra != nil {
 		if err := extra(dir, res, &man); err != nil {
 			return nil, nil, err
 		}
 	}
-	if err := runfolder.Write(dir, &man); err != nil {
+	if err := runfolder.Write(dir, &man.Manifest); err != nil {
 		return nil, nil, err
 	}
 	return res, &man, nil
@@ -187,7 +197,7 @@ func NewManifest(cfg *replay.Config, traceName string, res *replay.Result, sum m
 			MaxTimeNs: cfg.MaxTime.Nanoseconds(), LocalRateBps: int64(cfg.LocalRate),
 		},
 		SimEndNs: res.SimEnd.Nanoseconds(), Events: res.Events, DataPackets: res.DataPackets,
-		PacketRows: res.PacketRows, Files: files, Metrics: sum,
+		PacketRows: res.PacketRows, Files: files, Metrics: sum.Encode(),
 	}
 }
 
@@ -195,7 +205,7 @@ func NewManifest(cfg *replay.Config, traceName string, res *replay.Result, sum m
 // collapse in its manifest (man.Collapse and one warning); it returns the
 // warning ("" when the run did not collapse). A check that cannot route
 // the trace (it ran, so it can) is not an error of the run: it is skipped.
-func CheckCollapse(cfg *replay.Config, tr *trace.Trace, res *replay.Result, man *runfolder.Manifest) string {
+func CheckCollapse(cfg *replay.Config, tr *trace.Trace, res *replay.Result, man *Manifest) string {
 	c, err := replay.CollapseCheck(cfg, tr, res)
 	if err != nil || c == nil {
 		return ""

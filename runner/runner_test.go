@@ -16,7 +16,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
@@ -58,7 +58,7 @@ func runToDir(t *testing.T, seed uint64, dir string) (*replay.Result, metrics.Su
 	if len(man.Warnings) == 0 || man.Warnings[0] != "an input's warning" || !man.Complete {
 		t.Errorf("manifest: warnings %q, complete %v", man.Warnings, man.Complete)
 	}
-	return res, man.Metrics
+	return res, man.Summary
 }
 
 // Same inputs and seed give byte-identical files (docs/ARCHITECTURE.md,
@@ -170,7 +170,7 @@ func TestCancelLeavesNoFile(t *testing.T) {
 	dir = t.TempDir()
 	boom := errors.New("boom")
 	var seen []string
-	_, _, err = Run(context.Background(), scenario(t, 1), dir, func(d string, res *replay.Result, man *runfolder.Manifest) error {
+	_, _, err = Run(context.Background(), scenario(t, 1), dir, func(d string, res *replay.Result, man *Manifest) error {
 		ents, _ := os.ReadDir(d)
 		for _, e := range ents {
 			seen = append(seen, e.Name())
@@ -237,7 +237,7 @@ func TestStreamRowsSameFiles(t *testing.T) {
 			t.Errorf("threads %d: streamed Result holds %d flow and %d message rows; OnMessage saw %d of %d",
 				threads, len(sres.Flows), len(sres.Messages), seen, len(res.Messages))
 		}
-		var km, sm runfolder.Manifest
+		var km, sm Manifest
 		if kw, sw := CheckCollapse(cfg, tr, res, &km), CheckCollapse(cfg, tr, sres, &sm); kw != sw || !reflect.DeepEqual(km.Collapse, sm.Collapse) {
 			t.Errorf("threads %d: collapse check %q streamed, %q kept", threads, sw, kw)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ccreplay/ccreplay/internal/clierr"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // Errors are clierr's, so the CLI maps them to its exit codes: a bad

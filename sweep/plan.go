@@ -16,16 +16,16 @@ import (
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/runconfig"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/version"
 )
 
 // File names of a sweep's folder.
 const (
 	// ManifestFile is the sweep's manifest at its root.
-	ManifestFile = "sweep.json"
+	ManifestFile = runfolder.SweepManifestFile
 	// TableFile is the one-row-per-point table collect writes.
-	TableFile = "sweep.parquet"
+	TableFile = runfolder.SweepTableFile
 	// PointFile is written into each point's run folder: the point's
 	// index, hash and configuration.
 	PointFile = batch.RecordFile
@@ -177,7 +177,7 @@ func (pl *Plan) Prepare(root string) (*Manifest, error) {
 
 // ReadManifest reads root's sweep.json.
 func ReadManifest(root string) (*Manifest, error) {
-	b, err := limits.ReadFile(filepath.Join(root, ManifestFile), "a sweep.json", limits.MaxSweepJSONBytes, true)
+	b, err := limits.ReadFile(filepath.Join(root, ManifestFile), "a "+runfolder.SweepManifestFile, limits.MaxSweepJSONBytes, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, inputErrorf("%s: not a sweep folder (no %s)", root, ManifestFile)
 	}

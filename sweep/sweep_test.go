@@ -12,7 +12,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/runconfig"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func mustSpec(t *testing.T, yaml string) *Spec {
@@ -244,7 +244,7 @@ func fakeExec(calls *atomic.Int64, block chan struct{}) Exec {
 				return ctx.Err()
 			}
 		}
-		return runfolder.Write(dir, &runfolder.Manifest{CCA: cfg.CCA, Seed: *cfg.Seed, Metrics: metrics.Summary{Flows: 3, SlowdownP99: 1.5}})
+		return runfolder.Write(dir, &runfolder.Manifest{CCA: cfg.CCA, Seed: *cfg.Seed, Metrics: metrics.Summary{Flows: 3, SlowdownP99: 1.5}.Encode()})
 	}
 }
 

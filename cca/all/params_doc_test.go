@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/all"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/PARAMETERS.md from the algorithms' parameter tables")
@@ -31,7 +32,7 @@ Every algorithm is chosen with ` + "`--cca NAME[:PRESET]`" + ` and tuned with ` 
 (repeatable; ` + "`cca_params`" + ` in a run configuration file). A preset gives every parameter a value,
 and a parameter given explicitly overrides it; an unknown preset or key is an error that lists the
 known ones, and a bad value an error naming the key, the value and what it accepts.
-summary.json records every effective value in ` + "`cca_params`" + `, in the form shown here, which
+` + runfolder.SummaryFile + ` records every effective value in ` + "`cca_params`" + `, in the form shown here, which
 parses back to the same configuration. ` + "`ccreplay run`" + `'s help shows the same tables
 (` + "`cca.Registry.ParamHelp`" + `).
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // osuSmall is a small OSU MPI_Alltoall: 4 ranks, 1..16 KiB, 2 iterations.
@@ -22,7 +23,7 @@ func TestMetricsBySize(t *testing.T) {
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "osu")
 	runCLI(t, "run", "--out", dir, "--workload", osuSmall, "--cca", "dcqcn").mustSucceed(t)
-	msgs, err := arrowread.ReadMessages(filepath.Join(dir, "messages.parquet"))
+	msgs, err := arrowread.ReadMessages(filepath.Join(dir, runfolder.MessagesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestCompareBySize(t *testing.T) {
 		t.Fatalf("%d runs", len(got.Runs))
 	}
 	for _, run := range got.Runs {
-		msgs, err := arrowread.ReadMessages(filepath.Join(run.Dir, "messages.parquet"))
+		msgs, err := arrowread.ReadMessages(filepath.Join(run.Dir, runfolder.MessagesFile))
 		if err != nil {
 			t.Fatal(err)
 		}

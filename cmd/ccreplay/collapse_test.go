@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // A collapse is named once, with the parameters that set the recovery:
@@ -28,7 +30,7 @@ func TestCollapseWarning(t *testing.T) {
 			t.Errorf("warning lacks %s:\n%s", want, r.stderr)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(out, runfolder.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestCollapseWarning(t *testing.T) {
 	}
 	c := m.Collapse
 	if c == nil || len(m.Warnings) != 1 {
-		t.Fatalf("summary.json: collapse %v, warnings %q", c, m.Warnings)
+		t.Fatalf(runfolder.SummaryFile+": collapse %v, warnings %q", c, m.Warnings)
 	}
 	// Physics: the collapsed time lies within the active time, and the
 	// busiest link's mean utilization is below the threshold.
@@ -91,7 +93,7 @@ func TestNoCollapseOnShippedExamples(t *testing.T) {
 		out := filepath.Join(dir, string(rune('a'+i)))
 		r := runCLI(t, append(append([]string{"run"}, args...), "--packets", "none", "-o", out)...)
 		r.mustSucceed(t)
-		b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+		b, _ := os.ReadFile(filepath.Join(out, runfolder.SummaryFile))
 		if strings.Contains(r.stderr, "collapse") || strings.Contains(string(b), `"collapse"`) {
 			t.Errorf("%v: collapse reported:\n%s", args, r.stderr)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/compare"
 	"github.com/ccreplay/ccreplay/reproduce"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/trace/gen"
 )
 
@@ -35,7 +36,7 @@ const compareExamples = `  # three algorithms, five seeds each, on a 16-to-1 inc
   ccreplay compare --workload incast:n=16,size=1MB --cca dcqcn:dolce-sim,dolce --same-network=dcqcn:dolce-sim --out cmp-same
 
   # read every run as one table (hive partitions cca=/seed=)
-  duckdb -c "select cca, seed, quantile_disc(fct_ns, 0.99) as fct_p99_ns from read_parquet('cmp/*/*/flows.parquet', hive_partitioning=true) group by all order by all"`
+  duckdb -c "select cca, seed, quantile_disc(fct_ns, 0.99) as fct_p99_ns from read_parquet('cmp/*/*/` + runfolder.FlowsFile + `', hive_partitioning=true) group by all order by all"`
 
 // NewCmdCompare is `ccreplay compare`; runF, when not nil, is called
 // with the parsed options instead of running (tests).
@@ -48,7 +49,7 @@ func NewCmdCompare(f *Factory, runF func(*compareOptions) error) *cobra.Command 
 across cores, and writes
   OUT/cca=NAME/seed=N/   each run's folder (as ccreplay run writes it; ':' in a
                          name becomes '-', e.g. cca=dcqcn-hpcc)
-  OUT/comparison.parquet one row per run and flow-size bucket (bucket -1 = all flows)
+  OUT/` + runfolder.ComparisonFile + ` one row per run and flow-size bucket (bucket -1 = all flows)
 then prints the network settings that differ between the algorithms (each
 preset brings its own switch and NIC settings: ECN marking, CNP interval, INT;
 --same-network[=ALGO] runs every algorithm with ALGO's, by default the first's)

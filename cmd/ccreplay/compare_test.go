@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v16/parquet/file"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // compare's outputs are identical whatever the parallelism (the issue's
@@ -27,23 +29,23 @@ func TestCompareIdenticalAcrossParallelism(t *testing.T) {
 		}
 		outs[par], stdouts[par] = out, strings.ReplaceAll(r.stdout, out, "OUT")
 	}
-	ref, err := os.ReadFile(filepath.Join(outs[1], "comparison.parquet"))
+	ref, err := os.ReadFile(filepath.Join(outs[1], runfolder.ComparisonFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, par := range []int{2, 4} {
-		got, _ := os.ReadFile(filepath.Join(outs[par], "comparison.parquet"))
+		got, _ := os.ReadFile(filepath.Join(outs[par], runfolder.ComparisonFile))
 		if !bytes.Equal(ref, got) {
-			t.Errorf("comparison.parquet differs between --parallel 1 and %d", par)
+			t.Errorf(runfolder.ComparisonFile+" differs between --parallel 1 and %d", par)
 		}
 		if stdouts[par] != stdouts[1] {
 			t.Errorf("table differs between --parallel 1 and %d", par)
 		}
 		for _, run := range []string{"cca=dcqcn/seed=1", "cca=dcqcn-zhu2015/seed=2", "cca=linerate/seed=1"} {
-			a, err1 := os.ReadFile(filepath.Join(outs[1], run, "flows.parquet"))
-			b, err2 := os.ReadFile(filepath.Join(outs[par], run, "flows.parquet"))
+			a, err1 := os.ReadFile(filepath.Join(outs[1], run, runfolder.FlowsFile))
+			b, err2 := os.ReadFile(filepath.Join(outs[par], run, runfolder.FlowsFile))
 			if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-				t.Errorf("%s/flows.parquet missing or different at --parallel %d", run, par)
+				t.Errorf("%s/"+runfolder.FlowsFile+" missing or different at --parallel %d", run, par)
 			}
 		}
 	}
@@ -54,17 +56,17 @@ func TestCompareIdenticalAcrossParallelism(t *testing.T) {
 	}
 	// Read back with Arrow: 3 algorithms x 2 seeds x (1 overall + 1 bucket:
 	// the flows are all one size, so the ten equal-count groups merge) rows.
-	rdr, err := file.OpenParquetFile(filepath.Join(outs[1], "comparison.parquet"), false)
+	rdr, err := file.OpenParquetFile(filepath.Join(outs[1], runfolder.ComparisonFile), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rdr.Close()
 	if n := rdr.NumRows(); n != 3*2*(1+1) {
-		t.Errorf("comparison.parquet has %d rows, want 12", n)
+		t.Errorf(runfolder.ComparisonFile+" has %d rows, want 12", n)
 	}
 	for _, col := range []string{"cca", "seed", "bucket", "fct_p99_ns", "slowdown_p99", "ecn_ratio", "unfair_ratio", "pfc_pause_fraction"} {
 		if rdr.MetaData().Schema.ColumnIndexByName(col) < 0 {
-			t.Errorf("comparison.parquet lacks column %s", col)
+			t.Errorf(runfolder.ComparisonFile+" lacks column %s", col)
 		}
 	}
 }
@@ -148,22 +150,22 @@ func TestCompareNetworkDifferences(t *testing.T) {
 		} `json:"network_differences"`
 		Same string `json:"same_network"`
 	}
-	b, err := os.ReadFile(filepath.Join(out, "comparison.json"))
+	b, err := os.ReadFile(filepath.Join(out, runfolder.CollectionFile))
 	if err != nil || json.Unmarshal(b, &coll) != nil {
-		t.Fatalf("comparison.json: %v\n%s", err, b)
+		t.Fatalf(runfolder.CollectionFile+": %v\n%s", err, b)
 	}
 	found := map[string]map[string]string{}
 	for _, d := range coll.Diffs {
 		found[d.Setting] = d.Values
 	}
 	if v := found["switch.ecn.kmin"]; v["dcqcn-hpcc-run"] != "400KB" || v["dcqcn-dolce-sim"] != "7KB" || v["hpcc"] == "" {
-		t.Errorf("comparison.json switch.ecn.kmin: %v", v)
+		t.Errorf(runfolder.CollectionFile+" switch.ecn.kmin: %v", v)
 	}
 	if v := found["nic.cnp_interval"]; v["dcqcn-hpcc-run"] != "1us" || v["dcqcn-dolce-sim"] != "55us" {
-		t.Errorf("comparison.json nic.cnp_interval: %v", v)
+		t.Errorf(runfolder.CollectionFile+" nic.cnp_interval: %v", v)
 	}
 	if _, ok := found["switch.buffer"]; ok || coll.Same != "" {
-		t.Errorf("comparison.json lists a setting every run shares, or same_network: %+v", coll)
+		t.Errorf(runfolder.CollectionFile+" lists a setting every run shares, or same_network: %+v", coll)
 	}
 	r = runCLI(t, append(base, "--json", "--out", filepath.Join(tmp, "json"))...)
 	r.mustSucceed(t)
@@ -178,11 +180,11 @@ func TestCompareNetworkDifferences(t *testing.T) {
 	if !strings.Contains(r.stdout, "network: the same for every algorithm, dcqcn:dolce-sim's (--same-network)") || strings.Contains(r.stdout, "switch.ecn.kmin") {
 		t.Errorf("--same-network table:\n%s", r.stdout)
 	}
-	b, _ = os.ReadFile(filepath.Join(out, "comparison.json"))
+	b, _ = os.ReadFile(filepath.Join(out, runfolder.CollectionFile))
 	if !strings.Contains(string(b), `"same_network": "dcqcn:dolce-sim"`) || strings.Contains(string(b), "network_differences") {
-		t.Errorf("--same-network comparison.json:\n%s", b)
+		t.Errorf("--same-network "+runfolder.CollectionFile+":\n%s", b)
 	}
-	sum, _ := os.ReadFile(filepath.Join(out, "cca=dcqcn-hpcc-run", "seed=1", "summary.json"))
+	sum, _ := os.ReadFile(filepath.Join(out, "cca=dcqcn-hpcc-run", "seed=1", runfolder.SummaryFile))
 	if !strings.Contains(string(sum), `"cnp_interval_ns": 55000`) {
 		t.Errorf("dcqcn:hpcc-run under --same-network did not take the 55 us CNP interval:\n%.2000s", sum)
 	}

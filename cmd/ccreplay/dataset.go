@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/runfolder"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/rl/dataset"
@@ -49,9 +51,9 @@ func NewCmdDataset(f *Factory, runF func(*datasetOptions) error) *cobra.Command 
 	o := &datasetOptions{run: runOptions{f: f}}
 	c := &cobra.Command{
 		Use:   "dataset (--trace FILE | --workload SPEC) --reward LIST -o DIR [flags]",
-		Short: "Replay a workload and record every congestion-control decision with its rewards (decisions.parquet)",
+		Short: "Replay a workload and record every congestion-control decision with its rewards (" + runfolder.DecisionsFile + ")",
 		Long: `Replays a workload like 'ccreplay run' and records one row per congestion-control
-decision of every flow in DIR/decisions.parquet: the observation (rate, RTT,
+decision of every flow in DIR/` + runfolder.DecisionsFile + `: the observation (rate, RTT,
 RTT inflation, CNPs, NACKs, ECN ratio, INT queue, goodput, previous action),
 the action (new rate / old rate), the row of the flow's next decision, a done
 flag, and one column per reward (NaN for rewards not requested):
@@ -66,7 +68,7 @@ flag, and one column per reward (NaN for rewards not requested):
 A decision is a change of the algorithm's rate or window, at most one row per
 flow per decision interval (default: the flow's base RTT). Requesting fdcc
 or fdcc-literal turns on switch INT stamping (it changes no packet and no timing).
-DIR also gets flows/messages/ports.parquet, summary.json and dataset.json.
+DIR also gets flows/messages/` + runfolder.PortsFile + `, ` + runfolder.SummaryFile + ` and ` + runfolder.DatasetFile + `.
 The columns are documented in docs/DATASETS.md.`,
 		Example: datasetExamples,
 		Args:    usageArgs(cobra.NoArgs),

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
 	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -105,16 +106,16 @@ func TestDatasetCommand(t *testing.T) {
 		t.Fatalf("--json output: %v\n%s", err, r.stdout)
 	}
 	if info.Rows <= 0 || info.Flows != 4 || len(info.RewardMeans) != 6 {
-		t.Fatalf("dataset.json: %+v", info)
+		t.Fatalf(runfolder.DatasetFile+": %+v", info)
 	}
-	for _, name := range []string{"decisions.parquet", "dataset.json", "flows.parquet", "summary.json"} {
+	for _, name := range []string{runfolder.DecisionsFile, runfolder.DatasetFile, runfolder.FlowsFile, runfolder.SummaryFile} {
 		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
 			t.Errorf("missing %s: %v", name, err)
 		}
 	}
-	a := readArrow(t, filepath.Join(out, "decisions.parquet"))
+	a := readArrow(t, filepath.Join(out, runfolder.DecisionsFile))
 	if int64(a.rows) != info.Rows {
-		t.Fatalf("%d rows in the file, %d in dataset.json", a.rows, info.Rows)
+		t.Fatalf("%d rows in the file, %d in "+runfolder.DatasetFile, a.rows, info.Rows)
 	}
 	flow, step, next := a.i64["flow_id"], a.i64["step"], a.i64["next_row"]
 	done := a.b["done"]
@@ -195,27 +196,27 @@ func TestDatasetDeterministicAndRunUnchanged(t *testing.T) {
 	for i := range files {
 		out := filepath.Join(dir, string(rune('a'+i)))
 		runCLI(t, "dataset", "--workload", smallWorkload, "--cca", "dcqcn", "--reward", "fdcc,rlcc", "--seed", "5", "-o", out).mustSucceed(t)
-		b, err := os.ReadFile(filepath.Join(out, "decisions.parquet"))
+		b, err := os.ReadFile(filepath.Join(out, runfolder.DecisionsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		files[i] = b
-		j, _ := os.ReadFile(filepath.Join(out, "dataset.json"))
+		j, _ := os.ReadFile(filepath.Join(out, runfolder.DatasetFile))
 		if i == 1 {
-			j0, _ := os.ReadFile(filepath.Join(dir, "a", "dataset.json"))
+			j0, _ := os.ReadFile(filepath.Join(dir, "a", runfolder.DatasetFile))
 			if !bytes.Equal(j, j0) {
-				t.Error("two runs gave different dataset.json")
+				t.Error("two runs gave different " + runfolder.DatasetFile)
 			}
 		}
 	}
 	if !bytes.Equal(files[0], files[1]) {
-		t.Error("two runs with the same seed gave different decisions.parquet")
+		t.Error("two runs with the same seed gave different " + runfolder.DecisionsFile)
 	}
 	// The recorder and the INT stamping fdcc turns on leave the run as
 	// `ccreplay run` makes it.
 	plain := filepath.Join(dir, "run")
 	runCLI(t, "run", "--workload", smallWorkload, "--cca", "dcqcn", "--seed", "5", "--packets", "none", "--out", plain).mustSucceed(t)
-	for _, name := range []string{"flows.parquet", "messages.parquet"} {
+	for _, name := range []string{runfolder.FlowsFile, runfolder.MessagesFile} {
 		x, _ := os.ReadFile(filepath.Join(plain, name))
 		y, _ := os.ReadFile(filepath.Join(dir, "a", name))
 		if len(x) == 0 || !bytes.Equal(x, y) {
@@ -232,7 +233,7 @@ func TestDatasetTextSummary(t *testing.T) {
 		strings.Contains(r.stdout, "reward_rlcc") {
 		t.Errorf("summary:\n%s", r.stdout)
 	}
-	a := readArrow(t, filepath.Join(out, "decisions.parquet"))
+	a := readArrow(t, filepath.Join(out, runfolder.DecisionsFile))
 	for i, v := range a.f64["reward_rlcc"] {
 		if !math.IsNaN(v) {
 			t.Fatalf("row %d: reward_rlcc = %v although not requested", i, v)
@@ -265,8 +266,8 @@ func TestDatasetBadInput(t *testing.T) {
 			t.Errorf("%v: error is not one line: %q", c.args, r.stderr)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "x", "decisions.parquet")); err == nil {
-		t.Error("a failed invocation left decisions.parquet")
+	if _, err := os.Stat(filepath.Join(dir, "x", runfolder.DecisionsFile)); err == nil {
+		t.Error("a failed invocation left " + runfolder.DecisionsFile)
 	}
 }
 
@@ -281,7 +282,7 @@ func TestDatasetRealDUMPITraceDolcePlus(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "ds")
 	runCLI(t, "dataset", "--trace", meta, "--cca", "dolceplus", "--reward", "dolceplus,dolce", "-o", out).mustSucceed(t)
-	a := readArrow(t, filepath.Join(out, "decisions.parquet"))
+	a := readArrow(t, filepath.Join(out, runfolder.DecisionsFile))
 	scored := 0
 	for i := range a.rows {
 		got := a.f64["reward_dolceplus"][i]

@@ -16,14 +16,15 @@ import (
 	"github.com/ccreplay/ccreplay/rl/distill"
 	"github.com/ccreplay/ccreplay/rl/eval"
 	"github.com/ccreplay/ccreplay/rl/gbt"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() { registerCommand(newDistillCmd) }
 
 // Files `ccreplay distill rlcc` writes into its output folder.
 const (
-	distillPolicyFile = "policy.json"
-	distillReportFile = "distill.json"
+	distillPolicyFile = runfolder.PolicyFile
+	distillReportFile = runfolder.DistillFile
 )
 
 // distillOptions are `ccreplay distill rlcc`'s flags.
@@ -72,13 +73,13 @@ RL-CC-NIC (Fuhrer 2023), Table III does, it replays teacher and student on many-
 512 and 2048 flows with the same 2 us decision latency and prints goodput
 (normalised to line rate) and latency (us) for both.
 
-Writes DIR/policy.json (a "trees" policy: load it with --cca rlcc --cca-param
-policy=DIR/policy.json) and DIR/distill.json (fit and comparison figures). The
+Writes DIR/` + runfolder.PolicyFile + ` (a "trees" policy: load it with --cca rlcc --cca-param
+policy=DIR/` + runfolder.PolicyFile + `) and DIR/` + runfolder.DistillFile + ` (fit and comparison figures). The
 same flags and seed give byte-identical files. --teacher default distils the
 embedded default policy.`,
 		Example: `  # a quick distillation of the embedded MLP teacher (under a second), then a replay
   ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
-  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=student/policy.json --out runs/student
+  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=student/` + runfolder.PolicyFile + ` --out runs/student
 
   # the shipped trees' recipe, with the teacher/student comparison of RL-CC-NIC (Fuhrer 2023), Table III
   ccreplay distill rlcc --teacher teacher --seed 3 --trees 6 --depth 3 -o student-full --eval-flows 64 --json`,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/rl/distill"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // fastDistill is a distillation small enough for a unit test.
@@ -38,14 +39,14 @@ func TestDistillCLI(t *testing.T) {
 		if len(rep.TableIII) != 2 || rep.TableIII[0].Label != "teacher" || rep.TableIII[1].Label != "student" || rep.TableIII[1].Flows != 4 {
 			t.Fatalf("table III rows %+v", rep.TableIII)
 		}
-		p, err := rlcc.LoadFile(filepath.Join(dir, "policy.json"))
+		p, err := rlcc.LoadFile(filepath.Join(dir, runfolder.PolicyFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Kind != rlcc.KindTrees || !strings.Contains(p.ProducedBy, "ccreplay distill rlcc --teacher teacher --seed 1") {
 			t.Fatalf("policy kind %s produced_by %q", p.Kind, p.ProducedBy)
 		}
-		for j, name := range []string{"policy.json", "distill.json"} {
+		for j, name := range []string{runfolder.PolicyFile, runfolder.DistillFile} {
 			b, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // checkOneErrorLine fails unless the invocation exited with code and wrote
@@ -130,7 +132,7 @@ func TestRunErrors(t *testing.T) {
 			}
 			// Every case fails before the replay: nothing may look finished.
 			for _, n := range dirNames(t, out) {
-				if strings.HasSuffix(n, ".parquet") || n == "summary.json" {
+				if strings.HasSuffix(n, ".parquet") || n == runfolder.SummaryFile {
 					t.Errorf("failed run left %s in the out dir", n)
 				}
 			}
@@ -168,15 +170,15 @@ func TestRunFailureKeepsPreviousRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	runCLI(t, "run", "--workload", smallWorkload, "--out", dir).mustSucceed(t)
-	before, err := os.ReadFile(filepath.Join(dir, "flows.parquet"))
+	before, err := os.ReadFile(filepath.Join(dir, runfolder.FlowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	bad := writeFile(t, t.TempDir(), "bad.csv", csvTrace("1,0,1,-1,0,1,-1,,0"))
 	checkOneErrorLine(t, runCLI(t, "run", "--trace", bad, "--out", dir), ExitBadInput)
-	after, err := os.ReadFile(filepath.Join(dir, "flows.parquet"))
+	after, err := os.ReadFile(filepath.Join(dir, runfolder.FlowsFile))
 	if err != nil || string(before) != string(after) {
-		t.Errorf("flows.parquet changed by a failed run (err %v)", err)
+		t.Errorf(runfolder.FlowsFile+" changed by a failed run (err %v)", err)
 	}
 	checkNoTempFiles(t, dir)
 }

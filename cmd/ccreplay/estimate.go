@@ -12,6 +12,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // estimateOptions are run's inputs plus the method's settings.
@@ -59,12 +60,12 @@ ECN/PFC settings and the same algorithm; similar links share one simulation
 the links of its path. Open-loop workloads only (one message per flow,
 releases at fixed times). Writes a run folder that metrics, plot and
 validate read:
-  flows.parquet     one row per flow: estimated FCT, ideal FCT, slowdown (run's columns)
-  messages.parquet  one row per message (= its flow)
-  ports.parquet     empty (an estimate has no switch ports of its own)
-  links.parquet     one row per link with traffic: flows, bytes, offered load, cluster,
+  ` + runfolder.FlowsFile + `     one row per flow: estimated FCT, ideal FCT, slowdown (run's columns)
+  ` + runfolder.MessagesFile + `  one row per message (= its flow)
+  ` + runfolder.PortsFile + `     empty (an estimate has no switch ports of its own)
+  ` + runfolder.LinksFile + `     one row per link with traffic: flows, bytes, offered load, cluster,
                     simulated or represented by, events, PFC pauses, drops, warnings
-  summary.json      run's metric names, "mode": "estimate" and the method's settings
+  ` + runfolder.SummaryFile + `      run's metric names, "mode": "estimate" and the method's settings
 Links where the method's assumption breaks (PFC pauses, drops, offered load
 above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
 

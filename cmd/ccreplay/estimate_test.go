@@ -10,7 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // estWorkload is a 16-host three-tier fat-tree under WebSearch: flows
@@ -38,7 +38,7 @@ func TestEstimateFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(links) != man.Estimate.Links || len(links) < 10 {
-		t.Fatalf("%d rows in links.parquet, manifest says %d links", len(links), man.Estimate.Links)
+		t.Fatalf("%d rows in "+runfolder.LinksFile+", manifest says %d links", len(links), man.Estimate.Links)
 	}
 	full := filepath.Join(dir, "full")
 	runCLI(t, append([]string{"run", "--packets", "none", "--out", full}, estArgs...)...).mustSucceed(t)
@@ -152,7 +152,7 @@ func TestSweepEstimate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join("sw", "sweep.parquet")); err != nil {
+	if _, err := os.Stat(filepath.Join("sw", runfolder.SweepTableFile)); err != nil {
 		t.Fatal(err)
 	}
 	r := runCLI(t, args...)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // evalFDCCOptions are `ccreplay eval fdcc`'s own flags; the rest are
@@ -28,14 +29,14 @@ two-level fat-tree: goodput) under DCQCN, TIMELY, HPCC, RL-CC and FDCC with the
 given policy, and prints each number of the table beside ccreplay's with a
 verdict. It is ccreplay reproduce fdcc-table6.1|fdcc-table6.2 with the FDCC
 runs' policy replaced by --policy: the run folders, configs/*.yaml,
-reproduction.json and the figure are written to --out the same way
+` + runfolder.ReproductionFile + ` and the figure are written to --out the same way
 (docs/REPRODUCTION.md explains the verdicts and the setup).`,
 		Example: `  # the shipped policy on Table 6.2's 4- and 16-to-1 incasts
   ccreplay eval fdcc --table 6.2 -o eval-fdcc
 
   # a policy of your own (here a smoke run of the trainer) on the fat-tree, JSON for scripts
   ccreplay train fdcc --curriculum 2 --episodes-per-stage 2 --duration 1ms --updates 2 --batch 16 -o my-fdcc
-  ccreplay eval fdcc --table 6.1 --policy my-fdcc/policy.json -o eval-fdcc-6.1 --json`,
+  ccreplay eval fdcc --table 6.1 --policy my-fdcc/` + runfolder.PolicyFile + ` -o eval-fdcc-6.1 --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := map[string]string{"6.1": "fdcc-table6.1", "6.2": "fdcc-table6.2"}[o.Table]

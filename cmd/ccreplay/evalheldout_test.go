@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/rl/heldout"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // `ccreplay eval heldout` prints, per algorithm, the held-out table the
@@ -37,7 +38,7 @@ func TestEvalHeldout(t *testing.T) {
 		want string
 	}{
 		{[]string{"eval", "heldout", "--set", "dolce"}, ExitUsage, "--set"},
-		{[]string{"eval", "heldout", "--set", "fdcc", "--policy", "/no/such/policy.json"}, ExitBadInput, "--policy"},
+		{[]string{"eval", "heldout", "--set", "fdcc", "--policy", "/no/such/" + runfolder.PolicyFile}, ExitBadInput, "--policy"},
 		{[]string{"eval", "heldout", "--set", "rlcc", "--baselines", "nosuchcc"}, ExitUsage, "--baselines"},
 		{[]string{"eval", "heldout", "-j", "0"}, ExitUsage, "--parallel"},
 	} {

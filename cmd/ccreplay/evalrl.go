@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/rl/eval"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() { registerCommand(newEvalCmd) }
@@ -52,7 +53,7 @@ Nothing is written; --json prints the rows.`,
 
   # a policy of your own (here a quick distillation), lossy fabric
   ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
-  ccreplay eval rlcc --policy student/policy.json --flows 16 --lossy --duration 5ms
+  ccreplay eval rlcc --policy student/` + runfolder.PolicyFile + ` --flows 16 --lossy --duration 5ms
 
   # the paper's scales, JSON for scripts (minutes)
   ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json`,

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() { registerCommand(newExplainCmd) }
@@ -39,7 +40,7 @@ the paper's.`,
 		Example: `  ccreplay explain rlcc
   ccreplay explain rlcc --json
   ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
-  ccreplay explain rlcc --cca-param policy=student/policy.json --flows 8`,
+  ccreplay explain rlcc --cca-param policy=student/` + runfolder.PolicyFile + ` --flows 8`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/rl/fdcctrain"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -32,7 +33,7 @@ func TestTrainFDCC(t *testing.T) {
 		if sum.Episodes != 4 || sum.Last.Episode != 3 || len(sum.LastByN) != 2 || !strings.Contains(sum.ProducedBy, "--seed 5") {
 			t.Fatalf("summary %+v", sum)
 		}
-		for j, f := range []string{"policy.json", "learning.parquet"} {
+		for j, f := range []string{runfolder.PolicyFile, runfolder.LearningFile} {
 			b, err := os.ReadFile(filepath.Join(out, f))
 			if err != nil {
 				t.Fatal(err)
@@ -46,13 +47,13 @@ func TestTrainFDCC(t *testing.T) {
 		}
 	}
 	if !strings.Contains(string(files[0][0]), `"rescale": "direct"`) || !strings.Contains(string(files[0][0]), `"format": "ccreplay.fdcc-policy"`) {
-		t.Fatalf("policy.json:\n%.300s", files[0][0])
+		t.Fatalf(runfolder.PolicyFile+":\n%.300s", files[0][0])
 	}
-	at := readArrow(t, filepath.Join(dir, "a", "learning.parquet"))
+	at := readArrow(t, filepath.Join(dir, "a", runfolder.LearningFile))
 	if at.rows != 4 || len(at.i32["flows"]) != 4 || at.i32["flows"][3] != 4 || len(at.f64["mean_reward"]) != 4 {
-		t.Fatalf("learning.parquet read by Arrow: %d rows, flows %v", at.rows, at.i32["flows"])
+		t.Fatalf(runfolder.LearningFile+" read by Arrow: %d rows, flows %v", at.rows, at.i32["flows"])
 	}
-	p := filepath.Join(dir, "a", "policy.json")
+	p := filepath.Join(dir, "a", runfolder.PolicyFile)
 	r := runCLI(t, "run", "--workload", "incast:n=4,size=200KB", "--topology", "dumbbell:n=4", "--cca", "fdcc", "--cca-param", "policy="+p,
 		"--packets", "none", "--out", filepath.Join(dir, "run"), "--json")
 	r.mustSucceed(t)
@@ -73,7 +74,7 @@ func TestTrainFDCCUsage(t *testing.T) {
 		{[]string{"train", "fdcc", "-o", "x", "--nstep", "0"}, "--nstep"},
 		{[]string{"train", "fdcc", "-o", "x", "--jitter", "0"}, "--jitter"},
 		{[]string{"eval", "fdcc", "--table", "6.3"}, "--table"},
-		{[]string{"eval", "fdcc", "--policy", "/no/such/policy.json"}, "--policy"},
+		{[]string{"eval", "fdcc", "--policy", "/no/such/" + runfolder.PolicyFile}, "--policy"},
 	} {
 		r := runCLI(t, tc.args...)
 		if r.code == 0 || !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
@@ -105,7 +106,7 @@ func TestTrainFDCCCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	final, _ := os.ReadFile(filepath.Join(out, "policy-final.json"))
+	final, _ := os.ReadFile(filepath.Join(out, runfolder.FinalPolicyFile))
 	var a, b, k, c struct {
 		Net json.RawMessage `json:"network"`
 	}
@@ -115,13 +116,13 @@ func TestTrainFDCCCheckpoints(t *testing.T) {
 	if len(sum.Heldout) != 2 || sum.Heldout[sum.Kept].Score < sum.Heldout[1-sum.Kept].Score {
 		t.Fatalf("held-out checkpoints %+v, kept %d", sum.Heldout, sum.Kept)
 	}
-	kept, _ := os.ReadFile(filepath.Join(out, "policy.json"))
+	kept, _ := os.ReadFile(filepath.Join(out, runfolder.PolicyFile))
 	ck, _ := os.ReadFile(sum.Checkpoints[sum.Kept].Policy)
 	if json.Unmarshal(kept, &k) != nil || json.Unmarshal(ck, &c) != nil || !bytes.Equal(k.Net, c.Net) {
-		t.Error("policy.json is not the kept checkpoint's network")
+		t.Error(runfolder.PolicyFile + " is not the kept checkpoint's network")
 	}
-	if ev, err := os.ReadFile(filepath.Join(out, "evaluation.txt")); err != nil || !strings.Contains(string(ev), "kept: policy.json") {
-		t.Errorf("evaluation.txt: %v\n%s", err, ev)
+	if ev, err := os.ReadFile(filepath.Join(out, runfolder.EvaluationText)); err != nil || !strings.Contains(string(ev), "kept: "+runfolder.PolicyFile) {
+		t.Errorf(runfolder.EvaluationText+": %v\n%s", err, ev)
 	}
 	var scores []fdcctrain.CheckpointScore
 	if b, err := os.ReadFile(filepath.Join(out, "checkpoints", "scores.json")); err != nil || json.Unmarshal(b, &scores) != nil || len(scores) != 2 {
@@ -134,6 +135,6 @@ func TestTrainFDCCCheckpoints(t *testing.T) {
 	opt := fdcctrain.Options{Curriculum: []int{2, 4}, EpisodesPerStage: 2, Duration: units.Millisecond}
 	again, err := fdcctrain.Score(pol, []int{2, 4}, []uint64{1000001}, opt)
 	if err != nil || again != scores[1].Score {
-		t.Errorf("scoring the last checkpoint again: %v (%v), scores.json says %v", again, err, scores[1].Score)
+		t.Errorf("scoring the last checkpoint again: %v (%v), "+runfolder.ScoresFile+" says %v", again, err, scores[1].Score)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/fidelity"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // Agreement with the HPCC ns-3 simulator (issue "Fidelity against the
@@ -112,7 +113,7 @@ func replayNS3(t *testing.T, run string) *fidelity.Report {
 	if r.code != 0 {
 		t.Fatalf("%s: exit %d: %s", run, r.code, r.stderr)
 	}
-	ref, err := fidelity.Load(filepath.Join(ns3Reference, "runs", run, "fct.txt"), "ns-3")
+	ref, err := fidelity.Load(filepath.Join(ns3Reference, "runs", run, runfolder.FCTFile), "ns-3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestHPCCRunDeterministic(t *testing.T) {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 	}
-	for _, f := range []string{"fct.txt", "flows.parquet", "messages.parquet", "ports.parquet"} {
+	for _, f := range []string{runfolder.FCTFile, runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile} {
 		a, err1 := os.ReadFile(filepath.Join(outs[0], f))
 		b, err2 := os.ReadFile(filepath.Join(outs[1], f))
 		if err1 != nil || err2 != nil || string(a) != string(b) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ccreplay/ccreplay/limits"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // The regression tests of issue 33's classes 2, 5, 6 and 8 (docs/LIMITS.md):
@@ -90,19 +91,19 @@ func TestBoundedReaders(t *testing.T) {
 
 	bigSummary := filepath.Join(dir, "bigsummary")
 	copyTree(t, run, bigSummary)
-	os.Remove(filepath.Join(bigSummary, "summary.json"))
-	sparse(t, bigSummary, "summary.json", limits.MaxRunJSONBytes+1)
+	os.Remove(filepath.Join(bigSummary, runfolder.SummaryFile))
+	sparse(t, bigSummary, runfolder.SummaryFile, limits.MaxRunJSONBytes+1)
 	zeroSummary := filepath.Join(dir, "zerosummary")
 	copyTree(t, run, zeroSummary)
-	os.Remove(filepath.Join(zeroSummary, "summary.json"))
-	zeroLink(t, zeroSummary, "summary.json")
+	os.Remove(filepath.Join(zeroSummary, runfolder.SummaryFile))
+	zeroLink(t, zeroSummary, runfolder.SummaryFile)
 
 	bigSweep := filepath.Join(dir, "bigsweep")
 	os.Mkdir(bigSweep, 0o755)
-	sparse(t, bigSweep, "sweep.json", limits.MaxSweepJSONBytes+1)
+	sparse(t, bigSweep, runfolder.SweepManifestFile, limits.MaxSweepJSONBytes+1)
 	zeroSweep := filepath.Join(dir, "zerosweep")
 	os.Mkdir(zeroSweep, 0o755)
-	zeroLink(t, zeroSweep, "sweep.json")
+	zeroLink(t, zeroSweep, runfolder.SweepManifestFile)
 
 	evt := filepath.Join(dir, "otf2")
 	copyTree(t, "../../examples/otf2_halo8", evt)
@@ -133,14 +134,14 @@ func TestBoundedReaders(t *testing.T) {
 		{"chakra device", runArgs("--trace", zeroLink(t, dir, "z.0.et")), "a Chakra .et file must be a regular file"},
 		{"policy over the bound", runArgs(append(w, "--cca", "rlcc", "--cca-param", "policy="+sparse(t, dir, "big.json", limits.MaxPolicyBytes+1))...), "the limit of a policy file"},
 		{"policy device", runArgs(append(w, "--cca", "rlcc", "--cca-param", "policy="+zeroLink(t, dir, "z.json"))...), "a policy file must be a regular file"},
-		{"summary.json over the bound", []string{"metrics", bigSummary}, "the limit of a summary.json"},
-		{"summary.json device", []string{"metrics", zeroSummary}, "a summary.json must be a regular file"},
-		{"sweep.json over the bound (status)", []string{"sweep", "status", bigSweep}, "the limit of a sweep.json"},
-		{"sweep.json device (status)", []string{"sweep", "status", zeroSweep}, "a sweep.json must be a regular file"},
-		{"sweep.json over the bound (collect)", []string{"sweep", "collect", bigSweep}, "the limit of a sweep.json"},
-		{"sweep.json device (collect)", []string{"sweep", "collect", zeroSweep}, "a sweep.json must be a regular file"},
-		{"fct.txt endless line", []string{"validate", "--ns3-fct", zeroLink(t, dir, "fct.txt"), run}, "fct.txt:1: line longer than 1 MiB"},
-		{"fct.txt over the bound", []string{"validate", "--ns3-fct", sparse(t, dir, "big.txt", limits.MaxTableBytes+1), run}, "the limit of an fct.txt"},
+		{runfolder.SummaryFile + " over the bound", []string{"metrics", bigSummary}, "the limit of a " + runfolder.SummaryFile},
+		{runfolder.SummaryFile + " device", []string{"metrics", zeroSummary}, "a " + runfolder.SummaryFile + " must be a regular file"},
+		{runfolder.SweepManifestFile + " over the bound (status)", []string{"sweep", "status", bigSweep}, "the limit of a " + runfolder.SweepManifestFile},
+		{runfolder.SweepManifestFile + " device (status)", []string{"sweep", "status", zeroSweep}, "a " + runfolder.SweepManifestFile + " must be a regular file"},
+		{runfolder.SweepManifestFile + " over the bound (collect)", []string{"sweep", "collect", bigSweep}, "the limit of a " + runfolder.SweepManifestFile},
+		{runfolder.SweepManifestFile + " device (collect)", []string{"sweep", "collect", zeroSweep}, "a " + runfolder.SweepManifestFile + " must be a regular file"},
+		{runfolder.FCTFile + " endless line", []string{"validate", "--ns3-fct", zeroLink(t, dir, runfolder.FCTFile), run}, runfolder.FCTFile + ":1: line longer than 1 MiB"},
+		{runfolder.FCTFile + " over the bound", []string{"validate", "--ns3-fct", sparse(t, dir, "big.txt", limits.MaxTableBytes+1), run}, "the limit of an " + runfolder.FCTFile},
 	} {
 		start := time.Now()
 		r := runCLI(t, c.args...)
@@ -200,11 +201,11 @@ func TestPlotRefusesUnreadablePackets(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	run := smallRun(t, dir, "run", true)
-	p := filepath.Join(run, "packets.parquet")
+	p := filepath.Join(run, runfolder.PacketsFile)
 	os.Remove(p)
 	os.Mkdir(p, 0o755)
 	r := runCLI(t, "plot", run, "--out", filepath.Join(dir, "figs"))
-	if got := checkOneErrorLine(t, r, ExitBadInput); !strings.Contains(got, "packets.parquet: not a regular file") {
+	if got := checkOneErrorLine(t, r, ExitBadInput); !strings.Contains(got, runfolder.PacketsFile+": not a regular file") {
 		t.Errorf("plot: %q", got)
 	}
 	m := runCLI(t, "metrics", run)
@@ -218,11 +219,11 @@ func TestSweepDamagedPointNotDone(t *testing.T) {
 	dir := t.TempDir()
 	sw := filepath.Join(dir, "sw")
 	runCLI(t, "sweep", "--workload", "incast:n=2,size=16KB", "--seeds", "1..2", "--out", sw, "-j", "1").mustSucceed(t)
-	if err := os.WriteFile(filepath.Join(sw, "seed=2", "flows.parquet"), []byte("garbage"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(sw, "seed=2", runfolder.FlowsFile), []byte("garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	st := runCLI(t, "sweep", "status", sw)
-	if !strings.Contains(st.stdout, "2 points: 1 done, 1 failed") || !strings.Contains(st.stdout, "flows.parquet: not a Parquet file") {
+	if !strings.Contains(st.stdout, "2 points: 1 done, 1 failed") || !strings.Contains(st.stdout, runfolder.FlowsFile+": not a Parquet file") {
 		t.Errorf("status: exit %d\n%s%s", st.code, st.stdout, st.stderr)
 	}
 	c := runCLI(t, "sweep", "collect", sw, "--json")
@@ -258,10 +259,10 @@ func TestMessagesNameWhatAndWhere(t *testing.T) {
 	run := smallRun(t, dir, "run", false)
 	damaged := filepath.Join(dir, "damaged")
 	copyTree(t, run, damaged)
-	writeFile(t, damaged, "summary.json", `{"schema_version": 5}`)
+	writeFile(t, damaged, runfolder.SummaryFile, `{"schema_version": 5}`)
 	sw := filepath.Join(dir, "sw")
 	os.Mkdir(sw, 0o755)
-	writeFile(t, sw, "sweep.json", `{"kind": "sweep", "points": {}}`)
+	writeFile(t, sw, runfolder.SweepManifestFile, `{"kind": "sweep", "points": {}}`)
 
 	pcap, err := os.ReadFile("../../examples/alltoall_roce.pcap")
 	if err != nil {
@@ -288,9 +289,9 @@ func TestMessagesNameWhatAndWhere(t *testing.T) {
 	}{
 		{"negative seed", runArgs(append(w, "--seed", "-1")...), ExitUsage, `--seed: "-1" is not a whole number >= 0`},
 		{"threads not a number", runArgs(append(w, "--threads", "abc")...), ExitUsage, `--threads: "abc" is not an integer`},
-		{"damaged summary.json", []string{"metrics", damaged}, ExitBadInput, `summary.json: not a run manifest: key "schema_version": a JSON number where a string is wanted`},
-		{"damaged sweep.json", []string{"sweep", "status", sw}, ExitBadInput, `sweep.json: key "points": a JSON object where a list is wanted`},
-		{"fct.txt of one endless line", []string{"validate", "--ns3-fct", zeroLink(t, dir, "fct.txt"), run}, ExitBadInput, "fct.txt:1: line longer than 1 MiB"},
+		{"damaged " + runfolder.SummaryFile, []string{"metrics", damaged}, ExitBadInput, runfolder.SummaryFile + `: not a run manifest: key "schema_version": a JSON number where a string is wanted`},
+		{"damaged " + runfolder.SweepManifestFile, []string{"sweep", "status", sw}, ExitBadInput, runfolder.SweepManifestFile + `: key "points": a JSON object where a list is wanted`},
+		{runfolder.FCTFile + " of one endless line", []string{"validate", "--ns3-fct", zeroLink(t, dir, runfolder.FCTFile), run}, ExitBadInput, runfolder.FCTFile + ":1: line longer than 1 MiB"},
 		{"capture time far beyond the first packet", runArgs("--trace", farPcap), ExitBadInput, "is stamped 2.591e+09 s after the capture's first packet, beyond the limit of 1e+06 s"},
 		{"hpcc FLOW_FILE a folder", runArgs("--hpcc-config", folderFlows), ExitBadInput, "flows: is a folder; an HPCC flow file must be a regular file"},
 		{"hpcc stop time beyond the clock", runArgs("--hpcc-config", farStop), ExitBadInput, `farstop.txt:12: SIMULATOR_STOP_TIME: "1e300" is out of range (want seconds from 0 to 9000000)`},

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // smallWorkload is the workload most run tests use: 4 x 100 KB into one
@@ -82,7 +84,7 @@ func decodeSummary(t *testing.T, b []byte) summary {
 
 func readSummary(t *testing.T, dir string) summary {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, runfolder.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // writeScenario makes an HPCC-simulator scenario whose config names its
@@ -36,7 +38,7 @@ func TestRunHPCCConfig(t *testing.T) {
 	for _, c := range []struct{ mode, cca string }{{"1", "dcqcn"}, {"3", "hpcc"}} {
 		cfg := writeScenario(t, c.mode)
 		out := filepath.Join(t.TempDir(), "run")
-		fct := filepath.Join(out, "fct.txt")
+		fct := filepath.Join(out, runfolder.FCTFile)
 		r := runCLI(t, "run", "--hpcc-config", cfg, "--out", out, "--fct-txt", fct, "--json", "--packets", "none")
 		if r.code != ExitOK {
 			t.Fatalf("CC_MODE %s: exit %d: %s", c.mode, r.code, r.stderr)
@@ -51,16 +53,16 @@ func TestRunHPCCConfig(t *testing.T) {
 		}
 		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 		if len(lines) != 2 {
-			t.Fatalf("fct.txt has %d lines, want 2:\n%s", len(lines), b)
+			t.Fatalf(runfolder.FCTFile+" has %d lines, want 2:\n%s", len(lines), b)
 		}
 		// node 0 -> node 1: the simulator's IPs 0b000001 and 0b000101,
 		// ports 10000 and 10001, 100000 B, started at 2 s.
 		f := strings.Fields(lines[0])
 		if len(f) != 8 || f[0] != "0b000001" || f[1] != "0b000101" || f[2] != "10000" || f[3] != "100" || f[4] != "100000" || f[5] != "2000000000" {
-			t.Errorf("fct.txt line %q", lines[0])
+			t.Errorf(runfolder.FCTFile+" line %q", lines[0])
 		}
 		if g := strings.Fields(lines[1]); g[2] != "10001" || g[5] != "2000010000" {
-			t.Errorf("fct.txt second line %q", lines[1])
+			t.Errorf(runfolder.FCTFile+" second line %q", lines[1])
 		}
 	}
 	// Flags still win: --cca over CC_MODE.

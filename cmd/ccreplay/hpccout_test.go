@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // writePFCScenario makes a 16-to-1 DCQCN incast on a 17-host star (the
@@ -201,7 +203,7 @@ func TestRunHPCCReferenceConfigs(t *testing.T) {
 			t.Errorf("%s: exit %d: %s", cfg, r.code, r.stderr)
 			continue
 		}
-		for _, f := range []string{"pfc.txt", "qlen.txt", "fct.txt"} {
+		for _, f := range []string{"pfc.txt", "qlen.txt", runfolder.FCTFile} {
 			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 				t.Errorf("%s: %v", cfg, err)
 			}

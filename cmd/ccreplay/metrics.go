@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -18,6 +16,7 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace/gen"
 )
@@ -56,7 +55,7 @@ const metricsExamples = `  # a run and a comparison to look at
   # recompute a run's metrics from its Parquet files (the table ccreplay run prints)
   ccreplay metrics runs/incast
 
-  # the same as JSON, checked against the run's own summary.json
+  # the same as JSON, checked against the run's own ` + runfolder.SummaryFile + `
   ccreplay metrics --json --verify runs/incast
 
   # every run of a compare or sweep tree, one row per run, partition keys as columns
@@ -68,7 +67,7 @@ const metricsExamples = `  # a run and a comparison to look at
   ccreplay metrics cmp --by size-bucket --buckets 20
 
   # FDCC's fair-share join, scaled down: each flow's share of the throughput
-  # between consecutive flow starts and finishes (needs packets.parquet)
+  # between consecutive flow starts and finishes (needs ` + runfolder.PacketsFile + `)
   ccreplay run --workload fairshare:size=5MB,stagger=100us --packets data --out runs/fs
   ccreplay metrics runs/fs --phases`
 
@@ -77,13 +76,13 @@ func newMetricsCmd(s *streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "metrics RUN_DIR... [--json] [--by size-bucket|cca|seed|KEY] [--verify] [--phases]",
 		Short: "Recompute every metric of run folders from their Parquet files, and compare runs",
-		Long: `Reads flows.parquet, messages.parquet and ports.parquet of each run folder with
-Apache Arrow and recomputes every metric of summary.json; streams packets.parquet
+		Long: `Reads ` + runfolder.FlowsFile + `, ` + runfolder.MessagesFile + ` and ` + runfolder.PortsFile + ` of each run folder with
+Apache Arrow and recomputes every metric of ` + runfolder.SummaryFile + `; streams ` + runfolder.PacketsFile + `
 (when present) in record batches, never whole, for packet counts and the queue
 delay and depth at switch hops (log-linear histograms: exact below 2048, at most
 0.1 % above the exact value beyond; see docs/OUTPUTS.md).
 
-A RUN_DIR is a run folder (it holds flows.parquet) or a folder with run folders
+A RUN_DIR is a run folder (it holds ` + runfolder.FlowsFile + `) or a folder with run folders
 below it, such as the hive-partitioned tree of ccreplay compare
 (cca=NAME/seed=N/). One run prints the table (or JSON) of ccreplay run; several
 print one comparison with the partition keys as columns; one run also prints
@@ -96,11 +95,11 @@ equal count).
 
 --phases (one run) splits the run at every flow start and finish and prints,
 per phase, each active flow's throughput (its data packets delivered in the
-phase, from packets.parquet), its share and the phase's Jain index: the FDCC
-thesis' fair-share join (Fig. 6.2). It needs packets.parquet (ccreplay run
+phase, from ` + runfolder.PacketsFile + `), its share and the phase's Jain index: the FDCC
+thesis' fair-share join (Fig. 6.2). It needs ` + runfolder.PacketsFile + ` (ccreplay run
 --packets data or all) and refuses a run without it.
 
---verify compares the recomputed metrics with each run's summary.json: counts
+--verify compares the recomputed metrics with each run's ` + runfolder.SummaryFile + `: counts
 and integers exactly, floating point within a relative 1e-12 (in practice they
 are bit-identical); a difference fails with exit code 1.`,
 		Example: metricsExamples,
@@ -125,10 +124,10 @@ are bit-identical); a difference fails with exit code 1.`,
 	f.BoolVar(&o.JSON, "json", false, "print JSON to stdout instead of the table")
 	f.StringVar(&o.By, "by", "", "group several runs: size-bucket, or a partition key such as cca or seed")
 	f.IntVar(&o.Buckets, "buckets", metrics.DefaultBuckets, "flow-size buckets of equal flow count (the run's default is 10)")
-	f.BoolVar(&o.Verify, "verify", false, "check the recomputed metrics against each run's summary.json (exit 1 on a difference)")
-	f.BoolVar(&o.NoPackets, "no-packets", false, "do not scan packets.parquet (packet_rows then comes from its footer)")
+	f.BoolVar(&o.Verify, "verify", false, "check the recomputed metrics against each run's "+runfolder.SummaryFile+" (exit 1 on a difference)")
+	f.BoolVar(&o.NoPackets, "no-packets", false, "do not scan "+runfolder.PacketsFile+" (packet_rows then comes from its footer)")
 	f.BoolVar(&o.Stats, "stats", false, "print wall time, packet rows per second and peak memory to stderr")
-	f.BoolVar(&o.Phases, "phases", false, "one run: each flow's throughput share and the Jain index between consecutive flow starts and finishes (needs packets.parquet)")
+	f.BoolVar(&o.Phases, "phases", false, "one run: each flow's throughput share and the Jain index between consecutive flow starts and finishes (needs "+runfolder.PacketsFile+")")
 	return c
 }
 
@@ -142,19 +141,9 @@ type metricsRun struct {
 
 func (o *metricsOptions) run(args []string) error {
 	start := time.Now()
-	var dirs []runfolder.RunDir
-	seen := map[string]bool{}
-	for _, a := range args {
-		found, err := runfolder.Find(a)
-		if err != nil {
-			return inputErrorf("metrics: %v", err)
-		}
-		for _, d := range found {
-			if !seen[d.Dir] {
-				seen[d.Dir] = true
-				dirs = append(dirs, d)
-			}
-		}
+	dirs, err := runfolder.Expand(args)
+	if err != nil {
+		return inputErrorf("metrics: %v", err)
 	}
 	keys := mxPartitionKeys(dirs)
 	if o.By != "" && o.By != bySizeBucket && !mxHas(keys, o.By) {
@@ -196,7 +185,7 @@ func (o *metricsOptions) run(args []string) error {
 		for _, b := range bad {
 			fmt.Fprintln(o.s.Err, "verify: "+b)
 		}
-		return fmt.Errorf("metrics --verify: %d difference(s) from summary.json, first: %s", len(bad), bad[0])
+		return fmt.Errorf("metrics --verify: %d difference(s) from "+runfolder.SummaryFile+", first: %s", len(bad), bad[0])
 	}
 	return nil
 }
@@ -205,12 +194,12 @@ func (o *metricsOptions) run(args []string) error {
 // version), then the Parquet files.
 func (o *metricsOptions) load(d runfolder.RunDir) (*metricsRun, error) {
 	r := &metricsRun{dir: d}
-	m, err := runfolder.ReadManifest(d.Dir)
+	rf, err := runfolder.Open(d.Dir)
 	if err != nil {
 		return nil, inputErrorf("metrics: %v", err)
 	}
-	r.man = m
-	r.rec, err = arrowread.Recompute(d.Dir, arrowread.RecomputeOptions{Buckets: o.Buckets, SkipPackets: o.NoPackets, Context: o.ctx})
+	r.man = rf.Manifest
+	r.rec, err = arrowread.Recompute(rf, arrowread.RecomputeOptions{Buckets: o.Buckets, SkipPackets: o.NoPackets, Context: o.ctx})
 	if ctxErr := o.context().Err(); ctxErr != nil {
 		return nil, interrupted("metrics: interrupted while reading %s; nothing printed", filepath.ToSlash(d.Dir))
 	}
@@ -219,7 +208,9 @@ func (o *metricsOptions) load(d runfolder.RunDir) (*metricsRun, error) {
 	}
 	if r.rec.Packets != nil {
 		r.rows = r.rec.Packets.Rows
-	} else if p := filepath.Join(d.Dir, runfolder.PacketsFile); mxIsFile(p) {
+	} else if p, err := rf.Optional(runfolder.PacketsFile); err != nil {
+		return nil, inputErrorf("metrics: %v", err)
+	} else if p != "" {
 		if r.rows, err = arrowread.NumRows(p); err != nil {
 			return nil, inputErrorf("metrics: %s", mxOneLine(err.Error()))
 		}
@@ -232,7 +223,11 @@ func (o *metricsOptions) load(d runfolder.RunDir) (*metricsRun, error) {
 func mxVerify(r *metricsRun) []string {
 	var out []string
 	s, m := r.rec.Summary, r.man
-	out = append(out, metrics.Diff(s, m.Metrics, metrics.DefaultRelTol)...)
+	want, err := metrics.DecodeSummary(m.Metrics)
+	if err != nil {
+		return []string{runfolder.SummaryFile + " metrics: " + err.Error()}
+	}
+	out = append(out, metrics.Diff(s, want, metrics.DefaultRelTol)...)
 	if r.rows != m.PacketRows {
 		out = append(out, fmt.Sprintf("packet_rows: %d vs %d", r.rows, m.PacketRows))
 	}
@@ -240,8 +235,8 @@ func mxVerify(r *metricsRun) []string {
 		out = append(out, fmt.Sprintf("data_packets: %d vs %d", s.DataPktsSent, m.DataPackets))
 	}
 	if p := r.rec.Packets; p != nil {
-		for _, d := range metrics.CheckPackets(*p, m.Metrics, m.Packets == string(replay.PacketsAll)) {
-			out = append(out, "packets.parquet: "+d)
+		for _, d := range metrics.CheckPackets(*p, want, m.Packets == string(replay.PacketsAll)) {
+			out = append(out, runfolder.PacketsFile+": "+d)
 		}
 	}
 	return out
@@ -350,7 +345,7 @@ func (o *metricsOptions) print(runs []*metricsRun, keys []string) error {
 		mxWriteRunRows(w, runs, keys)
 	}
 	if o.Verify {
-		fmt.Fprintf(w, "\nverified against summary.json: %d runs\n", len(runs))
+		fmt.Fprintf(w, "\nverified against "+runfolder.SummaryFile+": %d runs\n", len(runs))
 	}
 	return nil
 }
@@ -359,7 +354,7 @@ func (o *metricsOptions) print(runs []*metricsRun, keys []string) error {
 func mxWriteHeader(w io.Writer, r *metricsRun) {
 	fmt.Fprintf(w, "ccreplay metrics: %s", filepath.ToSlash(r.dir.Dir))
 	if m := r.man; m != nil {
-		fmt.Fprintf(w, " (%s under %s on %s, seed %d: from summary.json)", m.Trace, m.CCA, m.Topology, m.Seed)
+		fmt.Fprintf(w, " (%s under %s on %s, seed %d: from "+runfolder.SummaryFile+")", m.Trace, m.CCA, m.Topology, m.Seed)
 	}
 	rows := r.rec.Rows
 	fmt.Fprintf(w, "\nrecomputed from %s (%d rows), %s (%d rows), %s (%d rows)",
@@ -574,11 +569,6 @@ func mxList(list []string) string {
 		return "none"
 	}
 	return strings.Join(list, ", ")
-}
-
-func mxIsFile(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
 }
 
 // mxOneLine joins a multi-line message (some Parquet errors wrap lines).

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -31,23 +31,20 @@ type phasesJSON struct {
 // runPhases is --phases: the per-phase throughput shares of one run
 // (metrics.PhaseAccumulator over its flows and packets.parquet).
 func (o *metricsOptions) runPhases(args []string) error {
-	var dirs []runfolder.RunDir
-	for _, a := range args {
-		found, err := runfolder.Find(a)
-		if err != nil {
-			return inputErrorf("metrics: %v", err)
-		}
-		dirs = append(dirs, found...)
+	dirs, err := runfolder.Expand(args)
+	if err != nil {
+		return inputErrorf("metrics: %v", err)
 	}
 	if len(dirs) != 1 {
 		return usageErrorf("--phases takes one run folder, got %d runs", len(dirs))
 	}
 	dir := dirs[0].Dir
-	man, err := runfolder.ReadManifest(dir)
+	rf, err := runfolder.Open(dir)
 	if err != nil {
 		return inputErrorf("metrics: %v", err)
 	}
-	packets := filepath.Join(dir, runfolder.PacketsFile)
+	man := rf.Manifest
+	packets := rf.Path(runfolder.PacketsFile)
 	switch _, err := os.Stat(packets); {
 	case errors.Is(err, os.ErrNotExist):
 		return inputErrorf("metrics --phases: %s has no %s: a flow's throughput inside a phase needs the delivery "+
@@ -56,7 +53,7 @@ func (o *metricsOptions) runPhases(args []string) error {
 	case err != nil:
 		return inputErrorf("metrics: %v", err)
 	}
-	run, err := arrowread.ReadRun(dir)
+	run, err := arrowread.ReadRun(rf)
 	if err != nil {
 		return inputErrorf("metrics: %s", mxOneLine(err.Error()))
 	}
@@ -83,7 +80,7 @@ func (o *metricsOptions) runPhases(args []string) error {
 		return err
 	}
 	w := o.s.Out
-	fmt.Fprintf(w, "ccreplay metrics: %s (%s under %s on %s, seed %d: from summary.json)\n",
+	fmt.Fprintf(w, "ccreplay metrics: %s (%s under %s on %s, seed %d: from "+runfolder.SummaryFile+")\n",
 		filepath.ToSlash(dir), man.Trace, man.CCA, man.Topology, man.Seed)
 	fmt.Fprintf(w, "%d phases between flow starts and finishes; throughput: the data packets delivered to each flow's receiver in the phase (%s, headers included)\n\n",
 		len(phases), runfolder.PacketsFile)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -28,7 +29,7 @@ func TestMetricsPhases(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatalf("%v\n%s", err, r.stdout)
 	}
-	flows, err := arrowread.ReadFlows(filepath.Join(dir, "flows.parquet"))
+	flows, err := arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +116,8 @@ func TestMetricsPhasesRefusals(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"no packets.parquet", []string{none, "--phases"}, ExitBadInput,
-			[]string{"metrics --phases: " + filepath.ToSlash(none) + " has no packets.parquet", "delivery times", "--packets data"}},
+		{"no " + runfolder.PacketsFile, []string{none, "--phases"}, ExitBadInput,
+			[]string{"metrics --phases: " + filepath.ToSlash(none) + " has no " + runfolder.PacketsFile, "delivery times", "--packets data"}},
 		{"two runs", []string{tmp, "--phases"}, ExitUsage, []string{"--phases takes one run folder, got 2 runs"}},
 		{"with --by", []string{data, "--phases", "--by", "cca"}, ExitUsage, []string{"does not take --by"}},
 		{"with --verify", []string{data, "--phases", "--verify"}, ExitUsage, []string{"does not take --verify"}},

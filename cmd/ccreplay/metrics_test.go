@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // cdfDataDir is ../shared/data/cdf (beside the repository) seen from this
@@ -31,13 +31,19 @@ type metricsOut struct {
 	Packets       *metrics.PacketStats `json:"packets"`
 }
 
-func readManifest(t *testing.T, dir string) runfolder.Manifest {
+// runManifest is a run's manifest with its metrics decoded.
+type runManifest struct {
+	runfolder.Manifest
+	Metrics metrics.Summary `json:"metrics"`
+}
+
+func readManifest(t *testing.T, dir string) runManifest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, runfolder.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m runfolder.Manifest
+	var m runManifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +87,11 @@ func TestMetricsEqualsRunSummary(t *testing.T) {
 				t.Fatalf("metrics --json: %v\n%s", err, r.stdout)
 			}
 			if d := metrics.Diff(got.Metrics, man.Metrics, 0); len(d) > 0 || !reflect.DeepEqual(got.Metrics, man.Metrics) {
-				t.Errorf("recomputed metrics differ from summary.json:\n%s", strings.Join(d, "\n"))
+				t.Errorf("recomputed metrics differ from "+runfolder.SummaryFile+":\n%s", strings.Join(d, "\n"))
 			}
 			// The same JSON text too, field for field.
 			var a, b struct{ Metrics json.RawMessage }
-			sj, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
+			sj, _ := os.ReadFile(filepath.Join(dir, runfolder.SummaryFile))
 			json.Unmarshal(sj, &a)
 			json.Unmarshal([]byte(r.stdout), &b)
 			var ca, cb bytes.Buffer
@@ -95,7 +101,7 @@ func TestMetricsEqualsRunSummary(t *testing.T) {
 				t.Errorf("metrics JSON text differs:\n got %s\nwant %s", cb.String(), ca.String())
 			}
 			if got.SchemaVersion != man.SchemaVersion || got.PacketRows != man.PacketRows || got.DataPackets != man.DataPackets {
-				t.Errorf("schema %q, packet_rows %d, data_packets %d; summary.json has %q, %d, %d",
+				t.Errorf("schema %q, packet_rows %d, data_packets %d; "+runfolder.SummaryFile+" has %q, %d, %d",
 					got.SchemaVersion, got.PacketRows, got.DataPackets, man.SchemaVersion, man.PacketRows, man.DataPackets)
 			}
 			if man.Metrics.FlowsFinished == 0 || man.Metrics.FlowsFinished != man.Metrics.Flows {
@@ -112,7 +118,7 @@ func TestMetricsEqualsRunSummary(t *testing.T) {
 				}
 				all := man.Packets == string(replay.PacketsAll)
 				if d := metrics.CheckPackets(*p, man.Metrics, all); len(d) > 0 {
-					t.Errorf("packets.parquet disagrees with the flow/port rows:\n%s", strings.Join(d, "\n"))
+					t.Errorf(runfolder.PacketsFile+" disagrees with the flow/port rows:\n%s", strings.Join(d, "\n"))
 				}
 				if p.SwitchQueueDelayNs.N == 0 || p.DataDeliveredPkts < man.Metrics.DataPktsSent-man.Metrics.DropsPkts {
 					t.Errorf("switch hops %d, delivered %d of %d sent with %d drops",
@@ -140,7 +146,7 @@ func TestMetricsEqualsRunSummary(t *testing.T) {
 			runTable := runCLI(t, "metrics", dir).stdout
 			var want bytes.Buffer
 			metrics.WriteTable(&want, man.Metrics)
-			if !strings.Contains(runTable, want.String()) || !strings.Contains(v.stdout, "verified against summary.json: 1 runs") {
+			if !strings.Contains(runTable, want.String()) || !strings.Contains(v.stdout, "verified against "+runfolder.SummaryFile+": 1 runs") {
 				t.Errorf("table lacks the run's metrics table:\n%s", runTable)
 			}
 			if c.name == "osu-alltoall" && !strings.Contains(runTable, "MPI_Alltoall average latency") {
@@ -191,7 +197,7 @@ func TestMetricsHiveTree(t *testing.T) {
 		}
 		man := readManifest(t, filepath.FromSlash(run.Dir))
 		if !reflect.DeepEqual(run.Metrics, man.Metrics) {
-			t.Errorf("%s: metrics differ from summary.json", run.Dir)
+			t.Errorf("%s: metrics differ from "+runfolder.SummaryFile, run.Dir)
 		}
 	}
 
@@ -274,22 +280,22 @@ func TestMetricsBadInputs(t *testing.T) {
 			os.WriteFile(p, fn(b), 0o644)
 		}
 	}
-	truncated := variant("truncated", edit("flows.parquet", func(b []byte) []byte { return b[:len(b)/2] }))
-	corrupt := variant("corrupt", edit("packets.parquet", func(b []byte) []byte {
+	truncated := variant("truncated", edit(runfolder.FlowsFile, func(b []byte) []byte { return b[:len(b)/2] }))
+	corrupt := variant("corrupt", edit(runfolder.PacketsFile, func(b []byte) []byte {
 		for i := 200; i < 400 && i < len(b)-100; i++ {
 			b[i] ^= 0x5a
 		}
 		return b
 	}))
 	// Same-length replacement keeps the Parquet footer well-formed.
-	oldParquet := variant("old-parquet", edit("ports.parquet", func(b []byte) []byte {
+	oldParquet := variant("old-parquet", edit(runfolder.PortsFile, func(b []byte) []byte {
 		return bytes.ReplaceAll(b, []byte("ccreplay.v2"), []byte("ccreplay.v0"))
 	}))
-	oldSummary := variant("old-summary", edit("summary.json", func(b []byte) []byte {
+	oldSummary := variant("old-summary", edit(runfolder.SummaryFile, func(b []byte) []byte {
 		return bytes.ReplaceAll(b, []byte(`"schema_version": "ccreplay.v2"`), []byte(`"schema_version": "ccreplay.v0"`))
 	}))
-	noMessages := variant("no-messages", func(dir string) { os.Remove(filepath.Join(dir, "messages.parquet")) })
-	edited := variant("edited", edit("summary.json", func(b []byte) []byte {
+	noMessages := variant("no-messages", func(dir string) { os.Remove(filepath.Join(dir, runfolder.MessagesFile)) })
+	edited := variant("edited", edit(runfolder.SummaryFile, func(b []byte) []byte {
 		return bytes.Replace(b, []byte(`"flows": 4`), []byte(`"flows": 5`), 1)
 	}))
 	emptyDir := filepath.Join(tmp, "empty")
@@ -302,13 +308,13 @@ func TestMetricsBadInputs(t *testing.T) {
 		want []string
 	}{
 		{"missing folder", []string{filepath.Join(tmp, "nope")}, ExitBadInput, []string{"nope", "no such folder"}},
-		{"a file", []string{filepath.Join(good, "flows.parquet")}, ExitBadInput, []string{"flows.parquet", "not a folder"}},
+		{"a file", []string{filepath.Join(good, runfolder.FlowsFile)}, ExitBadInput, []string{runfolder.FlowsFile, "not a folder"}},
 		{"not a run folder", []string{emptyDir}, ExitBadInput, []string{emptyDir, "not a run folder"}},
-		{"truncated parquet", []string{truncated}, ExitBadInput, []string{filepath.Join(truncated, "flows.parquet"), "not a Parquet file"}},
-		{"corrupt page", []string{corrupt}, ExitBadInput, []string{filepath.Join(corrupt, "packets.parquet")}},
-		{"wrong parquet version", []string{oldParquet}, ExitBadInput, []string{filepath.Join(oldParquet, "ports.parquet"), `schema version "ccreplay.v0", want "ccreplay.v2" or "ccreplay.v1"`}},
-		{"wrong summary version", []string{oldSummary}, ExitBadInput, []string{filepath.Join(oldSummary, "summary.json"), `"ccreplay.v0"`}},
-		{"missing file", []string{noMessages}, ExitBadInput, []string{filepath.Join(noMessages, "messages.parquet")}},
+		{"truncated parquet", []string{truncated}, ExitBadInput, []string{filepath.Join(truncated, runfolder.FlowsFile), "not a Parquet file"}},
+		{"corrupt page", []string{corrupt}, ExitBadInput, []string{filepath.Join(corrupt, runfolder.PacketsFile)}},
+		{"wrong parquet version", []string{oldParquet}, ExitBadInput, []string{filepath.Join(oldParquet, runfolder.PortsFile), `schema version "ccreplay.v0", want "ccreplay.v2" or "ccreplay.v1"`}},
+		{"wrong summary version", []string{oldSummary}, ExitBadInput, []string{filepath.Join(oldSummary, runfolder.SummaryFile), `"ccreplay.v0"`}},
+		{"missing file", []string{noMessages}, ExitBadInput, []string{filepath.Join(noMessages, runfolder.MessagesFile)}},
 		{"verify difference", []string{"--verify", edited}, ExitFailure, []string{"--verify", edited, "flows: 4 vs 5"}},
 		{"no argument", nil, ExitUsage, []string{"requires at least 1 arg"}},
 		{"bad --by", []string{"--by", "load", good}, ExitUsage, []string{`--by "load"`, "keys: none"}},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/netcalc/scenario"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() {
@@ -65,7 +66,7 @@ Workloads and topologies are resolved as ` + "`ccreplay run`" + ` does. Writes, 
                    rtt_ns, paused (-1 where a value is not defined)
   events.parquet   t_ns, flow_id, kind (inc, cnp, timeout, pause, resume, flight),
                    before, after, unit (bps or bytes)
-  summary.json     inputs, the model's C/ΔR/flows, peak backlog and its time,
+  ` + runfolder.SummaryFile + `     inputs, the model's C/ΔR/flows, peak backlog and its time,
                    first PFC pause, cuts, events
   backlog.png      aggregate backlog (MB) over time (ms): the model's, the
                    replay's with --compare, PFC pauses as bars above (Figs. 7b-10b)

@@ -2,13 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/ccreplay/ccreplay/netcalc/scenario"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/netcalc/scenario"
+
 	"github.com/ccreplay/ccreplay/nic"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // ncCompareArgs is a 31-to-1 incast of 1 MB flows, small enough to replay
@@ -19,9 +21,9 @@ func ncCompareRun(t *testing.T, out string, extra ...string) (scenario.Summary, 
 	t.Helper()
 	s := ncRunArgs(t, out, append(append([]string{"netcalc"}, ncCompareArgs...), append(extra, "--compare")...)...)
 	if s.Compare == nil {
-		t.Fatalf("summary.json has no compare object")
+		t.Fatalf(runfolder.SummaryFile + " has no compare object")
 	}
-	for _, f := range []string{"replay/packets.parquet", "replay/summary.json", "replay/flows.parquet", "compare.parquet"} {
+	for _, f := range []string{"replay/" + runfolder.PacketsFile, "replay/" + runfolder.SummaryFile, "replay/" + runfolder.FlowsFile, "compare.parquet"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}

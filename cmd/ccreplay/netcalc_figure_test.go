@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // --compare with the default --figure png writes backlog.png and
@@ -25,7 +27,7 @@ func TestNetcalcFigurePNG(t *testing.T) {
 			t.Errorf("%s: %d bytes, not a PNG", name, len(b))
 		}
 		if !slices.Contains(s.Files, name) {
-			t.Errorf("summary.json files %v lack %s", s.Files, name)
+			t.Errorf(runfolder.SummaryFile+" files %v lack %s", s.Files, name)
 		}
 	}
 	ents, _ := os.ReadDir(filepath.Dir(out))

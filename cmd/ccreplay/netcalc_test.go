@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/netcalc/scenario"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // paperIncastArgs is the 31-to-1 incast of paper 003, Section V.
@@ -70,7 +71,7 @@ func TestNetcalcDCQCNFiles(t *testing.T) {
 	if events.rows != s.Events || len(events.i64["t_ns"]) != events.rows || len(events.f64["before"]) != events.rows {
 		t.Fatalf("events: %d rows, summary %d", events.rows, s.Events)
 	}
-	for _, name := range []string{"curves.parquet", "events.parquet", "summary.json"} {
+	for _, name := range []string{"curves.parquet", "events.parquet", runfolder.SummaryFile} {
 		x, _ := os.ReadFile(filepath.Join(a, name))
 		y, _ := os.ReadFile(filepath.Join(b, name))
 		if len(x) == 0 || !bytes.Equal(x, y) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/fidelity"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // ns3Incast7 holds the HPCC simulator's runs of a 7-to-1 x 512 KiB incast

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // Regression (issue "Runs a user can trust", 6): a run into a folder that
@@ -17,20 +19,20 @@ import (
 func TestRunReplacesPreviousRunOnlyWithForce(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	runCLI(t, "run", "--workload", smallWorkload, "--out", out, "--packets", "data").mustSucceed(t)
-	before, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	before, _ := os.ReadFile(filepath.Join(out, runfolder.SummaryFile))
 
 	r := runCLI(t, "run", "--workload", smallWorkload, "--out", out, "--packets", "none", "--seed", "2")
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "holds a previous ccreplay run (dcqcn:hpcc-run, seed 1); give --force") {
 		t.Fatalf("second run without --force: exit %d, stderr %q", r.code, r.stderr)
 	}
-	if after, _ := os.ReadFile(filepath.Join(out, "summary.json")); !bytes.Equal(before, after) {
-		t.Fatal("a refused run changed the previous run's summary.json")
+	if after, _ := os.ReadFile(filepath.Join(out, runfolder.SummaryFile)); !bytes.Equal(before, after) {
+		t.Fatal("a refused run changed the previous run's " + runfolder.SummaryFile)
 	}
 
 	runCLI(t, "run", "--workload", smallWorkload, "--out", out, "--packets", "none", "--seed", "2", "--force").mustSucceed(t)
 	names := dirNames(t, out)
-	if slices.Contains(names, "packets.parquet") {
-		t.Errorf("stale packets.parquet of the previous run survived --force: %v", names)
+	if slices.Contains(names, runfolder.PacketsFile) {
+		t.Errorf("stale "+runfolder.PacketsFile+" of the previous run survived --force: %v", names)
 	}
 	if s := readSummary(t, out); s.Seed != 2 || s.Packets != "none" {
 		t.Errorf("summary is not the new run's: seed %d packets %q", s.Seed, s.Packets)
@@ -76,7 +78,7 @@ func TestCompareReplacesWholeTree(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	runCLI(t, "compare", "--workload", smallWorkload, "--cca", "dcqcn", "--out", out, "--force").mustSucceed(t)
-	if names := dirNames(t, out); !slices.Equal(names, []string{"cca=dcqcn", "comparison.json", "comparison.parquet"}) {
+	if names := dirNames(t, out); !slices.Equal(names, []string{"cca=dcqcn", runfolder.CollectionFile, runfolder.ComparisonFile}) {
 		t.Errorf("comparison folder holds %v", names)
 	}
 	var coll struct {
@@ -84,9 +86,9 @@ func TestCompareReplacesWholeTree(t *testing.T) {
 		Complete bool     `json:"complete"`
 		Runs     []string `json:"runs"`
 	}
-	b, _ := os.ReadFile(filepath.Join(out, "comparison.json"))
+	b, _ := os.ReadFile(filepath.Join(out, runfolder.CollectionFile))
 	if err := json.Unmarshal(b, &coll); err != nil || coll.Kind != "comparison" || !coll.Complete || !slices.Equal(coll.Runs, []string{"cca=dcqcn/seed=1"}) {
-		t.Errorf("comparison.json: %+v %v", coll, err)
+		t.Errorf(runfolder.CollectionFile+": %+v %v", coll, err)
 	}
 }
 
@@ -97,7 +99,7 @@ func TestReadersRefuseIncompleteRunFolder(t *testing.T) {
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	runCLI(t, "run", "--workload", smallWorkload, "--out", run, "--packets", "none").mustSucceed(t)
-	os.Remove(filepath.Join(run, "summary.json"))
+	os.Remove(filepath.Join(run, runfolder.SummaryFile))
 	for _, args := range [][]string{
 		{"metrics", run},
 		{"metrics", dir},
@@ -108,7 +110,7 @@ func TestReadersRefuseIncompleteRunFolder(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
-	writeFile(t, run, "summary.json", `{"schema_version": "ccreplay.v2", "cca": "dcqcn"}`)
+	writeFile(t, run, runfolder.SummaryFile, `{"schema_version": "ccreplay.v2", "cca": "dcqcn"}`)
 	if r := runCLI(t, "metrics", run); r.code == ExitOK || !strings.Contains(r.stderr, `"complete": true`) {
 		t.Errorf("summary without complete: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -134,9 +136,9 @@ func TestRunWarnsOnDamagedCapture(t *testing.T) {
 	var s struct {
 		Warnings []string `json:"warnings"`
 	}
-	sb, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	sb, _ := os.ReadFile(filepath.Join(out, runfolder.SummaryFile))
 	if err := json.Unmarshal(sb, &s); err != nil || len(s.Warnings) == 0 || !strings.Contains(s.Warnings[0], "truncated or damaged") {
-		t.Errorf("summary.json warnings: %q (%v)", s.Warnings, err)
+		t.Errorf(runfolder.SummaryFile+" warnings: %q (%v)", s.Warnings, err)
 	}
 	r = runCLI(t, "run", "--trace", cut, "--out", filepath.Join(dir, "strict"), "--strict", "--topology", "dolce-testbed")
 	if r.code != ExitBadInput || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "--strict refuses damaged inputs") {

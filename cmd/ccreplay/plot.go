@@ -11,6 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() {
@@ -58,11 +59,11 @@ into DIR:
   fct_cdf            CDF of flow completion time, one curve per run
   slowdown_buckets   p50/p95/p99 slowdown per flow-size bucket (equal counts)
   queue_time         queue length over time of the most congested switch ports
-                     (needs packets.parquet: run with --packets data)
-  rate_time          sending rate over time of the largest flows (decisions.parquet,
-                     else first-hop bytes from packets.parquet)
+                     (needs ` + runfolder.PacketsFile + `: run with --packets data)
+  rate_time          sending rate over time of the largest flows (` + runfolder.DecisionsFile + `,
+                     else first-hop bytes from ` + runfolder.PacketsFile + `)
   alltoall_latency   MPI_Alltoall latency per message size, log-log (osu-alltoall)
-A view that does not apply (no packets.parquet, no all-to-all) is skipped with a
+A view that does not apply (no ` + runfolder.PacketsFile + `, no all-to-all) is skipped with a
 note; that is not an error. See docs/PLOTS.md.`,
 		Example: plotExamples,
 		Args:    usageArgs(cobra.ArbitraryArgs),
@@ -126,10 +127,11 @@ func (o *plotOptions) validate() error {
 
 // plotRun draws the figures of the runs in o.dirs.
 func plotRun(o *plotOptions) error {
-	dirs, err := plot.ExpandRunDirs(o.dirs)
+	found, err := runfolder.Expand(o.dirs)
 	if err != nil {
 		return clierr.Input(err)
 	}
+	dirs := runfolder.Dirs(found)
 	if o.f.ErrIsTerminal {
 		fmt.Fprintf(o.f.Err, "plot: reading %d runs\n", len(dirs))
 	}

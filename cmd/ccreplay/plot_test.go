@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // plotCompare runs `ccreplay compare` of dcqcn and hpcc on workload into
@@ -73,7 +74,7 @@ func TestPlotIncast(t *testing.T) {
 	if !strings.Contains(r.stdout, "skipped alltoall_latency: no run is an MPI_Alltoall workload") {
 		t.Errorf("stdout does not say why the all-to-all view was skipped:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.stdout, "rate source: packets.parquet") {
+	if !strings.Contains(r.stdout, "rate source: "+runfolder.PacketsFile) {
 		t.Errorf("stdout does not name the rate source:\n%s", r.stdout)
 	}
 	checkNoTempFiles(t, figs)
@@ -88,11 +89,11 @@ func TestPlotIncast(t *testing.T) {
 	}
 
 	// The data behind the figures, from the same folders.
-	dirs, err := plot.ExpandRunDirs([]string{cmp})
+	found, err := runfolder.Expand([]string{cmp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := plot.LoadRuns(dirs)
+	runs, err := plot.LoadRuns(runfolder.Dirs(found))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +162,8 @@ func TestPlotOSUAlltoall(t *testing.T) {
 		t.Errorf("files %q lack alltoall_latency.svg", rep.Files)
 	}
 
-	dirs, _ := plot.ExpandRunDirs([]string{cmp})
-	runs, err := plot.LoadRuns(dirs)
+	found, _ := runfolder.Expand([]string{cmp})
+	runs, err := plot.LoadRuns(runfolder.Dirs(found))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,16 +186,16 @@ func TestPlotOSUAlltoall(t *testing.T) {
 	// The 1-byte latency is what compare's OSU table prints (us, 2 decimals).
 	out := runCLI(t, "compare", "--workload", workload, "--cca", "dcqcn", "--out", filepath.Join(t.TempDir(), "c"))
 	out.mustSucceed(t)
-	found := false
+	seen := false
 	for _, line := range strings.Split(out.stdout, "\n") {
 		if f := strings.Fields(line); len(f) == 2 && f[0] == "1" {
-			found = true
+			seen = true
 			if want := fmt.Sprintf("%.2f", fig.Panels[0].Series[0].Y[0]); f[1] != want {
 				t.Errorf("compare prints %s us for 1 B, plot has %s", f[1], want)
 			}
 		}
 	}
-	if !found {
+	if !seen {
 		t.Errorf("no 1-byte line in compare's OSU table:\n%s", out.stdout)
 	}
 }
@@ -213,11 +214,11 @@ func TestPlotWebSearch(t *testing.T) {
 	r := runCLI(t, "plot", cmp, "-o", figs, "--views", "fct,slowdown,queue")
 	r.mustSucceed(t)
 	checkImages(t, figs, plot.FCTCDFName, plot.SlowdownName)
-	if !strings.Contains(r.stdout, "skipped queue_time: no run has packets.parquet; run ccreplay run/compare with --packets data") {
-		t.Errorf("no clear message about the missing packets.parquet:\n%s", r.stdout)
+	if !strings.Contains(r.stdout, "skipped queue_time: no run has "+runfolder.PacketsFile+"; run ccreplay run/compare with --packets data") {
+		t.Errorf("no clear message about the missing "+runfolder.PacketsFile+":\n%s", r.stdout)
 	}
-	dirs, _ := plot.ExpandRunDirs([]string{cmp})
-	runs, err := plot.LoadRuns(dirs)
+	found, _ := runfolder.Expand([]string{cmp})
+	runs, err := plot.LoadRuns(runfolder.Dirs(found))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestPlotErrors(t *testing.T) {
 		{[]string{"plot", run, "--views", "fct,pie"}, ExitUsage, `--views "pie"`},
 		{[]string{"plot", run, "--bins", "0"}, ExitUsage, "--bins must be between 1 and 100000"},
 		{[]string{"plot", filepath.Join(run, "missing")}, ExitBadInput, "missing: no such folder"},
-		{[]string{"plot", t.TempDir()}, ExitBadInput, "not a run folder (no summary.json) and no run folder below it"},
+		{[]string{"plot", t.TempDir()}, ExitBadInput, "not a run folder (no " + runfolder.SummaryFile + ") and no run folder below it"},
 		{[]string{"plot", run, "--views", "alltoall", "-o", t.TempDir()}, ExitBadInput, "nothing to plot"},
 	} {
 		r := runCLI(t, c.args...)

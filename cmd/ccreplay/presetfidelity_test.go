@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/fidelity"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // The dcqcn hpcc-run preset is run.py's DCQCN: the shared reference run
@@ -32,12 +33,12 @@ func TestHPCCRunPresetAgainstNS3(t *testing.T) {
 		return out
 	}
 	own, preset, sample := run("own"), run("preset", "--cca", "dcqcn:hpcc-run"), run("sample", "--cca", "dcqcn:hpcc-config")
-	a, err1 := os.ReadFile(filepath.Join(own, "fct.txt"))
-	b, err2 := os.ReadFile(filepath.Join(preset, "fct.txt"))
+	a, err1 := os.ReadFile(filepath.Join(own, runfolder.FCTFile))
+	b, err2 := os.ReadFile(filepath.Join(preset, runfolder.FCTFile))
 	if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-		t.Errorf("fct.txt under dcqcn:hpcc-run differs from the scenario's own run.py keys (%v %v)", err1, err2)
+		t.Errorf(runfolder.FCTFile+" under dcqcn:hpcc-run differs from the scenario's own run.py keys (%v %v)", err1, err2)
 	}
-	ref, err := fidelity.Load(filepath.Join(ns3Reference, "runs", "incast16_dcqcn", "fct.txt"), "ns-3")
+	ref, err := fidelity.Load(filepath.Join(ns3Reference, "runs", "incast16_dcqcn", runfolder.FCTFile), "ns-3")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/reproduce"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() {
@@ -60,7 +60,7 @@ the paper reports, the paper's value, ccreplay's, the difference and a verdict:
 --scale full is the paper's own setup. Written to --out, whole or not at all:
   NAME=.../        one run folder per simulation (as ccreplay run writes it)
   configs/*.yaml   each simulation's configuration: ccreplay run --config FILE reruns it
-  reproduction.json  the report (--json prints the same)
+  ` + runfolder.ReproductionFile + `  the report (--json prints the same)
   reproduction.png   ccreplay / paper for every claim
 The exit code is 0 whatever the verdicts: a difference is a result, not an error.`,
 		Example: reproduceExamples,

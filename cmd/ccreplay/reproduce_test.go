@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/reproduce"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // docs/REPRODUCTION.md's generated section is every experiment's report at
@@ -160,16 +161,16 @@ func TestReproduceConfigRerun(t *testing.T) {
 	again := filepath.Join(dir, "again")
 	r := runCLI(t, "run", "--config", cfg, "-o", again)
 	r.mustSucceed(t)
-	a, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(label), "flows.parquet"))
+	a, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(label), runfolder.FlowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(again, "flows.parquet"))
+	b, err := os.ReadFile(filepath.Join(again, runfolder.FlowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(a) != string(b) {
-		t.Error("ccreplay run --config on the experiment's configuration gives another flows.parquet")
+		t.Error("ccreplay run --config on the experiment's configuration gives another " + runfolder.FlowsFile)
 	}
 }
 

@@ -17,8 +17,8 @@ import (
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/trace/gen"
 )
 
@@ -111,11 +111,11 @@ func NewCmdRun(f *Factory, runF func(*runOptions) error) *cobra.Command {
 		Use:   "run (--trace FILE | --workload SPEC) [flags]",
 		Short: "Replay a trace or a generated workload under one congestion control algorithm",
 		Long: `Replays a workload packet by packet and writes a run folder:
-  packets.parquet   one row per packet per hop (level set by --packets)
-  flows.parquet     one row per flow (queue pair): FCT, ideal FCT, slowdown, ECN, CNPs, ...
-  messages.parquet  one row per message: MCT, ideal, slowdown, collective id
-  ports.parquet     one row per egress port: bytes, queue length stats, marks, drops, PFC pause time
-  summary.json      configuration, versions and every metric (names carry units)
+  ` + runfolder.PacketsFile + `   one row per packet per hop (level set by --packets)
+  ` + runfolder.FlowsFile + `     one row per flow (queue pair): FCT, ideal FCT, slowdown, ECN, CNPs, ...
+  ` + runfolder.MessagesFile + `  one row per message: MCT, ideal, slowdown, collective id
+  ` + runfolder.PortsFile + `     one row per egress port: bytes, queue length stats, marks, drops, PFC pause time
+  ` + runfolder.SummaryFile + `      configuration, versions and every metric (names carry units)
 The folder is written whole or not at all: into a hidden sibling renamed
 as the last step. A folder holding a previous run is replaced only with
 --force; Ctrl-C stops the run and leaves --out as it was (exit 130).
@@ -261,7 +261,7 @@ func runRun(o *runOptions) error {
 		spans = osuSpans{}
 		sc.OnMessage = spans.add
 	}
-	res, man, err := runner.Run(o.ctx, sc, stage.Dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
+	res, man, err := runner.Run(o.ctx, sc, stage.Dir, func(dir string, res *replay.Result, man *runner.Manifest) error {
 		prog.clear()
 		if o.Stats {
 			printStats(o.f.Err, o.f.now().Sub(start), res)
@@ -281,7 +281,7 @@ func runRun(o *runOptions) error {
 // extraFiles writes what a run adds to its folder beyond runner's (the
 // HPCC simulator's files, --fct-txt) and warns of a stalled or collapsed
 // run.
-func (o *runOptions) extraFiles(st *runconfig.Setup, cfg *replay.Config, stage *runfolder.Staged, hpccOut *runconfig.HPCCOutputs, dir string, res *replay.Result, man *runfolder.Manifest) error {
+func (o *runOptions) extraFiles(st *runconfig.Setup, cfg *replay.Config, stage *runfolder.Staged, hpccOut *runconfig.HPCCOutputs, dir string, res *replay.Result, man *runner.Manifest) error {
 	if st.HPCC != nil {
 		if note := st.HPCC.IgnoredNote(); note != "" && o.f.ErrIsTerminal {
 			fmt.Fprintln(o.f.Err, note)
@@ -306,7 +306,7 @@ func (o *runOptions) extraFiles(st *runconfig.Setup, cfg *replay.Config, stage *
 			return err
 		}
 	}
-	if w := replay.StalledWarning(cfg, res.SimEnd, man.Metrics.Flows, man.Metrics.FlowsFinished); w != "" {
+	if w := replay.StalledWarning(cfg, res.SimEnd, man.Summary.Flows, man.Summary.FlowsFinished); w != "" {
 		fmt.Fprintf(o.f.Err, "warning: %s\n", w)
 	}
 	if w := runner.CheckCollapse(cfg, st.Trace, res, man); w != "" {
@@ -317,7 +317,7 @@ func (o *runOptions) extraFiles(st *runconfig.Setup, cfg *replay.Config, stage *
 
 // print prints the finished run: summary.json with --json, else the
 // header and the metrics table (and the OSU report of osu-alltoall).
-func (o *runOptions) print(st *runconfig.Setup, res *replay.Result, man *runfolder.Manifest, spans osuSpans) error {
+func (o *runOptions) print(st *runconfig.Setup, res *replay.Result, man *runner.Manifest, spans osuSpans) error {
 	if o.JSON {
 		return printJSON(o.f, man)
 	}
@@ -327,7 +327,7 @@ func (o *runOptions) print(st *runconfig.Setup, res *replay.Result, man *runfold
 		fmt.Fprintln(o.f.Out, note)
 	}
 	fmt.Fprintf(o.f.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
-	metrics.WriteTable(o.f.Out, man.Metrics)
+	metrics.WriteTable(o.f.Out, man.Summary)
 	if w := st.Req.Workload; gen.IsOSU(w) { // the flag's or the configuration file's
 		pts, err := osuLatencyOf(w, res, spans)
 		if err != nil {

@@ -9,10 +9,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // runFiles are the files a run folder holds with the default --packets.
-var runFiles = []string{"flows.parquet", "messages.parquet", "packets.parquet", "ports.parquet", "summary.json"}
+var runFiles = []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PacketsFile, runfolder.PortsFile, runfolder.SummaryFile}
 
 func TestRunWorkloadTable(t *testing.T) {
 	t.Parallel()
@@ -46,7 +48,7 @@ func TestRunWorkloadTable(t *testing.T) {
 	}
 	s := readSummary(t, dir)
 	if s.SchemaVersion != "ccreplay.v2" || s.Seed != 1 || s.CCA != "dcqcn:hpcc-run" || s.Packets != "data" || s.Trace != smallWorkload {
-		t.Errorf("summary.json header = %+v", s)
+		t.Errorf(runfolder.SummaryFile+" header = %+v", s)
 	}
 	if got := s.metricInt(t, "flows"); got != 4 {
 		t.Errorf("metrics.flows = %d, want 4", got)
@@ -95,12 +97,12 @@ func TestRunJSON(t *testing.T) {
 		}
 	}
 	// --json prints summary.json itself.
-	file, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	file, err := os.ReadFile(filepath.Join(dir, runfolder.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(bytes.TrimSpace(file), bytes.TrimSpace([]byte(r.stdout))) {
-		t.Errorf("--json stdout differs from summary.json")
+		t.Errorf("--json stdout differs from " + runfolder.SummaryFile)
 	}
 	checkNoTempFiles(t, dir)
 }
@@ -110,17 +112,17 @@ func TestRunPacketsNone(t *testing.T) {
 	dir := t.TempDir()
 	runCLI(t, "run", "--workload", smallWorkload, "--out", dir, "--packets", "none").mustSucceed(t)
 	names := dirNames(t, dir)
-	if slices.Contains(names, "packets.parquet") {
-		t.Errorf("--packets none wrote packets.parquet (dir: %v)", names)
+	if slices.Contains(names, runfolder.PacketsFile) {
+		t.Errorf("--packets none wrote "+runfolder.PacketsFile+" (dir: %v)", names)
 	}
-	for _, n := range []string{"flows.parquet", "messages.parquet", "ports.parquet", "summary.json"} {
+	for _, n := range []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.SummaryFile} {
 		if !slices.Contains(names, n) {
 			t.Errorf("missing %s (dir: %v)", n, names)
 		}
 	}
 	checkNoTempFiles(t, dir)
 	s := readSummary(t, dir)
-	if s.Packets != "none" || s.PacketRows != 0 || slices.Contains(s.Files, "packets.parquet") {
+	if s.Packets != "none" || s.PacketRows != 0 || slices.Contains(s.Files, runfolder.PacketsFile) {
 		t.Errorf("summary: packets=%q packet_rows=%d files=%v", s.Packets, s.PacketRows, s.Files)
 	}
 }
@@ -244,8 +246,8 @@ func TestRunConfigFile(t *testing.T) {
 			t.Errorf("config.%s = %v, want %v", k, s.Config[k], want)
 		}
 	}
-	if !slices.Contains(dirNames(t, dir), "packets.parquet") {
-		t.Errorf("packets: all from the file wrote no packets.parquet")
+	if !slices.Contains(dirNames(t, dir), runfolder.PacketsFile) {
+		t.Errorf("packets: all from the file wrote no " + runfolder.PacketsFile)
 	}
 }
 
@@ -280,7 +282,7 @@ func TestRunFlagsOverrideConfigFile(t *testing.T) {
 	if names := dirNames(t, filepath.Join(tmp, "from-file")); names != nil {
 		t.Errorf("--out lost to the file's out: wrote %v", names)
 	}
-	if slices.Contains(dirNames(t, dir), "packets.parquet") {
+	if slices.Contains(dirNames(t, dir), runfolder.PacketsFile) {
 		t.Errorf("--packets none lost to the file's packets: all")
 	}
 }
@@ -361,7 +363,7 @@ func TestRunDeterministic(t *testing.T) {
 				dirs[i] = t.TempDir()
 				runCLI(t, append([]string{"run", "--out", dirs[i]}, args...)...).mustSucceed(t)
 			}
-			for _, f := range []string{"summary.json", "flows.parquet", "messages.parquet", "ports.parquet", "packets.parquet"} {
+			for _, f := range []string{runfolder.SummaryFile, runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.PacketsFile} {
 				a, err := os.ReadFile(filepath.Join(dirs[0], f))
 				if err != nil {
 					t.Fatal(err)
@@ -452,14 +454,14 @@ func TestRunSeedMatters(t *testing.T) {
 	for i, seed := range []string{"1", "2"} {
 		dir := t.TempDir()
 		runCLI(t, "run", "--workload", "incast:n=4,size=100KB,jitter=2us", "--seed", seed, "--out", dir).mustSucceed(t)
-		b, err := os.ReadFile(filepath.Join(dir, "flows.parquet"))
+		b, err := os.ReadFile(filepath.Join(dir, runfolder.FlowsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sums[i] = b
 	}
 	if bytes.Equal(sums[0], sums[1]) {
-		t.Errorf("seeds 1 and 2 gave identical flows.parquet for a jittered incast")
+		t.Errorf("seeds 1 and 2 gave identical " + runfolder.FlowsFile + " for a jittered incast")
 	}
 }
 
@@ -495,7 +497,7 @@ func TestHelp(t *testing.T) {
 	r.mustSucceed(t)
 	for _, want := range []string{
 		"Examples:", "ccreplay run --workload incast:n=16,size=1MB", "ccreplay run --config examples/run.yaml",
-		"--cca-param", "--packets", "packets.parquet", "summary.json", "Topologies (--topology)",
+		"--cca-param", "--packets", runfolder.PacketsFile, runfolder.SummaryFile, "Topologies (--topology)",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("run --help lacks %q", want)

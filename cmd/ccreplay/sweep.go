@@ -18,8 +18,8 @@ import (
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
 
@@ -44,7 +44,7 @@ type sweepOptions struct {
 	nstep  int
 }
 
-const sweepExamples = `  # three algorithms x three loads x two seeds (18 runs), -j cores at a time, then sweep.parquet
+const sweepExamples = `  # three algorithms x three loads x two seeds (18 runs), -j cores at a time, then ` + runfolder.SweepTableFile + `
   ccreplay sweep --cca dcqcn,hpcc,dolce --workload 'cdf:dist=websearch,load={0.3,0.5,0.7},hosts=16,flows=100' \
       --seeds 1..2 --out sw
 
@@ -76,10 +76,10 @@ func NewCmdSweep(f *Factory, runF func(*sweepOptions) error) *cobra.Command {
 		Use:   "sweep (--spec FILE | flags) --out DIR",
 		Short: "Run a parameter study: every point of a grid of configurations, locally or on Slurm, resumable, one table out",
 		Long: `Runs one ccreplay run (or dataset) per point of a grid of configurations and writes
-  OUT/sweep.json          the sweep: its specification and every point with the hash of its configuration
-  OUT/COL=V/.../COL=V/    each point's run folder (as 'ccreplay run' writes it, plus point.json), a
-                          hive-partitioned tree: read_parquet('OUT/**/flows.parquet', hive_partitioning=true)
-  OUT/sweep.parquet       one row per point: each axis as a column, state, and every number of its summary.json
+  OUT/` + runfolder.SweepManifestFile + `          the sweep: its specification and every point with the hash of its configuration
+  OUT/COL=V/.../COL=V/    each point's run folder (as 'ccreplay run' writes it, plus ` + runfolder.PointFile + `), a
+                          hive-partitioned tree: read_parquet('OUT/**/` + runfolder.FlowsFile + `', hive_partitioning=true)
+  OUT/` + runfolder.SweepTableFile + `       one row per point: each axis as a column, state, and every number of its ` + runfolder.SummaryFile + `
 
 Axes are any key a run takes. On the command line: --cca A,B (algorithms), --seeds 1..5,
 braces in a spec's parameter (--workload 'cdf:dist=websearch,load={0.3,0.5,0.7}',
@@ -311,7 +311,7 @@ func sweepExec(f *Factory) sweep.Exec {
 		}
 		sc := scenarioOf(st, &cfg)
 		sc.StreamRows = true // the point's rows are read from its files
-		_, _, err = runner.Run(ctx, sc, dir, func(_ string, res *replay.Result, man *runfolder.Manifest) error {
+		_, _, err = runner.Run(ctx, sc, dir, func(_ string, res *replay.Result, man *runner.Manifest) error {
 			runner.CheckCollapse(&cfg, st.Trace, res, man) // in summary.json; sweep prints no per-point warnings
 			return nil
 		})
@@ -326,7 +326,7 @@ func newSweepPointCmd(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "point DIR (--index I | --list FILE --task T [--chunk K])",
 		Short: "Run points of a planned sweep (what each Slurm array task runs)",
-		Long: `Runs points of the sweep in DIR, as planned in DIR/sweep.json: point I, or the points a
+		Long: `Runs points of the sweep in DIR, as planned in DIR/` + runfolder.SweepManifestFile + `: point I, or the points a
 Slurm submission lists for array task T (entries T*K..T*K+K-1 of FILE). A point already done
 is skipped; a failure is recorded in DIR/.sweep/failed and the command exits non-zero after
 trying every point of its share.`,
@@ -409,17 +409,17 @@ func newSweepCollectCmd(f *Factory) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "collect DIR",
-		Short: "Write DIR/sweep.parquet: one row per point, every axis and every metric",
-		Long: `Writes DIR/sweep.parquet (atomically): one row per point of the sweep, in point order, with
+		Short: "Write DIR/" + runfolder.SweepTableFile + ": one row per point, every axis and every metric",
+		Long: `Writes DIR/` + runfolder.SweepTableFile + ` (atomically): one row per point of the sweep, in point order, with
   point, dir, status, error, hash   the point and its state
   one column per axis               named after its key's last part (load, seed, cca, kmin),
                                     int64 or float64 when every value is a number, else text
-  every number of summary.json      sim_end_ns, events, data_packets and each metric
+  every number of ` + runfolder.SummaryFile + `      sim_end_ns, events, data_packets and each metric
                                     (fct_p99_ns, slowdown_p99, ...), null for points not done
 A local sweep collects at its end; a Slurm sweep is collected with this command.`,
 		Example: `  ccreplay sweep --workload incast:n=4,size=64KB --cca dcqcn,hpcc --seeds 1..2 --out sw
   ccreplay sweep collect sw
-  duckdb -c "select cca, load, avg(slowdown_p99) from 'sw/sweep.parquet' where status = 'done' group by all order by all"`,
+  duckdb -c "select cca, load, avg(slowdown_p99) from 'sw/` + runfolder.SweepTableFile + `' where status = 'done' group by all order by all"`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
@@ -448,7 +448,7 @@ func newSweepPlotCmd(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "plot DIR --metric M --x AXIS [--line AXIS] -o OUTDIR",
 		Short: "Draw a metric of a sweep against an axis, one line per algorithm (or another axis)",
-		Long: `Draws METRIC (a column of sweep.parquet) against the axis X, one line per value of --line
+		Long: `Draws METRIC (a column of ` + runfolder.SweepTableFile + `) against the axis X, one line per value of --line
 (default: cca when it is an axis), each point the mean over the done points that share its x
 and line (seeds and the other axes). Writes OUTDIR/sweep_METRIC_vs_X.png (or .svg).`,
 		Example: `  ccreplay sweep --workload 'incast:n={2,4,8},size=64KB' --cca dcqcn,hpcc --seeds 1..2 --out sw

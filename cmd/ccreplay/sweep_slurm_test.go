@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/file"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
 
@@ -91,7 +91,7 @@ func TestSweepCLI(t *testing.T) {
 	}
 	for _, c := range []string{"point", "dir", "status", "cca", "n", "seed", "sim_end_ns", "fct_p99_ns", "slowdown_p99", "unfair_ratio"} {
 		if colIndex(names, c) < 0 {
-			t.Errorf("sweep.parquet has no column %s: %v", c, names)
+			t.Errorf(runfolder.SweepTableFile+" has no column %s: %v", c, names)
 		}
 	}
 	if got := rows[11][colIndex(names, "dir")]; got != "cca=hpcc/n=4/seed=3" {
@@ -108,7 +108,7 @@ func TestSweepCLI(t *testing.T) {
 	}
 	// Determinism: one worker, another folder, the same bytes.
 	runCLI(t, "sweep", "--cca", "dcqcn,hpcc", "--workload", "incast:n={2,4},size=64KB", "--seeds", "1..3", "--out", "sw1", "-j", "1").mustSucceed(t)
-	for _, f := range []string{sweep.TableFile, sweep.ManifestFile, "cca=hpcc/n=4/seed=3/flows.parquet", "cca=hpcc/n=4/seed=3/summary.json", "cca=hpcc/n=4/seed=3/point.json"} {
+	for _, f := range []string{sweep.TableFile, sweep.ManifestFile, "cca=hpcc/n=4/seed=3/" + runfolder.FlowsFile, "cca=hpcc/n=4/seed=3/" + runfolder.SummaryFile, "cca=hpcc/n=4/seed=3/" + runfolder.PointFile} {
 		a, _ := os.ReadFile(filepath.Join("sw", f))
 		b, _ := os.ReadFile(filepath.Join("sw1", f))
 		if len(a) == 0 || !bytes.Equal(a, b) {
@@ -203,14 +203,14 @@ func TestSweepDataset(t *testing.T) {
 			Rewards []string `json:"rewards"`
 			Gamma   float64  `json:"gamma"`
 		}
-		b, err := os.ReadFile(filepath.Join("ds", "cca="+c, "dataset.json"))
+		b, err := os.ReadFile(filepath.Join("ds", "cca="+c, runfolder.DatasetFile))
 		if err != nil || json.Unmarshal(b, &info) != nil {
 			t.Fatalf("%s: %v", c, err)
 		}
 		if len(info.Rewards) != 1 || info.Rewards[0] != "rlcc" || info.Gamma != 0.99 {
-			t.Errorf("%s: dataset.json %+v, want only rlcc and the default gamma", c, info)
+			t.Errorf("%s: "+runfolder.DatasetFile+" %+v, want only rlcc and the default gamma", c, info)
 		}
-		if _, err := os.Stat(filepath.Join("ds", "cca="+c, "decisions.parquet")); err != nil {
+		if _, err := os.Stat(filepath.Join("ds", "cca="+c, runfolder.DecisionsFile)); err != nil {
 			t.Error(err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/train"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -66,14 +67,14 @@ scenarios (incasts of other sizes and flow counts with Gaussian start jitter,
 staggered starts, a WebSearch mix on a small fat-tree; rl/heldout) and the
 checkpoint with the best goodput and fairness together is kept: a scenario
 scores min(goodput/0.85, min/max flow rate, 1), a checkpoint the mean
-(DIR/evaluation.txt has every checkpoint's table). RL-CC (Tessler 2022) trains on 2, 4 and 8 flows
+(DIR/` + runfolder.EvaluationText + ` has every checkpoint's table). RL-CC (Tessler 2022) trains on 2, 4 and 8 flows
 (--flows 2,4,8); policies trained so did not reach the fair share at 128
-flows here (docs/RLCC.md). Writes DIR/policy.json (load it with
---cca rlcc --cca-param policy=DIR/policy.json) and DIR/learning.parquet (one row
+flows here (docs/RLCC.md). Writes DIR/` + runfolder.PolicyFile + ` (load it with
+--cca rlcc --cca-param policy=DIR/` + runfolder.PolicyFile + `) and DIR/` + runfolder.LearningFile + ` (one row
 per iteration). The same flags and seed give byte-identical files.`,
 		Example: `  # a short training run (seconds), then a replay under the policy it wrote
   ccreplay train rlcc --episodes 60 --seed 7 -o policy --json
-  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=policy/policy.json --out runs/rlcc
+  ccreplay run --workload incast:n=8,size=2MB --cca rlcc --cca-param policy=policy/` + runfolder.PolicyFile + ` --out runs/rlcc
 
   # the recipe of the shipped policy (all defaults; about an hour on two cores)
   ccreplay train rlcc -o policy-full`,

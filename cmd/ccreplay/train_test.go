@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/rl/train"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // `ccreplay train rlcc` writes policy.json (kind mlp, produced_by) and
@@ -29,7 +30,7 @@ func TestTrainRLCC(t *testing.T) {
 		if sum.Episodes != 3 || sum.Last.Episode != 2 || len(sum.LastByN) != 2 || !strings.Contains(sum.ProducedBy, "--seed 4") {
 			t.Fatalf("summary %+v", sum)
 		}
-		for j, f := range []string{"policy.json", "learning.parquet"} {
+		for j, f := range []string{runfolder.PolicyFile, runfolder.LearningFile} {
 			b, err := os.ReadFile(filepath.Join(out, f))
 			if err != nil {
 				t.Fatal(err)
@@ -43,9 +44,9 @@ func TestTrainRLCC(t *testing.T) {
 		}
 	}
 	if !strings.Contains(string(files[0][0]), `"kind": "mlp"`) || !strings.Contains(string(files[0][0]), `"produced_by": "ccreplay train rlcc --episodes 3 --seed 4`) {
-		t.Fatalf("policy.json:\n%.300s", files[0][0])
+		t.Fatalf(runfolder.PolicyFile+":\n%.300s", files[0][0])
 	}
-	p := filepath.Join(dir, "a", "policy.json")
+	p := filepath.Join(dir, "a", runfolder.PolicyFile)
 	r := runCLI(t, "run", "--workload", smallWorkload, "--cca", "rlcc:ideal", "--cca-param", "policy="+p, "--packets", "none", "--out", filepath.Join(dir, "run"), "--json")
 	r.mustSucceed(t)
 	s := decodeSummary(t, []byte(r.stdout))

@@ -13,6 +13,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/fdcctrain"
 	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -67,17 +68,17 @@ first s+1 flow counts in turn, --episodes-per-stage episodes each (-j N: N
 episodes at once, then their updates). At the end of every stage (or every
 --checkpoint-every episodes) the actor plays held-out scenarios (incasts of
 other sizes and flow counts with Gaussian start jitter, staggered starts, a
-WebSearch mix on a small fat-tree; rl/heldout) and policy.json is the
+WebSearch mix on a small fat-tree; rl/heldout) and ` + runfolder.PolicyFile + ` is the
 checkpoint with the best goodput and fairness together: a scenario scores
 min(goodput/0.85, min/max flow rate, 1), a checkpoint the mean
-(DIR/evaluation.txt has every checkpoint's table, DIR/policy-final.json the
+(DIR/` + runfolder.EvaluationText + ` has every checkpoint's table, DIR/` + runfolder.FinalPolicyFile + ` the
 last actor).
-Writes DIR/policy.json (use it with --cca fdcc --cca-param policy=DIR/policy.json)
-and DIR/learning.parquet (one row per episode). The same flags and seed give
+Writes DIR/` + runfolder.PolicyFile + ` (use it with --cca fdcc --cca-param policy=DIR/` + runfolder.PolicyFile + `)
+and DIR/` + runfolder.LearningFile + ` (one row per episode). The same flags and seed give
 byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.md.`,
 		Example: `  # a smoke run (about a minute), then a replay under the policy it wrote
   ccreplay train fdcc --curriculum 2,4 --episodes-per-stage 2 --duration 2ms --updates 2 --batch 32 --seed 1 -o fdcc-policy --json
-  ccreplay run --workload incast:n=4,size=2MB --topology dumbbell:n=4 --cca fdcc --cca-param policy=fdcc-policy/policy.json --out runs/fdcc`,
+  ccreplay run --workload incast:n=4,size=2MB --topology dumbbell:n=4 --cca fdcc --cca-param policy=fdcc-policy/` + runfolder.PolicyFile + ` --out runs/fdcc`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ctx = commandContext(cmd)

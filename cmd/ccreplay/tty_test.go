@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // These tests run the real command as a separate process on a pseudo-
@@ -165,7 +167,7 @@ func TestTerminalCtrlCStopsRunAndKeepsPreviousOutput(t *testing.T) {
 	if r := runCLI(t, "run", "--workload", smallWorkload, "--out", filepath.Join(dir, "out")); r.code != 0 {
 		t.Fatalf("first run: %d %s", r.code, r.stderr)
 	}
-	before, err := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
+	before, err := os.ReadFile(filepath.Join(dir, "out", runfolder.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,9 +189,9 @@ func TestTerminalCtrlCStopsRunAndKeepsPreviousOutput(t *testing.T) {
 	if !strings.Contains(out, "ccreplay: interrupted at simulated time") || !strings.Contains(out, "out still holds the previous run") {
 		t.Errorf("no line saying what was kept:\n%s", out)
 	}
-	after, err := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
+	after, err := os.ReadFile(filepath.Join(dir, "out", runfolder.SummaryFile))
 	if err != nil || !bytes.Equal(before, after) {
-		t.Errorf("the previous run's summary.json changed or is gone: %v", err)
+		t.Errorf("the previous run's "+runfolder.SummaryFile+" changed or is gone: %v", err)
 	}
 	for _, n := range dirNames(t, dir) {
 		if strings.Contains(n, ".tmp-") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/fidelity"
 	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() {
@@ -34,7 +35,7 @@ type validateOptions struct {
 	MinBucketFlows int
 }
 
-const validateExamples = `  # an HPCC-style scenario run twice by ccreplay (fct.txt in the simulator's layout),
+const validateExamples = `  # an HPCC-style scenario run twice by ccreplay (` + runfolder.FCTFile + ` in the simulator's layout),
   # compared flow by flow: every ratio is exactly 1
   ccreplay run --workload incast:n=4,size=100KB --packets none --out runs/a --fct-txt runs/a.txt
   ccreplay validate runs/a --ns3-fct runs/a.txt
@@ -44,7 +45,7 @@ const validateExamples = `  # an HPCC-style scenario run twice by ccreplay (fct.
   ccreplay validate runs/a --ns3-fct runs/a.txt --bands --max-overall-err 0.05 --json --plots runs/fig
 
   # a run against the simulator's own output (the folder of a config.txt run by ns-3,
-  # or its fct.txt), two run folders, or two fct.txt files
+  # or its ` + runfolder.FCTFile + `), two run folders, or two ` + runfolder.FCTFile + ` files
   ccreplay validate runs/a runs/a.txt --top 3`
 
 // NewCmdValidate is `ccreplay validate`; runF, when not nil, is called
@@ -52,18 +53,18 @@ const validateExamples = `  # an HPCC-style scenario run twice by ccreplay (fct.
 func NewCmdValidate(f *Factory, runF func(*validateOptions) error) *cobra.Command {
 	o := &validateOptions{f: f}
 	c := &cobra.Command{
-		Use:   "validate (RUN_DIR --ns3-fct ns3/fct.txt | A B) [--json] [--plots DIR] [--top N] [--bands]",
-		Short: "Cross-check flow completion times against the HPCC ns-3 simulator's fct.txt or another run",
+		Use:   "validate (RUN_DIR --ns3-fct ns3/" + runfolder.FCTFile + " | A B) [--json] [--plots DIR] [--top N] [--bands]",
+		Short: "Cross-check flow completion times against the HPCC ns-3 simulator's " + runfolder.FCTFile + " or another run",
 		Long: `Matches the flows of two sides one to one and compares their completion times,
 to check ccreplay against the HPCC ns-3 simulator on the same config.txt:
 
-  ccreplay validate RUN_DIR --ns3-fct ns3/fct.txt   reference = the simulator's fct.txt
+  ccreplay validate RUN_DIR --ns3-fct ns3/` + runfolder.FCTFile + `   reference = the simulator's ` + runfolder.FCTFile + `
   ccreplay validate A B                             reference = A; A and B are each a
-                                                    run folder or an fct.txt file
+                                                    run folder or an ` + runfolder.FCTFile + ` file
 
-A run folder's rows come from its fct.txt (ccreplay run writes one for HPCC
-scenarios; the simulator's folders hold theirs), else from messages.parquet and
-flows.parquet (FCT = sender_done_ns - release_ns, as --fct-txt writes it); the
+A run folder's rows come from its ` + runfolder.FCTFile + ` (ccreplay run writes one for HPCC
+scenarios; the simulator's folders hold theirs), else from ` + runfolder.MessagesFile + ` and
+` + runfolder.FlowsFile + ` (FCT = sender_done_ns - release_ns, as --fct-txt writes it); the
 output says which. Flows are matched by (src, dst, sport, dport) when that key is
 unique on both sides and the sizes agree, the rest by (src, dst, size) with start
 times within --start-tolerance (ns-3 truncates start times to whole ns). Fewer than
@@ -122,9 +123,9 @@ reported with file:line, or too few flows matched).`,
 func (o *validateOptions) check(cmd *cobra.Command, args []string) error {
 	switch {
 	case o.NS3FCT != "" && len(args) != 1:
-		return usageErrorf("--ns3-fct compares one RUN_DIR with the simulator's fct.txt, got %d arguments", len(args))
+		return usageErrorf("--ns3-fct compares one RUN_DIR with the simulator's "+runfolder.FCTFile+", got %d arguments", len(args))
 	case o.NS3FCT == "" && len(args) != 2:
-		return usageErrorf("give RUN_DIR --ns3-fct ns3/fct.txt, or two run folders or fct.txt files to compare")
+		return usageErrorf("give RUN_DIR --ns3-fct ns3/" + runfolder.FCTFile + ", or two run folders or " + runfolder.FCTFile + " files to compare")
 	case o.Top < 0:
 		return usageErrorf("--top must be >= 0, got %d", o.Top)
 	case !(o.MinMatch >= 0 && o.MinMatch <= 1):

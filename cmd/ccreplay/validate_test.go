@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // The made-up fct.txt pair the fidelity package ships (its README says
@@ -69,7 +71,7 @@ func decodeValidate(t *testing.T, r cliResult) validateJSON {
 // Parquet files: every flow matches by ports and every ratio is exactly 1.
 func TestValidateRunAgainstItself(t *testing.T) {
 	dir := t.TempDir()
-	run, fct := filepath.Join(dir, "run"), filepath.Join(dir, "fct.txt")
+	run, fct := filepath.Join(dir, "run"), filepath.Join(dir, runfolder.FCTFile)
 	runCLI(t, "run", "--workload", "incast:n=8,size=100KB", "--packets", "none", "--out", run, "--fct-txt", fct).mustSucceed(t)
 	for _, args := range [][]string{
 		{"validate", run, "--ns3-fct", fct, "--json", "--bands", "--max-overall-err", "1e-12", "--max-bucket-err", "1e-12", "--min-bucket-flows", "1"},
@@ -93,7 +95,7 @@ func TestValidateRunAgainstItself(t *testing.T) {
 	// The Parquet side says where its rows come from.
 	r := runCLI(t, "validate", fct, run)
 	r.mustSucceed(t)
-	if !strings.Contains(r.stdout, "messages.parquet and flows.parquet (no fct.txt in the folder): FCT = sender_done_ns - release_ns") {
+	if !strings.Contains(r.stdout, runfolder.MessagesFile+" and "+runfolder.FlowsFile+" (no "+runfolder.FCTFile+" in the folder): FCT = sender_done_ns - release_ns") {
 		t.Errorf("the table does not say the rows came from Parquet:\n%s", r.stdout)
 	}
 }
@@ -103,7 +105,7 @@ func TestValidateShippedPair(t *testing.T) {
 	r := runCLI(t, "validate", validateRef, validateOther, "--top", "3")
 	r.mustSucceed(t)
 	for _, s := range []string{
-		"reference: ns3_fct.txt (" + validateRef + ": fct.txt file)",
+		"reference: ns3_fct.txt (" + validateRef + ": " + runfolder.FCTFile + " file)",
 		"matched 38 flows: 1 of 39 reference rows, 1 of 39 other rows unmatched; 37 by (src, dst, sport, dport), 1 by (src, dst, size) and start within 10 ns",
 		"overall (38 flows, percentiles nearest rank)", "slowdown p99", "last completion",
 		"HPCC buckets (fct_analysis.py", "ccreplay buckets (ccreplay metrics", "3 flows slower in the other", "3 flows faster in the other",
@@ -148,7 +150,7 @@ func TestValidateBadInput(t *testing.T) {
 	}{
 		{[]string{"validate", missing, validateOther}, ExitBadInput, "nope.txt: no such file or directory"},
 		{[]string{"validate", validateRef, "../../fidelity/testdata/malformed_fct.txt"}, ExitBadInput, "malformed_fct.txt:2: start_ns"},
-		{[]string{"validate", validateRef, dir}, ExitBadInput, "neither fct.txt nor a ccreplay run folder"},
+		{[]string{"validate", validateRef, dir}, ExitBadInput, "neither " + runfolder.FCTFile + " nor a ccreplay run folder"},
 		{[]string{"validate", validateRef, validateOther, "--min-match", "1"}, ExitBadInput, "only 38 flows match: 97.4 % of the reference's 39"},
 		{[]string{"validate", validateRef, validateOther, "--start-tolerance", "0", "--min-match", "0.99"}, ExitBadInput, "only 37 flows match"},
 		{[]string{"validate"}, ExitUsage, "accepts between 1 and 2 arg(s)"},
@@ -175,13 +177,13 @@ func TestValidateNS3Reference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(ref, "runs/ws16_hpcc/fct.txt")); err != nil {
+	if _, err := os.Stat(filepath.Join(ref, "runs/ws16_hpcc/"+runfolder.FCTFile)); err != nil {
 		t.Skipf("shared ns-3 reference data absent (%v)", err)
 	}
 	out := filepath.Join(t.TempDir(), "ws16")
 	t.Chdir(ref) // the runs' config paths are relative to this folder
 	runCLI(t, "run", "--hpcc-config", "runs/ws16_hpcc/config.txt", "--packets", "none", "--fct-txt", out+".txt", "--out", out).mustSucceed(t)
-	r := runCLI(t, "validate", out+".txt", "--ns3-fct", "runs/ws16_hpcc/fct.txt", "--json")
+	r := runCLI(t, "validate", out+".txt", "--ns3-fct", "runs/ws16_hpcc/"+runfolder.FCTFile, "--json")
 	r.mustSucceed(t)
 	v := decodeValidate(t, r)
 	if v.Match.Matched != 685 || v.Match.ByPorts != 685 {

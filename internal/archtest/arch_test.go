@@ -83,8 +83,10 @@ var rules = []rule{
 		why: "the output row types are the contract with readers (Arrow, DuckDB, notebooks); they depend on nothing"},
 	{pkgs: []string{"metrics/..."}, deny: []string{"replay/...", "nic", "switchmodel", "fabric", "kernel", "cca/...", "rl/..."},
 		why: "metrics are a pure function of the output rows: they read runs, they never simulate one"},
-	{pkgs: []string{"fidelity"}, allow: []string{"hpccfmt", "metrics", "metrics/arrowread", "schema/...", "output", "trace", "units", "limits", "internal/clierr", "internal/staging"},
-		why: "the cross-check compares finished runs and fct.txt files: it never simulates"},
+	{pkgs: []string{"runfolder"}, allow: []string{"schema/...", "output", "internal/staging", "limits", "units"},
+		why: "the run-folder contract (file names, manifest, staging, finding and opening folders) sits under every writer and reader; it carries metrics as JSON and knows neither the metric set nor the engine"},
+	{pkgs: []string{"fidelity"}, allow: []string{"hpccfmt", "metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace", "units", "limits", "internal/clierr", "internal/staging"},
+		why: "the cross-check compares finished runs and flow-completion files: it never simulates"},
 
 	// The engine and what sits on top of it.
 	{pkgs: []string{"replay/..."}, deny: []string{"cca/*", "rl/...", "plot", "ingest/...", "hpccfmt"},
@@ -115,14 +117,14 @@ var rules = []rule{
 	// Batches.
 	{pkgs: []string{"batch/pool"}, allow: none,
 		why: "the one pool runs jobs by index; importers fan out over it without depending on what a run is"},
-	{pkgs: []string{"batch"}, allow: []string{"batch/pool", "output", "internal/staging", "schema/...", "metrics", "limits", "units"},
+	{pkgs: []string{"batch"}, allow: []string{"batch/pool", "output", "internal/staging", "schema/...", "runfolder", "limits", "units"},
 		why: "the batch executor runs items into run folders and reads their manifests; what an item runs (the replay, a dataset, a link simulation) is the plan builder's business"},
 
 	{pkgs: []string{"reproduce"}, deny: []string{"cca/*", "rl/...", "sweep", "netcalc"},
 		why: "reproduce depends on no concrete algorithm and no trainer even through another package, and is not built on sweeps or the network-calculus model"},
 
 	// Orchestration and figures.
-	{pkgs: []string{"plot"}, allow: []string{"fidelity", "hpccfmt", "metrics/...", "output", "internal/clierr", "internal/staging", "schema/...", "trace/...", "units", "limits"},
+	{pkgs: []string{"plot"}, allow: []string{"fidelity", "hpccfmt", "metrics/...", "output", "runfolder", "internal/clierr", "internal/staging", "schema/...", "trace/...", "units", "limits"},
 		why: "figures are drawn from finished run folders (and fidelity reports): plot never configures or runs a simulation"},
 	{pkgs: []string{"report"}, deny: []string{"replay/...", "runner", "nic", "switchmodel", "fabric", "kernel", "cca/...", "rl/...", "batch/...", "estimate", "runconfig", "netcalc", "ingest/...", "trace/...", "topology"}, direct: true,
 		why: "a report reads finished outputs (run folders, comparisons, sweeps, reproductions, estimates) through their readers: it configures, runs and models nothing itself"},

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -51,13 +52,13 @@ func randomRows[T any](n int, seed uint64) []T {
 func TestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("flows", func(t *testing.T) {
-		roundTrip(t, filepath.Join(dir, "flows.parquet"), randomRows[v2.FlowRow](3000, 1), ReadFlows)
+		roundTrip(t, filepath.Join(dir, runfolder.FlowsFile), randomRows[v2.FlowRow](3000, 1), ReadFlows)
 	})
 	t.Run("messages", func(t *testing.T) {
-		roundTrip(t, filepath.Join(dir, "messages.parquet"), randomRows[v2.MessageRow](3000, 2), ReadMessages)
+		roundTrip(t, filepath.Join(dir, runfolder.MessagesFile), randomRows[v2.MessageRow](3000, 2), ReadMessages)
 	})
 	t.Run("ports", func(t *testing.T) {
-		roundTrip(t, filepath.Join(dir, "ports.parquet"), randomRows[v2.PortRow](100, 3), ReadPorts)
+		roundTrip(t, filepath.Join(dir, runfolder.PortsFile), randomRows[v2.PortRow](100, 3), ReadPorts)
 	})
 	t.Run("packets", func(t *testing.T) {
 		read := func(path string) ([]v2.PacketRow, error) {
@@ -69,10 +70,10 @@ func TestRoundTrip(t *testing.T) {
 			return rows, err
 		}
 		// More rows than a row group and than a batch.
-		roundTrip(t, filepath.Join(dir, "packets.parquet"), randomRows[v2.PacketRow](70_000, 4), read)
+		roundTrip(t, filepath.Join(dir, runfolder.PacketsFile), randomRows[v2.PacketRow](70_000, 4), read)
 	})
 	t.Run("comparison", func(t *testing.T) {
-		roundTrip(t, filepath.Join(dir, "comparison.parquet"), randomRows[v2.ComparisonRow](50, 11), ReadComparison)
+		roundTrip(t, filepath.Join(dir, runfolder.ComparisonFile), randomRows[v2.ComparisonRow](50, 11), ReadComparison)
 	})
 	t.Run("empty", func(t *testing.T) {
 		path := filepath.Join(dir, "empty.parquet")
@@ -206,7 +207,7 @@ func TestBadFiles(t *testing.T) {
 	path := filepath.Join(dir, "arrow-written.parquet")
 	writeArrowFile(t, path, portFields(), &good)
 	if rows, err := ReadPorts(path); err != nil || len(rows) != 1 || rows[0] != (v2.PortRow{}) {
-		t.Fatalf("arrow-written ports.parquet: %v, %+v", err, rows)
+		t.Fatalf("arrow-written "+runfolder.PortsFile+": %v, %+v", err, rows)
 	}
 
 	path = filepath.Join(dir, "arrow-packets.parquet")
@@ -214,12 +215,12 @@ func TestBadFiles(t *testing.T) {
 	n := 0
 	err := ScanPackets(path, func(r *v2.PacketRow) error {
 		if n++; *r != (v2.PacketRow{}) {
-			t.Errorf("arrow-written packets.parquet: %+v", *r)
+			t.Errorf("arrow-written "+runfolder.PacketsFile+": %+v", *r)
 		}
 		return nil
 	})
 	if err != nil || n != 1 {
-		t.Errorf("arrow-written packets.parquet: %d rows, %v", n, err)
+		t.Errorf("arrow-written "+runfolder.PacketsFile+": %d rows, %v", n, err)
 	}
 
 	retyped := portFields()
@@ -305,7 +306,7 @@ func TestView(t *testing.T) {
 }
 
 func TestScanStopsOnError(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "packets.parquet")
+	path := filepath.Join(t.TempDir(), runfolder.PacketsFile)
 	if err := output.WriteRows(path, randomRows[v2.PacketRow](20_000, 5)); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +346,7 @@ func writePackets(tb testing.TB, path string, n int) {
 // 200k * 112 B = 21 MiB; a scan holds one row group's pages and one batch.
 func TestScanPacketsMemory(t *testing.T) {
 	const n = 200_000
-	path := filepath.Join(t.TempDir(), "packets.parquet")
+	path := filepath.Join(t.TempDir(), runfolder.PacketsFile)
 	writePackets(t, path, n)
 
 	// Arrow's buffers are all released at the end.
@@ -418,7 +419,7 @@ func TestComputeFromParquet(t *testing.T) {
 		ports[i].RateBps = 100e9
 	}
 
-	fp, mp, pp := filepath.Join(dir, "flows.parquet"), filepath.Join(dir, "messages.parquet"), filepath.Join(dir, "ports.parquet")
+	fp, mp, pp := filepath.Join(dir, runfolder.FlowsFile), filepath.Join(dir, runfolder.MessagesFile), filepath.Join(dir, runfolder.PortsFile)
 	for _, err := range []error{output.WriteRows(fp, flows), output.WriteRows(mp, msgs), output.WriteRows(pp, ports)} {
 		if err != nil {
 			t.Fatal(err)
@@ -443,7 +444,7 @@ func TestComputeFromParquet(t *testing.T) {
 // BenchmarkScanPackets reports the cost of reading one packet row back.
 func BenchmarkScanPackets(b *testing.B) {
 	const n = 200_000
-	path := filepath.Join(b.TempDir(), "packets.parquet")
+	path := filepath.Join(b.TempDir(), runfolder.PacketsFile)
 	writePackets(b, path, n)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -476,16 +477,16 @@ func TestLateV2Column(t *testing.T) {
 	writeArrowFile(t, path, without("pfc_paused_ns"), &good)
 	rows, err := ReadFlows(path)
 	if err != nil || len(rows) != 1 || rows[0] != (v2.FlowRow{PFCPausedNs: -1}) {
-		t.Errorf("v2 flows.parquet without pfc_paused_ns: %v, %+v", err, rows)
+		t.Errorf("v2 "+runfolder.FlowsFile+" without pfc_paused_ns: %v, %+v", err, rows)
 	}
 	path = filepath.Join(dir, "no-concurrent.parquet")
 	writeArrowFile(t, path, without("concurrent_bytes"), &good)
 	if _, err := ReadFlows(path); err == nil || !strings.Contains(err.Error(), `missing column "concurrent_bytes" (int64)`) {
-		t.Errorf("v2 flows.parquet without concurrent_bytes: %v", err)
+		t.Errorf("v2 "+runfolder.FlowsFile+" without concurrent_bytes: %v", err)
 	}
 	path = filepath.Join(dir, "all.parquet")
 	writeArrowFile(t, path, arrowFields(flowCols), &good)
 	if rows, err := ReadFlows(path); err != nil || len(rows) != 1 || rows[0] != (v2.FlowRow{}) {
-		t.Errorf("v2 flows.parquet with every column: %v, %+v", err, rows)
+		t.Errorf("v2 "+runfolder.FlowsFile+" with every column: %v, %+v", err, rows)
 	}
 }

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
-	"path/filepath"
 
 	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -22,18 +21,18 @@ type Run struct {
 	Ports    []v2.PortRow
 }
 
-// ReadRun reads flows.parquet, messages.parquet and ports.parquet of the
-// run folder dir. A missing file is an error naming it.
-func ReadRun(dir string) (*Run, error) {
-	r := &Run{Dir: dir}
+// ReadRun reads the flow, message and port files of the run folder rf
+// (runfolder.Open), version 2 or 1. A missing file is an error naming it.
+func ReadRun(rf *runfolder.Run) (*Run, error) {
+	r := &Run{Dir: rf.Dir}
 	var err error
-	if r.Flows, err = ReadFlows(filepath.Join(dir, runfolder.FlowsFile)); err != nil {
+	if r.Flows, err = ReadFlows(rf.Path(runfolder.FlowsFile)); err != nil {
 		return nil, err
 	}
-	if r.Messages, err = ReadMessages(filepath.Join(dir, runfolder.MessagesFile)); err != nil {
+	if r.Messages, err = ReadMessages(rf.Path(runfolder.MessagesFile)); err != nil {
 		return nil, err
 	}
-	if r.Ports, err = ReadPorts(filepath.Join(dir, runfolder.PortsFile)); err != nil {
+	if r.Ports, err = ReadPorts(rf.Path(runfolder.PortsFile)); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -82,7 +81,7 @@ func scanPacketStats(ctx context.Context, path string) (metrics.PacketStats, err
 // Recomputed is a run's metrics recomputed from its Parquet files alone.
 type Recomputed struct {
 	// Summary is metrics.Compute over the flow, message and port rows:
-	// what the run wrote into summary.json's "metrics".
+	// what the run wrote into its manifest's "metrics".
 	Summary metrics.Summary
 	// Packets is what packets.parquet gave; nil when the run has no
 	// packets.parquet (--packets none) or the scan was not asked for.
@@ -103,12 +102,12 @@ type RecomputeOptions struct {
 	Context context.Context
 }
 
-// Recompute reads the run folder dir and recomputes its metrics. Its
-// Summary equals the run's own (summary.json "metrics") bit for bit when
-// Buckets is the run's: Compute is a pure function of the rows and the
-// files hold them exactly.
-func Recompute(dir string, opt RecomputeOptions) (*Recomputed, error) {
-	r, err := ReadRun(dir)
+// Recompute reads the run folder rf and recomputes its metrics. Its
+// Summary equals the run's own (the manifest's "metrics") bit for bit
+// when Buckets is the run's: Compute is a pure function of the rows and
+// the files hold them exactly.
+func Recompute(rf *runfolder.Run, opt RecomputeOptions) (*Recomputed, error) {
+	r, err := ReadRun(rf)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +118,7 @@ func Recompute(dir string, opt RecomputeOptions) (*Recomputed, error) {
 	if opt.SkipPackets {
 		return out, nil
 	}
-	path := filepath.Join(dir, runfolder.PacketsFile)
+	path := rf.Path(runfolder.PacketsFile)
 	switch _, err := os.Stat(path); {
 	case errors.Is(err, os.ErrNotExist):
 		return out, nil

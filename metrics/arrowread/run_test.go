@@ -2,7 +2,6 @@ package arrowread
 
 import (
 	"bytes"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -149,7 +149,14 @@ func TestRecompute(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rec, err := Recompute(dir, RecomputeOptions{Buckets: 7})
+	if err := runfolder.Write(dir, &runfolder.Manifest{CCA: "dcqcn", Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	rf, err := runfolder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Recompute(rf, RecomputeOptions{Buckets: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,14 +165,14 @@ func TestRecompute(t *testing.T) {
 		t.Errorf("recomputed %+v", rec)
 	}
 	writeSimPackets(t, filepath.Join(dir, runfolder.PacketsFile), 1000)
-	if rec, err = Recompute(dir, RecomputeOptions{}); err != nil || rec.Packets == nil || rec.Packets.Rows != 1000 {
+	if rec, err = Recompute(rf, RecomputeOptions{}); err != nil || rec.Packets == nil || rec.Packets.Rows != 1000 {
 		t.Errorf("with packets: %+v, %v", rec, err)
 	}
-	if rec, err = Recompute(dir, RecomputeOptions{SkipPackets: true}); err != nil || rec.Packets != nil {
+	if rec, err = Recompute(rf, RecomputeOptions{SkipPackets: true}); err != nil || rec.Packets != nil {
 		t.Errorf("skip packets: %+v, %v", rec, err)
 	}
 	os.Remove(filepath.Join(dir, runfolder.PortsFile))
-	if _, err := Recompute(dir, RecomputeOptions{}); err == nil || !strings.Contains(err.Error(), runfolder.PortsFile) {
-		t.Errorf("missing ports.parquet: %v", err)
+	if _, err := Recompute(rf, RecomputeOptions{}); err == nil || !strings.Contains(err.Error(), runfolder.PortsFile) {
+		t.Errorf("missing "+runfolder.PortsFile+": %v", err)
 	}
 }

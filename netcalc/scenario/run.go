@@ -11,7 +11,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // SummaryFile is the folder's manifest.

@@ -30,13 +30,14 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
 
 // FileName is the dataset's file name inside the output folder.
-const FileName = "decisions.parquet"
+const FileName = runfolder.DecisionsFile
 
 // Reward names accepted by ParseRewards, in the order of the columns.
 const (

@@ -18,8 +18,8 @@ import (
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/trace"
@@ -523,7 +523,7 @@ func TestSameSeedByteIdentical(t *testing.T) {
 	a, _ := os.ReadFile(filepath.Join(runCase(t, "incast:n=4,size=200KB", "dcqcn", true, c), FileName))
 	b, _ := os.ReadFile(filepath.Join(runCase(t, "incast:n=4,size=200KB", "dcqcn", true, c), FileName))
 	if len(a) == 0 || !bytes.Equal(a, b) {
-		t.Errorf("two runs gave different decisions.parquet (%d vs %d bytes)", len(a), len(b))
+		t.Errorf("two runs gave different "+runfolder.DecisionsFile+" (%d vs %d bytes)", len(a), len(b))
 	}
 }
 

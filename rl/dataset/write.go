@@ -9,8 +9,8 @@ import (
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -129,7 +129,7 @@ func Write(ctx context.Context, sc runner.Scenario, p Params, dir string) (Info,
 	sc.Config = &cfg
 	var info Info
 	closed := false
-	_, _, err = runner.Run(ctx, &sc, dir, func(dir string, res *replay.Result, man *runfolder.Manifest) error {
+	_, _, err = runner.Run(ctx, &sc, dir, func(dir string, res *replay.Result, man *runner.Manifest) error {
 		closed = true
 		stats, err := rec.Close()
 		if err != nil {

@@ -31,6 +31,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/nn"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/td3"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace/gen"
@@ -655,15 +656,15 @@ func (e *EpisodeResult) Transitions(gamma float64, n int) []td3.Transition {
 
 // Output file names in the training folder.
 const (
-	PolicyFile   = "policy.json"
-	LearningFile = "learning.parquet"
+	PolicyFile   = runfolder.PolicyFile
+	LearningFile = runfolder.LearningFile
 	// FinalFile is the actor after the last episode, when policy.json is
 	// a held-out checkpoint.
-	FinalFile = "policy-final.json"
+	FinalFile = runfolder.FinalPolicyFile
 	// EvaluationFile and EvaluationText are the checkpoints' held-out
 	// tables and which one policy.json is.
-	EvaluationFile = "evaluation.json"
-	EvaluationText = "evaluation.txt"
+	EvaluationFile = runfolder.EvaluationFile
+	EvaluationText = runfolder.EvaluationText
 )
 
 // Evaluation is EvaluationFile's content.
@@ -705,7 +706,7 @@ func WriteOutputs(dir string, res *Result) error {
 		for i, c := range ev.Checkpoints {
 			mark := ""
 			if i == ev.Selected {
-				mark = " (kept: policy.json)"
+				mark = " (kept: " + runfolder.PolicyFile + ")"
 			}
 			t.WriteString(c.Table.Format(fmt.Sprintf("checkpoint after %d episodes%s", c.Episode, mark)))
 			t.WriteString("\n")

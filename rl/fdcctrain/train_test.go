@@ -12,6 +12,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -249,7 +250,7 @@ func TestTrainHeldoutSelection(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, EvaluationText))
-	if !strings.Contains(string(b), "kept: policy.json") || !strings.Contains(string(b), "incast 3x200KB") {
-		t.Errorf("evaluation.txt:\n%s", b)
+	if !strings.Contains(string(b), "kept: "+runfolder.PolicyFile) || !strings.Contains(string(b), "incast 3x200KB") {
+		t.Errorf(runfolder.EvaluationText+":\n%s", b)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/nn/learn"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/scenario"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -519,12 +520,12 @@ func summarize(row *v2.LearningRow, flows [][]Step, obj Objective) {
 
 // File names WriteOutputs uses.
 const (
-	PolicyFile   = "policy.json"
-	LearningFile = "learning.parquet"
+	PolicyFile   = runfolder.PolicyFile
+	LearningFile = runfolder.LearningFile
 	// EvaluationFile and EvaluationText hold the checkpoints' held-out
 	// tables and which one policy.json is (Options.Heldout).
-	EvaluationFile = "evaluation.json"
-	EvaluationText = "evaluation.txt"
+	EvaluationFile = runfolder.EvaluationFile
+	EvaluationText = runfolder.EvaluationText
 )
 
 // Evaluation is EvaluationFile's content.
@@ -573,7 +574,7 @@ func (e Evaluation) Text() string {
 		}
 		mark := ""
 		if i == e.Selected {
-			mark = " (kept: policy.json)"
+			mark = " (kept: " + runfolder.PolicyFile + ")"
 		}
 		b.WriteString(c.Table.Format(fmt.Sprintf("checkpoint after episode %d%s", c.Episode+1, mark)))
 		b.WriteString("\n")

@@ -15,6 +15,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/nn"
 	"github.com/ccreplay/ccreplay/rl/nn/learn"
 	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -196,12 +197,12 @@ func TestDeterministic(t *testing.T) {
 			l0, _ := os.ReadFile(filepath.Join(dir, "a", LearningFile))
 			l1, _ := os.ReadFile(filepath.Join(out, LearningFile))
 			if len(l0) == 0 || !bytes.Equal(l0, l1) {
-				t.Fatal("learning.parquet differs between two runs with the same seed")
+				t.Fatal(runfolder.LearningFile + " differs between two runs with the same seed")
 			}
 		}
 	}
 	if !bytes.Equal(policies[0], policies[1]) {
-		t.Fatal("policy.json differs between two runs with the same seed")
+		t.Fatal(runfolder.PolicyFile + " differs between two runs with the same seed")
 	}
 	if bytes.Equal(policies[0], policies[2]) {
 		t.Fatal("seeds 5 and 6 gave the same policy")
@@ -421,12 +422,12 @@ func TestHeldoutSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, EvaluationText))
-	if err != nil || !strings.Contains(string(b), "incast 3x300KB") || !strings.Contains(string(b), "kept: policy.json") {
-		t.Fatalf("evaluation.txt: %v\n%s", err, b)
+	if err != nil || !strings.Contains(string(b), "incast 3x300KB") || !strings.Contains(string(b), "kept: "+runfolder.PolicyFile) {
+		t.Fatalf(runfolder.EvaluationText+": %v\n%s", err, b)
 	}
 	var ev Evaluation
 	b, _ = os.ReadFile(filepath.Join(dir, EvaluationFile))
 	if err := json.Unmarshal(b, &ev); err != nil || ev.Selected != best || len(ev.Scenarios) != 1 {
-		t.Fatalf("evaluation.json: %v %+v", err, ev)
+		t.Fatalf(runfolder.EvaluationFile+": %v %+v", err, ev)
 	}
 }

@@ -41,6 +41,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/metrics"
+
 	"github.com/apache/arrow/go/v16/arrow/memory"
 	"github.com/apache/arrow/go/v16/parquet/file"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
@@ -49,19 +51,18 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
-	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 var (
 	update    = flag.Bool("update", false, "regenerate testdata/*.parquet and *.json from a tiny run")
-	decisions = flag.String("decisions", "", "with -update: a decisions.parquet to take testdata/decisions.parquet from")
-	learning  = flag.String("learning", "", "with -update: a learning.parquet to take testdata/learning.parquet from")
+	decisions = flag.String("decisions", "", "with -update: a "+runfolder.DecisionsFile+" to take testdata/"+runfolder.DecisionsFile+" from")
+	learning  = flag.String("learning", "", "with -update: a "+runfolder.LearningFile+" to take testdata/"+runfolder.LearningFile+" from")
 )
 
 // sampleRows bounds the rows of each sample.

@@ -38,6 +38,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -175,16 +176,16 @@ type summary struct {
 }
 
 func readSummary(dir string) (flows, simEndNs int64, err error) {
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, runfolder.SummaryFile))
 	if err != nil {
 		return 0, 0, err
 	}
 	var s summary
 	if err := json.Unmarshal(b, &s); err != nil {
-		return 0, 0, fmt.Errorf("summary.json: %v", err)
+		return 0, 0, fmt.Errorf(runfolder.SummaryFile+": %v", err)
 	}
 	if s.Metrics.Flows == nil {
-		return 0, 0, errors.New("summary.json has no metrics.flows")
+		return 0, 0, errors.New(runfolder.SummaryFile + " has no metrics.flows")
 	}
 	return int64(*s.Metrics.Flows), s.SimEndNs, nil
 }

@@ -13,11 +13,10 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
-	"github.com/ccreplay/ccreplay/schema/v1/runfolder"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -57,10 +56,11 @@ func main() {
 }
 
 func read(dir string) ([]v2.FlowRow, error) {
-	if _, err := runfolder.ReadManifest(dir); err != nil {
+	rf, err := runfolder.Open(dir)
+	if err != nil {
 		return nil, err
 	}
-	return arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile))
+	return arrowread.ReadFlows(rf.Path(runfolder.FlowsFile))
 }
 
 // slowdowns are the finished flows' slowdowns in b, sorted.

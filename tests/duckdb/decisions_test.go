@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/rl/fdcctrain"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -86,7 +87,7 @@ func checkDecisionSQL(t *testing.T, path string) {
 // written by output.WriteRows: 5 decisions of 2 flows give 5 transitions,
 // 2 of them terminal, and each flow's chain is whole.
 func TestDecisionSQLOnWrittenRows(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.parquet")
+	path := filepath.Join(t.TempDir(), runfolder.DecisionsFile)
 	if err := output.WriteRows(path, syntheticDecisions()); err != nil {
 		t.Fatal(err)
 	}
@@ -107,18 +108,18 @@ func TestDecisionSQLOnWrittenRows(t *testing.T) {
 // when the command exists and checks its schema and the notebook SQL on it.
 func TestDatasetFromCLI(t *testing.T) {
 	if !hasSubcommand("dataset") {
-		t.Skip("ccreplay has no `dataset` subcommand yet: decisions.parquet is checked on rows written by output.WriteRows only (TestDecisionRowsReadByDuckDB, TestDecisionSQLOnWrittenRows)")
+		t.Skip("ccreplay has no `dataset` subcommand yet: " + runfolder.DecisionsFile + " is checked on rows written by output.WriteRows only (TestDecisionRowsReadByDuckDB, TestDecisionSQLOnWrittenRows)")
 	}
 	out := filepath.Join(workDir, "dataset")
 	if _, err := ccreplayErr("dataset", "--workload", incastSpec, "--cca", "dcqcn", "--out", out); err != nil {
 		t.Fatalf("ccreplay dataset: %v", err)
 	}
-	paths, _ := filepath.Glob(filepath.Join(out, "**", "decisions.parquet"))
-	if p := filepath.Join(out, "decisions.parquet"); fileExists(p) {
+	paths, _ := filepath.Glob(filepath.Join(out, "**", runfolder.DecisionsFile))
+	if p := filepath.Join(out, runfolder.DecisionsFile); fileExists(p) {
 		paths = append(paths, p)
 	}
 	if len(paths) == 0 {
-		t.Fatalf("ccreplay dataset --out %s wrote no decisions.parquet", out)
+		t.Fatalf("ccreplay dataset --out %s wrote no "+runfolder.DecisionsFile, out)
 	}
 	db := openDB(t)
 	for _, p := range paths {
@@ -136,13 +137,13 @@ func TestDatasetFromCLI(t *testing.T) {
 // metadata, and one row per episode.
 func TestLearningFromCLI(t *testing.T) {
 	if !hasSubcommand("train") {
-		t.Skip("ccreplay has no `train` subcommand yet: learning.parquet is not checked")
+		t.Skip("ccreplay has no `train` subcommand yet: " + runfolder.LearningFile + " is not checked")
 	}
 	out := filepath.Join(workDir, "train")
 	if _, err := ccreplayErr("train", "rlcc", "-o", out, "--episodes", "3", "--duration", "200us"); err != nil {
 		t.Fatalf("ccreplay train rlcc: %v", err)
 	}
-	p := filepath.Join(out, "learning.parquet")
+	p := filepath.Join(out, runfolder.LearningFile)
 	db := openDB(t)
 	checkColumns(t, db, p, v2.LearningRow{})
 	checkMetadata(t, db, p)
@@ -160,7 +161,7 @@ func TestFDCCLearningFromCLI(t *testing.T) {
 		"--updates", "2", "--batch", "16", "--hidden", "4", "--head", "4"); err != nil {
 		t.Fatalf("ccreplay train fdcc: %v", err)
 	}
-	p := filepath.Join(out, "learning.parquet")
+	p := filepath.Join(out, runfolder.LearningFile)
 	db := openDB(t)
 	checkColumns(t, db, p, fdcctrain.Row{})
 	checkMetadata(t, db, p)
@@ -180,7 +181,7 @@ func TestFDCCLearningFromCLI(t *testing.T) {
 // decisions.parquet and returns its path.
 func writeSyntheticDecisions(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "decisions.parquet")
+	path := filepath.Join(t.TempDir(), runfolder.DecisionsFile)
 	if err := output.WriteRows(path, syntheticDecisions()); err != nil {
 		t.Fatal(err)
 	}

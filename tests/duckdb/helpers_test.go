@@ -21,6 +21,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" database/sql driver
 
 	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // Paths relative to this package's folder.
@@ -229,13 +230,13 @@ type manifest struct {
 
 func readManifest(t testing.TB, dir string) manifest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, runfolder.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s/summary.json: %v", dir, err)
+		t.Fatalf("%s/"+runfolder.SummaryFile+": %v", dir, err)
 	}
 	return m
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // TestNetcalcReadByDuckDB runs `ccreplay netcalc --compare` on a 31-to-1
@@ -31,9 +33,9 @@ func TestNetcalcReadByDuckDB(t *testing.T) {
 			FlowRows int `json:"compare_flow_rows"`
 		} `json:"compare"`
 	}
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(out, runfolder.SummaryFile))
 	if err != nil || json.Unmarshal(b, &sum) != nil {
-		t.Fatalf("summary.json: %v", err)
+		t.Fatalf(runfolder.SummaryFile+": %v", err)
 	}
 	db := openDB(t)
 	types := map[string]map[string]string{
@@ -63,7 +65,7 @@ func TestNetcalcReadByDuckDB(t *testing.T) {
 			t.Errorf("%s: columns %v, want %v", file, got, cols)
 		}
 		if n := count(t, db, p); n != int64(counts[file]) || n == 0 {
-			t.Errorf("%s: %d rows, summary.json says %d", file, n, counts[file])
+			t.Errorf("%s: %d rows, "+runfolder.SummaryFile+" says %d", file, n, counts[file])
 		}
 	}
 	check := func(what, q string) {

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // notebookFile is the part of an nbformat v4 notebook the checks read.
@@ -261,7 +263,7 @@ func decisionsForNotebook(t *testing.T) string {
 	out := filepath.Join(workDir, "nb-dataset")
 	if hasSubcommand("dataset") {
 		if _, err := ccreplayErr("dataset", "--workload", incastSpec, "--cca", "dcqcn", "--out", out); err == nil {
-			return filepath.Join(out, "decisions.parquet")
+			return filepath.Join(out, runfolder.DecisionsFile)
 		}
 	}
 	return writeSyntheticDecisions(t)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -19,10 +20,10 @@ var fileKinds = []struct {
 	file string
 	row  any
 }{
-	{"packets.parquet", v2.PacketRow{}},
-	{"flows.parquet", v2.FlowRow{}},
-	{"messages.parquet", v2.MessageRow{}},
-	{"ports.parquet", v2.PortRow{}},
+	{runfolder.PacketsFile, v2.PacketRow{}},
+	{runfolder.FlowsFile, v2.FlowRow{}},
+	{runfolder.MessagesFile, v2.MessageRow{}},
+	{runfolder.PortsFile, v2.PortRow{}},
 }
 
 // duckType is the DuckDB type a Go field of a schema/v1 row must read as.
@@ -137,11 +138,11 @@ func TestRunFilesReadByDuckDB(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m := readManifest(t, dir)
 			if m.SchemaVersion != v2.Version {
-				t.Errorf("summary.json schema_version %q, want %q", m.SchemaVersion, v2.Version)
+				t.Errorf(runfolder.SummaryFile+" schema_version %q, want %q", m.SchemaVersion, v2.Version)
 			}
 			for _, k := range fileKinds {
 				path := filepath.Join(dir, k.file)
-				if k.file == "packets.parquet" && m.Packets == "none" {
+				if k.file == runfolder.PacketsFile && m.Packets == "none" {
 					if _, err := os.Stat(path); err == nil {
 						t.Errorf("%s written with --packets none", path)
 					}
@@ -152,13 +153,13 @@ func TestRunFilesReadByDuckDB(t *testing.T) {
 				n := count(t, db, path)
 				var want int64 = -1
 				switch k.file {
-				case "packets.parquet":
+				case runfolder.PacketsFile:
 					want = m.PacketRows
-				case "flows.parquet":
+				case runfolder.FlowsFile:
 					want = m.Metrics.Flows
-				case "messages.parquet":
+				case runfolder.MessagesFile:
 					want = m.Metrics.Messages
-				case "ports.parquet":
+				case runfolder.PortsFile:
 					// one row per egress port: each (node, port) once
 					var distinct int64
 					if err := db.QueryRow("select count(distinct (node, port)) from read_parquet(?)", path).Scan(&distinct); err != nil {
@@ -167,7 +168,7 @@ func TestRunFilesReadByDuckDB(t *testing.T) {
 					want = distinct
 				}
 				if n != want || n == 0 {
-					t.Errorf("%s: %d rows, want %d (summary.json) and > 0", path, n, want)
+					t.Errorf("%s: %d rows, want %d ("+runfolder.SummaryFile+") and > 0", path, n, want)
 				}
 			}
 		})
@@ -182,7 +183,7 @@ func TestPacketEnumsAreStrings(t *testing.T) {
 	seen := map[string]bool{}
 	for _, dir := range []string{getPFC(t), getLossy(t), getRLCC(t)} {
 		rows, _ := queryRows(t, db, "select distinct event, kind from read_parquet(?) order by all",
-			filepath.Join(dir, "packets.parquet"))
+			filepath.Join(dir, runfolder.PacketsFile))
 		for _, r := range rows {
 			seen["event="+r["event"].(string)] = true
 			seen["kind="+r["kind"].(string)] = true
@@ -212,7 +213,7 @@ func TestPacketEnumsAreStrings(t *testing.T) {
 func TestComparisonFileReadByDuckDB(t *testing.T) {
 	cmp := getCompare(t)
 	db := openDB(t)
-	path := filepath.Join(cmp, "comparison.parquet")
+	path := filepath.Join(cmp, runfolder.ComparisonFile)
 	checkColumns(t, db, path, v2.ComparisonRow{})
 	checkMetadata(t, db, path)
 	var want int64
@@ -229,12 +230,12 @@ func TestComparisonFileReadByDuckDB(t *testing.T) {
 	rows, _ := queryRows(t, db, "select distinct cca from read_parquet(?) order by cca", path)
 	for _, r := range rows {
 		if !names[r["cca"].(string)] {
-			t.Errorf("comparison.parquet cca %q is none of the runs' cca= partitions %v", r["cca"], names)
+			t.Errorf(runfolder.ComparisonFile+" cca %q is none of the runs' cca= partitions %v", r["cca"], names)
 		}
 		delete(names, r["cca"].(string))
 	}
 	if len(names) > 0 {
-		t.Errorf("runs missing from comparison.parquet: %v", names)
+		t.Errorf("runs missing from "+runfolder.ComparisonFile+": %v", names)
 	}
 }
 
@@ -245,7 +246,7 @@ func TestHivePartitionsReadByDuckDB(t *testing.T) {
 	cmp := getCompare(t)
 	db := openDB(t)
 	rows, _ := queryRows(t, db, `select cca::varchar as cca, seed::bigint as seed, count(*) as n
-		from read_parquet(? || '/*/*/flows.parquet', hive_partitioning = true) group by all order by all`, cmp)
+		from read_parquet(? || '/*/*/`+runfolder.FlowsFile+`', hive_partitioning = true) group by all order by all`, cmp)
 	if len(rows) != len(compareRunDirs(t, cmp)) {
 		t.Fatalf("hive read gave %d (cca, seed) groups, want %d runs", len(rows), len(compareRunDirs(t, cmp)))
 	}
@@ -253,7 +254,7 @@ func TestHivePartitionsReadByDuckDB(t *testing.T) {
 		dir := filepath.Join(cmp, "cca="+r["cca"].(string), fmt.Sprintf("seed=%d", r["seed"]))
 		m := readManifest(t, dir)
 		if r["n"].(int64) != m.Metrics.Flows {
-			t.Errorf("%s: %d flows in the hive read, summary.json %d", dir, r["n"], m.Metrics.Flows)
+			t.Errorf("%s: %d flows in the hive read, "+runfolder.SummaryFile+" %d", dir, r["n"], m.Metrics.Flows)
 		}
 	}
 }
@@ -265,7 +266,7 @@ func TestHivePartitionsReadByDuckDB(t *testing.T) {
 // TestDatasetFromCLI.
 func TestDecisionRowsReadByDuckDB(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "decisions.parquet")
+	path := filepath.Join(dir, runfolder.DecisionsFile)
 	rows := syntheticDecisions()
 	if err := output.WriteRows(path, rows); err != nil {
 		t.Fatal(err)

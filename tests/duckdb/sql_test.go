@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // TestQuantileDiscIsNearestRank checks the rule every notebook percentile
@@ -59,12 +60,12 @@ func checkRunMetricsSQL(t *testing.T, db *sql.DB, dir string) {
 	}
 	for name := range jsonFields(m.Metrics) {
 		if name != "buckets" && !covered[name] {
-			t.Errorf("summary.json metric %q is computed by no notebook query", name)
+			t.Errorf(runfolder.SummaryFile+" metric %q is computed by no notebook query", name)
 		}
 	}
 	rows, cols := notebookSQL(t, db, "run_slowdown_by_size", vars)
 	if len(rows) != len(m.Metrics.Buckets) {
-		t.Fatalf("run_slowdown_by_size: %d buckets, summary.json %d", len(rows), len(m.Metrics.Buckets))
+		t.Fatalf("run_slowdown_by_size: %d buckets, "+runfolder.SummaryFile+" %d", len(rows), len(m.Metrics.Buckets))
 	}
 	for i, r := range rows {
 		if b, _ := asInt(r["bucket"]); b != int64(i) {
@@ -94,7 +95,7 @@ func TestRunMetricsSQLMatchSummary(t *testing.T) {
 // when the command exists.
 func TestMetricsCommandMatchesSQL(t *testing.T) {
 	if !hasSubcommand("metrics") {
-		t.Skip("ccreplay has no `metrics` subcommand yet: the notebook SQL is compared with summary.json's metrics only (TestRunMetricsSQLMatchSummary)")
+		t.Skip("ccreplay has no `metrics` subcommand yet: the notebook SQL is compared with " + runfolder.SummaryFile + "'s metrics only (TestRunMetricsSQLMatchSummary)")
 	}
 	db := openDB(t)
 	for _, dir := range []string{getIncast(t), getLossy(t), getOSU(t)} {
@@ -170,7 +171,7 @@ func checkCDF(t *testing.T, what string, rows []Row, s metrics.Summary) {
 			// cdf = rank/n; compare rank >= p*n in integers to avoid 0.29999
 			if rank := r["rank"].(int64); rank*1000 >= int64(math.Round(p.p*1000))*int64(len(rows)) {
 				if got := r["fct_ns"].(int64); got != p.want {
-					t.Errorf("%s: first FCT at cdf >= %v is %d ns (row %d), summary.json says %d", what, p.p, got, i, p.want)
+					t.Errorf("%s: first FCT at cdf >= %v is %d ns (row %d), "+runfolder.SummaryFile+" says %d", what, p.p, got, i, p.want)
 				}
 				break
 			}
@@ -187,7 +188,7 @@ func TestCollectivesSQL(t *testing.T) {
 	m := readManifest(t, dir)
 	rows, _ := notebookSQL(t, db, "collectives", map[string]any{"run": dir})
 	if int64(len(rows)) != m.Metrics.Collectives || m.Metrics.Collectives != 6 {
-		t.Fatalf("%d collectives, summary.json %d, workload 2 sizes x 3 iterations = 6", len(rows), m.Metrics.Collectives)
+		t.Fatalf("%d collectives, "+runfolder.SummaryFile+" %d, workload 2 sizes x 3 iterations = 6", len(rows), m.Metrics.Collectives)
 	}
 	var sum int64
 	bytesBySize := map[int64]int64{}
@@ -208,7 +209,7 @@ func TestCollectivesSQL(t *testing.T) {
 		bytesBySize[size] = r["bytes"].(int64)
 	}
 	if mean := float64(sum) / float64(len(rows)); math.Abs(mean-m.Metrics.CCTMeanNs) > relTol*mean {
-		t.Errorf("mean CCT %v ns, summary.json %v", mean, m.Metrics.CCTMeanNs)
+		t.Errorf("mean CCT %v ns, "+runfolder.SummaryFile+" %v", mean, m.Metrics.CCTMeanNs)
 	}
 	// 8 ranks on 4 hosts: each rank sends size bytes to 7 others
 	for _, size := range []int64{1024, 64 << 10} {
@@ -236,7 +237,7 @@ func checkPortCounts(t *testing.T, db *sql.DB, name, dir string) {
 	for _, r := range rows {
 		for _, c := range []string{"tx_pkts", "tx_bytes", "tx_data_bytes", "dropped_pkts", "dropped_bytes", "pauses_sent"} {
 			if r["log_"+c] != r[c] {
-				t.Errorf("%s: node %v port %v: packet log %s = %v, ports.parquet %v", name, r["node"], r["port"], c, r["log_"+c], r[c])
+				t.Errorf("%s: node %v port %v: packet log %s = %v, "+runfolder.PortsFile+" %v", name, r["node"], r["port"], c, r["log_"+c], r[c])
 			}
 		}
 	}
@@ -259,7 +260,7 @@ func checkFlowCounts(t *testing.T, db *sql.DB, name, dir string) {
 		id := r["flow_id"]
 		eq := func(a, b string) {
 			if r[a] != r[b] {
-				t.Errorf("%s: flow %v: packet log %s = %v, flows.parquet %s = %v", name, id, a, r[a], b, r[b])
+				t.Errorf("%s: flow %v: packet log %s = %v, "+runfolder.FlowsFile+" %s = %v", name, id, a, r[a], b, r[b])
 			}
 		}
 		eq("delivered_ce", "ce_pkts")
@@ -278,11 +279,11 @@ func checkFlowCounts(t *testing.T, db *sql.DB, name, dir string) {
 		// NB: known gap in the main module: nic.Flow.DroppedPkts is never
 		// counted, so flows.parquet's dropped_pkts is always 0. The check
 		// below runs as soon as it is filled in.
-		t.Logf("%s: KNOWN ISSUE, not checked: the packet log has %d drops but flows.parquet dropped_pkts is 0 for every flow (nic.Flow.DroppedPkts is never incremented)", name, logDrops)
+		t.Logf("%s: KNOWN ISSUE, not checked: the packet log has %d drops but "+runfolder.FlowsFile+" dropped_pkts is 0 for every flow (nic.Flow.DroppedPkts is never incremented)", name, logDrops)
 	default:
 		for _, r := range rows {
 			if r["log_dropped_pkts"] != r["dropped_pkts"] {
-				t.Errorf("%s: flow %v: packet log %v drops, flows.parquet dropped_pkts %v", name, r["flow_id"], r["log_dropped_pkts"], r["dropped_pkts"])
+				t.Errorf("%s: flow %v: packet log %v drops, "+runfolder.FlowsFile+" dropped_pkts %v", name, r["flow_id"], r["log_dropped_pkts"], r["dropped_pkts"])
 			}
 		}
 	}
@@ -311,11 +312,11 @@ func TestQueueTimeline(t *testing.T) {
 				t.Errorf("%s: bin start %v is not a multiple of bin_ns", name, r["t_ns"])
 			}
 		}
-		ports, _ := queryRows(t, db, "select node, port, qlen_max_bytes from read_parquet(?) where is_switch", filepath.Join(dir, "ports.parquet"))
+		ports, _ := queryRows(t, db, "select node, port, qlen_max_bytes from read_parquet(?) where is_switch", filepath.Join(dir, runfolder.PortsFile))
 		for _, p := range ports {
 			k := fmt.Sprintf("%v/%v", p["node"], p["port"])
 			if peak[k] != p["qlen_max_bytes"].(int64) {
-				t.Errorf("%s: switch port %s: queue timeline peaks at %d B, ports.parquet qlen_max_bytes %d", name, k, peak[k], p["qlen_max_bytes"])
+				t.Errorf("%s: switch port %s: queue timeline peaks at %d B, "+runfolder.PortsFile+" qlen_max_bytes %d", name, k, peak[k], p["qlen_max_bytes"])
 			}
 		}
 	}
@@ -336,7 +337,7 @@ func TestRateTimeline(t *testing.T) {
 			payload[r["flow_id"].(int64)] += r["payload_bytes"].(int64)
 			perBin[r["t_ns"].(int64)] += r["rate_bps"].(float64)
 		}
-		flows, _ := queryRows(t, db, "select flow_id, size_bytes from read_parquet(?)", filepath.Join(dir, "flows.parquet"))
+		flows, _ := queryRows(t, db, "select flow_id, size_bytes from read_parquet(?)", filepath.Join(dir, runfolder.FlowsFile))
 		for _, f := range flows {
 			if got := payload[f["flow_id"].(int64)]; got != f["size_bytes"].(int64) {
 				t.Errorf("%s: flow %v: %d payload bytes delivered over the timeline, size %d", name, f["flow_id"], got, f["size_bytes"])
@@ -375,7 +376,7 @@ func TestPFCPauses(t *testing.T) {
 		frames += r["pause_frames"].(int64)
 	}
 	if frames == 0 || frames != m.Metrics.PauseFrames {
-		t.Errorf("%d PAUSE frames in the log, summary.json pause_frames %d (want equal and > 0)", frames, m.Metrics.PauseFrames)
+		t.Errorf("%d PAUSE frames in the log, "+runfolder.SummaryFile+" pause_frames %d (want equal and > 0)", frames, m.Metrics.PauseFrames)
 	}
 	iv, _ := notebookSQL(t, db, "pfc_pause_intervals", map[string]any{"run": dir})
 	var n, last int64
@@ -458,7 +459,7 @@ func TestCompareSQLMatchComparisonParquet(t *testing.T) {
 	db := openDB(t)
 	cmp := getCompare(t)
 	runs := compareRunByPartition(t, cmp)
-	comp, _ := queryRows(t, db, "select * from read_parquet(?)", filepath.Join(cmp, "comparison.parquet"))
+	comp, _ := queryRows(t, db, "select * from read_parquet(?)", filepath.Join(cmp, runfolder.ComparisonFile))
 	byKey := map[string]Row{}
 	for _, r := range comp {
 		byKey[fmt.Sprintf("%s/%d/%d", r["cca"], r["seed"], r["bucket"])] = r
@@ -476,7 +477,7 @@ func TestCompareSQLMatchComparisonParquet(t *testing.T) {
 			key := fmt.Sprintf("%s/%d/%d", r["cca"], r["seed"], bucketOf(r))
 			want, ok := byKey[key]
 			if !ok {
-				t.Errorf("%s: no comparison.parquet row %s", q, key)
+				t.Errorf("%s: no "+runfolder.ComparisonFile+" row %s", q, key)
 				continue
 			}
 			delete(byKey, key)
@@ -485,9 +486,9 @@ func TestCompareSQLMatchComparisonParquet(t *testing.T) {
 					continue
 				}
 				if _, ok := want[c]; !ok {
-					t.Errorf("%s: column %s is not in comparison.parquet", q, c)
+					t.Errorf("%s: column %s is not in "+runfolder.ComparisonFile, q, c)
 				} else if !sameValue(c, r[c], want[c]) {
-					t.Errorf("%s %s: %s = %v, comparison.parquet %v", q, key, c, r[c], want[c])
+					t.Errorf("%s %s: %s = %v, "+runfolder.ComparisonFile+" %v", q, key, c, r[c], want[c])
 				}
 			}
 		}
@@ -499,7 +500,7 @@ func TestCompareSQLMatchComparisonParquet(t *testing.T) {
 	check("compare_runs", rows, cols, func(Row) int32 { return -1 })
 	for _, r := range rows {
 		m := runs[fmt.Sprintf("cca=%s/seed=%d", r["cca"], r["seed"])]
-		checkRowAgainst(t, "compare_runs vs summary.json", r, cols, m.Metrics, "cca", "seed", "size_min_bytes", "size_max_bytes")
+		checkRowAgainst(t, "compare_runs vs "+runfolder.SummaryFile, r, cols, m.Metrics, "cca", "seed", "size_min_bytes", "size_max_bytes")
 	}
 	rows, cols = notebookSQL(t, db, "compare_slowdown_by_size", map[string]any{"cmp": cmp})
 	check("compare_slowdown_by_size", rows, cols, func(r Row) int32 { return r["bucket"].(int32) })
@@ -509,7 +510,7 @@ func TestCompareSQLMatchComparisonParquet(t *testing.T) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		t.Errorf("comparison.parquet rows no query reproduced: %s", strings.Join(keys, ", "))
+		t.Errorf(runfolder.ComparisonFile+" rows no query reproduced: %s", strings.Join(keys, ", "))
 	}
 }
 
@@ -550,7 +551,7 @@ func TestComparisonTableMatchesCompareJSON(t *testing.T) {
 			sums["pfc_pause_fraction_mean"] += s.PFCPauseFraction
 		}
 		if got, _ := asInt(r["runs"]); float64(got) != n || n != 2 {
-			t.Errorf("%v: %v runs in comparison.parquet, %v in compare --json (want 2 seeds)", r["cca"], r["runs"], n)
+			t.Errorf("%v: %v runs in "+runfolder.ComparisonFile+", %v in compare --json (want 2 seeds)", r["cca"], r["runs"], n)
 		}
 		for c, sum := range sums {
 			if !sameValue(c, r[c], sum/n) {
@@ -572,8 +573,8 @@ func TestRealDataWebsearch(t *testing.T) {
 		checkColumns(t, db, path, k.row)
 		checkMetadata(t, db, path)
 	}
-	if n := count(t, db, filepath.Join(dir, "packets.parquet")); n != m.PacketRows {
-		t.Errorf("packets.parquet: %d rows, summary.json packet_rows %d", n, m.PacketRows)
+	if n := count(t, db, filepath.Join(dir, runfolder.PacketsFile)); n != m.PacketRows {
+		t.Errorf(runfolder.PacketsFile+": %d rows, "+runfolder.SummaryFile+" packet_rows %d", n, m.PacketRows)
 	}
 	checkRunMetricsSQL(t, db, dir)
 	checkPortCounts(t, db, "websearch", dir)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // TestSweepReadByDuckDB runs a real sweep (2 algorithms x 2 incast sizes x
@@ -24,11 +26,11 @@ func TestSweepReadByDuckDB(t *testing.T) {
 		t.Fatalf("ccreplay sweep: %v", err)
 	}
 	db := openDB(t)
-	table := filepath.Join(out, "sweep.parquet")
+	table := filepath.Join(out, runfolder.SweepTableFile)
 	rows, _ := queryRows(t, db, fmt.Sprintf(`select point, dir, status, cca, n, seed, flows, fct_p99_ns,
 		typeof(n) as n_type, typeof(seed) as seed_type, typeof(cca) as cca_type from read_parquet('%s') order by point`, table))
 	if len(rows) != 8 {
-		t.Fatalf("sweep.parquet: %d rows, want 8", len(rows))
+		t.Fatalf(runfolder.SweepTableFile+": %d rows, want 8", len(rows))
 	}
 	for _, r := range rows {
 		if r["status"] != "done" || r["n_type"] != "BIGINT" || r["seed_type"] != "BIGINT" || r["cca_type"] != "VARCHAR" {
@@ -39,23 +41,23 @@ func TestSweepReadByDuckDB(t *testing.T) {
 				FCTP99Ns int64 `json:"fct_p99_ns"`
 			} `json:"metrics"`
 		}
-		b, err := os.ReadFile(filepath.Join(out, r["dir"].(string), "summary.json"))
+		b, err := os.ReadFile(filepath.Join(out, r["dir"].(string), runfolder.SummaryFile))
 		if err != nil || json.Unmarshal(b, &sum) != nil {
 			t.Fatalf("%s: %v", r["dir"], err)
 		}
 		if got, _ := asInt(r["fct_p99_ns"]); got != sum.Metrics.FCTP99Ns {
-			t.Errorf("%s: fct_p99_ns %v in sweep.parquet, %d in summary.json", r["dir"], r["fct_p99_ns"], sum.Metrics.FCTP99Ns)
+			t.Errorf("%s: fct_p99_ns %v in "+runfolder.SweepTableFile+", %d in "+runfolder.SummaryFile, r["dir"], r["fct_p99_ns"], sum.Metrics.FCTP99Ns)
 		}
 	}
 	tree, _ := queryRows(t, db, fmt.Sprintf(`select cca, n, seed, count(*) as flows
-		from read_parquet('%s/**/flows.parquet', hive_partitioning=true) group by all order by all`, out))
+		from read_parquet('%s/**/`+runfolder.FlowsFile+`', hive_partitioning=true) group by all order by all`, out))
 	if len(tree) != 8 {
 		t.Fatalf("the hive tree has %d (cca, n, seed) groups, want 8: %v", len(tree), tree)
 	}
 	joined, _ := queryRows(t, db, fmt.Sprintf(`select count(*) as agree from read_parquet('%s') s
-		join (select cca, n, seed, count(*) as c from read_parquet('%s/**/flows.parquet', hive_partitioning=true) group by all) f
+		join (select cca, n, seed, count(*) as c from read_parquet('%s/**/`+runfolder.FlowsFile+`', hive_partitioning=true) group by all) f
 		on s.cca = f.cca and s.n = f.n and s.seed = f.seed and s.flows = f.c`, table, out))
 	if got, _ := asInt(joined[0]["agree"]); got != 8 {
-		t.Errorf("only %d of 8 points have as many flows in sweep.parquet as in their flows.parquet", got)
+		t.Errorf("only %d of 8 points have as many flows in "+runfolder.SweepTableFile+" as in their "+runfolder.FlowsFile, got)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/ccreplay/ccreplay/limits"
-	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 )
 
@@ -45,8 +44,12 @@ type Manifest struct {
 	// their rates while its messages were transmitting (replay.CollapseCheck):
 	// the congestion control's recovery, not the network, set its pace.
 	// Its warning is among Warnings.
-	Collapse *Collapse       `json:"collapse,omitempty"`
-	Metrics  metrics.Summary `json:"metrics"`
+	Collapse *Collapse `json:"collapse,omitempty"`
+	// Metrics is the run's metrics.Summary as JSON. The folder contract
+	// does not know the metric set: the writer encodes it
+	// (metrics.Summary.Encode) and a reader that needs the values
+	// decodes it (metrics.DecodeSummary).
+	Metrics json.RawMessage `json:"metrics"`
 }
 
 // ModeEstimate is Manifest.Mode of an estimate's folder.
