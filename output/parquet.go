@@ -103,9 +103,28 @@ func NewStream[T any](path string, batch int) (*Stream[T], error) {
 	}
 	return &Stream[T]{
 		t:   t,
-		w:   parquet.NewGenericWriter[T](t, writerOptions()...),
+		w:   parquet.NewGenericWriter[T](t, rowOptions[T]()...),
 		buf: make([]T, 0, batch),
 	}, nil
+}
+
+// SchemaNamer is a row type that names the root element of its files'
+// Parquet schema, which parquet-go otherwise takes from the Go type's
+// name. Row types that moved into schema/v2 keep the name their files
+// had, so that the files stay byte-identical.
+type SchemaNamer interface {
+	ParquetSchemaName() string
+}
+
+// rowOptions are writerOptions plus, for a SchemaNamer, T's schema under
+// its name (the columns are T's: the writer keeps its direct path).
+func rowOptions[T any]() []parquet.WriterOption {
+	opts := writerOptions()
+	var zero T
+	if n, ok := any(zero).(SchemaNamer); ok {
+		opts = append(opts, parquet.NewSchema(n.ParquetSchemaName(), parquet.SchemaOf(zero)))
+	}
+	return opts
 }
 
 // Append adds one row. It never fails: a write error is kept and returned

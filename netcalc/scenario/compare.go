@@ -11,6 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runner"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -55,39 +56,12 @@ type Compare struct {
 	ReplayWallMs float64 `json:"-"`
 }
 
-// ncCompareRow is one row of compare.parquet: the model and the replay at
-// one recorded step. Bytes are payload bytes (the model has no headers).
-// Its name is the files' root schema name (see ncCurveRow).
-type ncCompareRow struct {
-	TNs                int64   `parquet:"t_ns,delta"`           // sample time, ns
-	ModelBacklogBytes  float64 `parquet:"model_backlog_bytes"`  // model aggregate backlog, bytes
-	ReplayBacklogBytes float64 `parquet:"replay_backlog_bytes"` // payload queued at the bottleneck port, bytes
-	ModelRateBps       float64 `parquet:"model_rate_bps"`       // admitted Â over the last step, bit/s
-	ReplayRateBps      float64 `parquet:"replay_rate_bps"`      // payload enqueued at the bottleneck over the last step, bit/s
-	ModelPaused        int64   `parquet:"model_paused"`         // 1: PFC pauses some flow
-	ReplayPaused       int64   `parquet:"replay_paused"`        // 1: some sender's link is paused
-	// ModelDelayNs is the model's delay of the byte admitted at t: the
-	// horizontal deviation inf{d >= 0 : Out(t+d) >= Â(t)} of the
-	// aggregate, at the grid's resolution; -1 when that byte has not left
-	// by the horizon.
-	ModelDelayNs int64 `parquet:"model_delay_ns"`
-	// ReplayDelayNs is the mean time (payload-weighted) the data packets
-	// enqueued at the bottleneck port in the step ending at t spent there,
-	// enqueue to the end of their transmission; -1 when none was
-	// enqueued, or none of them left by the horizon.
-	ReplayDelayNs int64 `parquet:"replay_delay_ns"`
-}
-
-// ncFlowRow is one row of compare_flows.parquet: one flow of the model and
-// the same flow (its messages) in the replay at one recorded step.
-type ncFlowRow struct {
-	TNs                int64   `parquet:"t_ns,delta"`           // sample time, ns
-	FlowID             int64   `parquet:"flow_id"`              // the model's flow index (summary.json flows)
-	ModelRateBps       float64 `parquet:"model_rate_bps"`       // admitted ΔÂ_j over the last step (0 across a timeout), bit/s
-	ReplayRateBps      float64 `parquet:"replay_rate_bps"`      // the flow's payload arriving at the bottleneck switch over the last step, bit/s
-	ModelBacklogBytes  float64 `parquet:"model_backlog_bytes"`  // the flow's bytes in the path server, bytes
-	ReplayBacklogBytes float64 `parquet:"replay_backlog_bytes"` // the flow's payload arrived at the bottleneck switch and not yet sent on the bottleneck port, bytes
-}
+// ncCompareRow and ncFlowRow are the rows of compare.parquet and
+// compare_flows.parquet (schema/v2).
+type (
+	ncCompareRow = v2.NetcalcCompareRow
+	ncFlowRow    = v2.NetcalcFlowRow
+)
 
 // replayConfig resolves the packet replay of the model's inputs: the
 // workload and topology as the model has them, the model CC's packet

@@ -8,43 +8,18 @@ import (
 
 	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/output"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // aggregateFlow is the flow_id of the aggregate's rows in curves.
 const aggregateFlow = -1
 
-// ncCurveRow is one row of curves.parquet: one flow (or the aggregate,
-// flow_id -1) at one recorded time. Values not defined for the row are -1
-// (the aggregate's epoch and rtt_ns, rate_bps of window CCs, window_bytes
-// of rate CCs and of the aggregate).
-//
-// NB: parquet-go names a file's root schema element after the row type:
-// the name stays ncCurveRow so that files stay byte-identical.
-type ncCurveRow struct {
-	TNs          int64   `parquet:"t_ns,delta"`    // sample time, ns
-	FlowID       int64   `parquet:"flow_id"`       // model flow (summary.json flows), -1 = aggregate
-	Epoch        int32   `parquet:"epoch"`         // timeouts of the flow so far
-	ABytes       float64 `parquet:"a_bytes"`       // arrival function A, bytes
-	AhatBytes    float64 `parquet:"ahat_bytes"`    // admitted Â, bytes, in epoch coordinates
-	DBytes       float64 `parquet:"d_bytes"`       // departures D, bytes, in epoch coordinates
-	DLoBytes     float64 `parquet:"d_lo_bytes"`    // Theorem 1 lower bound of D (aggregate: D)
-	DHiBytes     float64 `parquet:"d_hi_bytes"`    // Theorem 1 upper bound of D (aggregate: D)
-	BacklogBytes float64 `parquet:"backlog_bytes"` // bytes in the path server
-	RateBps      float64 `parquet:"rate_bps"`      // rate limit r, bit/s (aggregate: the sum)
-	WindowBytes  float64 `parquet:"window_bytes"`  // window W, bytes
-	RTTNs        int64   `parquet:"rtt_ns"`        // Eq. (1) RTT, ns
-	Paused       bool    `parquet:"paused"`        // PFC pauses the flow (aggregate: any flow)
-}
-
-// ncEventRow is one row of events.parquet.
-type ncEventRow struct {
-	TNs    int64   `parquet:"t_ns,delta"` // event time, ns
-	FlowID int64   `parquet:"flow_id"`    // model flow
-	Kind   string  `parquet:"kind,dict"`  // inc, cnp, timeout, pause, resume or flight
-	Before float64 `parquet:"before"`     // value before, in unit
-	After  float64 `parquet:"after"`      // value after, in unit
-	Unit   string  `parquet:"unit,dict"`  // bps (rate) or bytes (window, backlog)
-}
+// ncCurveRow and ncEventRow are the rows of curves.parquet and
+// events.parquet (schema/v2).
+type (
+	ncCurveRow = v2.NetcalcCurveRow
+	ncEventRow = v2.NetcalcEventRow
+)
 
 // CurveColumns and EventColumns are the columns of curves and events, in
 // file order (the CSV headers).

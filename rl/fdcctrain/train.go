@@ -32,6 +32,7 @@ import (
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/td3"
 	"github.com/ccreplay/ccreplay/runfolder"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace/gen"
@@ -120,37 +121,9 @@ type Options struct {
 	greedy bool // this episode acts without noise (Score)
 }
 
-// Row is one episode's line of the learning curve.
-type Row struct {
-	Episode int32 `json:"episode" parquet:"episode"`
-	Stage   int32 `json:"stage" parquet:"stage"`
-	Flows   int32 `json:"flows" parquet:"flows"`
-	// Seed is the episode's seed (its bits as int64: Parquet readers
-	// surprise on unsigned columns).
-	Seed int64 `json:"seed" parquet:"seed"`
-	// Steps is the number of decisions of every flow; Added the
-	// transitions stored.
-	Steps int64 `json:"decisions" parquet:"decisions"`
-	Added int64 `json:"transitions" parquet:"transitions"`
-	// Reward is the mean Algorithm 1 reward per decision.
-	Reward float64 `json:"mean_reward" parquet:"mean_reward"`
-	// Draining is the fraction of decisions in Algorithm 1's queue-draining
-	// stage (line 2).
-	Draining float64 `json:"draining_frac" parquet:"draining_frac"`
-	// Goodput is the payload acknowledged over the episode / (100 Gb/s x
-	// the time from the first release to the episode's end).
-	Goodput float64 `json:"goodput" parquet:"goodput"`
-	// MaxQLen is the largest QLEN feature seen, bandwidth-delay products.
-	MaxQLen float64 `json:"max_qlen_bdp" parquet:"max_qlen_bdp"`
-	// MeanOutput is the mean action o (noise included).
-	MeanOutput float64 `json:"mean_output" parquet:"mean_output"`
-	// CriticLoss, ActorObj and MeanQ are the TD3 statistics of the
-	// episode's updates (0 before the first, Updates = 0).
-	CriticLoss float64 `json:"critic_loss" parquet:"critic_loss"`
-	ActorObj   float64 `json:"actor_objective" parquet:"actor_objective"`
-	MeanQ      float64 `json:"mean_q" parquet:"mean_q"`
-	Updates    int32   `json:"updates" parquet:"updates"`
-}
+// Row is one episode's line of the learning curve, a row of
+// learning.parquet (schema/v2).
+type Row = v2.FDCCLearningRow
 
 // Defaults returns o with every zero field filled.
 func (o Options) Defaults() Options {

@@ -28,9 +28,18 @@ package v2_test
 //	    -decisions /tmp/ds/decisions.parquet -learning /tmp/tr/learning.parquet
 //
 // and TestSampleDatasets reads them back with parquet-go (typed) and Arrow
-// (untyped: columns and row count), with the same schema check.
+// (untyped: columns and row count), with the same schema check. So are
+// the files of train fdcc and of netcalc (its curves and events with
+// --format parquet, and the model beside the replay with --compare):
+//
+//	ccreplay train fdcc --curriculum 2 --episodes-per-stage 2 --duration 200us \
+//	    --updates 2 --batch 32 --seed 1 -o /tmp/fd
+//	ccreplay netcalc --workload incast:n=4,size=100KB --cca dcqcn --compare --out /tmp/nc
+//	go test ./schema/v2 -run TestSampleDatasets -update \
+//	    -fdcc-learning /tmp/fd/learning.parquet -netcalc /tmp/nc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -63,7 +72,18 @@ var (
 	update    = flag.Bool("update", false, "regenerate testdata/*.parquet and *.json from a tiny run")
 	decisions = flag.String("decisions", "", "with -update: a "+runfolder.DecisionsFile+" to take testdata/"+runfolder.DecisionsFile+" from")
 	learning  = flag.String("learning", "", "with -update: a "+runfolder.LearningFile+" to take testdata/"+runfolder.LearningFile+" from")
+	netcalc   = flag.String("netcalc", "", "with -update: a ccreplay netcalc --compare folder to take testdata/netcalc_*.parquet from")
+	fdccLearn = flag.String("fdcc-learning", "", "with -update: a train fdcc "+runfolder.LearningFile+" to take testdata/fdcc_learning.parquet from")
 )
+
+// inNetcalc is name in the -netcalc folder, or "" without one.
+func inNetcalc(name string) *string {
+	p := ""
+	if *netcalc != "" {
+		p = filepath.Join(*netcalc, name)
+	}
+	return &p
+}
 
 // sampleRows bounds the rows of each sample.
 const sampleRows = 12
@@ -294,16 +314,32 @@ func newDatasetSample[T any](kind string, from *string) datasetSample {
 var datasetSamples = []datasetSample{
 	newDatasetSample[v2.DecisionRow]("decisions", decisions),
 	newDatasetSample[v2.LearningRow]("learning", learning),
+	newDatasetSample[v2.FDCCLearningRow]("fdcc_learning", fdccLearn),
+	newDatasetSample[v2.NetcalcCurveRow]("netcalc_curves", nil),
+	newDatasetSample[v2.NetcalcEventRow]("netcalc_events", nil),
+	newDatasetSample[v2.NetcalcCompareRow]("netcalc_compare", nil),
+	newDatasetSample[v2.NetcalcFlowRow]("netcalc_compare_flows", nil),
+}
+
+// netcalcFiles are the files of a netcalc folder the netcalc samples come
+// from.
+var netcalcFiles = map[string]string{
+	"netcalc_curves": "curves.parquet", "netcalc_events": "events.parquet",
+	"netcalc_compare": "compare.parquet", "netcalc_compare_flows": "compare_flows.parquet",
 }
 
 func TestSampleDatasets(t *testing.T) {
 	for _, s := range datasetSamples {
 		t.Run(s.kind, func(t *testing.T) {
 			path := filepath.Join("testdata", s.kind+".parquet")
-			if *update && *s.from != "" {
-				n, err := s.cut(*s.from, path)
+			from := s.from
+			if name, ok := netcalcFiles[s.kind]; ok {
+				from = inNetcalc(name)
+			}
+			if *update && *from != "" {
+				n, err := s.cut(*from, path)
 				if err != nil || n == 0 {
-					t.Fatalf("sample from %s: %d rows, %v", *s.from, n, err)
+					t.Fatalf("sample from %s: %d rows, %v", *from, n, err)
 				}
 			}
 			rows := s.check(t, path)
@@ -331,11 +367,25 @@ func TestSampleDatasets(t *testing.T) {
 			if !strings.Contains(committed, "metadata "+v2.MetadataKey+"="+v2.Version) {
 				t.Errorf("committed sample lacks the version metadata:\n%s", committed)
 			}
+			// The same rows give the same bytes: the writer of today
+			// writes the committed file, root schema name included.
+			if a, b := readBytes(t, path), readBytes(t, fresh); !bytes.Equal(a, b) {
+				t.Errorf("rewriting the %d rows of %s gives other bytes (%d, committed %d)", len(rows), path, len(b), len(a))
+			}
 			if want := strings.Count(committed, "\n") - 1; len(cols) != want {
 				t.Errorf("Arrow sees %d columns, the file has %d", len(cols), want)
 			}
 		})
 	}
+}
+
+func readBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // arrowTable reads a Parquet file whole with pqarrow and returns its column
