@@ -44,15 +44,19 @@ func (r *run) startRows() {
 		return
 	}
 	r.resFlows = make([]v2.FlowRow, len(r.specs))
-	r.resMsgs = make([]v2.MessageRow, len(r.tr.Messages))
 	r.sink = resultRows{r}
 }
 
 // resultRows keeps the rows for Result.
 type resultRows struct{ r *run }
 
-func (s resultRows) Flow(i int, row *v2.FlowRow)       { s.r.resFlows[i] = *row }
-func (s resultRows) Message(i int, row *v2.MessageRow) { s.r.resMsgs[i] = *row }
+func (s resultRows) Flow(i int, row *v2.FlowRow) { s.r.resFlows[i] = *row }
+func (s resultRows) Message(i int, row *v2.MessageRow) {
+	if s.r.resMsgs == nil { // made at the end, in trace order
+		s.r.resMsgs = make([]v2.MessageRow, len(s.r.msgs))
+	}
+	s.r.resMsgs[i] = *row
+}
 
 // putFlow hands flow i's row on.
 func (r *run) putFlow(i int, row *v2.FlowRow) {
@@ -86,7 +90,7 @@ func (r *run) endRows(end units.Time) error {
 	lastF, lastPath := int32(-1), []topology.Hop(nil) // pathOf of the previous message's flow
 	for i := range r.msgs {
 		fid := r.msgF[i]
-		if fid >= 0 && r.retired != nil && r.retired[fid] {
+		if fid >= 0 && r.cfg.RowSink != nil && r.retired != nil && r.retired[fid] {
 			continue // made when its flow was retired
 		}
 		if fid >= 0 && fid != lastF {
@@ -94,6 +98,9 @@ func (r *run) endRows(end units.Time) error {
 		}
 		row := r.messageRow(i, lastPath)
 		r.putMessage(i, &row)
+	}
+	if r.cfg.RowSink == nil && r.resMsgs == nil {
+		r.resMsgs = []v2.MessageRow{} // no message at all
 	}
 	if r.flowsOut != len(r.specs) || r.msgsOut != len(r.msgs) {
 		return fmt.Errorf("internal error: %d of %d flow rows and %d of %d message rows made", r.flowsOut, len(r.specs), r.msgsOut, len(r.msgs))

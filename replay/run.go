@@ -297,13 +297,17 @@ func (r *run) retire(f *nic.Flow) {
 	row := r.flowRow(int(i), f, f.Finish)
 	r.putFlow(int(i), &row)
 	r.retired[i] = true
-	// Its messages are complete too (retire waits for every one): their
-	// rows are made now, with the flow's path, and their state let go.
-	path := r.paths[i]
-	for _, m := range r.msgsOfFlow(int(i)) {
-		mr := r.messageRow(int(m), path)
-		r.putMessage(int(m), &mr)
-		r.msgs[m] = nil
+	// Its messages are complete too (retire waits for every one): with a
+	// RowSink their rows are made now, with the flow's path, and their
+	// state let go (without one, at the end, as Result's rows are kept
+	// anyway).
+	if r.cfg.RowSink != nil {
+		path := r.paths[i]
+		for _, m := range r.msgsOfFlow(int(i)) {
+			mr := r.messageRow(int(m), path)
+			r.putMessage(int(m), &mr)
+			r.msgs[m] = nil
+		}
 	}
 	r.flows[i], r.paths[i] = nil, nil
 	r.held--
