@@ -21,6 +21,10 @@
 // A collection (ccreplay compare) holds run folders in a hive-partitioned
 // tree (cca=NAME/seed=N/) beside comparison.parquet and its own manifest,
 // comparison.json.
+//
+// A training folder (ccreplay train rlcc, distill rlcc) holds policy.json
+// and the trainer's files beside its manifest, training.json (Training),
+// written last; it is staged like a run folder.
 package runfolder
 
 import (

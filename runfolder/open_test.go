@@ -120,3 +120,37 @@ func writeManifestJSON(t *testing.T, dir, body string) {
 		t.Fatal(err)
 	}
 }
+
+// A training folder is staged like a run, read back complete, recognised
+// by Inspect (so --force may replace it) and never taken for a run.
+func TestTraining(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "tr")
+	st, err := Stage(target, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(st.Dir, PolicyFile), []byte("{}"), 0o644)
+	if err := WriteTraining(st.Dir, &Training{Command: "train rlcc", Seed: 2, Files: []string{PolicyFile, TrainingFile}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadTraining(target)
+	if err != nil || m.Kind != KindTraining || !m.Complete || m.SchemaVersion != Version || m.Seed != 2 {
+		t.Fatalf("%+v, %v", m, err)
+	}
+	if w, err := Inspect(target); err != nil || w.Kind != KindTraining || w.Describe() != "ccreplay training" {
+		t.Errorf("Inspect: %+v, %v", w, err)
+	}
+	if _, err := Stage(target, StageOptions{}); !errors.Is(err, ErrRefused) {
+		t.Errorf("staging over a training without force: %v", err)
+	}
+	if _, err := Open(target); err == nil {
+		t.Error("a training folder opened as a run")
+	}
+	os.Remove(filepath.Join(target, TrainingFile))
+	if _, err := ReadTraining(target); !errors.Is(err, ErrIncomplete) {
+		t.Errorf("no manifest: %v", err)
+	}
+}

@@ -231,7 +231,7 @@ const (
 // What is what Inspect found at a path.
 type What struct {
 	// Kind is "" when nothing exists there, KindEmpty, KindForeign,
-	// KindRun or KindComparison.
+	// KindRun, KindComparison or KindTraining.
 	Kind string
 	// Example is one entry of a foreign folder, for messages.
 	Example string
@@ -248,9 +248,9 @@ func (w What) Describe() string {
 	return "ccreplay " + w.Kind
 }
 
-// Inspect says what is at path: nothing, an empty folder, a ccreplay run
-// or comparison folder (complete or not), or something else. A file, or a
-// folder that cannot be read, is an error.
+// Inspect says what is at path: nothing, an empty folder, a ccreplay run,
+// comparison or training folder (complete or not), or something else. A
+// file, or a folder that cannot be read, is an error.
 func Inspect(path string) (What, error) {
 	st, err := os.Stat(path)
 	switch {
@@ -276,13 +276,16 @@ func Inspect(path string) (What, error) {
 		CCA           string `json:"cca"`
 		Seed          uint64 `json:"seed"`
 	}
-	for _, name := range []string{SummaryFile, CollectionFile} {
+	for _, name := range []string{SummaryFile, CollectionFile, TrainingFile} {
 		b, err := limits.ReadFile(filepath.Join(path, name), "a run's "+name, limits.MaxRunJSONBytes, true)
 		if err != nil || json.Unmarshal(b, &head) != nil || !strings.HasPrefix(head.SchemaVersion, "ccreplay.") {
 			continue
 		}
-		if name == CollectionFile {
+		switch name {
+		case CollectionFile:
 			return What{Kind: KindComparison}, nil
+		case TrainingFile:
+			return What{Kind: KindTraining}, nil
 		}
 		return What{Kind: KindRun, CCA: head.CCA, Seed: head.Seed}, nil
 	}

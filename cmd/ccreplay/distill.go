@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -34,6 +33,7 @@ type distillOptions struct {
 	Teacher      string
 	Seed         uint64
 	Out          string
+	Force        bool
 	Trees, Depth int
 	LR, Lambda   float64
 	MinLeaf      int
@@ -97,6 +97,7 @@ embedded default policy.`,
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the collection runs (ECN draws, start jitter)")
 	fl.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and distill.json")
 	oldOutputFlag(fl, &o.Out)
+	fl.BoolVar(&o.Force, "force", false, "replace a previous training or distillation folder at -o")
 	fl.IntVar(&o.Trees, "trees", distill.MaxTrees, "boosting rounds (trees), at most 10")
 	fl.IntVar(&o.Depth, "depth", distill.MaxDepth, "maximum tree depth, at most 4")
 	fl.Float64Var(&o.LR, "learning-rate", distill.DefaultParams().LearningRate, "shrinkage of each tree, in (0, 1]")
@@ -204,6 +205,11 @@ func distillRun(o *distillOptions) error {
 		return err
 	}
 	d.Context, eo.Context = o.ctx, o.ctx
+	st, err := stageTraining(o.Out, o.Force)
+	if err != nil {
+		return err
+	}
+	defer st.Abort()
 	if o.f.ErrIsTerminal {
 		fmt.Fprintf(o.f.Err, "collecting the teacher's decisions on %s flows and fitting %d trees of depth %d ...\n", o.Flows, o.Trees, o.Depth)
 	}
@@ -224,13 +230,13 @@ func distillRun(o *distillOptions) error {
 			return err
 		}
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return inputErrorf("output folder: %v", err)
-	}
-	if err := output.WriteJSONAtomic(rep.Policy, res.Student.File()); err != nil {
+	if err := output.WriteJSONAtomic(filepath.Join(st.Dir, distillPolicyFile), res.Student.File()); err != nil {
 		return err
 	}
-	if err := output.WriteJSONAtomic(filepath.Join(o.Out, distillReportFile), rep); err != nil {
+	if err := output.WriteJSONAtomic(filepath.Join(st.Dir, distillReportFile), rep); err != nil {
+		return err
+	}
+	if err := commitTraining(st, "distill rlcc", o.Seed); err != nil {
 		return err
 	}
 	if o.JSON {

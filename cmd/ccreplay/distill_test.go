@@ -39,6 +39,9 @@ func TestDistillCLI(t *testing.T) {
 		if len(rep.TableIII) != 2 || rep.TableIII[0].Label != "teacher" || rep.TableIII[1].Label != "student" || rep.TableIII[1].Flows != 4 {
 			t.Fatalf("table III rows %+v", rep.TableIII)
 		}
+		if m, err := runfolder.ReadTraining(dir); err != nil || m.Command != "distill rlcc" || len(m.Files) != 3 {
+			t.Fatalf("manifest %+v, %v", m, err)
+		}
 		p, err := rlcc.LoadFile(filepath.Join(dir, runfolder.PolicyFile))
 		if err != nil {
 			t.Fatal(err)

@@ -10,12 +10,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/rl/heldout"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/train"
 	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
+	"github.com/ccreplay/ccreplay/version"
 )
 
 func init() { registerCommand(newTrainCmd) }
@@ -27,6 +29,7 @@ type trainOptions struct {
 	Episodes int
 	Seed     uint64
 	Out      string
+	Force    bool
 	Flows    string
 	Duration string
 	Latency  string
@@ -92,6 +95,7 @@ per iteration). The same flags and seed give byte-identical files.`,
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the network's initialisation and of every episode")
 	fl.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and learning.parquet")
 	oldOutputFlag(fl, &o.Out)
+	fl.BoolVar(&o.Force, "force", false, "replace a previous training or distillation folder at -o")
 	fl.StringVar(&o.Flows, "flows", "2,4,8,16,32,64,128", "many-to-one flow counts, cycled episode by episode (comma-separated; RL-CC (Tessler 2022) trains on 2,4,8)")
 	fl.StringVar(&o.Duration, "duration", "5ms", "simulated time of one episode")
 	fl.StringVar(&o.Latency, "latency", "2us", "decision latency during training (RL-CC-NIC, Fuhrer 2023, Table III: 2 us)")
@@ -197,6 +201,11 @@ func trainRLCCRun(o *trainOptions) error {
 		return err
 	}
 	t.Context = o.ctx
+	st, err := stageTraining(o.Out, o.Force)
+	if err != nil {
+		return err
+	}
+	defer st.Abort()
 	prog := o.f.newProgressLine()
 	if prog != nil {
 		t.Progress = func(r v2.LearningRow) {
@@ -212,10 +221,10 @@ func trainRLCCRun(o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return inputErrorf("output folder: %v", err)
+	if err := train.WriteOutputs(st.Dir, res); err != nil {
+		return err
 	}
-	if err := train.WriteOutputs(o.Out, res); err != nil {
+	if err := commitTraining(st, "train rlcc", t.Seed); err != nil {
 		return err
 	}
 	sum := train.Summarize(o.Out, t, res)
@@ -223,4 +232,33 @@ func trainRLCCRun(o *trainOptions) error {
 		return writeJSON(o.f, sum)
 	}
 	return sum.WriteText(o.f.Out)
+}
+
+// stageTraining checks that out may be written (new, empty, or with force
+// a previous ccreplay training folder) and stages it, before the training
+// starts: a refusal costs no training time.
+func stageTraining(out string, force bool) (*runfolder.Staged, error) {
+	st, err := runfolder.Stage(out, runfolder.StageOptions{Force: force, Flag: "-o"})
+	if errors.Is(err, runfolder.ErrRefused) {
+		return nil, clierr.Usage(err)
+	}
+	return st, err
+}
+
+// commitTraining writes the staged folder's manifest (training.json, its
+// files listed) and moves the folder into place.
+func commitTraining(st *runfolder.Staged, command string, seed uint64) error {
+	ents, err := os.ReadDir(st.Dir)
+	if err != nil {
+		return err
+	}
+	m := runfolder.Training{Tool: "ccreplay " + version.Version, Command: command, Seed: seed}
+	for _, e := range ents {
+		m.Files = append(m.Files, e.Name())
+	}
+	m.Files = append(m.Files, runfolder.TrainingFile)
+	if err := runfolder.WriteTraining(st.Dir, &m); err != nil {
+		return err
+	}
+	return st.Commit()
 }

@@ -46,6 +46,30 @@ func TestTrainRLCC(t *testing.T) {
 	if !strings.Contains(string(files[0][0]), `"kind": "mlp"`) || !strings.Contains(string(files[0][0]), `"produced_by": "ccreplay train rlcc --episodes 3 --seed 4`) {
 		t.Fatalf(runfolder.PolicyFile+":\n%.300s", files[0][0])
 	}
+	// The folder is staged and manifested: training.json lists its files
+	// and says complete; a second training into it needs --force, and a
+	// folder that is not ccreplay's is never written into.
+	m, err := runfolder.ReadTraining(filepath.Join(dir, "a"))
+	if err != nil || m.Command != "train rlcc" || m.Seed != 4 || m.Files[len(m.Files)-1] != runfolder.TrainingFile {
+		t.Fatalf("manifest %+v, %v", m, err)
+	}
+	for _, f := range m.Files {
+		if _, err := os.Stat(filepath.Join(dir, "a", f)); err != nil {
+			t.Errorf("listed file: %v", err)
+		}
+	}
+	short := []string{"train", "rlcc", "--episodes", "1", "--flows", "2", "--duration", "200us", "-o", filepath.Join(dir, "a")}
+	if r := runCLI(t, short...); r.code != ExitUsage || !strings.Contains(r.stderr, "holds a previous ccreplay training; give --force") {
+		t.Errorf("second training into the folder: exit %d: %s", r.code, r.stderr)
+	}
+	runCLI(t, append(short, "--force")...).mustSucceed(t)
+	foreign := filepath.Join(dir, "foreign")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644)
+	if r := runCLI(t, "train", "rlcc", "--episodes", "1", "--flows", "2", "--duration", "200us", "-o", foreign, "--force"); r.code != ExitUsage || !strings.Contains(r.stderr, `not a ccreplay output folder (it holds "notes.txt")`) {
+		t.Errorf("foreign folder: exit %d: %s", r.code, r.stderr)
+	}
+
 	p := filepath.Join(dir, "a", runfolder.PolicyFile)
 	r := runCLI(t, "run", "--workload", smallWorkload, "--cca", "rlcc:ideal", "--cca-param", "policy="+p, "--packets", "none", "--out", filepath.Join(dir, "run"), "--json")
 	r.mustSucceed(t)

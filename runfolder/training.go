@@ -1,0 +1,66 @@
+package runfolder
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ccreplay/ccreplay/limits"
+	"github.com/ccreplay/ccreplay/output"
+)
+
+// TrainingFile is the manifest of a training folder (Training).
+const TrainingFile = "training.json"
+
+// KindTraining is the kind of a training folder's manifest.
+const KindTraining = "training"
+
+// Training is training.json, the manifest of the folder `ccreplay train
+// rlcc` or `ccreplay distill` writes: what wrote it and the files it
+// holds, marked complete as its last file. Like a run's manifest it holds
+// no wall-clock value.
+type Training struct {
+	SchemaVersion string `json:"schema_version"`
+	Kind          string `json:"kind"`
+	Complete      bool   `json:"complete"`
+	Tool          string `json:"tool"`
+	// Command is the command that wrote the folder ("train rlcc",
+	// "distill rlcc").
+	Command string `json:"command"`
+	Seed    uint64 `json:"seed"`
+	// Files are the folder's files, this one last.
+	Files []string `json:"files"`
+}
+
+// WriteTraining sets m's version, kind and completeness marker and writes
+// it into dir as training.json, atomically: call it last.
+func WriteTraining(dir string, m *Training) error {
+	m.SchemaVersion, m.Kind, m.Complete = Version, KindTraining, true
+	return output.WriteJSONAtomic(filepath.Join(dir, TrainingFile), m)
+}
+
+// ReadTraining reads dir's training.json and checks that it is a complete
+// training folder of this schema version. Errors name the file.
+func ReadTraining(dir string) (*Training, error) {
+	p := filepath.Join(dir, TrainingFile)
+	b, err := limits.ReadFile(p, "a "+TrainingFile, limits.MaxRunJSONBytes, true)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w: no %s", dir, ErrIncomplete, TrainingFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m Training
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a training manifest: %s", p, limits.JSONError(err))
+	}
+	if m.SchemaVersion != Version {
+		return nil, fmt.Errorf("%s: schema_version %q, want %q", p, m.SchemaVersion, Version)
+	}
+	if m.Kind != KindTraining || !m.Complete {
+		return nil, fmt.Errorf("%s: %w: it does not say \"kind\": %q and \"complete\": true", p, ErrIncomplete, KindTraining)
+	}
+	return &m, nil
+}
