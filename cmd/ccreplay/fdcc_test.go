@@ -73,6 +73,10 @@ func TestTrainFDCCUsage(t *testing.T) {
 		{[]string{"train", "fdcc", "-o", "x", "--rescale", "wild"}, "--rescale"},
 		{[]string{"train", "fdcc", "-o", "x", "--nstep", "0"}, "--nstep"},
 		{[]string{"train", "fdcc", "-o", "x", "--jitter", "0"}, "--jitter"},
+		{[]string{"train", "fdcc", "-o", "x", "--reward", "nope"}, "--reward: want one of [fdcc fdcc-literal fdcc-link]"},
+		// fdcc-link (the shipped policy's reading) passes the --reward
+		// check, which comes before --select-by's.
+		{[]string{"train", "fdcc", "-o", "x", "--reward", "fdcc-link", "--select-by", "wild"}, "--select-by"},
 		{[]string{"eval", "fdcc", "--table", "6.3"}, "--table"},
 		{[]string{"eval", "fdcc", "--policy", "/no/such/" + runfolder.PolicyFile}, "--policy"},
 	} {

@@ -106,7 +106,7 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	fl.StringVar(&o.Head, "head", "64,64", "hidden widths of the MLP heads, comma-separated")
 	fl.Float64Var(&o.LR, "lr", 3e-4, "Adam step size of the actor and the critics")
 	fl.StringVar(&o.Rescale, "rescale", "compound", "how the output becomes the window multiplier: compound (Section 4.2's text) or direct")
-	fl.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share) or fdcc-literal (as printed); docs/FDCC.md")
+	fl.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share), fdcc-literal (as printed) or fdcc-link (the link's rate, the flow's share in the square; the shipped policy's); docs/FDCC.md")
 	fl.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
 	fl.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each by the training reward (0: none; held-out checks then come at the end of every stage)")
 	fl.StringVar(&o.SelectBy, "select-by", "heldout", "which policy DIR/policy.json holds: heldout (the checkpoint, or the final actor, with the best held-out goodput and fairness; rl/heldout; writes DIR/evaluation.json and .txt) or last (the final actor)")
@@ -169,7 +169,7 @@ func (o *trainFDCCOptions) check() error {
 		usageCheck{o.Hidden < 1 || o.Hidden > 1024, fmt.Sprintf("--hidden: want 1..1024, got %d", o.Hidden)},
 		usageCheck{!(o.LR > 0 && o.LR <= 1), fmt.Sprintf("--lr: want a step size in (0, 1], got %v", o.LR)},
 		usageCheck{rescale != fdcc.RescaleCompound && rescale != fdcc.RescaleDirect, fmt.Sprintf("--rescale: want compound or direct, got %q", o.Rescale)},
-		usageCheck{rew != reward.FDCCNormalised && rew != reward.FDCCAsPrinted, fmt.Sprintf("--reward: want %s or %s, got %q", reward.FDCCNormalised, reward.FDCCAsPrinted, o.Reward)},
+		usageCheck{!rew.Known(), fmt.Sprintf("--reward: want one of %v, got %q", reward.FDCCReadings, o.Reward)},
 		usageCheck{o.SelectBy != "heldout" && o.SelectBy != "last", fmt.Sprintf("--select-by: want heldout or last, got %q", o.SelectBy)},
 		usageCheck{o.Parallel < 1 || o.Parallel > 256, fmt.Sprintf("--parallel: want 1..256 episodes at once, got %d", o.Parallel)},
 		usageCheck{o.Every < 0, fmt.Sprintf("--checkpoint-every: want 0 or more, got %d", o.Every)},
