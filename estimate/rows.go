@@ -155,10 +155,10 @@ func linkRows(links []Link, feats []Features, cl *Clusters, sims []linkSim, timi
 	}
 	var warn []string
 	if nPFC > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links saw PFC pauses in their link simulations%s: backpressure spreads across links, which the decomposition does not model (links.parquet warnings)", nPFC, len(links), standing(nPFC, sPFC)))
+		warn = append(warn, fmt.Sprintf("%d of %d links saw PFC pauses in their link simulations%s: backpressure spreads across links, which the decomposition does not model ("+runfolder.LinksFile+" warnings)", nPFC, len(links), standing(nPFC, sPFC)))
 	}
 	if nDrop > 0 {
-		warn = append(warn, fmt.Sprintf("%d of %d links dropped packets in their link simulations%s: losses and retransmissions couple links (links.parquet warnings)", nDrop, len(links), standing(nDrop, sDrop)))
+		warn = append(warn, fmt.Sprintf("%d of %d links dropped packets in their link simulations%s: losses and retransmissions couple links ("+runfolder.LinksFile+" warnings)", nDrop, len(links), standing(nDrop, sDrop)))
 	}
 	if nLoad > 0 {
 		warn = append(warn, fmt.Sprintf("%d of %d links are offered more than %.0f %% of their capacity: their queues depend on more than the flows' own rates ("+runfolder.LinksFile+" warnings)", nLoad, len(links), LoadWarn*100))

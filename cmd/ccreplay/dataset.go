@@ -92,7 +92,7 @@ The columns are documented in docs/DATASETS.md.`,
 	fl.StringVar(&r.Config, "config", "", "YAML run configuration (as for 'ccreplay run')")
 	fl.StringVar(&r.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms)")
 	addAppFlags(fl, r)
-	fl.BoolVar(&r.JSON, "json", false, "print dataset.json to stdout instead of the text summary")
+	fl.BoolVar(&r.JSON, "json", false, "print "+runfolder.DatasetFile+" to stdout instead of the text summary")
 	fl.StringVar(&o.Rewards, "reward", "all", "rewards to compute, comma-separated: "+strings.Join(dataset.RewardNames(), ", ")+" or all")
 	fl.Float64Var(&o.Gamma, "gamma", dataset.DefaultGamma, "discount factor of return_fdcc_nstep, in [0, 1]")
 	fl.IntVar(&o.NStep, "nstep", dataset.DefaultNStep, "steps of return_fdcc_nstep (<= 0: to the end of the flow)")

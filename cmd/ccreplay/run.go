@@ -148,7 +148,7 @@ as the last step. A folder holding a previous run is replaced only with
 	fl.IntVar(&o.Threads, "threads", runtime.NumCPU(), "split the network among this many partitions, one core each (the outputs are the same for any value)")
 	fl.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
 	addAppFlags(fl, o)
-	fl.StringVar(&o.FCTTxt, "fct-txt", "", "also write flow completions in the HPCC simulator's fct.txt layout to this file")
+	fl.StringVar(&o.FCTTxt, "fct-txt", "", "also write flow completions in the HPCC simulator's "+runfolder.FCTFile+" layout to this file")
 	addOutputFlags(fl, o)
 	return c
 }
@@ -299,7 +299,7 @@ func (o *runOptions) extraFiles(st *runconfig.Setup, cfg *replay.Config, stage *
 	if st.HPCC != nil {
 		// An HPCC scenario's run folder holds its fct.txt too, for
 		// `ccreplay validate` and the simulator's analysis scripts.
-		if err := runconfig.WriteFCT(filepath.Join(dir, "fct.txt"), st.Topology, st.Trace, st.HPCC.Flows, res); err != nil {
+		if err := runconfig.WriteFCT(filepath.Join(dir, runfolder.FCTFile), st.Topology, st.Trace, st.HPCC.Flows, res); err != nil {
 			return err
 		}
 		if err := hpccOut.Write(dir); err != nil {

@@ -104,7 +104,7 @@ reported with file:line, or too few flows matched).`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.NS3FCT, "ns3-fct", "", "the reference: the HPCC ns-3 simulator's fct.txt (with one RUN_DIR)")
+	fl.StringVar(&o.NS3FCT, "ns3-fct", "", "the reference: the HPCC ns-3 simulator's "+runfolder.FCTFile+" (with one RUN_DIR)")
 	fl.BoolVar(&o.JSON, "json", false, "print the whole report as JSON to stdout instead of the tables")
 	fl.StringVar(&o.Plots, "plots", "", "write the FCT scatter and slowdown figures (PNG and SVG) into this folder")
 	fl.IntVar(&o.Top, "top", fidelity.DefaultTop, "list this many flows whose FCT ratio is largest, and as many smallest")

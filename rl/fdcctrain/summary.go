@@ -7,13 +7,14 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // CheckpointsDir is the folder of the periodic checkpoints
 // (CheckpointScorer) inside the training folder, ScoresFile their scores.
 const (
 	CheckpointsDir = "checkpoints"
-	ScoresFile     = "scores.json"
+	ScoresFile     = runfolder.ScoresFile
 )
 
 // CheckpointScore is one line of checkpoints/scores.json: a checkpoint's
