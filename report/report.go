@@ -261,8 +261,12 @@ func (p *page) heading(opt Options) (string, string) {
 // in every figure.
 func algorithmColours(runArgs, others []Input) (map[string]int, error) {
 	var names []string
+	var args []string
 	for _, in := range runArgs {
-		found, err := runfolder.Find(in.Dir)
+		args = append(args, in.Dir)
+	}
+	if len(args) > 0 {
+		found, err := runfolder.Expand(args)
 		if err != nil {
 			return nil, err
 		}

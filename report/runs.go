@@ -22,21 +22,11 @@ import (
 // warnings, the metrics, the bucket tables, the figures and, for
 // estimates, the links.
 func (p *page) runs(ins []Input, colours map[string]int, opt Options) error {
-	var dirs []string
-	seen := map[string]bool{}
+	var args []string
 	var colls []*runfolder.Collection
 	var collDirs []string
 	for _, in := range ins {
-		found, err := runfolder.Find(in.Dir)
-		if err != nil {
-			return err
-		}
-		for _, d := range found {
-			if c := filepath.Clean(d.Dir); !seen[c] {
-				seen[c] = true
-				dirs = append(dirs, d.Dir)
-			}
-		}
+		args = append(args, in.Dir)
 		if in.Kind == KindComparison {
 			c := &runfolder.Collection{}
 			if err := readJSON(filepath.Join(in.Dir, runfolder.CollectionFile), "a comparison.json", c); err != nil {
@@ -46,7 +36,11 @@ func (p *page) runs(ins []Input, colours map[string]int, opt Options) error {
 			collDirs = append(collDirs, in.Dir)
 		}
 	}
-	runs, err := plot.LoadRuns(dirs)
+	found, err := runfolder.Expand(args)
+	if err != nil {
+		return err
+	}
+	runs, err := plot.LoadRuns(runfolder.Dirs(found))
 	if err != nil {
 		return err
 	}
