@@ -95,7 +95,7 @@ embedded default policy.`,
 	fl := c.Flags()
 	fl.StringVar(&o.Teacher, "teacher", "", `teacher policy file (any file --cca-param policy= loads), or "teacher" / "default" for the embedded MLP teacher / default trees`)
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the collection runs (ECN draws, start jitter)")
-	fl.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and distill.json")
+	fl.StringVarP(&o.Out, "out", "o", "", "output folder for "+runfolder.PolicyFile+" and "+runfolder.DistillFile)
 	oldOutputFlag(fl, &o.Out)
 	fl.BoolVar(&o.Force, "force", false, "replace a previous training or distillation folder at -o")
 	fl.IntVar(&o.Trees, "trees", distill.MaxTrees, "boosting rounds (trees), at most 10")
@@ -114,7 +114,7 @@ embedded default policy.`,
 	fl.Float64Var(&o.StartMin, "start-min", distill.DefaultStartMin, "start each collection flow at a rate drawn log-uniformly from [start-min, 1] x line rate (1: line rate)")
 	fl.StringVar(&o.Monotone, "monotone", "none", `monotone constraints of the trees, FEATURE=-1 (action never rises with it) or =1, comma-separated, or "none"`)
 	fl.StringVar(&o.Select, "select-flows", "24,48,96,192", `keep the round's student whose smallest many-to-one FR over these flow counts is highest (comma-separated), or "none" for the last round's`)
-	fl.BoolVar(&o.JSON, "json", false, "print distill.json to stdout instead of the text summary")
+	fl.BoolVar(&o.JSON, "json", false, "print "+runfolder.DistillFile+" to stdout instead of the text summary")
 	return c
 }
 

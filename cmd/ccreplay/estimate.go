@@ -91,7 +91,7 @@ above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
 	fl.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
 	fl.StringVar(&o.HPCC, "hpcc-config", "", "an HPCC ns-3 simulator config.txt: its topology, flows, algorithm and network keys (flags still win)")
 	fl.StringVar(&o.MaxTime, "max-time", "", "stop each link simulation at this simulated time (e.g. 10ms); default: when all its flows complete")
-	fl.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
+	fl.BoolVar(&o.JSON, "json", false, "print "+runfolder.SummaryFile+" to stdout instead of the table")
 	fl.BoolVar(&o.Stats, "stats", false, "print wall time, link simulations and peak memory to stderr")
 	fl.Float64Var(&o.Tolerance, "tolerance", estimate.DefaultTolerance, "clustering tolerance: links of the same kind, rate and delay whose offered load, senders and mean base RTT differ by at most this fraction share a cluster")
 	fl.IntVar(&o.PoolFlows, "pool-flows", estimate.DefaultPoolFlows, "about how many flows each cluster's link simulations carry together (links spread over its range of load); 1: one link per cluster, as Parsimon")
@@ -99,7 +99,7 @@ above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
 	fl.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once")
 	fl.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
 	fl.StringVar(&o.Combine, "combine", estimate.CombineMax, "a flow's delays along its path: max (its slowest link's) or sum (Parsimon's)")
-	fl.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in links.parquet (wall_ns; the one output that then differs between reruns)")
+	fl.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in "+runfolder.LinksFile+" (wall_ns; the one output that then differs between reruns)")
 	fl.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
 	fl.BoolVar(&o.Strict, "strict", false, "refuse damaged inputs and estimates with warnings (PFC pauses, drops, links above 95 % load) instead of warning")
 	return c
@@ -180,7 +180,7 @@ func estimateRun(o *estimateOptions) error {
 	}
 	fmt.Fprintf(o.f.Out, "ccreplay estimate: %s under %s on %s, seed %d\n", st.TraceName, cfg.CC.Name, cfg.Topology.Describe(), o.Seed)
 	fmt.Fprintf(o.f.Out, "%d links carry traffic, %d simulated (%d events); outputs in %s\n\n", len(res.Links), res.Simulated, res.Events, o.Out)
-	fmt.Fprintln(o.f.Out, "(estimated: FCT, slowdown and goodput; packet, ECN, queue and PFC counters are not, see links.parquet)")
+	fmt.Fprintln(o.f.Out, "(estimated: FCT, slowdown and goodput; packet, ECN, queue and PFC counters are not, see "+runfolder.LinksFile+")")
 	metrics.WriteTable(o.f.Out, res.Summary)
 	return nil
 }

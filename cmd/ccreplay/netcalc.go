@@ -107,7 +107,7 @@ buffer that never overflows) and writes:
 	fl.StringVar(&o.Record, "record", "1us", "time between recorded rows of curves (a multiple of --dt)")
 	fl.StringVarP(&o.Out, "out", "o", "", "output folder (required)")
 	fl.StringVar(&o.Format, "format", "parquet", "file format of curves and events: parquet or csv")
-	fl.BoolVar(&o.JSON, "json", false, "print summary.json to stdout")
+	fl.BoolVar(&o.JSON, "json", false, "print "+runfolder.SummaryFile+" to stdout")
 	fl.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay output")
 	fl.BoolVar(&o.Compare, "compare", false, "also run the packet replay (linerate, or dcqcn:zhu2015 for dcqcn) into replay/ and write compare.parquet")
 	fl.StringVar(&o.Figure, "figure", "png", "figures backlog and rates (Figs. 7-10 of the paper): png, svg, png,svg or none")

@@ -93,7 +93,7 @@ per iteration). The same flags and seed give byte-identical files.`,
 	fl := c.Flags()
 	fl.IntVar(&o.Episodes, "episodes", 1400, "training iterations (one episode and one gradient step each)")
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the network's initialisation and of every episode")
-	fl.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and learning.parquet")
+	fl.StringVarP(&o.Out, "out", "o", "", "output folder for "+runfolder.PolicyFile+" and "+runfolder.LearningFile)
 	oldOutputFlag(fl, &o.Out)
 	fl.BoolVar(&o.Force, "force", false, "replace a previous training or distillation folder at -o")
 	fl.StringVar(&o.Flows, "flows", "2,4,8,16,32,64,128", "many-to-one flow counts, cycled episode by episode (comma-separated; RL-CC (Tessler 2022) trains on 2,4,8)")

@@ -92,7 +92,7 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	fl.StringVar(&o.Curriculum, "curriculum", "2,4,8,16,32", "n-to-1 flow counts of the curriculum stages, comma-separated (Section 4.4: 2,4,8,16,32)")
 	fl.IntVar(&o.PerStage, "episodes-per-stage", 10000, "episodes per curriculum stage (Section 4.4: 10k)")
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the networks, the replay buffer, the episodes and the exploration")
-	fl.StringVarP(&o.Out, "out", "o", "", "output folder for policy.json and learning.parquet")
+	fl.StringVarP(&o.Out, "out", "o", "", "output folder for "+runfolder.PolicyFile+" and "+runfolder.LearningFile)
 	fl.StringVar(&o.Duration, "duration", "10ms", "simulated time of one episode")
 	fl.StringVar(&o.Jitter, "jitter", "1ms", "window in which the flows start, Gaussian (Section 4.4: within 1 ms)")
 	fl.StringVar(&o.Size, "flow-size", "20MB", "payload of each flow")
