@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
@@ -47,6 +48,54 @@ type capture struct {
 	linkType linkType
 	// resolution is "ns" or "us" for classic pcap files, "" for pcapng.
 	resolution string
+	// inflate bounds a gzip-compressed capture's decompression; nil
+	// when not compressed.
+	inflate *inflateGuard
+}
+
+// inflateGuard reads a gzip stream's decompressed bytes and fails once
+// they pass limits.MaxCaptureInflatedBytes, or pass
+// limits.MaxCaptureInflateFloor and more than
+// limits.MaxCaptureInflateRatio times the compressed bytes read: a gzip
+// bomb (deflate inflates up to 1,032 times) is refused after 64 MiB
+// (about a second) instead of being read for many seconds.
+type inflateGuard struct {
+	z   io.Reader
+	in  *countReader // the compressed stream
+	out int64        // decompressed bytes served
+	err error        // the refusal, once made
+}
+
+// countReader counts the bytes read from r.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (g *inflateGuard) Read(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
+	}
+	n, err := g.z.Read(p)
+	g.out += int64(n)
+	switch {
+	case g.out > limits.MaxCaptureInflatedBytes:
+		g.err = fmt.Errorf("the gzip stream inflates to more than %s, the limit of a compressed capture (docs/LIMITS.md)",
+			limits.SizeString(limits.MaxCaptureInflatedBytes))
+	case g.out > limits.MaxCaptureInflateFloor && g.out > limits.MaxCaptureInflateRatio*g.in.n:
+		g.err = fmt.Errorf("the gzip stream inflates more than %d times (%d bytes from %d), the limit of a compressed capture: a gzip bomb? (docs/LIMITS.md)",
+			limits.MaxCaptureInflateRatio, g.out, g.in.n)
+	}
+	if g.err != nil {
+		return 0, g.err
+	}
+	return n, err
 }
 
 // openCapture recognises a pcap or pcapng stream (optionally gzip
@@ -61,14 +110,20 @@ func openCapture(r io.Reader) (*capture, error) {
 		return nil, err
 	}
 	gz := ""
+	var guard *inflateGuard
 	if head[0] == 0x1f && head[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
+		cr := &countReader{r: br}
+		zr, err := gzip.NewReader(cr)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		br = bufio.NewReaderSize(zr, 1<<16)
+		guard = &inflateGuard{z: zr, in: cr}
+		br = bufio.NewReaderSize(guard, 1<<16)
 		gz = " (gzip)"
 		if head, err = br.Peek(4); err != nil {
+			if guard.err != nil {
+				return nil, guard.err
+			}
 			return nil, fmt.Errorf("gzip-compressed but not a packet capture: %v", err)
 		}
 	}
@@ -97,7 +152,7 @@ func openCapture(r io.Reader) (*capture, error) {
 		if le == magicPcapNano || be == magicPcapNano {
 			res = "ns"
 		}
-		return &capture{src: &pcapSource{r: pr, lt: lt}, format: "pcap" + gz, linkType: lt, resolution: res}, nil
+		return &capture{src: &pcapSource{r: pr, lt: lt}, format: "pcap" + gz, linkType: lt, resolution: res, inflate: guard}, nil
 	case le == magicPcapng:
 		g := &ngGuard{r: br}
 		nr, err := pcapgo.NewNgReader(g, pcapgo.NgReaderOptions{WantMixedLinkType: true})
@@ -107,7 +162,7 @@ func openCapture(r io.Reader) (*capture, error) {
 			}
 			return nil, fmt.Errorf("pcapng header: %v", err)
 		}
-		return &capture{src: &ngSource{r: nr, g: g}, format: "pcapng" + gz, ng: true}, nil
+		return &capture{src: &ngSource{r: nr, g: g}, format: "pcapng" + gz, ng: true, inflate: guard}, nil
 	case le == magicPcapModified || be == magicPcapModified:
 		return nil, errors.New("modified (Kuznetzov) pcap format is not supported: convert it with editcap -F pcap")
 	}

@@ -222,3 +222,37 @@ func TestIsCapture(t *testing.T) {
 		}
 	}
 }
+
+// TestGzipBombRefused: a gzip-compressed capture that inflates past
+// limits.MaxCaptureInflateFloor at more than limits.MaxCaptureInflateRatio
+// times its compressed size (here a pcap header and 80 MiB of zero
+// records, about 1,000 to 1) is refused with an error saying so, not read
+// to its end nor taken for a truncated capture.
+func TestGzipBombRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("inflates 65 MiB")
+	}
+	hdr := make([]byte, 24)
+	binary.LittleEndian.PutUint32(hdr[0:], 0xa1b2c3d4)
+	binary.LittleEndian.PutUint16(hdr[4:], 2)
+	binary.LittleEndian.PutUint16(hdr[6:], 4)
+	binary.LittleEndian.PutUint32(hdr[16:], 65535)
+	binary.LittleEndian.PutUint32(hdr[20:], 1) // Ethernet
+	member := func(b []byte) []byte {
+		var z bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		return z.Bytes()
+	}
+	// A gzip stream may be several members, read one after the other.
+	gz := bytes.NewBuffer(member(hdr))
+	zero := member(make([]byte, 1<<20))
+	for i := 0; i < 80; i++ {
+		gz.Write(zero)
+	}
+	_, _, err := Read(bytes.NewReader(gz.Bytes()), "bomb.pcap.gz", Options{})
+	if err == nil || !strings.Contains(err.Error(), "bomb.pcap.gz: the gzip stream inflates more than 250 times") {
+		t.Fatalf("err %v, want the inflate ratio refused", err)
+	}
+}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/trace"
 )
 
@@ -129,12 +129,12 @@ func IsCapture(path string) bool {
 // Memory grows with the number of queue pairs, flows and messages, not
 // with the number of packets.
 func Load(path string, opt Options) (*trace.Trace, *Report, error) {
-	f, err := os.Open(path)
+	f, err := limits.Open(path, "a packet capture", limits.MaxCaptureBytes, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return Read(f, path, opt)
+	return Read(f.Reader, path, opt)
 }
 
 // Read is Load on an open stream; name is used in errors and the report.
@@ -184,6 +184,10 @@ func (in *ingester) readAll() error {
 			return nil
 		}
 		n := in.rep.Packets + 1
+		if err != nil && in.c.inflate != nil && in.c.inflate.err != nil {
+			// Not a damaged capture: one too large to read.
+			return in.c.inflate.err
+		}
 		if err != nil {
 			if err == io.ErrUnexpectedEOF {
 				err = errors.New("the file ends in the middle of the packet record")

@@ -50,6 +50,19 @@ const (
 	MaxTableBytes int64 = 16 << 30
 	// MaxTableLineBytes bounds one line of such a table.
 	MaxTableLineBytes = 1 << 20
+	// MaxCaptureBytes bounds a packet capture file (pcap or pcapng,
+	// compressed or not), read as a stream.
+	MaxCaptureBytes int64 = 64 << 30
+	// MaxCaptureInflatedBytes bounds a gzip-compressed capture's
+	// decompressed size.
+	MaxCaptureInflatedBytes int64 = 64 << 30
+	// MaxCaptureInflateFloor is the decompressed size up to which a
+	// gzip-compressed capture may inflate at any ratio.
+	MaxCaptureInflateFloor int64 = 64 << 20
+	// MaxCaptureInflateRatio bounds how many times a gzip-compressed
+	// capture may inflate past MaxCaptureInflateFloor (deflate reaches
+	// 1,032 on a run of zeros).
+	MaxCaptureInflateRatio = 250
 )
 
 // FileError says what is wrong with an input file as a whole: it is not

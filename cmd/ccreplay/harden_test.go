@@ -140,6 +140,7 @@ func TestBoundedReaders(t *testing.T) {
 		{runfolder.SweepManifestFile + " device (status)", []string{"sweep", "status", zeroSweep}, "a " + runfolder.SweepManifestFile + " must be a regular file"},
 		{runfolder.SweepManifestFile + " over the bound (collect)", []string{"sweep", "collect", bigSweep}, "the limit of a " + runfolder.SweepManifestFile},
 		{runfolder.SweepManifestFile + " device (collect)", []string{"sweep", "collect", zeroSweep}, "a " + runfolder.SweepManifestFile + " must be a regular file"},
+		{"capture over the bound", []string{"ingest", sparse(t, dir, "big.pcap", limits.MaxCaptureBytes+1)}, "the limit of a packet capture"},
 		{runfolder.FCTFile + " endless line", []string{"validate", "--ns3-fct", zeroLink(t, dir, runfolder.FCTFile), run}, runfolder.FCTFile + ":1: line longer than 1 MiB"},
 		{runfolder.FCTFile + " over the bound", []string{"validate", "--ns3-fct", sparse(t, dir, "big.txt", limits.MaxTableBytes+1), run}, "the limit of an " + runfolder.FCTFile},
 	} {

@@ -145,14 +145,18 @@ func TestTraceFromANamedPipe(t *testing.T) {
 	}
 }
 
-// gzipBomb writes a 4 MB gzip file that inflates to a classic pcap of
-// about 4 GB of empty packet records: gzip members, one of them 1 MB of
-// zeros written 4,096 times (readers inflate every member in turn).
-func gzipBomb(t *testing.T, path string) {
+// longGzipCapture writes a 37 MB gzip file that inflates to a classic
+// pcap of about 4 GB of empty packet records: gzip members, one of them
+// 1 MB of zeros written 4,096 times (readers inflate every member in
+// turn). Each member carries 8 KB of header extra field, so that the
+// file inflates about 115 times, below limits.MaxCaptureInflateRatio: a
+// long capture, not a gzip bomb refused early.
+func longGzipCapture(t *testing.T, path string) {
 	t.Helper()
 	member := func(b []byte) []byte {
 		var buf bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Extra = make([]byte, 8<<10)
 		zw.Write(b)
 		zw.Close()
 		return buf.Bytes()
@@ -177,7 +181,7 @@ func gzipBomb(t *testing.T, path string) {
 // without end read on after SIGTERM. It stops at once and says so.
 func TestSIGTERMStopsIngest(t *testing.T) {
 	dir := t.TempDir()
-	gzipBomb(t, filepath.Join(dir, "bomb.pcap.gz"))
+	longGzipCapture(t, filepath.Join(dir, "bomb.pcap.gz"))
 	p := startCmd(t, dir, "ingest", "bomb.pcap.gz")
 	code, took := p.stop(t, 1500*time.Millisecond, 10*time.Second)
 	if code != ExitInterrupted {
