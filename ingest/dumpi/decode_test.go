@@ -6,9 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // TestFuncTable checks the function table: every id has a name and a
@@ -375,4 +379,37 @@ func readAll(data []byte, name string) error {
 		return err
 	}
 	return f.Records(func(*Record) error { return nil })
+}
+
+// Regression (issue 33, class 2): a .bin file larger than
+// limits.MaxDUMPIBytes is refused from its size, and one that is not a
+// regular file (a link to /dev/zero) at once, each in one line naming
+// the file.
+func TestOpenBounded(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big-0000.bin")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(limits.MaxDUMPIBytes + 1); err != nil {
+		t.Skipf("no sparse files here: %v", err)
+	}
+	f.Close()
+	zero := filepath.Join(dir, "zero-0000.bin")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		big:  big + ": 68719476737 bytes, more than 64 GiB, the limit of a DUMPI .bin file",
+		zero: zero + ": is a character device; a DUMPI .bin file must be a regular file",
+	} {
+		df, err := Open(path)
+		if err == nil {
+			df.Close()
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Open(%s): %v, want %q", path, err, want)
+		}
+	}
 }

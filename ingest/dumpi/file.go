@@ -3,8 +3,9 @@ package dumpi
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
+
+	"github.com/ccreplay/ccreplay/limits"
 )
 
 // Magic numbers of the format (sst-dumpi dumpi/common/io.c).
@@ -98,17 +99,15 @@ type index struct {
 
 // Open opens the named DUMPI file and reads its sections. The file stays
 // open until Close.
+// The file must be a regular file (it is read at offsets) of at most
+// limits.MaxDUMPIBytes.
 func Open(name string) (*File, error) {
-	f, err := os.Open(name)
+	in, err := limits.Open(name, "a DUMPI .bin file", limits.MaxDUMPIBytes, true)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	df, err := NewFile(f, st.Size(), name)
+	f := in.File
+	df, err := NewFile(f, in.Size, name)
 	if err != nil {
 		f.Close()
 		return nil, err
