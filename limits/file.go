@@ -50,6 +50,9 @@ const (
 	MaxTableBytes int64 = 16 << 30
 	// MaxTableLineBytes bounds one line of such a table.
 	MaxTableLineBytes = 1 << 20
+	// MaxRunParquetBytes bounds a Parquet table of a run folder
+	// (decisions.parquet), read at offsets: as a Parquet trace.
+	MaxRunParquetBytes int64 = 64 << 30
 	// MaxDUMPIBytes bounds one rank's DUMPI .bin file, read at offsets
 	// (a record takes 20 to 100 bytes: about a billion calls).
 	MaxDUMPIBytes int64 = 64 << 30

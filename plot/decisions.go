@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/apache/arrow/go/v16/arrow/array"
 	"github.com/apache/arrow/go/v16/arrow/memory"
@@ -13,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/file"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
+	"github.com/ccreplay/ccreplay/limits"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -34,10 +34,11 @@ func readDecisions(path string, want map[int64]bool) (map[int64][]decision, erro
 	fail := func(format string, a ...any) error {
 		return fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
 	}
-	f, err := os.Open(path)
+	in, err := limits.Open(path, "a run's decisions.parquet", limits.MaxRunParquetBytes, true)
 	if err != nil {
 		return nil, fmt.Errorf("decisions: %w", err)
 	}
+	f := in.File
 	defer f.Close()
 	props := parquet.NewReaderProperties(memory.DefaultAllocator)
 	props.BufferedStreamEnabled = true

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -588,5 +589,34 @@ func TestStableColoursAndPooledSeeds(t *testing.T) {
 	}
 	if pooled[1] != runs[0] || firsts[0] != runs[1] {
 		t.Error("a lone run should pass through and the first run of each algorithm be kept")
+	}
+}
+
+// Regression (issue 33, class 2): decisions.parquet is read at offsets,
+// so a link to /dev/zero is refused at once, and a file larger than
+// limits.MaxRunParquetBytes from its size, each in one line naming it.
+func TestReadDecisionsBounded(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.parquet")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(limits.MaxRunParquetBytes + 1); err != nil {
+		t.Skipf("no sparse files here: %v", err)
+	}
+	f.Close()
+	zero := filepath.Join(dir, "zero.parquet")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		big:  big + ": 68719476737 bytes, more than 64 GiB, the limit of a run's decisions.parquet",
+		zero: zero + ": is a character device; a run's decisions.parquet must be a regular file",
+	} {
+		_, err := readDecisions(path, map[int64]bool{0: true})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("readDecisions(%s): %v, want %q", path, err, want)
+		}
 	}
 }
