@@ -30,7 +30,21 @@ var decisionCols = [3]string{"t_ns", "flow_id", "new_rate_bps"}
 // readDecisions returns, for each flow in want, its decisions in file
 // order. t_ns and flow_id must be int64, new_rate_bps int64 or double,
 // none null; the file must carry ccreplay's schema version.
-func readDecisions(path string, want map[int64]bool) (map[int64][]decision, error) {
+//
+// NB: arrow v16 panics on some corrupt pages ("snappy: corrupt input"
+// from a damaged file whose footer is intact, found by FuzzReadDecisions);
+// that becomes an error naming the file.
+func readDecisions(path string, want map[int64]bool) (m map[int64][]decision, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			m, err = nil, fmt.Errorf("%s: corrupt data: %v", path, p)
+		}
+	}()
+	return decodeDecisions(path, want)
+}
+
+// decodeDecisions is readDecisions without the recovery.
+func decodeDecisions(path string, want map[int64]bool) (map[int64][]decision, error) {
 	fail := func(format string, a ...any) error {
 		return fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
 	}
