@@ -105,15 +105,11 @@ func allowed(run string, v fidelity.Violation) (float64, bool) {
 	return 0, false
 }
 
-// replayNS3 replays one reference run and compares it with ns-3.
-func replayNS3(t *testing.T, run string) *fidelity.Report {
+// compareNS3 matches the flows of the simulator's fct.txt refFCT with
+// those of the run folder out and compares their completion times.
+func compareNS3(t *testing.T, refFCT, out string) *fidelity.Report {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), run)
-	r := runCLI(t, "run", "--hpcc-config", filepath.Join(ns3Reference, "runs", run, "config.txt"), "-o", out)
-	if r.code != 0 {
-		t.Fatalf("%s: exit %d: %s", run, r.code, r.stderr)
-	}
-	ref, err := fidelity.Load(filepath.Join(ns3Reference, "runs", run, runfolder.FCTFile), "ns-3")
+	ref, err := fidelity.Load(refFCT, "ns-3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +121,18 @@ func replayNS3(t *testing.T, run string) *fidelity.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
+}
+
+// replayNS3 replays one reference run and compares it with ns-3.
+func replayNS3(t *testing.T, run string) *fidelity.Report {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), run)
+	r := runCLI(t, "run", "--hpcc-config", filepath.Join(ns3Reference, "runs", run, "config.txt"), "-o", out)
+	if r.code != 0 {
+		t.Fatalf("%s: exit %d: %s", run, r.code, r.stderr)
+	}
+	rep := compareNS3(t, filepath.Join(ns3Reference, "runs", run, runfolder.FCTFile), out)
 	if rep.Match.UnmatchedRef != 0 || rep.Match.UnmatchedOther != 0 || rep.Match.ByPorts != rep.Match.Matched {
 		t.Errorf("%s: matching %+v: every flow should match by (src, dst, sport, dport)", run, rep.Match)
 	}

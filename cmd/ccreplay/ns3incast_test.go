@@ -47,18 +47,7 @@ func TestRunPyDCQCNAgainstNS3Incast(t *testing.T) {
 	}
 	compare := func(refFile, out string) *fidelity.Report {
 		t.Helper()
-		ref, err := fidelity.Load(filepath.Join(ns3Incast7, refFile), "ns-3")
-		if err != nil {
-			t.Fatal(err)
-		}
-		other, err := fidelity.Load(out, "ccreplay")
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := fidelity.Compare(ref, other, fidelity.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := compareNS3(t, filepath.Join(ns3Incast7, refFile), out)
 		if rep.Overall.Flows != 7 {
 			t.Fatalf("%s: %d flows matched, want 7", out, rep.Overall.Flows)
 		}
