@@ -65,9 +65,11 @@ flag, and one column per reward (NaN for rewards not requested):
                                        THROUGHPUT over the fair share (docs/FDCC.md), and
                  return_fdcc_nstep     its n-step discounted sum within the flow
   fdcc-literal   the same two columns  Algorithm 1 as printed (THROUGHPUT = share of the link)
+  fdcc-link      the same two columns  Algorithm 1 with the link's throughput in the first
+                                       term (the shipped FDCC policy's reward)
 A decision is a change of the algorithm's rate or window, at most one row per
-flow per decision interval (default: the flow's base RTT). Requesting fdcc
-or fdcc-literal turns on switch INT stamping (it changes no packet and no timing).
+flow per decision interval (default: the flow's base RTT). Requesting one of the
+fdcc readings turns on switch INT stamping (it changes no packet and no timing).
 DIR also gets flows/messages/` + runfolder.PortsFile + `, ` + runfolder.SummaryFile + ` and ` + runfolder.DatasetFile + `.
 The columns are documented in docs/DATASETS.md.`,
 		Example: datasetExamples,

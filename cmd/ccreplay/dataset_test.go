@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,6 +191,49 @@ func TestDatasetCommand(t *testing.T) {
 	}
 }
 
+// Every reading of FDCC (Zhang 2023), Algorithm 1, that train fdcc takes
+// (rl/reward.FDCCReadings) is a --reward of the dataset: reward_fdcc is
+// that reading's function of the row's columns, dataset.json names it, and
+// the readings differ on the same decisions (same seed, so same rows).
+func TestDatasetEveryFDCCReading(t *testing.T) {
+	dir := t.TempDir()
+	cols := map[reward.FDCCReward][]float64{}
+	for _, f := range reward.FDCCReadings {
+		out := filepath.Join(dir, string(f))
+		runCLI(t, "dataset", "--workload", smallWorkload, "--cca", "hpcc", "--reward", string(f), "--seed", "3", "-o", out).mustSucceed(t)
+		var info struct {
+			Rewards []string `json:"rewards"`
+		}
+		b, err := os.ReadFile(filepath.Join(out, runfolder.DatasetFile))
+		if err != nil || json.Unmarshal(b, &info) != nil || len(info.Rewards) != 1 || info.Rewards[0] != string(f) {
+			t.Fatalf("%s: %s rewards %v (%v), want [%s]", f, runfolder.DatasetFile, info.Rewards, err, f)
+		}
+		a := readArrow(t, filepath.Join(out, runfolder.DecisionsFile))
+		got, n := a.f64["reward_fdcc"], 0
+		for i := range a.rows {
+			want := f.Func()(reward.FDCCObs{SwitchRate: a.f64["int_txrate_frac"][i], QLen: a.f64["int_qlen_frac"][i],
+				RTT: a.f64["rtt_inflation"][i], Throughput: a.f64["goodput_frac"][i], Flows: int(a.i32["flows_to_dst"][i])})
+			if !same(got[i], want) {
+				t.Fatalf("%s row %d: reward_fdcc %v, the reading gives %v", f, i, got[i], want)
+			}
+			if !math.IsNaN(want) {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: no row with a defined reward", f)
+		}
+		cols[f] = got
+	}
+	for i, f := range reward.FDCCReadings {
+		for _, g := range reward.FDCCReadings[i+1:] {
+			if slices.EqualFunc(cols[f], cols[g], same) {
+				t.Errorf("%s and %s gave the same reward_fdcc column", f, g)
+			}
+		}
+	}
+}
+
 func TestDatasetDeterministicAndRunUnchanged(t *testing.T) {
 	dir := t.TempDir()
 	var files [2][]byte
@@ -248,7 +292,7 @@ func TestDatasetBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--reward", "dolce,nope"}, ExitUsage, `unknown reward "nope" (known: dolce, dolceplus, rlcc, rlcc-betafree, fdcc, fdcc-literal, all)`},
+		{[]string{"--reward", "dolce,nope"}, ExitUsage, `unknown reward "nope" (known: dolce, dolceplus, rlcc, rlcc-betafree, fdcc, fdcc-literal, fdcc-link, all)`},
 		{[]string{"--reward", ","}, ExitUsage, "at least one"},
 		{[]string{"--gamma", "1.5"}, ExitUsage, "--gamma"},
 		{[]string{"--decision-interval-ns", "-5"}, ExitUsage, "--decision-interval-ns"},

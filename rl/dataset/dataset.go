@@ -40,42 +40,53 @@ import (
 const FileName = runfolder.DecisionsFile
 
 // Reward names accepted by ParseRewards, in the order of the columns.
+// Every reading of FDCC's reward (rl/reward.FDCCReadings) is a name too.
 const (
 	RewardDolce        = "dolce"         // reward_dolce: Dolce-RC (Ye 2023), Eq. 4
 	RewardDolcePlus    = "dolceplus"     // reward_dolceplus: Dolce-RC (Ye 2023), Eq. 5
 	RewardRLCC         = "rlcc"          // reward_rlcc: RL-CC-NIC (Fuhrer 2023), Eq. 1
 	RewardRLCCBetaFree = "rlcc-betafree" // reward_rlcc_betafree: RL-CC (Tessler 2022), Section 4
 	RewardFDCC         = "fdcc"          // reward_fdcc and return_fdcc_nstep: FDCC (Zhang 2023), Algorithm 1, THROUGHPUT over the fair share
-	RewardFDCCLiteral  = "fdcc-literal"  // the same columns: FDCC (Zhang 2023), Algorithm 1 as printed (one of the two)
+	RewardFDCCLiteral  = "fdcc-literal"  // the same columns: FDCC (Zhang 2023), Algorithm 1 as printed
+	RewardFDCCLink     = "fdcc-link"     // the same columns: FDCC (Zhang 2023), Algorithm 1 with the link's throughput in the first term
 )
 
-// RewardNames lists the known reward names.
+// RewardNames lists the known reward names: the four single-column ones,
+// then every reading of FDCC's reward in rl/reward.FDCCReadings' order.
 func RewardNames() []string {
-	return []string{RewardDolce, RewardDolcePlus, RewardRLCC, RewardRLCCBetaFree, RewardFDCC, RewardFDCCLiteral}
+	out := []string{RewardDolce, RewardDolcePlus, RewardRLCC, RewardRLCCBetaFree}
+	for _, r := range reward.FDCCReadings {
+		out = append(out, string(r))
+	}
+	return out
 }
 
 // Rewards selects the reward columns to compute; the others hold NaN.
-// FDCC and FDCCLiteral are the two readings of FDCC (Zhang 2023),
-// Algorithm 1 (rl/reward.FDCC and FDCCLiteral); both fill reward_fdcc and
-// return_fdcc_nstep, so at most one is set.
 type Rewards struct {
-	Dolce, DolcePlus, RLCC, RLCCBetaFree, FDCC, FDCCLiteral bool
+	Dolce, DolcePlus, RLCC, RLCCBetaFree bool
+	// FDCC is the reading of FDCC (Zhang 2023), Algorithm 1, that fills
+	// reward_fdcc and return_fdcc_nstep (one of rl/reward.FDCCReadings;
+	// "": neither column). The readings share the columns, so a dataset
+	// has at most one.
+	FDCC reward.FDCCReward
 }
 
 // AnyFDCC reports whether one of FDCC's readings fills reward_fdcc.
-func (r Rewards) AnyFDCC() bool { return r.FDCC || r.FDCCLiteral }
+func (r Rewards) AnyFDCC() bool { return r.FDCC != "" }
 
 // All selects every reward ("all"): FDCC in ccreplay's reading.
 func All() Rewards {
-	return Rewards{Dolce: true, DolcePlus: true, RLCC: true, RLCCBetaFree: true, FDCC: true}
+	return Rewards{Dolce: true, DolcePlus: true, RLCC: true, RLCCBetaFree: true, FDCC: reward.FDCCNormalised}
 }
 
 // ParseRewards parses a comma-separated list of reward names ("all" for
-// every one). An unknown name is an error listing the known ones.
+// every one, FDCC in the reading the list names or else in ccreplay's).
+// An unknown name, or two readings of FDCC's reward, is an error.
 func ParseRewards(s string) (Rewards, error) {
 	var r Rewards
+	all := false
 	for _, name := range strings.Split(s, ",") {
-		switch strings.TrimSpace(name) {
+		switch name = strings.TrimSpace(name); name {
 		case RewardDolce:
 			r.Dolce = true
 		case RewardDolcePlus:
@@ -84,32 +95,41 @@ func ParseRewards(s string) (Rewards, error) {
 			r.RLCC = true
 		case RewardRLCCBetaFree:
 			r.RLCCBetaFree = true
-		case RewardFDCC:
-			r.FDCC = true
-		case RewardFDCCLiteral:
-			r.FDCCLiteral = true
 		case "all":
-			lit := r.FDCCLiteral
-			r = All()
-			r.FDCC, r.FDCCLiteral = !lit, lit
+			all = true
 		case "":
 		default:
-			return r, fmt.Errorf("unknown reward %q (known: %s, all)", strings.TrimSpace(name), strings.Join(RewardNames(), ", "))
+			f := reward.FDCCReward(name)
+			if !f.Known() {
+				return r, fmt.Errorf("unknown reward %q (known: %s, all)", name, strings.Join(RewardNames(), ", "))
+			}
+			if r.FDCC != "" && r.FDCC != f {
+				return r, fmt.Errorf("%s and %s both fill reward_fdcc: give one (\"all\" means %s)", r.FDCC, f, RewardFDCC)
+			}
+			r.FDCC = f
 		}
 	}
-	if r.FDCC && r.FDCCLiteral {
-		return r, fmt.Errorf("%s and %s both fill reward_fdcc: give one (\"all\" means %s)", RewardFDCC, RewardFDCCLiteral, RewardFDCC)
+	if all {
+		f := r.FDCC
+		r = All()
+		if f != "" {
+			r.FDCC = f
+		}
 	}
 	return r, nil
 }
 
-// Names lists the selected rewards in column order.
+// Names lists the selected rewards in column order (FDCC's by the name of
+// its reading).
 func (r Rewards) Names() []string {
 	var out []string
-	for i, on := range []bool{r.Dolce, r.DolcePlus, r.RLCC, r.RLCCBetaFree, r.FDCC, r.FDCCLiteral} {
+	for i, on := range []bool{r.Dolce, r.DolcePlus, r.RLCC, r.RLCCBetaFree} {
 		if on {
 			out = append(out, RewardNames()[i])
 		}
+	}
+	if r.FDCC != "" {
+		out = append(out, string(r.FDCC))
 	}
 	return out
 }

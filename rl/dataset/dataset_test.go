@@ -245,18 +245,25 @@ func TestWrapperForwardsOptionalInterfacesOnlyWhenImplemented(t *testing.T) {
 	}
 }
 
-// The two readings of FDCC (Zhang 2023), Algorithm 1, line 5, fill
-// reward_fdcc from the same columns: at 4 flows to the destination and a
-// quarter of the receiver's link (the fair share), x = 1.
+// The readings of FDCC (Zhang 2023), Algorithm 1, line 5, fill
+// reward_fdcc from the same columns: at 4 flows to the destination, a
+// quarter of the receiver's link (the fair share, x = 1), SWITCHRATE 0.9
+// and QLEN 0.1 (line 2: 0.9 + 0.1 - 1 = 0, the second stage).
 func TestScoreFDCCReadings(t *testing.T) {
 	row := v2.DecisionRow{IntTxRateFrac: 0.9, IntQLenFrac: 0.1, RTTInflation: 1.25, GoodputFrac: 0.25, FlowsToDst: 4}
-	Score(&row, &Config{Rewards: Rewards{FDCC: true}})
-	if want := 1 + 1/1.25 - 0.0; math.Abs(row.RewardFDCC-want) > 1e-12 {
-		t.Errorf("fdcc: %v, want x + 1/RTT - (x-1)^2 = %v", row.RewardFDCC, want)
-	}
-	Score(&row, &Config{Rewards: Rewards{FDCCLiteral: true}})
-	if want := 0.25 + 1/1.25 - 0.0; math.Abs(row.RewardFDCC-want) > 1e-12 {
-		t.Errorf("fdcc-literal: %v, want T + 1/RTT - (T-1/N)^2 = %v", row.RewardFDCC, want)
+	for _, c := range []struct {
+		r    reward.FDCCReward
+		want float64
+		form string
+	}{
+		{reward.FDCCNormalised, 1 + 1/1.25 - 0.0, "x + 1/RTT - (x-1)^2"},
+		{reward.FDCCAsPrinted, 0.25 + 1/1.25 - 0.0, "T + 1/RTT - (T-1/N)^2"},
+		{reward.FDCCLinkShare, 0.9 + 1/1.25 - 0.0, "SWITCHRATE + 1/RTT - (x-1)^2"},
+	} {
+		Score(&row, &Config{Rewards: Rewards{FDCC: c.r}})
+		if math.Abs(row.RewardFDCC-c.want) > 1e-12 {
+			t.Errorf("%s: %v, want %s = %v", c.r, row.RewardFDCC, c.form, c.want)
+		}
 	}
 	Score(&row, &Config{Rewards: Rewards{Dolce: true}})
 	if !math.IsNaN(row.RewardFDCC) {
@@ -264,22 +271,45 @@ func TestScoreFDCCReadings(t *testing.T) {
 	}
 }
 
+// Every reading of FDCC's reward the trainer takes (rl/reward.FDCCReadings)
+// is a reward name of the dataset, alone or with "all".
+func TestParseRewardsEveryFDCCReading(t *testing.T) {
+	names := strings.Join(RewardNames(), ",")
+	for _, f := range reward.FDCCReadings {
+		if !strings.Contains(","+names+",", ","+string(f)+",") {
+			t.Errorf("RewardNames %q lacks %s", names, f)
+		}
+		r, err := ParseRewards(string(f))
+		if err != nil || r != (Rewards{FDCC: f}) || r.Names()[0] != string(f) {
+			t.Errorf("%s gave %+v, %v", f, r, err)
+		}
+		if r, err := ParseRewards("all," + string(f)); err != nil || r.FDCC != f || !r.Dolce || !r.RLCCBetaFree {
+			t.Errorf("all,%s gave %+v, %v (want every reward with that reading)", f, r, err)
+		}
+	}
+}
+
 func TestParseRewards(t *testing.T) {
 	r, err := ParseRewards("dolce, rlcc-betafree,fdcc")
-	if err != nil || r != (Rewards{Dolce: true, RLCCBetaFree: true, FDCC: true}) {
+	if err != nil || r != (Rewards{Dolce: true, RLCCBetaFree: true, FDCC: reward.FDCCNormalised}) {
 		t.Errorf("got %+v, %v", r, err)
 	}
-	if r, _ := ParseRewards("all"); r != (All()) || !r.FDCC || r.FDCCLiteral {
+	if r, _ := ParseRewards("all"); r != (All()) || r.FDCC != reward.FDCCNormalised {
 		t.Errorf("all gave %+v", r)
 	}
-	if r, err := ParseRewards("fdcc-literal,dolce"); err != nil || r != (Rewards{Dolce: true, FDCCLiteral: true}) || !r.AnyFDCC() {
+	if r, err := ParseRewards("fdcc-literal,dolce"); err != nil || r != (Rewards{Dolce: true, FDCC: reward.FDCCAsPrinted}) || !r.AnyFDCC() {
 		t.Errorf("fdcc-literal,dolce gave %+v, %v", r, err)
 	}
-	if r, err := ParseRewards("fdcc-literal,all"); err != nil || r.FDCC || !r.FDCCLiteral || !r.Dolce {
+	if r, err := ParseRewards("fdcc-literal,all"); err != nil || r.FDCC != reward.FDCCAsPrinted || !r.Dolce {
 		t.Errorf("fdcc-literal,all gave %+v, %v (want every reward with FDCC as printed)", r, err)
 	}
-	if _, err := ParseRewards("fdcc,fdcc-literal"); err == nil || !strings.Contains(err.Error(), "reward_fdcc") {
-		t.Errorf("both FDCC readings: %v, want an error naming the shared column", err)
+	if r, err := ParseRewards("fdcc-link,fdcc-link"); err != nil || r != (Rewards{FDCC: reward.FDCCLinkShare}) {
+		t.Errorf("fdcc-link twice gave %+v, %v", r, err)
+	}
+	for _, two := range []string{"fdcc,fdcc-literal", "fdcc-link,fdcc", "fdcc-literal,all,fdcc-link"} {
+		if _, err := ParseRewards(two); err == nil || !strings.Contains(err.Error(), "reward_fdcc") {
+			t.Errorf("%s: %v, want an error naming the shared column", two, err)
+		}
 	}
 	_, err = ParseRewards("dolce,bogus")
 	if err == nil || !strings.Contains(err.Error(), `"bogus"`) || !strings.Contains(err.Error(), "rlcc-betafree") {
@@ -453,7 +483,7 @@ func checkRows(t *testing.T, rows []v2.DecisionRow, c *Config, baseRTTInterval b
 			t.Errorf("flow %d: last row %d has next_row %d done %v", f, p, rows[p].NextRow, rows[p].Done)
 		}
 	}
-	if !c.Rewards.FDCC {
+	if !c.Rewards.AnyFDCC() {
 		return
 	}
 	// return_fdcc_nstep is the n-step sum of FDCC (Zhang 2023) within each
@@ -475,7 +505,7 @@ func checkRows(t *testing.T, rows []v2.DecisionRow, c *Config, baseRTTInterval b
 }
 
 func TestHPCCDatasetHasINT(t *testing.T) {
-	c := Config{Rewards: Rewards{FDCC: true, RLCC: true}, Gamma: 0.9, NStep: 0, Interval: IntervalBaseRTT}
+	c := Config{Rewards: Rewards{FDCC: reward.FDCCNormalised, RLCC: true}, Gamma: 0.9, NStep: 0, Interval: IntervalBaseRTT}
 	dir := runCase(t, "incast:n=4,size=200KB", "hpcc", true, c)
 	rows := readRows(t, filepath.Join(dir, FileName))
 	intRows, drain := 0, 0
@@ -531,7 +561,7 @@ func TestManyBlocks(t *testing.T) {
 	// More rows than one pass block (4096), through a small write batch:
 	// the backward pass must link rows across block boundaries.
 	dir := t.TempDir()
-	c := Config{Rewards: Rewards{FDCC: true, Dolce: true}, Gamma: 0.8, NStep: 3, Interval: 0, Batch: 100}
+	c := Config{Rewards: Rewards{FDCC: reward.FDCCNormalised, Dolce: true}, Gamma: 0.8, NStep: 3, Interval: 0, Batch: 100}
 	rec, err := New(dir, paper(c))
 	if err != nil {
 		t.Fatal(err)

@@ -416,11 +416,7 @@ func Score(row *v2.DecisionRow, c *Config) {
 		row.RewardRLCCBetaFree = reward.RLCCBetaFree(row.RTTInflation, row.RateFrac, c.Target)
 	}
 	if sel.AnyFDCC() {
-		f := reward.FDCC
-		if sel.FDCCLiteral && !sel.FDCC {
-			f = reward.FDCCLiteral
-		}
-		row.RewardFDCC = f(reward.FDCCObs{
+		row.RewardFDCC = sel.FDCC.Func()(reward.FDCCObs{
 			SwitchRate: row.IntTxRateFrac, QLen: row.IntQLenFrac, RTT: row.RTTInflation,
 			Throughput: row.GoodputFrac, Flows: int(row.FlowsToDst),
 		})
