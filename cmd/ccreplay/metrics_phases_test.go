@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
+	"github.com/ccreplay/ccreplay/metrics/inspect"
 	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
@@ -25,7 +26,7 @@ func TestMetricsPhases(t *testing.T) {
 
 	r := runCLI(t, "metrics", dir, "--phases", "--json")
 	r.mustSucceed(t)
-	var got phasesJSON
+	var got inspect.PhasesJSON
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatalf("%v\n%s", err, r.stdout)
 	}

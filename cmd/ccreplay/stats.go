@@ -5,8 +5,13 @@ import (
 	"io"
 	"time"
 
+	"github.com/ccreplay/ccreplay/internal/procstat"
 	"github.com/ccreplay/ccreplay/replay"
 )
+
+// peakRSS is the process's peak resident memory as text (estimate's and
+// metrics' --stats lines).
+var peakRSS = procstat.PeakRSS
 
 // printStats writes one line of whole-run speed figures to w: wall time,
 // data packets per wall second, events per second, peak resident memory,

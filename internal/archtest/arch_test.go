@@ -47,6 +47,8 @@ var rules = []rule{
 		why: "naming and cleaning temporary outputs is file-system plumbing every writer may use: it depends on nothing of ours"},
 	{pkgs: []string{"internal/clierr"}, allow: none,
 		why: "the typed errors behind the exit codes are a leaf: runconfig, sweep and the CLI share them without importing one another"},
+	{pkgs: []string{"internal/procstat"}, allow: none,
+		why: "measuring the process (peak memory) for the --stats lines is a leaf every command and reader may use"},
 	{pkgs: []string{"internal/splitmix"}, allow: none,
 		why: "the one 64-bit mixing function (seeds, hashes) is arithmetic every layer may use: it depends on nothing of ours"},
 	{pkgs: []string{"kernel"}, allow: []string{"units", "limits", "internal/splitmix"},
@@ -85,6 +87,8 @@ var rules = []rule{
 		why: "metrics are a pure function of the output rows: they read runs, they never simulate one"},
 	{pkgs: []string{"runfolder"}, allow: []string{"schema/...", "output", "internal/staging", "limits", "units"},
 		why: "the run-folder contract (file names, manifest, staging, finding and opening folders) sits under every writer and reader; it carries metrics as JSON and knows neither the metric set nor the engine"},
+	{pkgs: []string{"metrics/inspect"}, allow: []string{"metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace/...", "internal/clierr", "internal/procstat", "internal/staging", "units", "limits"},
+		why: "ccreplay metrics reads finished run folders and prints what it recomputes: it never runs, configures or orchestrates a simulation (the OSU report is a function its caller gives)"},
 	{pkgs: []string{"fidelity"}, allow: []string{"hpccfmt", "metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace", "units", "limits", "internal/clierr", "internal/staging"},
 		why: "the cross-check compares finished runs and flow-completion files: it never simulates"},
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package procstat
 
 import (
 	"fmt"
@@ -8,8 +8,9 @@ import (
 	"syscall"
 )
 
-// peakRSS is the process's peak resident memory as text ("52.3 MiB").
-func peakRSS() string {
+// PeakRSS is the process's peak resident memory as text ("52.3 MiB"), or
+// "unknown" when the system does not say.
+func PeakRSS() string {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return "unknown"
