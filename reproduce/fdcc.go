@@ -51,7 +51,7 @@ var table62 = map[int]map[string]table62Row{
 // infrastructure of network is inherited from previous work", Sec. 5.1)
 // with "the default parameters recommended in their respective papers"
 // (Sec. 5.2); HPCC takes its paper's; FDCC is ccreplay's shipped policy.
-var fdccAlgorithms = []struct{ name, spec string }{
+var fdccAlgorithms = []variant{
 	{"dcqcn", "dcqcn:hpcc-run"},
 	{"timely", "timely:hpcc-run"},
 	{"hpcc", "hpcc"},
@@ -127,38 +127,28 @@ func init() {
 			"mean slowdown (FCT over the ideal FCT, which for 20 MB flows is within 0.1 % of the standalone FCT); Qlen is the " +
 			"largest time-weighted mean queue over switch ports. Small scale: 4- and 16-to-1; full: also 256 and 1024 (16 flows per host).",
 		Runs: func(s Scale) []Run {
-			var runs []Run
-			for _, n := range table62Flows(s) {
-				for _, b := range fdccAlgorithms {
-					runs = append(runs, table62Run(n, b.spec))
-				}
-			}
-			return runs
+			return gridRuns(table62Flows(s), fdccAlgorithms, func(n int, b variant) Run { return table62Run(n, b.spec) })
 		},
 		Claims: func(s Scale) []Claim {
-			var cs []Claim
-			for _, n := range table62Flows(s) {
-				for _, b := range fdccAlgorithms {
-					row := table62[n][b.name]
-					label := table62Run(n, b.spec).Label
-					id := fmt.Sprintf("n=%d/%s/", n, b.name)
-					what := fmt.Sprintf("%d-to-1 %s ", n, b.spec)
-					cs = append(cs,
-						Claim{ID: id + "goodput", What: what + "goodput / 100G", Paper: row.goodput, Kind: Quantity, Factor: 1.1,
-							Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1),
-							Note:    map[bool]string{true: noteDCQCNRecovery}[b.name == "dcqcn"]},
-						Claim{ID: id + "fctsd", What: what + "mean FCT slowdown", Paper: row.fctsdAvg, Kind: Quantity, Factor: 1.2,
-							Measure: quantity(label, func(s *metrics.Summary) float64 { return s.SlowdownMean }, 1)},
-						Claim{ID: id + "unfair", What: what + "unfair ratio during the incast", Paper: row.unfair, Kind: Quantity, Factor: 10,
-							Measure: quantity(label, unfairDuringIncast, 1),
-							Note:    noteUnfairConcurrent},
-						Claim{ID: id + "qlen", What: what + "mean queue", Unit: "B", Paper: row.qlenAvg, Kind: Quantity, Factor: 2,
-							Measure: quantity(label, func(s *metrics.Summary) float64 { return s.QLenAvgBytes }, 1),
-							Note:    map[bool]string{true: noteWindowQueue}[b.name == "dcqcn" || b.name == "timely"]},
-					)
+			return gridClaims(table62Flows(s), fdccAlgorithms, func(n int, b variant) []Claim {
+				row := table62[n][b.name]
+				label := table62Run(n, b.spec).Label
+				id := fmt.Sprintf("n=%d/%s/", n, b.name)
+				what := fmt.Sprintf("%d-to-1 %s ", n, b.spec)
+				return []Claim{
+					{ID: id + "goodput", What: what + "goodput / 100G", Paper: row.goodput, Kind: Quantity, Factor: 1.1,
+						Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1),
+						Note:    map[bool]string{true: noteDCQCNRecovery}[b.name == "dcqcn"]},
+					{ID: id + "fctsd", What: what + "mean FCT slowdown", Paper: row.fctsdAvg, Kind: Quantity, Factor: 1.2,
+						Measure: quantity(label, func(s *metrics.Summary) float64 { return s.SlowdownMean }, 1)},
+					{ID: id + "unfair", What: what + "unfair ratio during the incast", Paper: row.unfair, Kind: Quantity, Factor: 10,
+						Measure: quantity(label, unfairDuringIncast, 1),
+						Note:    noteUnfairConcurrent},
+					{ID: id + "qlen", What: what + "mean queue", Unit: "B", Paper: row.qlenAvg, Kind: Quantity, Factor: 2,
+						Measure: quantity(label, func(s *metrics.Summary) float64 { return s.QLenAvgBytes }, 1),
+						Note:    map[bool]string{true: noteWindowQueue}[b.name == "dcqcn" || b.name == "timely"]},
 				}
-			}
-			return cs
+			})
 		},
 	})
 }
@@ -211,25 +201,15 @@ func init() {
 			"the span from the first start to the last finish, normalized to 100 Gb/s. Small scale: 48-to-1 with 2 MB flows; full: 48, " +
 			"192 and 768 flows (1, 4 and 16 per host) of 20 MB.",
 		Runs: func(s Scale) []Run {
-			var runs []Run
-			for _, n := range table61Flows(s) {
-				for _, b := range fdccAlgorithms {
-					runs = append(runs, table61Run(s, n, b.spec))
-				}
-			}
-			return runs
+			return gridRuns(table61Flows(s), fdccAlgorithms, func(n int, b variant) Run { return table61Run(s, n, b.spec) })
 		},
 		Claims: func(s Scale) []Claim {
-			var cs []Claim
-			for _, n := range table61Flows(s) {
-				for _, b := range fdccAlgorithms {
-					label := table61Run(s, n, b.spec).Label
-					cs = append(cs, Claim{ID: fmt.Sprintf("n=%d/%s/goodput", n, b.name), What: fmt.Sprintf("%d-to-1 %s goodput / 100G", n, b.spec),
-						Paper: table61[n][b.name], Kind: Quantity, Factor: 1.1,
-						Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1)})
-				}
-			}
-			return cs
+			return gridClaims(table61Flows(s), fdccAlgorithms, func(n int, b variant) []Claim {
+				label := table61Run(s, n, b.spec).Label
+				return []Claim{{ID: fmt.Sprintf("n=%d/%s/goodput", n, b.name), What: fmt.Sprintf("%d-to-1 %s goodput / 100G", n, b.spec),
+					Paper: table61[n][b.name], Kind: Quantity, Factor: 1.1,
+					Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1)}}
+			})
 		},
 	})
 }

@@ -28,7 +28,7 @@ var table1 = map[int]map[string]table1Row{
 // policy, DC2QCN (an unpublished follow-up of Zhu 2015: its zhu2015
 // settings), HPCC and Swift with their papers' presets; the same as
 // `ccreplay eval rlcc`'s default baselines plus Swift.
-var table1Algorithms = []struct{ name, spec string }{
+var table1Algorithms = []variant{
 	{"rlcc", "rlcc"}, {"dcqcn", "dcqcn:zhu2015"}, {"hpcc", "hpcc"}, {"swift", "swift"},
 }
 
@@ -136,32 +136,22 @@ func init() {
 			"RL-CC's shipped policy, DC2QCN as DCQCN's zhu2015 preset, HPCC and Swift presets. Small scale: 128 flows; full: " +
 			"128, 1024, 4096 and 8192.",
 		Runs: func(s Scale) []Run {
-			var runs []Run
-			for _, n := range table1Flows(s) {
-				for _, a := range table1Algorithms {
-					runs = append(runs, manyToOneRun(n, a.spec))
-				}
-			}
-			return runs
+			return gridRuns(table1Flows(s), table1Algorithms, func(n int, a variant) Run { return manyToOneRun(n, a.spec) })
 		},
 		Claims: func(s Scale) []Claim {
-			var cs []Claim
-			for _, n := range table1Flows(s) {
-				for _, a := range table1Algorithms {
-					row, label := table1[n][a.name], manyToOneRun(n, a.spec).Label
-					id, what := fmt.Sprintf("n=%d/%s/", n, a.name), fmt.Sprintf("%d to 1 %s ", n, a.spec)
-					cs = append(cs,
-						Claim{ID: id + "su", What: what + "SU", Unit: "%", Paper: row.su, Kind: Quantity, Factor: 1.1,
-							Measure: table1Measure(label, func(f table1Figures) float64 { return f.su })},
-						Claim{ID: id + "fr", What: what + "FR", Paper: row.fr, Kind: Quantity, Factor: 1.5,
-							Measure: table1Measure(label, func(f table1Figures) float64 { return f.fr }),
-							Note:    map[bool]string{true: noteRLCCFairness}[a.name == "rlcc"]},
-						Claim{ID: id + "ql", What: what + "QL", Unit: "us", Paper: row.ql, Kind: Quantity, Factor: 2,
-							Measure: table1Measure(label, func(f table1Figures) float64 { return f.ql })},
-					)
+			return gridClaims(table1Flows(s), table1Algorithms, func(n int, a variant) []Claim {
+				row, label := table1[n][a.name], manyToOneRun(n, a.spec).Label
+				id, what := fmt.Sprintf("n=%d/%s/", n, a.name), fmt.Sprintf("%d to 1 %s ", n, a.spec)
+				return []Claim{
+					{ID: id + "su", What: what + "SU", Unit: "%", Paper: row.su, Kind: Quantity, Factor: 1.1,
+						Measure: table1Measure(label, func(f table1Figures) float64 { return f.su })},
+					{ID: id + "fr", What: what + "FR", Paper: row.fr, Kind: Quantity, Factor: 1.5,
+						Measure: table1Measure(label, func(f table1Figures) float64 { return f.fr }),
+						Note:    map[bool]string{true: noteRLCCFairness}[a.name == "rlcc"]},
+					{ID: id + "ql", What: what + "QL", Unit: "us", Paper: row.ql, Kind: Quantity, Factor: 2,
+						Measure: table1Measure(label, func(f table1Figures) float64 { return f.ql })},
 				}
-			}
-			return cs
+			})
 		},
 	})
 }
@@ -177,7 +167,7 @@ var table3 = map[int]map[string][2]float64{
 
 // table3Policies are Table III's rows: the shipped MLP teacher and the
 // shipped trees distilled from it (docs/DISTILL.md).
-var table3Policies = []struct{ name, policy string }{{"mlp", "teacher"}, {"tree", "default"}}
+var table3Policies = []variant{{"mlp", "teacher"}, {"tree", "default"}}
 
 func table3Flows(s Scale) []int {
 	if s == Full {
@@ -266,27 +256,17 @@ func init() {
 			"bytes, so at most 0.954); latency is a data packet's delivery minus its departure from the sender's NIC. Small " +
 			"scale: 64 flows; full: 64, 512 and 2048.",
 		Runs: func(s Scale) []Run {
-			var runs []Run
-			for _, n := range table3Flows(s) {
-				for _, p := range table3Policies {
-					runs = append(runs, table3Run(n, p.policy))
-				}
-			}
-			return runs
+			return gridRuns(table3Flows(s), table3Policies, func(n int, p variant) Run { return table3Run(n, p.spec) })
 		},
 		Claims: func(s Scale) []Claim {
-			var cs []Claim
-			for _, n := range table3Flows(s) {
-				for _, p := range table3Policies {
-					row, label := table3[n][p.name], table3Run(n, p.policy).Label
-					id, what := fmt.Sprintf("n=%d/%s/", n, p.name), fmt.Sprintf("%d to 1 %s ", n, p.name)
-					cs = append(cs,
-						Claim{ID: id + "gp", What: what + "GP", Paper: row[0], Kind: Quantity, Factor: 1.1, Measure: table3Measure(label, false)},
-						Claim{ID: id + "latency", What: what + "latency", Unit: "us", Paper: row[1], Kind: Quantity, Factor: 2, Measure: table3Measure(label, true)},
-					)
+			return gridClaims(table3Flows(s), table3Policies, func(n int, p variant) []Claim {
+				row, label := table3[n][p.name], table3Run(n, p.spec).Label
+				id, what := fmt.Sprintf("n=%d/%s/", n, p.name), fmt.Sprintf("%d to 1 %s ", n, p.name)
+				return []Claim{
+					{ID: id + "gp", What: what + "GP", Paper: row[0], Kind: Quantity, Factor: 1.1, Measure: table3Measure(label, false)},
+					{ID: id + "latency", What: what + "latency", Unit: "us", Paper: row[1], Kind: Quantity, Factor: 2, Measure: table3Measure(label, true)},
 				}
-			}
-			return cs
+			})
 		},
 	})
 }
