@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
 	"github.com/ccreplay/ccreplay/limits"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -48,7 +49,7 @@ func decodeDecisions(path string, want map[int64]bool) (map[int64][]decision, er
 	fail := func(format string, a ...any) error {
 		return fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
 	}
-	in, err := limits.Open(path, "a run's decisions.parquet", limits.MaxRunParquetBytes, true)
+	in, err := limits.Open(path, "a run's "+runfolder.DecisionsFile, limits.MaxRunParquetBytes, true)
 	if err != nil {
 		return nil, fmt.Errorf("decisions: %w", err)
 	}

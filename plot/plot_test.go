@@ -611,8 +611,8 @@ func TestReadDecisionsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]string{
-		big:  big + ": 68719476737 bytes, more than 64 GiB, the limit of a run's decisions.parquet",
-		zero: zero + ": is a character device; a run's decisions.parquet must be a regular file",
+		big:  big + ": 68719476737 bytes, more than 64 GiB, the limit of a run's " + runfolder.DecisionsFile,
+		zero: zero + ": is a character device; a run's " + runfolder.DecisionsFile + " must be a regular file",
 	} {
 		_, err := readDecisions(path, map[int64]bool{0: true})
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {

@@ -124,7 +124,7 @@ func TestSameNumbersAsMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rec.Packets == nil {
-		t.Fatal("fixture: no packets.parquet")
+		t.Fatal("fixture: no " + runfolder.PacketsFile)
 	}
 	rows := append(metrics.SummaryRows(rec.Summary), metrics.PacketRows(*rec.Packets)...)
 	_, sizes := metrics.SizeCells(metrics.BySize(rec.Rows.Messages))
@@ -253,7 +253,7 @@ func TestSweep(t *testing.T) {
 	}
 
 	// A point not done is a warning, a pending row, and out of the means.
-	if err := os.Remove(filepath.Join(root, "cca=dcqcn", "kmin=5KB", "buffer=1MB", "seed=1", "summary.json")); err != nil {
+	if err := os.Remove(filepath.Join(root, "cca=dcqcn", "kmin=5KB", "buffer=1MB", "seed=1", runfolder.SummaryFile)); err != nil {
 		t.Fatal(err)
 	}
 	page, res = build(t, root)

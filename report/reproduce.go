@@ -18,7 +18,7 @@ import (
 // figure, and the headline metrics of its runs.
 func (p *page) reproduction(id, dir string) error {
 	var rep reproduce.Report
-	if err := readJSON(filepath.Join(dir, reproduce.ReportFile), "a reproduction.json", &rep); err != nil {
+	if err := readJSON(filepath.Join(dir, reproduce.ReportFile), "a "+runfolder.ReproductionFile, &rep); err != nil {
 		return err
 	}
 	if rep.SchemaVersion != reproduce.ReportVersion {
@@ -40,7 +40,7 @@ func (p *page) reproduction(id, dir string) error {
 		}
 	}
 	p.h3("The paper's numbers and ccreplay's")
-	p.table("Claims (reproduction.json): the paper's value, ccreplay's, the verdict and its rule", []string{"claim", "paper", "ccreplay", "verdict", "rule", "id"}, rows,
+	p.table("Claims ("+runfolder.ReproductionFile+"): the paper's value, ccreplay's, the verdict and its rule", []string{"claim", "paper", "ccreplay", "verdict", "rule", "id"}, rows,
 		func(c int) bool { return c == 1 || c == 2 })
 	n := rep.Counts()
 	var vs []string
@@ -107,7 +107,7 @@ func (p *page) reproduction(id, dir string) error {
 		rows = append(rows, row)
 	}
 	p.h3("Its runs")
-	p.table("Headline metrics of the experiment's runs (their summary.json)", header, rows, allNumeric)
+	p.table("Headline metrics of the experiment's runs (their "+runfolder.SummaryFile+")", header, rows, allNumeric)
 	p.endSection()
 	return nil
 }

@@ -29,7 +29,7 @@ func (p *page) runs(ins []Input, colours map[string]int, opt Options) error {
 		args = append(args, in.Dir)
 		if in.Kind == KindComparison {
 			c := &runfolder.Collection{}
-			if err := readJSON(filepath.Join(in.Dir, runfolder.CollectionFile), "a comparison.json", c); err != nil {
+			if err := readJSON(filepath.Join(in.Dir, runfolder.CollectionFile), "a "+runfolder.CollectionFile, c); err != nil {
 				return err
 			}
 			colls = append(colls, c)
@@ -93,10 +93,10 @@ func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collD
 		rows = append(rows, []string{r.Label, filepath.ToSlash(r.Dir), kind, m.CCA, strconv.FormatUint(m.Seed, 10), m.Trace, m.Topology,
 			network(r.Ports), m.Packets, m.Tool, metrics.Format(float64(m.SimEndNs), metrics.UnitNs), strconv.FormatUint(m.Events, 10)})
 	}
-	p.table("Runs (from each folder's summary.json; the network from its ports.parquet)",
+	p.table("Runs (from each folder's "+runfolder.SummaryFile+"; the network from its "+runfolder.PortsFile+")",
 		[]string{"run", "folder", "kind", "algorithm", "seed", "workload or trace", "topology", "network", "packet log", "written by", "simulated time", "events"},
 		rows, func(c int) bool { return c == 4 || c >= 10 })
-	p.para("Commands that reproduce each run (rebuilt from summary.json: the workload, algorithm with its preset, topology, seed and packet log; the network settings, listed at the end of this section, are the preset's unless a configuration file changed them):")
+	p.para("Commands that reproduce each run (rebuilt from " + runfolder.SummaryFile + ": the workload, algorithm with its preset, topology, seed and packet log; the network settings, listed at the end of this section, are the preset's unless a configuration file changed them):")
 	var cmds []string
 	for _, r := range runs {
 		cmds = append(cmds, commandOf(&r.Manifest, r.Dir))
@@ -149,7 +149,7 @@ func (p *page) whatWasRun(runs []*plot.Run, colls []*runfolder.Collection, collD
 	}
 	return func() {
 		p.h3("Every effective parameter")
-		p.table("Every effective parameter (summary.json: config, cca_params, estimate; units in the names: _bytes, _ns, _bps, _pkts)", header, prow, allNumeric)
+		p.table("Every effective parameter ("+runfolder.SummaryFile+": config, cca_params, estimate; units in the names: _bytes, _ns, _bps, _pkts)", header, prow, allNumeric)
 	}
 }
 
@@ -291,7 +291,7 @@ func (p *page) runWarnings(runs []*plot.Run) {
 	}
 	p.h3("Warnings")
 	if len(ws) == 0 {
-		p.para("None: no run's summary.json holds a warning and every flow finished.")
+		p.para("None: no run's " + runfolder.SummaryFile + " holds a warning and every flow finished.")
 		return
 	}
 	p.warnings(ws)
@@ -456,7 +456,7 @@ func (p *page) estimate(r *plot.Run) error {
 		rows = append(rows, []string{k, strconv.Itoa(a.links), strconv.Itoa(a.sim), strconv.FormatInt(a.flows, 10),
 			metrics.Format(float64(a.bytes), metrics.UnitBytes), metrics.Format(a.maxLoad, metrics.UnitPct), strconv.Itoa(a.warn)})
 	}
-	p.table("Links per kind (links.parquet)", []string{"kind", "links", "simulated", "flow crossings", "bytes", "max offered load", "with warnings"}, rows, allNumeric)
+	p.table("Links per kind ("+runfolder.LinksFile+")", []string{"kind", "links", "simulated", "flow crossings", "bytes", "max offered load", "with warnings"}, rows, allNumeric)
 	idx := make([]int, len(links))
 	for i := range idx {
 		idx[i] = i

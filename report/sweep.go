@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
 
@@ -77,7 +78,7 @@ func (p *page) sweep(id, dir string, colours map[string]int) error {
 		}
 		arows = append(arows, []string{a.Column, a.Key, strconv.Itoa(len(a.Values)), strings.Join(vs, ", ")})
 	}
-	p.table("Axes (sweep.json)", []string{"column", "configuration key", "values", "each value"}, arows, func(c int) bool { return c == 2 })
+	p.table("Axes ("+runfolder.SweepManifestFile+")", []string{"column", "configuration key", "values", "each value"}, arows, func(c int) bool { return c == 2 })
 
 	var ws []string
 	for _, s := range states {
@@ -188,7 +189,7 @@ func (p *page) sweep(id, dir string, colours map[string]int) error {
 	}
 	p.h3("Points")
 	na := len(m.Axes)
-	p.table(fmt.Sprintf("Every point (sweep.parquet's rows; %s metrics as ccreplay metrics prints them)", dir), header, rows,
+	p.table(fmt.Sprintf("Every point (%s's rows; %s metrics as ccreplay metrics prints them)", runfolder.SweepTableFile, dir), header, rows,
 		func(c int) bool { return c == 0 || c >= 2+na })
 	p.endSection()
 	return nil

@@ -81,6 +81,20 @@ const (
 	FinalPolicyFile = "policy-final.json"
 )
 
+// File names of a netcalc folder (ccreplay netcalc, docs/NETCALC.md),
+// beside its manifest (SummaryFile): the model's curves and events, named
+// CurvesName and EventsName with the format's extension (.parquet, or
+// .csv with --format csv), and with --compare the model and the packet
+// replay side by side, in total and per flow.
+const (
+	CurvesName       = "curves"
+	EventsName       = "events"
+	CurvesFile       = CurvesName + ".parquet"
+	EventsFile       = EventsName + ".parquet"
+	CompareFile      = "compare.parquet"
+	CompareFlowsFile = "compare_flows.parquet"
+)
+
 // Folder kinds, the "kind" of a manifest.
 const (
 	KindRun        = "run"

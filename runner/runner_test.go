@@ -81,7 +81,7 @@ func TestSameSeedByteIdenticalOutputs(t *testing.T) {
 	x, _ := os.ReadFile(filepath.Join(a, runfolder.PacketsFile))
 	z, _ := os.ReadFile(filepath.Join(c, runfolder.PacketsFile))
 	if bytes.Equal(x, z) {
-		t.Errorf("packets.parquet identical for seeds 1 and 2: the seed is not used")
+		t.Errorf("%s identical for seeds 1 and 2: the seed is not used", runfolder.PacketsFile)
 	}
 	entries, _ := os.ReadDir(a)
 	for _, e := range entries {
@@ -114,7 +114,7 @@ func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
 	}
 	got := metrics.Compute(flows, msgs, ports, metrics.Options{})
 	if !reflect.DeepEqual(got, sum) {
-		t.Fatalf("metrics from Parquet differ from the run's summary.json:\n got %+v\nwant %+v", got, sum)
+		t.Fatalf("metrics from Parquet differ from the run's %s:\n got %+v\nwant %+v", runfolder.SummaryFile, got, sum)
 	}
 	// packets.parquet: every data packet sent has a NIC dequeue row, every
 	// delivered one a deliver row, and control packets appear at level all.
@@ -134,7 +134,7 @@ func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	if dataDeq != res.DataPackets || deliver != res.DataPackets || ctrl == 0 {
-		t.Fatalf("packets.parquet: %d sender dequeues, %d deliveries, %d control rows; want %d, %d, > 0", dataDeq, deliver, ctrl, res.DataPackets, res.DataPackets)
+		t.Fatalf("%s: %d sender dequeues, %d deliveries, %d control rows; want %d, %d, > 0", runfolder.PacketsFile, dataDeq, deliver, ctrl, res.DataPackets, res.DataPackets)
 	}
 }
 
@@ -184,7 +184,7 @@ func TestCancelLeavesNoFile(t *testing.T) {
 		t.Errorf("extra saw %v, want the replay's files %v", seen, want)
 	}
 	if _, err := os.Stat(filepath.Join(dir, runfolder.SummaryFile)); !os.IsNotExist(err) {
-		t.Errorf("summary.json written after a failure: %v", err)
+		t.Errorf("%s written after a failure: %v", runfolder.SummaryFile, err)
 	}
 }
 

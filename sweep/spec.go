@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // Kind is what each point of a sweep runs.
@@ -116,8 +117,8 @@ const PointPlanBytes = 3000
 // tooManyPoints is the error of a sweep of n points, more than MaxPoints:
 // what has them, and what planning them would take.
 func tooManyPoints(what string, n float64) error {
-	return fmt.Errorf("%s %.0f points, more than the limit of %d a sweep may have (planning them would take about %s, %d bytes a point, and a sweep.json of about %s; split the sweep; docs/LIMITS.md)",
-		what, n, MaxPoints, decimalSize(n*PointPlanBytes), PointPlanBytes, decimalSize(n*270))
+	return fmt.Errorf("%s %.0f points, more than the limit of %d a sweep may have (planning them would take about %s, %d bytes a point, and a %s of about %s; split the sweep; docs/LIMITS.md)",
+		what, n, MaxPoints, decimalSize(n*PointPlanBytes), PointPlanBytes, runfolder.SweepManifestFile, decimalSize(n*270))
 }
 
 // decimalSize formats bytes as "450 MB" or "3 GB" (three digits at most).

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // Sizes whose cost nobody stated are refused before anything is built, in
@@ -20,7 +22,7 @@ func TestRefusedWithTheEstimate(t *testing.T) {
 		{[]string{"sweep", "--workload", "incast:n=2,size=1KB", "--seeds", "1..1000000", "--out", filepath.Join(dir, "sw")}, ExitUsage,
 			[]string{"1000000 points, more than the limit of 100000", "about 3 GB"}},
 		{[]string{"sweep", "--workload", "incast:n=2,size=1KB", "--seeds", "1..50000", "--cca", "dcqcn,hpcc,dolce", "--out", filepath.Join(dir, "sw")}, ExitUsage,
-			[]string{"150000 points, more than the limit of 100000", "about 450 MB", "sweep.json of about 40.5 MB"}},
+			[]string{"150000 points, more than the limit of 100000", "about 450 MB", runfolder.SweepManifestFile + " of about 40.5 MB"}},
 		{[]string{"gen", "cdf:dist=websearch,hosts=16,load=0.5,flows=2000000", "-o", filepath.Join(dir, "t.parquet"), "--max-memory", "300MB"}, ExitBadInput,
 			[]string{"cdf: the trace needs about 544 MB: 2000000 messages x 240 B + 64 MB, more than --max-memory 300MB"}},
 		{[]string{"gen", "all-to-all:hosts=1000", "-o", filepath.Join(dir, "t.parquet"), "--max-memory", "300MB"}, ExitBadInput,

@@ -129,8 +129,8 @@ func TestTrainFDCCCheckpoints(t *testing.T) {
 		t.Errorf(runfolder.EvaluationText+": %v\n%s", err, ev)
 	}
 	var scores []fdcctrain.CheckpointScore
-	if b, err := os.ReadFile(filepath.Join(out, "checkpoints", "scores.json")); err != nil || json.Unmarshal(b, &scores) != nil || len(scores) != 2 {
-		t.Fatalf("scores.json: %v %v", err, scores)
+	if b, err := os.ReadFile(filepath.Join(out, "checkpoints", runfolder.ScoresFile)); err != nil || json.Unmarshal(b, &scores) != nil || len(scores) != 2 {
+		t.Fatalf("%s: %v %v", runfolder.ScoresFile, err, scores)
 	}
 	pol, err := fdcc.Load(sum.Checkpoints[1].Policy)
 	if err != nil {

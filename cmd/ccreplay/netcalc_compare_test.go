@@ -23,14 +23,14 @@ func ncCompareRun(t *testing.T, out string, extra ...string) (scenario.Summary, 
 	if s.Compare == nil {
 		t.Fatalf(runfolder.SummaryFile + " has no compare object")
 	}
-	for _, f := range []string{"replay/" + runfolder.PacketsFile, "replay/" + runfolder.SummaryFile, "replay/" + runfolder.FlowsFile, "compare.parquet"} {
+	for _, f := range []string{"replay/" + runfolder.PacketsFile, "replay/" + runfolder.SummaryFile, "replay/" + runfolder.FlowsFile, runfolder.CompareFile} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
 	}
 	c := readArrow(t, filepath.Join(out, scenario.CompareFile))
 	if c.rows != s.Compare.Rows {
-		t.Errorf("compare.parquet: %d rows, summary says %d", c.rows, s.Compare.Rows)
+		t.Errorf("%s: %d rows, summary says %d", runfolder.CompareFile, c.rows, s.Compare.Rows)
 	}
 	for _, col := range []string{"t_ns", "model_paused", "replay_paused", "model_delay_ns", "replay_delay_ns"} {
 		if len(c.i64[col]) != c.rows {
@@ -47,7 +47,7 @@ func ncCompareRun(t *testing.T, out string, extra ...string) (scenario.Summary, 
 	// the messages' model flow).
 	f := readArrow(t, filepath.Join(out, scenario.CompareFlowsFile))
 	if f.rows != s.Compare.FlowRows || f.rows != c.rows*len(s.Flows) {
-		t.Fatalf("compare_flows.parquet: %d rows, summary says %d, want %d steps x %d flows", f.rows, s.Compare.FlowRows, c.rows, len(s.Flows))
+		t.Fatalf("%s: %d rows, summary says %d, want %d steps x %d flows", runfolder.CompareFlowsFile, f.rows, s.Compare.FlowRows, c.rows, len(s.Flows))
 	}
 	for k := 0; k < c.rows; k++ {
 		var model, replay float64
@@ -60,8 +60,8 @@ func ncCompareRun(t *testing.T, out string, extra ...string) (scenario.Summary, 
 			replay += f.f64["replay_backlog_bytes"][i]
 		}
 		if math.Abs(replay-c.f64["replay_backlog_bytes"][k]) > 1e-6 || math.Abs(model-c.f64["model_backlog_bytes"][k]) > 1e-3*max(1, model) {
-			t.Fatalf("t=%d ns: the flows' backlogs add up to %v (model) and %v (replay), compare.parquet says %v and %v",
-				c.i64["t_ns"][k], model, replay, c.f64["model_backlog_bytes"][k], c.f64["replay_backlog_bytes"][k])
+			t.Fatalf("t=%d ns: the flows' backlogs add up to %v (model) and %v (replay), %s says %v and %v",
+				c.i64["t_ns"][k], model, replay, runfolder.CompareFile, c.f64["model_backlog_bytes"][k], c.f64["replay_backlog_bytes"][k])
 		}
 	}
 	return s, c

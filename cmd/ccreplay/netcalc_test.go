@@ -47,7 +47,7 @@ func TestNetcalcDCQCNFiles(t *testing.T) {
 	if s.CNPs == 0 || s.Cuts < s.CNPs || s.FirstPauseNs != -1 || s.PeakBacklogBytes < 50e6 {
 		t.Errorf("summary %+v", s)
 	}
-	curves := readArrow(t, filepath.Join(a, "curves.parquet"))
+	curves := readArrow(t, filepath.Join(a, runfolder.CurvesFile))
 	if curves.rows != s.CurveRows || curves.rows != 1001*32 {
 		t.Errorf("curves: %d rows, summary says %d, want %d", curves.rows, s.CurveRows, 1001*32)
 	}
@@ -67,11 +67,11 @@ func TestNetcalcDCQCNFiles(t *testing.T) {
 	if curves.i64["flow_id"][0] != -1 || curves.i64["t_ns"][32] != 1000 {
 		t.Errorf("curves: first rows flow_id %v t_ns %v", curves.i64["flow_id"][:2], curves.i64["t_ns"][32])
 	}
-	events := readArrow(t, filepath.Join(a, "events.parquet"))
+	events := readArrow(t, filepath.Join(a, runfolder.EventsFile))
 	if events.rows != s.Events || len(events.i64["t_ns"]) != events.rows || len(events.f64["before"]) != events.rows {
 		t.Fatalf("events: %d rows, summary %d", events.rows, s.Events)
 	}
-	for _, name := range []string{"curves.parquet", "events.parquet", runfolder.SummaryFile} {
+	for _, name := range []string{runfolder.CurvesFile, runfolder.EventsFile, runfolder.SummaryFile} {
 		x, _ := os.ReadFile(filepath.Join(a, name))
 		y, _ := os.ReadFile(filepath.Join(b, name))
 		if len(x) == 0 || !bytes.Equal(x, y) {
@@ -79,9 +79,9 @@ func TestNetcalcDCQCNFiles(t *testing.T) {
 		}
 	}
 	// The cnp kind is in the file (a dict column Arrow reads as strings).
-	raw, _ := os.ReadFile(filepath.Join(a, "events.parquet"))
+	raw, _ := os.ReadFile(filepath.Join(a, runfolder.EventsFile))
 	if !bytes.Contains(raw, []byte("cnp")) {
-		t.Errorf("events.parquet has no cnp event")
+		t.Errorf("%s has no cnp event", runfolder.EventsFile)
 	}
 }
 
@@ -90,15 +90,15 @@ func TestNetcalcCSV(t *testing.T) {
 	r := runCLI(t, "netcalc", "--workload", "incast:n=2,size=1MB", "--cca", "aimd-window", "--horizon", "200us",
 		"--format", "csv", "--out", out)
 	r.mustSucceed(t)
-	b, err := os.ReadFile(filepath.Join(out, "curves.csv"))
+	b, err := os.ReadFile(filepath.Join(out, runfolder.CurvesName+".csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if lines[0] != strings.Join(scenario.CurveColumns, ",") || len(lines) != 1+201*3 {
-		t.Errorf("curves.csv: header %q, %d lines", lines[0], len(lines))
+		t.Errorf("%s.csv: header %q, %d lines", runfolder.CurvesName, lines[0], len(lines))
 	}
-	if _, err := os.Stat(filepath.Join(out, "events.csv")); err != nil {
+	if _, err := os.Stat(filepath.Join(out, runfolder.EventsName+".csv")); err != nil {
 		t.Error(err)
 	}
 }

@@ -59,7 +59,7 @@ func TestRunPyDCQCNAgainstNS3Incast(t *testing.T) {
 	a, err1 := os.ReadFile(filepath.Join(own, fidelity.FCTFile))
 	b, err2 := os.ReadFile(filepath.Join(preset, fidelity.FCTFile))
 	if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-		t.Errorf("fct.txt under dcqcn:hpcc-run differs from the config's own run.py keys (%v %v)", err1, err2)
+		t.Errorf(fidelity.FCTFile+" under dcqcn:hpcc-run differs from the config's own run.py keys (%v %v)", err1, err2)
 	}
 	for _, r := range []cliResult{rOwn, rPreset} {
 		if strings.Contains(r.stderr, "warning:") {
@@ -88,7 +88,7 @@ func TestRunPyDCQCNAgainstNS3Incast(t *testing.T) {
 		} `json:"collapse"`
 	}
 	if err := json.Unmarshal(sb, &s); err != nil || s.Collapse == nil {
-		t.Fatalf("summary.json: no collapse entry (%v)", err)
+		t.Fatalf("%s: no collapse entry (%v)", runfolder.SummaryFile, err)
 	}
 	rep = compare("fct_connectx.txt", cx)
 	// The simulator's own utilization of the receiver's link over its last

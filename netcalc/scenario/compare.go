@@ -10,6 +10,7 @@ import (
 	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
@@ -26,8 +27,8 @@ var replayCCA = map[netcalc.CCKind]string{
 // adds to the folder.
 const (
 	CompareDir       = "replay"
-	CompareFile      = "compare.parquet"
-	CompareFlowsFile = "compare_flows.parquet"
+	CompareFile      = runfolder.CompareFile
+	CompareFlowsFile = runfolder.CompareFlowsFile
 )
 
 // Compare is summary.json's "compare" object: the replay's side.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/output"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -85,7 +86,7 @@ func eventRows(res *netcalc.Result) []ncEventRow {
 // csv) and returns the file names.
 func writeModelFiles(dir, format string, res *netcalc.Result) ([]string, error) {
 	curves, events := curveRows(res), eventRows(res)
-	names := []string{"curves." + format, "events." + format}
+	names := []string{runfolder.CurvesName + "." + format, runfolder.EventsName + "." + format}
 	if format == "parquet" {
 		if err := output.WriteRows(filepath.Join(dir, names[0]), curves); err != nil {
 			return nil, err

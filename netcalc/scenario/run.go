@@ -15,7 +15,7 @@ import (
 )
 
 // SummaryFile is the folder's manifest.
-const SummaryFile = "summary.json"
+const SummaryFile = runfolder.SummaryFile
 
 // Run checks and resolves r, runs the model (and with r.Compare the
 // packet replay) and writes r.Out, whole or not at all. It returns the

@@ -101,7 +101,7 @@ func TestWrite(t *testing.T) {
 	}
 	for _, f := range []string{FileName, runfolder.DatasetFile} {
 		if !slices.Contains(m.Files, f) {
-			t.Errorf("summary.json files %v lack %s", m.Files, f)
+			t.Errorf("%s files %v lack %s", runfolder.SummaryFile, m.Files, f)
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, runfolder.DatasetFile))
@@ -110,7 +110,7 @@ func TestWrite(t *testing.T) {
 	}
 	var back Info
 	if err := json.Unmarshal(b, &back); err != nil || back.Rows != info.Rows {
-		t.Errorf("dataset.json: %v, rows %d want %d", err, back.Rows, info.Rows)
+		t.Errorf("%s: %v, rows %d want %d", runfolder.DatasetFile, err, back.Rows, info.Rows)
 	}
 	_, dir2 := write()
 	for _, f := range []string{FileName, runfolder.DatasetFile} {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // The report carries the options' seed and provenance, and its text the
@@ -15,15 +16,16 @@ func TestReportText(t *testing.T) {
 	o := Options{Seed: 3, ProducedBy: "p", SelectFlows: []int{24, 48}}
 	res := &Result{Trees: 2, Depth: 3, Nodes: 9, TestRMSE: 0.01, RoundFR: []float64{40, 60}, SelectedRound: 1,
 		PerFlows: []ScenarioFit{{Flows: 4, TestRMSE: 0.02, TestPairs: 10}}}
-	r := NewReport("out/policy.json", "teacher", o, res)
+	policy, report := "out/"+runfolder.PolicyFile, "out/"+runfolder.DistillFile
+	r := NewReport(policy, "teacher", o, res)
 	if r.Seed != 3 || r.ProducedBy != "p" || r.Fit != res || r.Teacher != "teacher" {
 		t.Errorf("report %+v", r)
 	}
 	var b bytes.Buffer
-	if err := r.WriteText(&b, "out/distill.json", "5MB"); err != nil {
+	if err := r.WriteText(&b, report, "5MB"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"wrote out/policy.json (2 trees, depth 3, 9 nodes) and out/distill.json",
+	for _, want := range []string{"wrote " + policy + " (2 trees, depth 3, 9 nodes) and " + report,
 		"kept round 1's student; smallest FR on 24,48 flows per round: 40 60\n", "      4 to 1: held-out RMSE 0.0200 (10 pairs)"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())

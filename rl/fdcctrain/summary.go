@@ -126,8 +126,8 @@ func (s *Summary) WriteText(w io.Writer) error {
 	}
 	if len(s.Heldout) > 0 {
 		c := s.Heldout[s.Kept]
-		fmt.Fprintf(w, "policy.json is the checkpoint after %d episodes: held-out score %.4f of %d checkpoints (tables in %s; the final actor in %s)\n",
-			c.Episode, c.Score, len(s.Heldout), filepath.Join(s.dir, EvaluationText), filepath.Join(s.dir, FinalFile))
+		fmt.Fprintf(w, "%s is the checkpoint after %d episodes: held-out score %.4f of %d checkpoints (tables in %s; the final actor in %s)\n",
+			runfolder.PolicyFile, c.Episode, c.Score, len(s.Heldout), filepath.Join(s.dir, EvaluationText), filepath.Join(s.dir, FinalFile))
 		fmt.Fprint(w, c.Table.Format("kept checkpoint"))
 	}
 	fmt.Fprintf(w, "%-8s %10s %9s %9s %12s %12s\n", "last", "reward", "draining", "goodput", "max queue", "critic loss")

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // The summary keeps the last episode of each flow count in curriculum
@@ -23,7 +25,7 @@ func TestSummarizeLastByFlows(t *testing.T) {
 	if err := s.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"wrote dir/policy.json and dir/learning.parquet (4 episodes, seed 5)", "after 4 episodes (b)", " 4-to-1 ", " 2-to-1 "} {
+	for _, want := range []string{"wrote dir/" + runfolder.PolicyFile + " and dir/" + runfolder.LearningFile + " (4 episodes, seed 5)", "after 4 episodes (b)", " 4-to-1 ", " 2-to-1 "} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -24,7 +25,7 @@ func TestSummarizeLastByFlows(t *testing.T) {
 	if err := s.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"wrote dir/policy.json and dir/learning.parquet (5 episodes, seed 7)",
+	for _, want := range []string{"wrote dir/" + runfolder.PolicyFile + " and dir/" + runfolder.LearningFile + " (5 episodes, seed 7)",
 		"kept the policy after episode 4: smallest FR 80 on 24,96 flows (SU 95 %); 2 checkpoints", "\na ", "\nb "} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())

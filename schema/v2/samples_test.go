@@ -324,8 +324,8 @@ var datasetSamples = []datasetSample{
 // netcalcFiles are the files of a netcalc folder the netcalc samples come
 // from.
 var netcalcFiles = map[string]string{
-	"netcalc_curves": "curves.parquet", "netcalc_events": "events.parquet",
-	"netcalc_compare": "compare.parquet", "netcalc_compare_flows": "compare_flows.parquet",
+	"netcalc_curves": runfolder.CurvesFile, "netcalc_events": runfolder.EventsFile,
+	"netcalc_compare": runfolder.CompareFile, "netcalc_compare_flows": runfolder.CompareFlowsFile,
 }
 
 func TestSampleDatasets(t *testing.T) {

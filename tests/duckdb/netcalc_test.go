@@ -39,16 +39,16 @@ func TestNetcalcReadByDuckDB(t *testing.T) {
 	}
 	db := openDB(t)
 	types := map[string]map[string]string{
-		"curves.parquet": {"t_ns": "BIGINT", "flow_id": "BIGINT", "epoch": "INTEGER", "a_bytes": "DOUBLE", "ahat_bytes": "DOUBLE",
+		runfolder.CurvesFile: {"t_ns": "BIGINT", "flow_id": "BIGINT", "epoch": "INTEGER", "a_bytes": "DOUBLE", "ahat_bytes": "DOUBLE",
 			"d_bytes": "DOUBLE", "d_lo_bytes": "DOUBLE", "d_hi_bytes": "DOUBLE", "backlog_bytes": "DOUBLE", "rate_bps": "DOUBLE",
 			"window_bytes": "DOUBLE", "rtt_ns": "BIGINT", "paused": "BOOLEAN"},
-		"events.parquet": {"t_ns": "BIGINT", "flow_id": "BIGINT", "kind": "VARCHAR", "before": "DOUBLE", "after": "DOUBLE", "unit": "VARCHAR"},
-		"compare.parquet": {"t_ns": "BIGINT", "model_backlog_bytes": "DOUBLE", "replay_backlog_bytes": "DOUBLE", "model_rate_bps": "DOUBLE",
+		runfolder.EventsFile: {"t_ns": "BIGINT", "flow_id": "BIGINT", "kind": "VARCHAR", "before": "DOUBLE", "after": "DOUBLE", "unit": "VARCHAR"},
+		runfolder.CompareFile: {"t_ns": "BIGINT", "model_backlog_bytes": "DOUBLE", "replay_backlog_bytes": "DOUBLE", "model_rate_bps": "DOUBLE",
 			"replay_rate_bps": "DOUBLE", "model_paused": "BIGINT", "replay_paused": "BIGINT", "model_delay_ns": "BIGINT", "replay_delay_ns": "BIGINT"},
-		"compare_flows.parquet": {"t_ns": "BIGINT", "flow_id": "BIGINT", "model_rate_bps": "DOUBLE", "replay_rate_bps": "DOUBLE",
+		runfolder.CompareFlowsFile: {"t_ns": "BIGINT", "flow_id": "BIGINT", "model_rate_bps": "DOUBLE", "replay_rate_bps": "DOUBLE",
 			"model_backlog_bytes": "DOUBLE", "replay_backlog_bytes": "DOUBLE"},
 	}
-	counts := map[string]int{"curves.parquet": sum.CurveRows, "events.parquet": sum.Events, "compare.parquet": sum.Compare.Rows, "compare_flows.parquet": sum.Compare.FlowRows}
+	counts := map[string]int{runfolder.CurvesFile: sum.CurveRows, runfolder.EventsFile: sum.Events, runfolder.CompareFile: sum.Compare.Rows, runfolder.CompareFlowsFile: sum.Compare.FlowRows}
 	for file, cols := range types {
 		p := filepath.Join(out, file)
 		rows, _ := queryRows(t, db, fmt.Sprintf("select column_name, column_type from (describe select * from read_parquet('%s'))", p))
@@ -75,7 +75,7 @@ func TestNetcalcReadByDuckDB(t *testing.T) {
 			t.Errorf("%s: %d steps disagree", what, n)
 		}
 	}
-	curves := filepath.Join(out, "curves.parquet")
+	curves := filepath.Join(out, runfolder.CurvesFile)
 	check("curves: aggregate backlog = sum over flows", fmt.Sprintf(`
 		select count(*) as bad from (select t_ns,
 		  sum(backlog_bytes) filter (where flow_id >= 0) as bl, max(backlog_bytes) filter (where flow_id = -1) as ag_bl
@@ -83,9 +83,9 @@ func TestNetcalcReadByDuckDB(t *testing.T) {
 		where abs(ag_bl - bl) > 1e-3 * greatest(1, ag_bl)`, curves))
 	check("compare: model backlog = curves' aggregate", fmt.Sprintf(`
 		select count(*) as bad from read_parquet('%s') c join read_parquet('%s') g on g.t_ns = c.t_ns and g.flow_id = -1
-		where abs(c.model_backlog_bytes - g.backlog_bytes) > 1e-6`, filepath.Join(out, "compare.parquet"), curves))
+		where abs(c.model_backlog_bytes - g.backlog_bytes) > 1e-6`, filepath.Join(out, runfolder.CompareFile), curves))
 	check("compare_flows adds up to compare", fmt.Sprintf(`
 		select count(*) as bad from read_parquet('%s') c join
 		  (select t_ns, sum(replay_backlog_bytes) as r from read_parquet('%s') group by t_ns) f on f.t_ns = c.t_ns
-		where abs(c.replay_backlog_bytes - f.r) > 1e-6`, filepath.Join(out, "compare.parquet"), filepath.Join(out, "compare_flows.parquet")))
+		where abs(c.replay_backlog_bytes - f.r) > 1e-6`, filepath.Join(out, runfolder.CompareFile), filepath.Join(out, runfolder.CompareFlowsFile)))
 }
