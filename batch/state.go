@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
 
@@ -78,49 +79,57 @@ func itemState(root string, pl *Plan, i int) ItemState {
 // It reads 12 bytes of each, so that status stays fast on large sweeps;
 // the readers check the rest.
 func checkParquet(dir string) error {
-	for _, name := range []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.PacketsFile} {
-		f, err := os.Open(filepath.Join(dir, name))
+	for _, t := range []struct {
+		name string
+		max  int64
+	}{
+		{runfolder.FlowsFile, limits.MaxRunParquetBytes},
+		{runfolder.MessagesFile, limits.MaxRunParquetBytes},
+		{runfolder.PortsFile, limits.MaxRunParquetBytes},
+		{runfolder.PacketsFile, limits.MaxPacketsParquetBytes},
+	} {
+		// NB: through limits.Open: a named pipe is refused at once (a
+		// plain open would wait for a writer), as is a file past the
+		// bound its readers have.
+		in, err := limits.Open(filepath.Join(dir, t.name), "a run's "+t.name, t.max, true)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %v", name, err)
+		var fe *limits.FileError
+		if errors.As(err, &fe) {
+			return fmt.Errorf("%s: %s", t.name, fe.Msg)
 		}
-		err = parquetFrame(f)
-		f.Close()
 		if err != nil {
-			return fmt.Errorf("%s: not a Parquet file (%v)", name, err)
+			return fmt.Errorf("%s: %v", t.name, err)
+		}
+		err = parquetFrame(in.File, in.Size)
+		in.Close()
+		if err != nil {
+			return fmt.Errorf("%s: not a Parquet file (%v)", t.name, err)
 		}
 	}
 	return nil
 }
 
-// parquetFrame checks f's Parquet framing: "PAR1", ..., footer, its
-// 4-byte length, "PAR1".
-func parquetFrame(f *os.File) error {
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return errors.New("not a regular file")
-	}
-	if st.Size() < 12 {
-		return fmt.Errorf("%d bytes, fewer than a Parquet file's 12 bytes of framing", st.Size())
+// parquetFrame checks the Parquet framing of f, a regular file of size
+// bytes: "PAR1", ..., footer, its 4-byte length, "PAR1".
+func parquetFrame(f *os.File, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes, fewer than a Parquet file's 12 bytes of framing", size)
 	}
 	var head [4]byte
 	var tail [8]byte
 	if _, err := f.ReadAt(head[:], 0); err != nil {
 		return err
 	}
-	if _, err := f.ReadAt(tail[:], st.Size()-8); err != nil {
+	if _, err := f.ReadAt(tail[:], size-8); err != nil {
 		return err
 	}
 	if string(head[:]) != "PAR1" || string(tail[4:]) != "PAR1" {
 		return errors.New("no PAR1 magic")
 	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > st.Size()-12 {
-		return fmt.Errorf("footer length %d does not fit the file's %d bytes", n, st.Size())
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("footer length %d does not fit the file's %d bytes", n, size)
 	}
 	return nil
 }

@@ -50,12 +50,22 @@ const (
 	MaxTableBytes int64 = 16 << 30
 	// MaxTableLineBytes bounds one line of such a table.
 	MaxTableLineBytes = 1 << 20
-	// MaxRunParquetBytes bounds a Parquet table of a run folder
-	// (decisions.parquet), read at offsets: as a Parquet trace.
+	// MaxRunParquetBytes bounds a Parquet table of a run folder other
+	// than packets.parquet (flows, messages, ports, decisions; an
+	// estimate's links, a comparison's comparison.parquet), read at
+	// offsets: as a Parquet trace.
 	MaxRunParquetBytes int64 = 64 << 30
+	// MaxPacketsParquetBytes bounds a run's packets.parquet, read at
+	// offsets and streamed: about 10^11 rows of 11 bytes (the size a
+	// row takes compressed in ccreplay's files).
+	MaxPacketsParquetBytes int64 = 1 << 40
 	// MaxDUMPIBytes bounds one rank's DUMPI .bin file, read at offsets
 	// (a record takes 20 to 100 bytes: about a billion calls).
 	MaxDUMPIBytes int64 = 64 << 30
+	// MaxHashedFileBytes bounds a file read only to hash it (the trace,
+	// topology or configuration file that identifies a run or a sweep
+	// point): the largest bound of any input kind above.
+	MaxHashedFileBytes int64 = 64 << 30
 	// MaxCaptureBytes bounds a packet capture file (pcap or pcapng,
 	// compressed or not), read as a stream.
 	MaxCaptureBytes int64 = 64 << 30
@@ -142,7 +152,15 @@ func (e *TooLargeError) Error() string {
 // refused at once; a stream read through Input.Reader fails after max
 // bytes.
 func Open(path, what string, max int64, regular bool) (*Input, error) {
-	f, err := os.Open(path)
+	var f *os.File
+	var err error
+	if regular {
+		// NB: opened without waiting: a named pipe with no writer would
+		// block a plain open for ever; it is refused at once below.
+		f, err = openNoWait(path)
+	} else {
+		f, err = os.Open(path)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestOpenRefuses(t *testing.T) {
@@ -125,4 +126,26 @@ func FuzzLineLimit(f *testing.F) {
 			t.Fatalf("line %d too long, got %v", want, err)
 		}
 	})
+}
+
+// A named pipe where a regular file is needed is refused at once, not
+// waited on until some process opens it for writing.
+func TestOpenRefusesFIFOAtOnce(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "pipe")
+	if err := mkfifo(p); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadFile(p, "a test file", 10, true)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || err.Error() != p+": is a named pipe (FIFO); a test file must be a regular file" {
+			t.Errorf("FIFO: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("opening a FIFO with no writer blocked")
+	}
 }

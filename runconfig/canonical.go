@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -86,15 +86,18 @@ func (c Canonical) Hash() (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
+// fileSHA256 is the hex SHA-256 of the regular file path's bytes. A file
+// that is not regular (a named pipe: refused at once, not waited on) or
+// larger than any input may be is an error naming it.
 func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	in, err := limits.Open(path, "a hashed workload file", limits.MaxHashedFileBytes, true)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
+	defer in.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+	if _, err := io.Copy(h, in.Reader); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

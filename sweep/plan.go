@@ -113,17 +113,22 @@ func namedFiles(f *runconfig.File) []string {
 	return out
 }
 
-// fileHash is the hex SHA-256 of a file's bytes, or "missing" when it
-// cannot be read (the point then fails when it runs, and runs again once
-// the file is there, its hash changed).
+// fileHash is the hex SHA-256 of a file's bytes, "missing" when there is
+// none, or "unreadable" when it cannot be read or is not a regular file
+// within limits.MaxHashedFileBytes (a named pipe is not waited on). The
+// point then fails when it runs, and runs again once the file is there,
+// its hash changed.
 func fileHash(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
+	in, err := limits.Open(path, "a hashed input file", limits.MaxHashedFileBytes, true)
+	if errors.Is(err, fs.ErrNotExist) {
 		return "missing"
 	}
-	defer f.Close()
+	if err != nil {
+		return "unreadable"
+	}
+	defer in.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, in.Reader); err != nil {
 		return "unreadable"
 	}
 	return hex.EncodeToString(h.Sum(nil))

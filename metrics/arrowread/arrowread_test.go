@@ -360,7 +360,7 @@ func TestScanPacketsMemory(t *testing.T) {
 	}
 	base := live()
 	var rows, sumPSN, peak int64
-	err := scan(path, packetCols, mem, func(r *v2.PacketRow) error {
+	err := scan(path, packetsTable, packetCols, mem, func(r *v2.PacketRow) error {
 		if rows%20_000 == 10_000 {
 			peak = max(peak, live()-base)
 		}

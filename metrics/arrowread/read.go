@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/apache/arrow/go/v16/arrow"
@@ -24,6 +23,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/file"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
+	"github.com/ccreplay/ccreplay/limits"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
@@ -31,37 +31,71 @@ import (
 // batchSize is the number of rows per Arrow record batch.
 const batchSize = 8192
 
+// table is a kind of Parquet file the readers take: what it is called in
+// errors and the largest file it may be (docs/LIMITS.md). Each is read at
+// offsets, so it must be a regular file.
+type table struct {
+	what string
+	max  int64
+}
+
+// The tables read here; every one but packets.parquet holds a few rows per
+// flow, message, port or link of a run within the limits.
+var (
+	flowsTable      = table{"a run's flows.parquet", limits.MaxRunParquetBytes}
+	messagesTable   = table{"a run's messages.parquet", limits.MaxRunParquetBytes}
+	portsTable      = table{"a run's ports.parquet", limits.MaxRunParquetBytes}
+	packetsTable    = table{"a run's packets.parquet", limits.MaxPacketsParquetBytes}
+	linksTable      = table{"an estimate's links.parquet", limits.MaxRunParquetBytes}
+	comparisonTable = table{"a comparison's comparison.parquet", limits.MaxRunParquetBytes}
+)
+
+// open opens path as a file of kind t: a regular file of at most t.max
+// bytes (a named pipe is refused without waiting for a writer).
+func (t table) open(path string) (*limits.Input, error) {
+	in, err := limits.Open(path, t.what, t.max, true)
+	if err != nil {
+		return nil, fmt.Errorf("arrowread: %w", err)
+	}
+	return in, nil
+}
+
 // ReadFlows reads flows.parquet (nil when it has no rows).
-func ReadFlows(path string) ([]v2.FlowRow, error) { return readAll(path, flowCols) }
+func ReadFlows(path string) ([]v2.FlowRow, error) { return readAll(path, flowsTable, flowCols) }
 
 // ReadMessages reads messages.parquet (nil when it has no rows).
-func ReadMessages(path string) ([]v2.MessageRow, error) { return readAll(path, messageCols) }
+func ReadMessages(path string) ([]v2.MessageRow, error) {
+	return readAll(path, messagesTable, messageCols)
+}
 
 // ReadPorts reads ports.parquet (nil when it has no rows).
-func ReadPorts(path string) ([]v2.PortRow, error) { return readAll(path, portCols) }
+func ReadPorts(path string) ([]v2.PortRow, error) { return readAll(path, portsTable, portCols) }
 
 // ReadLinks reads links.parquet of `ccreplay estimate` (nil when it has
 // no rows).
-func ReadLinks(path string) ([]v2.LinkRow, error) { return readAll(path, linkCols) }
+func ReadLinks(path string) ([]v2.LinkRow, error) { return readAll(path, linksTable, linkCols) }
 
 // ReadComparison reads comparison.parquet of `ccreplay compare` (nil when
 // it has no rows).
-func ReadComparison(path string) ([]v2.ComparisonRow, error) { return readAll(path, comparisonCols) }
+func ReadComparison(path string) ([]v2.ComparisonRow, error) {
+	return readAll(path, comparisonTable, comparisonCols)
+}
 
 // ScanPackets calls fn for every row of packets.parquet, in file order,
 // without holding the file's rows in memory. The row passed to fn is reused:
 // fn must copy it to keep it. An error from fn stops the scan and is
 // returned as is.
 func ScanPackets(path string, fn func(*v2.PacketRow) error) error {
-	return scan(path, packetCols, memory.DefaultAllocator, fn)
+	return scan(path, packetsTable, packetCols, memory.DefaultAllocator, fn)
 }
 
-// NumRows returns the number of rows of a ccreplay Parquet file from its
-// footer alone, after the same schema version check as the readers.
+// NumRows returns the number of rows of a run's packets.parquet (or any
+// other ccreplay Parquet file within its bound) from its footer alone,
+// after the same schema version check as the readers.
 func NumRows(path string) (int64, error) {
-	f, err := os.Open(path)
+	f, err := packetsTable.open(path)
 	if err != nil {
-		return 0, fmt.Errorf("arrowread: %w", err)
+		return 0, err
 	}
 	defer f.Close()
 	pf, err := openParquet(path, f)
@@ -76,9 +110,9 @@ func NumRows(path string) (int64, error) {
 }
 
 // readAll collects every row of a file.
-func readAll[T any](path string, cols []col[T]) ([]T, error) {
+func readAll[T any](path string, t table, cols []col[T]) ([]T, error) {
 	var rows []T
-	err := scan(path, cols, memory.DefaultAllocator, func(r *T) error {
+	err := scan(path, t, cols, memory.DefaultAllocator, func(r *T) error {
 		rows = append(rows, *r)
 		return nil
 	})
@@ -90,11 +124,11 @@ func errorf(path, format string, args ...any) error {
 	return fmt.Errorf("arrowread: %s: "+format, append([]any{path}, args...)...)
 }
 
-// scan checks the file against cols and calls fn for every row.
-func scan[T any](path string, cols []col[T], mem memory.Allocator, fn func(*T) error) error {
-	f, err := os.Open(path)
+// scan checks the file, of kind t, against cols and calls fn for every row.
+func scan[T any](path string, t table, cols []col[T], mem memory.Allocator, fn func(*T) error) error {
+	f, err := t.open(path)
 	if err != nil {
-		return fmt.Errorf("arrowread: %w", err)
+		return err
 	}
 	defer f.Close()
 

@@ -92,7 +92,7 @@ func TestScanPacketStats(t *testing.T) {
 	base := live()
 	acc := metrics.NewPacketAccumulator()
 	var rows, peak int64
-	err = scan(path, packetCols, memory.DefaultAllocator, func(r *v2.PacketRow) error {
+	err = scan(path, packetsTable, packetCols, memory.DefaultAllocator, func(r *v2.PacketRow) error {
 		if rows%25_000 == 12_345 {
 			peak = max(peak, live()-base)
 		}

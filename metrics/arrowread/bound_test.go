@@ -1,0 +1,85 @@
+//go:build unix
+
+package arrowread
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ccreplay/ccreplay/limits"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
+)
+
+// Every reader of a run folder's Parquet files takes a regular file within
+// its kind's bound (docs/LIMITS.md, "Input files"): a file larger than the
+// bound is refused from its size before anything is read, a device or a
+// folder at once, and a named pipe with no writer at once too (a plain
+// open would wait for a writer for ever), each in one line naming the file.
+func TestReadersAreBounded(t *testing.T) {
+	readers := []struct {
+		name, what string
+		max        int64
+		read       func(string) error
+	}{
+		{"flows.parquet", "a run's flows.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadFlows(p); return err }},
+		{"messages.parquet", "a run's messages.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadMessages(p); return err }},
+		{"ports.parquet", "a run's ports.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadPorts(p); return err }},
+		{"links.parquet", "an estimate's links.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadLinks(p); return err }},
+		{"comparison.parquet", "a comparison's comparison.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadComparison(p); return err }},
+		{"packets.parquet", "a run's packets.parquet", limits.MaxPacketsParquetBytes, func(p string) error {
+			return ScanPackets(p, func(*v2.PacketRow) error { return nil })
+		}},
+		{"packets.parquet", "a run's packets.parquet", limits.MaxPacketsParquetBytes, func(p string) error { _, err := ScanPacketStats(p); return err }},
+		{"packets.parquet", "a run's packets.parquet", limits.MaxPacketsParquetBytes, func(p string) error { _, err := NumRows(p); return err }},
+	}
+	for _, r := range readers {
+		dir := t.TempDir()
+		p := filepath.Join(dir, r.name)
+		oneLine := func(kind string, err error, want string) {
+			t.Helper()
+			if err == nil || !strings.HasPrefix(err.Error(), "arrowread: "+p+": ") || !strings.HasSuffix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s, %s: %v (want one line naming %s, ending %q)", r.name, kind, err, p, want)
+			}
+		}
+
+		// One byte past the bound: a sparse file, refused from its size.
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(r.max + 1); err != nil {
+			f.Close()
+			t.Skipf("sparse file: %v", err)
+		}
+		f.Close()
+		oneLine("over the bound", r.read(p), "more than "+limits.SizeString(r.max)+", the limit of "+r.what+" (docs/LIMITS.md)")
+		os.Remove(p)
+
+		// A folder, and a link to a device.
+		os.Mkdir(p, 0o755)
+		oneLine("folder", r.read(p), "is a folder; "+r.what+" must be a regular file")
+		os.Remove(p)
+		if _, err := os.Stat("/dev/zero"); err == nil {
+			os.Symlink("/dev/zero", p)
+			oneLine("/dev/zero", r.read(p), "is a character device; "+r.what+" must be a regular file")
+			os.Remove(p)
+		}
+
+		// A named pipe nobody writes to.
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- r.read(p) }()
+		select {
+		case err := <-done:
+			oneLine("FIFO", err, "is a named pipe (FIFO); "+r.what+" must be a regular file")
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: reading a named pipe with no writer blocked", r.name)
+		}
+	}
+}
