@@ -62,6 +62,12 @@ const (
 	// MaxDUMPIBytes bounds one rank's DUMPI .bin file, read at offsets
 	// (a record takes 20 to 100 bytes: about a billion calls).
 	MaxDUMPIBytes int64 = 64 << 30
+	// MaxOSUReportBytes bounds an OSU benchmark's latency report (a line
+	// per message size, a few KB).
+	MaxOSUReportBytes int64 = 1 << 20
+	// MaxOSUReportLineBytes bounds one line of an OSU report (its lines
+	// take under 100 bytes).
+	MaxOSUReportLineBytes = 64 << 10
 	// MaxHashedFileBytes bounds a file read only to hash it (the trace,
 	// topology or configuration file that identifies a run or a sweep
 	// point): the largest bound of any input kind above.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -126,13 +127,38 @@ type OSUReport struct {
 // columns, of which the first two must be the size in bytes and the
 // average latency in microseconds; with -f, OSU adds Min Latency(us), Max
 // Latency(us) and Iterations, of which Iterations is kept. Blank lines are
-// skipped. Errors name the line.
+// skipped. Errors name the line. A report is a line per message size, a
+// few KB: one longer than limits.MaxOSUReportBytes, or with a line longer
+// than limits.MaxOSUReportLineBytes, is refused in one line.
 func ReadOSUReport(r io.Reader) (*OSUReport, error) {
+	cr := &countReader{r: io.LimitReader(r, limits.MaxOSUReportBytes+1)}
+	rep, err := readOSUReport(cr)
+	if cr.n > limits.MaxOSUReportBytes {
+		return nil, fmt.Errorf("more than %s, the limit of an OSU report (docs/LIMITS.md)", limits.SizeString(limits.MaxOSUReportBytes))
+	}
+	return rep, err
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func readOSUReport(r io.Reader) (*OSUReport, error) {
 	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, limits.MaxOSUReportLineBytes)
 	rep := &OSUReport{}
 	iterCol := -1
 	sawColumns := false
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" {
 			continue
@@ -180,7 +206,9 @@ func ReadOSUReport(r io.Reader) (*OSUReport, error) {
 		}
 		rep.Points = append(rep.Points, pt)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("line %d is longer than %s, the longest line of an OSU report (docs/LIMITS.md)", line, limits.SizeString(int64(limits.MaxOSUReportLineBytes)))
+	} else if err != nil {
 		return nil, err
 	}
 	if len(rep.Points) == 0 {
