@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/netcalc"
 	"github.com/ccreplay/ccreplay/netcalc/scenario"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
@@ -19,19 +17,7 @@ func init() {
 type netcalcOptions struct {
 	f   *Factory
 	ctx context.Context // the command's (set when it runs)
-
-	Trace, Workload, Topology string
-	Seed                      uint64
-	CCA                       string
-	CCAParams                 []string
-	PFC                       string
-	Dt, Horizon, Record       string
-	Out, Format               string
-	JSON, Force, Strict       bool
-	Compare                   bool
-	Figure                    string
-
-	set map[string]bool
+	scenario.CommandOptions
 }
 
 const netcalcExamples = `  # the paper's 31-to-1 incast (Section V): DCQCN without PFC, 10 ms of model time
@@ -87,7 +73,7 @@ buffer that never overflows) and writes:
 		Example: netcalcExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx, o.set = commandContext(cmd), givenFlags(cmd)
+			o.ctx, o.Set, o.Registry = commandContext(cmd), givenFlags(cmd), f.registry()
 			if runF != nil {
 				return runF(o)
 			}
@@ -115,37 +101,5 @@ buffer that never overflows) and writes:
 	return c
 }
 
-// request checks the flags that are the command's own and builds the
-// scenario's request.
-func (o *netcalcOptions) request() (*scenario.Request, error) {
-	if o.PFC != "on" && o.PFC != "off" {
-		return nil, usageErrorf("--pfc %q: want on or off", o.PFC)
-	}
-	figures, err := parseFigureFormats(o.Figure)
-	if err != nil {
-		return nil, err
-	}
-	return &scenario.Request{Trace: o.Trace, Workload: o.Workload, Topology: o.Topology, Seed: o.Seed,
-		Strict: o.Strict, Set: o.set, CC: netcalc.CCKind(o.CCA), Params: o.CCAParams, PFC: o.PFC == "on",
-		Dt: o.Dt, Horizon: o.Horizon, Record: o.Record, Out: o.Out, Force: o.Force, Format: o.Format,
-		Compare: o.Compare, Figures: figures, Registry: o.f.registry(),
-		Warn: func(w string) { fmt.Fprintf(o.f.Err, "warning: %s\n", w) }}, nil
-}
-
 // netcalcRun runs the model (and with --compare the replay) into --out.
-func netcalcRun(o *netcalcOptions) error {
-	req, err := o.request()
-	if err != nil {
-		return err
-	}
-	sum, err := scenario.Run(o.ctx, req)
-	if err != nil {
-		return err
-	}
-	if o.JSON {
-		b, err := sum.Marshal()
-		o.f.Out.Write(b)
-		return err
-	}
-	return sum.WriteText(o.f.Out)
-}
+func netcalcRun(o *netcalcOptions) error { return o.Run(o.ctx, o.f.ioStreams()) }

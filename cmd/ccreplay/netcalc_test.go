@@ -142,16 +142,17 @@ func TestNetcalcParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.f == nil || o.ctx == nil || !o.set["pfc"] || o.set["horizon"] {
-		t.Errorf("factory %v, context %v, flags given %v", o.f, o.ctx, o.set)
+	if o.f == nil || o.ctx == nil || !o.Set["pfc"] || o.Set["horizon"] {
+		t.Errorf("factory %v, context %v, flags given %v", o.f, o.ctx, o.Set)
 	}
-	want := netcalcOptions{f: o.f, ctx: o.ctx, set: o.set, Workload: "incast:n=2,size=1MB", Seed: 1, CCA: "vegas",
+	want := netcalcOptions{f: o.f, ctx: o.ctx, CommandOptions: scenario.CommandOptions{Set: o.Set, Registry: o.Registry,
+		Workload: "incast:n=2,size=1MB", Seed: 1, CCA: "vegas",
 		CCAParams: []string{"w0=3000", "low=1500"}, PFC: "on", Dt: "50ns", Horizon: "10ms", Record: "1us", Out: "x",
-		Format: "csv", Figure: "png"}
+		Format: "csv", Figure: "png"}}
 	if !reflect.DeepEqual(*o, want) {
 		t.Errorf("parsed\n %+v\nwant %+v", *o, want)
 	}
-	req, err := o.request()
+	req, err := o.Request(nil)
 	if err != nil || !req.PFC || req.CC != "vegas" || len(req.Figures) != 1 || req.Registry == nil {
 		t.Errorf("request %+v, %v", req, err)
 	}

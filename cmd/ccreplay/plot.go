@@ -1,14 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -20,17 +16,8 @@ func init() {
 
 // plotOptions are the flags of `ccreplay plot`.
 type plotOptions struct {
-	f        *Factory
-	dirs     []string // the run folders as given
-	Out      string
-	Formats  []string
-	Views    []string
-	Bins     int
-	TopPorts int
-	TopFlows int
-	Buckets  int
-	JSON     bool
-	Pool     string // auto, yes or no
+	f *Factory
+	plot.CommandOptions
 }
 
 const plotExamples = `  # two algorithms on an incast with the per-packet log, then every figure
@@ -71,10 +58,10 @@ note; that is not an error. See docs/PLOTS.md.`,
 			if len(args) == 0 {
 				return usageErrorf("give at least one run folder: ccreplay plot RUN_DIR... -o DIR")
 			}
-			if err := o.validate(); err != nil {
+			if err := o.Validate(); err != nil {
 				return err
 			}
-			o.dirs = args
+			o.Dirs = args
 			if runF != nil {
 				return runF(o)
 			}
@@ -94,81 +81,5 @@ note; that is not an error. See docs/PLOTS.md.`,
 	return c
 }
 
-func (o *plotOptions) validate() error {
-	for _, f := range o.Formats {
-		if !slices.Contains(plot.Formats, f) {
-			return usageErrorf("--format %q: want png or svg", f)
-		}
-	}
-	if len(o.Formats) == 0 {
-		return usageErrorf("--format: give png, svg or both")
-	}
-	for _, v := range o.Views {
-		if !slices.Contains(plot.Views, v) {
-			return usageErrorf("--views %q: want some of %s", v, strings.Join(plot.Views, ", "))
-		}
-	}
-	if len(o.Views) == 0 {
-		return usageErrorf("--views: give at least one of %s", strings.Join(plot.Views, ", "))
-	}
-	if !slices.Contains([]string{"auto", "yes", "no"}, o.Pool) {
-		return usageErrorf("--pool %q: want auto, yes or no", o.Pool)
-	}
-	for _, n := range []struct {
-		name string
-		v    int
-	}{{"bins", o.Bins}, {"top-ports", o.TopPorts}, {"top-flows", o.TopFlows}, {"buckets", o.Buckets}} {
-		if n.v < 1 || n.v > 100000 {
-			return usageErrorf("--%s must be between 1 and 100000, got %d", n.name, n.v)
-		}
-	}
-	return nil
-}
-
-// plotRun draws the figures of the runs in o.dirs.
-func plotRun(o *plotOptions) error {
-	found, err := runfolder.Expand(o.dirs)
-	if err != nil {
-		return clierr.Input(err)
-	}
-	dirs := runfolder.Dirs(found)
-	if o.f.ErrIsTerminal {
-		fmt.Fprintf(o.f.Err, "plot: reading %d runs\n", len(dirs))
-	}
-	runs, err := plot.LoadRuns(dirs)
-	if err != nil {
-		return clierr.Input(err)
-	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return fmt.Errorf("output folder: %w", err)
-	}
-	opt := plot.DrawOptions{Views: o.Views, Formats: o.Formats, Buckets: o.Buckets, Pool: o.Pool,
-		Time: plot.TimeOptions{Bins: o.Bins, TopPorts: o.TopPorts, TopFlows: o.TopFlows}}
-	if o.f.ErrIsTerminal {
-		opt.Log = func(v string) { fmt.Fprintf(o.f.Err, "plot: %s\n", v) }
-	}
-	rep, err := plot.Draw(runs, dirs, o.Out, opt)
-	if err != nil {
-		return err
-	}
-	if o.JSON {
-		if err := printJSON(o.f, rep); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(o.f.Out, "ccreplay plot: %d runs, %d files in %s\n", len(runs), len(rep.Files), o.Out)
-		for _, f := range rep.Files {
-			fmt.Fprintf(o.f.Out, "  wrote %s\n", f)
-		}
-		for _, n := range rep.Notes {
-			fmt.Fprintf(o.f.Out, "  note: %s\n", n)
-		}
-		for _, sk := range rep.Skipped {
-			fmt.Fprintf(o.f.Out, "  skipped %s: %s\n", sk.View, sk.Reason)
-		}
-	}
-	if len(rep.Files) == 0 {
-		return inputErrorf("nothing to plot: every view was skipped")
-	}
-	return nil
-}
+// plotRun draws the figures of the runs in o.Dirs.
+func plotRun(o *plotOptions) error { return o.Run(o.f.ioStreams()) }

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/internal/iostreams"
 	"github.com/ccreplay/ccreplay/report"
 	"github.com/ccreplay/ccreplay/version"
 )
@@ -16,11 +12,8 @@ func init() { registerCommand(func(f *Factory) *cobra.Command { return NewCmdRep
 
 // reportOptions are the arguments and flags of `ccreplay report`.
 type reportOptions struct {
-	f       *Factory
-	Dirs    []string
-	Out     string
-	JSON    bool
-	Buckets int
+	f *Factory
+	report.CommandOptions
 }
 
 const reportExamples = `  # one run, as a page to attach to a design review
@@ -70,25 +63,12 @@ a file that cannot be written a failure (exit 1). See docs/REPORT.md.`,
 
 // reportRun writes the report and says what it holds.
 func reportRun(o *reportOptions) error {
-	if o.Buckets < 1 || o.Buckets > 100000 {
-		return clierr.Usagef("--buckets must be between 1 and 100000, got %d", o.Buckets)
-	}
-	res, err := report.Write(o.Out, o.Dirs, report.Options{Generator: "ccreplay " + version.String(), Buckets: o.Buckets})
-	if errors.Is(err, report.ErrWrite) {
-		return fmt.Errorf("report: %v", err) // exit 1: the output, not the inputs
-	}
-	if err != nil {
-		return clierr.Inputf("report: %v", err)
-	}
-	if o.JSON {
-		b, err := json.MarshalIndent(res, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintln(o.f.Out, string(b))
-		return err
-	}
-	_, err = fmt.Fprintf(o.f.Out, "ccreplay report: wrote %s (%d bytes: %d runs, %d figures, %d tables, %d warnings)\n",
-		res.Path, res.Bytes, res.Runs, len(res.Figures), len(res.Tables), len(res.Warnings))
-	return err
+	o.Generator = "ccreplay " + version.String()
+	return o.Run(o.f.ioStreams())
+}
+
+// ioStreams are the Factory's streams, as the packages' command runs take
+// them.
+func (f *Factory) ioStreams() iostreams.Streams {
+	return iostreams.Streams{Out: f.Out, Err: f.Err, ErrIsTerminal: f.ErrIsTerminal}
 }

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
@@ -19,17 +16,9 @@ func init() {
 
 // reproduceOptions are the flags of `ccreplay reproduce`.
 type reproduceOptions struct {
-	s        *Factory
-	ctx      context.Context
-	name     string // the experiment
-	outGiven bool   // --out was given
-	List     bool
-	Scale    string
-	Out      string
-	Force    bool
-	JSON     bool
-	Parallel int
-	Figures  string
+	s   *Factory
+	ctx context.Context
+	reproduce.CommandOptions
 	// params are extra algorithm parameters (eval fdcc's --policy).
 	params map[string]map[string]string
 }
@@ -72,9 +61,9 @@ The exit code is 0 whatever the verdicts: a difference is a result, not an error
 			if !o.List && len(args) == 0 {
 				return usageErrorf("name an experiment (ccreplay reproduce --list shows them)")
 			}
-			o.ctx, o.outGiven = cmd.Context(), cmd.Flags().Changed("out")
+			o.ctx, o.OutGiven = cmd.Context(), cmd.Flags().Changed("out")
 			if len(args) > 0 {
-				o.name = args[0]
+				o.Name = args[0]
 			}
 			if runF != nil {
 				return runF(o)
@@ -94,67 +83,11 @@ The exit code is 0 whatever the verdicts: a difference is a result, not an error
 }
 
 // reproduceRun lists the experiments or runs one.
-func reproduceRun(o *reproduceOptions) error {
-	if !o.List {
-		return o.run(o.ctx, o.name, o.outGiven)
-	}
-	if o.JSON {
-		return printJSON(o.s, reproduce.List())
-	}
-	return reproduce.WriteList(o.s.Out, reproduce.List())
-}
+func reproduceRun(o *reproduceOptions) error { return o.run(o.ctx, o.Name, o.OutGiven) }
 
+// run runs the experiment name (eval fdcc names its own).
 func (o *reproduceOptions) run(ctx context.Context, name string, outGiven bool) error {
-	e, err := reproduce.Lookup(name)
-	if err != nil {
-		return clierr.Usage(err)
-	}
-	scale, err := reproduce.ParseScale(o.Scale)
-	if err != nil {
-		return usageErrorf("--scale: %v", err)
-	}
-	if o.Parallel < 1 {
-		return usageErrorf("--parallel must be >= 1, got %d", o.Parallel)
-	}
-	figs, err := parseFigureFormats(o.Figures)
-	if err != nil {
-		return err
-	}
-	if !outGiven {
-		o.Out = fmt.Sprintf("reproduce-%s-%s", e.Name, scale)
-	}
 	prog := o.s.newProgressLine()
-	rep, err := reproduce.Execute(ctx, e, reproduce.Options{
-		Scale: scale, Out: o.Out, Force: o.Force, Parallel: o.Parallel, Registry: o.s.registry(), Figures: figs, CCAParams: o.params,
-		Progress: func(done, total int) {
-			prog.set(fmt.Sprintf("reproduce %s: %d/%d simulations done", e.Name, done, total))
-		},
-	})
-	prog.clear()
-	switch {
-	case errors.Is(err, runfolder.ErrRefused):
-		return clierr.Usage(err)
-	case errors.Is(err, context.Canceled):
-		return interrupted("interrupted; nothing written, %s left as it was", o.Out)
-	case err != nil:
-		return err
-	}
-	rep.Out = o.Out
-	if o.JSON {
-		return printJSON(o.s, rep)
-	}
-	return rep.WriteText(o.s.Out)
-}
-
-// parseFigureFormats reads --figure: png, svg, both, or none.
-func parseFigureFormats(s string) ([]string, error) {
-	switch s {
-	case "none", "":
-		return nil, nil
-	case "png", "svg":
-		return []string{s}, nil
-	case "png,svg", "svg,png":
-		return []string{"png", "svg"}, nil
-	}
-	return nil, usageErrorf("--figure: want png, svg, png,svg or none, got %q", s)
+	o.Name, o.OutGiven, o.Params, o.Registry, o.Progress, o.ClearProgress = name, outGiven, o.params, o.s.registry(), prog.set, prog.clear
+	return o.Run(ctx, o.s.ioStreams())
 }

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/fidelity"
@@ -18,21 +14,8 @@ func init() {
 
 // validateOptions are the flags of `ccreplay validate`.
 type validateOptions struct {
-	f    *Factory
-	args []string // RUN_DIR, or A B
-
-	NS3FCT         string
-	JSON           bool
-	Plots          string
-	Top            int
-	MinMatch       float64
-	StartTolNs     int64
-	HPCCStep       int
-	Buckets        int
-	Bands          bool
-	MaxOverallErr  float64
-	MaxBucketErr   float64
-	MinBucketFlows int
+	f *Factory
+	fidelity.CommandOptions
 }
 
 const validateExamples = `  # an HPCC-style scenario run twice by ccreplay (` + runfolder.FCTFile + ` in the simulator's layout),
@@ -93,10 +76,9 @@ reported with file:line, or too few flows matched).`,
 		Example: validateExamples,
 		Args:    usageArgs(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.check(cmd, args); err != nil {
+			if err := o.Validate(args, cmd.Flags().Changed); err != nil {
 				return err
 			}
-			o.args = args
 			if runF != nil {
 				return runF(o)
 			}
@@ -119,93 +101,8 @@ reported with file:line, or too few flows matched).`,
 	return c
 }
 
-// check validates the command line (usage errors, exit 2).
-func (o *validateOptions) check(cmd *cobra.Command, args []string) error {
-	switch {
-	case o.NS3FCT != "" && len(args) != 1:
-		return usageErrorf("--ns3-fct compares one RUN_DIR with the simulator's "+runfolder.FCTFile+", got %d arguments", len(args))
-	case o.NS3FCT == "" && len(args) != 2:
-		return usageErrorf("give RUN_DIR --ns3-fct ns3/" + runfolder.FCTFile + ", or two run folders or " + runfolder.FCTFile + " files to compare")
-	case o.Top < 0:
-		return usageErrorf("--top must be >= 0, got %d", o.Top)
-	case !(o.MinMatch >= 0 && o.MinMatch <= 1):
-		return usageErrorf("--min-match must be in 0..1, got %g", o.MinMatch)
-	case o.StartTolNs < 0:
-		return usageErrorf("--start-tolerance must be >= 0 ns, got %d", o.StartTolNs)
-	case o.HPCCStep < 1 || o.HPCCStep > 100:
-		return usageErrorf("--hpcc-step must be in 1..100, got %d", o.HPCCStep)
-	case o.Buckets < 1:
-		return usageErrorf("--buckets must be >= 1, got %d", o.Buckets)
-	case !(o.MaxOverallErr >= 0) || !(o.MaxBucketErr >= 0) || o.MinBucketFlows < 0:
-		return usageErrorf("--max-overall-err, --max-bucket-err and --min-bucket-flows must be >= 0")
-	}
-	for _, n := range []string{"max-overall-err", "max-bucket-err", "min-bucket-flows"} {
-		if cmd.Flags().Changed(n) {
-			o.Bands = true
-		}
-	}
-	return nil
-}
-
-// bandError is a validate --bands failure (exit 1, ExitFailure).
-type bandError struct{ n int }
-
-func (e bandError) Error() string {
-	return fmt.Sprintf("validate: %d ratios outside their bands", e.n)
-}
-
 // validateRun compares the two sides and prints the report.
 func validateRun(o *validateOptions) error {
-	req := fidelity.Request{NS3FCT: o.NS3FCT, Paths: o.args, MinMatch: o.MinMatch, StartToleranceNs: o.StartTolNs,
-		HPCCStepPct: o.HPCCStep, Buckets: o.Buckets, Top: o.Top}
-	if o.Bands {
-		req.Bands = &fidelity.Bands{MaxOverallErr: o.MaxOverallErr, MaxBucketErr: o.MaxBucketErr, MinBucketFlows: o.MinBucketFlows}
-	}
-	v, err := fidelity.Validate(req)
-	if err != nil {
-		return err
-	}
-	if o.Plots != "" {
-		if v.Plots, err = o.writePlots(v.Report); err != nil {
-			return err
-		}
-	}
-	vs := v.Outside()
-	if o.JSON {
-		if err := printJSON(o.f, v); err != nil {
-			return err
-		}
-		for _, x := range vs { // the table lists them on stdout
-			fmt.Fprintln(o.f.Err, "outside band: "+x.String())
-		}
-	} else {
-		fmt.Fprintln(o.f.Out, "ccreplay validate")
-		fidelity.WriteTable(o.f.Out, v.Report)
-		if v.Bands != nil {
-			fidelity.WriteViolations(o.f.Out, *v.Bands, vs)
-		}
-		if len(v.Plots) > 0 {
-			fmt.Fprintf(o.f.Out, "\nfigures: %s\n", strings.Join(v.Plots, ", "))
-		}
-	}
-	if len(vs) > 0 {
-		return bandError{len(vs)}
-	}
-	return nil
-}
-
-// writePlots writes the validate figures into --plots.
-func (o *validateOptions) writePlots(rep *fidelity.Report) ([]string, error) {
-	if err := os.MkdirAll(o.Plots, 0o755); err != nil {
-		return nil, fmt.Errorf("validate: --plots: %w", err)
-	}
-	var paths []string
-	for _, fig := range plot.Fidelity(rep) {
-		p, err := plot.WriteFigure(o.Plots, fig, plot.Formats)
-		paths = append(paths, p...)
-		if err != nil {
-			return paths, fmt.Errorf("validate: %w", err)
-		}
-	}
-	return paths, nil
+	o.WritePlots = plot.WriteFidelityFigures
+	return o.Run(o.f.ioStreams())
 }

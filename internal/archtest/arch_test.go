@@ -49,6 +49,8 @@ var rules = []rule{
 		why: "the typed errors behind the exit codes are a leaf: runconfig, sweep and the CLI share them without importing one another"},
 	{pkgs: []string{"internal/procstat"}, allow: none,
 		why: "measuring the process (peak memory) for the --stats lines is a leaf every command and reader may use"},
+	{pkgs: []string{"internal/iostreams"}, allow: none,
+		why: "the streams a command's run writes to are plumbing every package a command drives may take: they depend on nothing of ours"},
 	{pkgs: []string{"internal/splitmix"}, allow: none,
 		why: "the one 64-bit mixing function (seeds, hashes) is arithmetic every layer may use: it depends on nothing of ours"},
 	{pkgs: []string{"kernel"}, allow: []string{"units", "limits", "internal/splitmix"},
@@ -89,7 +91,7 @@ var rules = []rule{
 		why: "the run-folder contract (file names, manifest, staging, finding and opening folders) sits under every writer and reader; it carries metrics as JSON and knows neither the metric set nor the engine"},
 	{pkgs: []string{"metrics/inspect"}, allow: []string{"metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace/...", "internal/clierr", "internal/procstat", "internal/staging", "units", "limits"},
 		why: "ccreplay metrics reads finished run folders and prints what it recomputes: it never runs, configures or orchestrates a simulation (the OSU report is a function its caller gives)"},
-	{pkgs: []string{"fidelity"}, allow: []string{"hpccfmt", "metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace", "units", "limits", "internal/clierr", "internal/staging"},
+	{pkgs: []string{"fidelity"}, allow: []string{"hpccfmt", "metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace", "units", "limits", "internal/clierr", "internal/iostreams", "internal/staging"},
 		why: "the cross-check compares finished runs and flow-completion files: it never simulates"},
 
 	// The engine and what sits on top of it.
@@ -128,7 +130,7 @@ var rules = []rule{
 		why: "reproduce depends on no concrete algorithm and no trainer even through another package, and is not built on sweeps or the network-calculus model"},
 
 	// Orchestration and figures.
-	{pkgs: []string{"plot"}, allow: []string{"fidelity", "hpccfmt", "metrics/...", "output", "runfolder", "internal/clierr", "internal/staging", "schema/...", "trace/...", "units", "limits"},
+	{pkgs: []string{"plot"}, allow: []string{"fidelity", "hpccfmt", "metrics/...", "output", "runfolder", "internal/clierr", "internal/iostreams", "internal/staging", "schema/...", "trace/...", "units", "limits"},
 		why: "figures are drawn from finished run folders (and fidelity reports): plot never configures or runs a simulation"},
 	{pkgs: []string{"report"}, deny: []string{"replay/...", "runner", "nic", "switchmodel", "fabric", "kernel", "cca/...", "rl/...", "batch/...", "estimate", "runconfig", "netcalc", "ingest/...", "trace/...", "topology"}, direct: true,
 		why: "a report reads finished outputs (run folders, comparisons, sweeps, reproductions, estimates) through their readers: it configures, runs and models nothing itself"},
