@@ -2,19 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/estimate"
-	"github.com/ccreplay/ccreplay/internal/clierr"
-	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/dataset"
 	"github.com/ccreplay/ccreplay/runconfig"
@@ -29,15 +21,9 @@ func init() {
 
 // sweepOptions are the flags of `ccreplay sweep`.
 type sweepOptions struct {
-	f     *Factory
-	ctx   context.Context
-	flags sweep.Flags
-	kind  string
-	Out   string
-	Jobs  int
-	JSON  bool
-	Slurm bool
-	slurm sweep.SlurmOptions
+	f    *Factory
+	ctx  context.Context
+	opts sweep.Options
 	// a dataset sweep's options, taken when given
 	reward string
 	gamma  float64
@@ -104,13 +90,13 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
 			if fs.Changed("reward") {
-				o.flags.Dataset.Reward = o.reward
+				o.opts.Flags.Dataset.Reward = o.reward
 			}
 			if fs.Changed("gamma") {
-				o.flags.Dataset.Gamma = &o.gamma
+				o.opts.Flags.Dataset.Gamma = &o.gamma
 			}
 			if fs.Changed("nstep") {
-				o.flags.Dataset.NStep = &o.nstep
+				o.opts.Flags.Dataset.NStep = &o.nstep
 			}
 			o.ctx = cmd.Context()
 			if runF != nil {
@@ -120,168 +106,43 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.flags.Spec, "spec", "", "sweep specification (YAML: run configuration keys plus axes, zip, kind)")
-	fl.StringVar(&o.flags.Config, "config", "", "YAML run configuration every point starts from")
-	fl.StringVar(&o.kind, "kind", "", "what each point runs: run (default), dataset (a reward dataset per point) or estimate (ccreplay estimate with its defaults)")
-	fl.StringVar(&o.flags.Trace, "trace", "", "trace file of every point (braces: several files, an axis)")
-	fl.StringVar(&o.flags.Workload, "workload", "", "workload generator spec; a parameter's {V1,V2} or {A..B} is an axis")
-	fl.StringVar(&o.flags.CCA, "cca", "", "algorithm NAME[:PRESET], or a comma list (an axis): "+algorithmNames())
-	fl.StringArrayVar(&o.flags.CCAParams, "cca-param", nil, "parameter KEY=VALUE or KEY={V1,V2} (an axis); repeatable")
-	fl.StringVar(&o.flags.Topology, "topology", "", "topology spec; a parameter's {V1,V2} is an axis")
-	fl.StringVar(&o.flags.Seeds, "seeds", "", "seeds: N, A..B or a comma list (an axis when several)")
-	fl.StringArrayVar(&o.flags.Axes, "axis", nil, "an axis over any configuration key: KEY=V1,V2,... or KEY=A..B; repeatable")
-	fl.StringArrayVar(&o.flags.Zip, "zip", nil, "axes that move together: KEY,KEY,...; repeatable")
-	fl.StringVar(&o.flags.Packets, "packets", "", "per-packet log detail of each point: none (default), data or all")
-	fl.StringVar(&o.flags.MaxTime, "max-time", "", "stop each point at this simulated time (e.g. 10ms)")
+	fl.StringVar(&o.opts.Flags.Spec, "spec", "", "sweep specification (YAML: run configuration keys plus axes, zip, kind)")
+	fl.StringVar(&o.opts.Flags.Config, "config", "", "YAML run configuration every point starts from")
+	fl.StringVar(&o.opts.Kind, "kind", "", "what each point runs: run (default), dataset (a reward dataset per point) or estimate (ccreplay estimate with its defaults)")
+	fl.StringVar(&o.opts.Flags.Trace, "trace", "", "trace file of every point (braces: several files, an axis)")
+	fl.StringVar(&o.opts.Flags.Workload, "workload", "", "workload generator spec; a parameter's {V1,V2} or {A..B} is an axis")
+	fl.StringVar(&o.opts.Flags.CCA, "cca", "", "algorithm NAME[:PRESET], or a comma list (an axis): "+algorithmNames())
+	fl.StringArrayVar(&o.opts.Flags.CCAParams, "cca-param", nil, "parameter KEY=VALUE or KEY={V1,V2} (an axis); repeatable")
+	fl.StringVar(&o.opts.Flags.Topology, "topology", "", "topology spec; a parameter's {V1,V2} is an axis")
+	fl.StringVar(&o.opts.Flags.Seeds, "seeds", "", "seeds: N, A..B or a comma list (an axis when several)")
+	fl.StringArrayVar(&o.opts.Flags.Axes, "axis", nil, "an axis over any configuration key: KEY=V1,V2,... or KEY=A..B; repeatable")
+	fl.StringArrayVar(&o.opts.Flags.Zip, "zip", nil, "axes that move together: KEY,KEY,...; repeatable")
+	fl.StringVar(&o.opts.Flags.Packets, "packets", "", "per-packet log detail of each point: none (default), data or all")
+	fl.StringVar(&o.opts.Flags.MaxTime, "max-time", "", "stop each point at this simulated time (e.g. 10ms)")
 	fl.StringVar(&o.reward, "reward", "", "--kind dataset: rewards, comma-separated, or all (default all; as 'ccreplay dataset')")
 	fl.Float64Var(&o.gamma, "gamma", dataset.DefaultGamma, "--kind dataset: discount factor of return_fdcc_nstep, in [0, 1]")
 	fl.IntVar(&o.nstep, "nstep", dataset.DefaultNStep, "--kind dataset: steps of return_fdcc_nstep")
-	fl.StringVarP(&o.Out, "out", "o", "", "the sweep's folder (required)")
-	fl.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "points run at once (local)")
-	fl.BoolVar(&o.JSON, "json", false, "print the outcome as JSON to stdout")
-	fl.BoolVar(&o.Slurm, "slurm", false, "submit the points not done to Slurm as one job array instead of running them here")
-	fl.StringVar(&o.slurm.Partition, "partition", "", "Slurm partition (--slurm)")
-	fl.StringVar(&o.slurm.Time, "time", "", "Slurm time limit per task, e.g. 00:30:00 (--slurm)")
-	fl.IntVar(&o.slurm.ArrayMax, "array-max", 0, "Slurm: at most this many tasks at once (0 = no limit)")
-	fl.IntVar(&o.slurm.Chunk, "chunk", 1, "Slurm: points per array task")
-	fl.StringVar(&o.slurm.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
-	fl.StringVar(&o.slurm.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
+	fl.StringVarP(&o.opts.Dir, "out", "o", "", "the sweep's folder (required)")
+	fl.IntVarP(&o.opts.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "points run at once (local)")
+	fl.BoolVar(&o.opts.JSON, "json", false, "print the outcome as JSON to stdout")
+	fl.BoolVar(&o.opts.Slurm, "slurm", false, "submit the points not done to Slurm as one job array instead of running them here")
+	fl.StringVar(&o.opts.SlurmOptions.Partition, "partition", "", "Slurm partition (--slurm)")
+	fl.StringVar(&o.opts.SlurmOptions.Time, "time", "", "Slurm time limit per task, e.g. 00:30:00 (--slurm)")
+	fl.IntVar(&o.opts.SlurmOptions.ArrayMax, "array-max", 0, "Slurm: at most this many tasks at once (0 = no limit)")
+	fl.IntVar(&o.opts.SlurmOptions.Chunk, "chunk", 1, "Slurm: points per array task")
+	fl.StringVar(&o.opts.SlurmOptions.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
+	fl.StringVar(&o.opts.SlurmOptions.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
 	c.AddCommand(newSweepPointCmd(f), newSweepStatusCmd(f), newSweepCollectCmd(f), newSweepPlotCmd(f))
 	return c
 }
 
-// sweepPlan checks the command line and plans the sweep into --out.
-func (o *sweepOptions) sweepPlan() (*sweep.Plan, error) {
-	if o.Out == "" {
-		return nil, usageErrorf("give the sweep's folder: --out DIR")
-	}
-	if o.Jobs < 1 {
-		return nil, usageErrorf("-j/--jobs must be >= 1, got %d", o.Jobs)
-	}
-	switch o.kind {
-	case "", string(sweep.KindRun), string(sweep.KindDataset), string(sweep.KindEstimate):
-		o.flags.Kind = sweep.Kind(o.kind)
-	default:
-		return nil, usageErrorf("--kind %q: want run, dataset or estimate", o.kind)
-	}
-	if o.slurm.Chunk < 1 || o.slurm.ArrayMax < 0 {
-		return nil, usageErrorf("--chunk must be >= 1 and --array-max >= 0")
-	}
-	sp, err := sweep.FromFlags(o.flags)
-	if err != nil {
-		return nil, err
-	}
-	if sp.Kind == sweep.KindDataset {
-		if _, err := datasetParamsOf(sp.Dataset); err != nil {
-			return nil, usageErrorf("%v", err)
-		}
-	} else if sp.Dataset != (sweep.DatasetOptions{}) {
-		return nil, usageErrorf("dataset options (--reward, --gamma, --nstep, a dataset: section) need --kind dataset")
-	}
-	pl, err := sweep.NewPlan(sp)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := pl.Prepare(o.Out); errors.Is(err, runfolder.ErrRefused) {
-		return nil, clierr.Usage(err)
-	} else if err != nil {
-		return nil, err
-	}
-	return pl, nil
-}
-
 // sweepRun runs (or submits) the points not done and collects the table.
 func sweepRun(o *sweepOptions) error {
-	pl, err := o.sweepPlan()
-	if err != nil {
-		return err
-	}
-	if o.Slurm {
-		return o.submit(o.ctx, pl)
-	}
-	prog := o.f.newProgressLine()
-	start := o.f.now()
-	c, err := pl.RunLocal(o.ctx, o.Out, o.Jobs, sweepExec(o.f), func(c sweep.Counts, eta time.Duration) {
-		line := fmt.Sprintf("sweep: %d/%d done, %d failed, %d running, %d pending", c.Done, c.Total, c.Failed, c.Running, c.Pending)
-		if eta > 0 {
-			line += fmt.Sprintf(", ETA %s", eta.Round(time.Second))
-		}
-		prog.set(line)
-	})
-	prog.clear()
-	if errors.Is(err, context.Canceled) {
-		return interrupted("interrupted: %d of %d points done (%d before this command); the points that were running left nothing; run the same command to go on", c.Done, c.Total, c.Skipped)
-	}
-	if err != nil {
-		return err
-	}
-	return o.collect(c, start)
-}
-
-// collect writes sweep.parquet after a local run and reports.
-func (o *sweepOptions) collect(c sweep.Counts, start time.Time) error {
-	_, states, t, err := sweep.Collect(o.Out)
-	if err != nil {
-		return err
-	}
-	if err := t.WriteParquet(filepath.Join(o.Out, sweep.TableFile)); err != nil {
-		return err
-	}
-	wall := o.f.now().Sub(start)
-	if o.JSON {
-		if err := printJSON(o.f, sweep.NewOutcome(o.Out, states, t, wall)); err != nil {
+	return sweep.Run(o.ctx, o.opts, sweep.Env{Out: o.f.Out, Now: o.f.now, Progress: o.f.newProgressLine().line(),
+		Exec: sweepExec(o.f), CheckDataset: func(d sweep.DatasetOptions) error {
+			_, err := datasetParamsOf(d)
 			return err
-		}
-	} else {
-		fmt.Fprintf(o.f.Out, "ccreplay sweep: %d points (%d run now, %d already done, %d failed) in %s; table %s\n",
-			c.Total, c.Done-c.Skipped+c.Failed, c.Skipped, c.Failed, wall.Round(time.Millisecond), filepath.Join(o.Out, sweep.TableFile))
-		if c.Failed > 0 {
-			sweep.WriteStatus(o.f.Out, o.Out, states, 20)
-		}
-	}
-	if c.Failed > 0 {
-		return fmt.Errorf("%d of %d points failed (listed by 'ccreplay sweep status %s'); run the same command again to retry them", c.Failed, c.Total, o.Out)
-	}
-	return nil
-}
-
-// submit sends the points not done (nor running) to Slurm.
-func (o *sweepOptions) submit(ctx context.Context, pl *sweep.Plan) error {
-	states, err := sweep.States(o.Out, pl.Points)
-	if err != nil {
-		return err
-	}
-	todo := sweep.Todo(states)
-	c := sweep.Tally(states)
-	if len(todo) == 0 {
-		if o.JSON {
-			return printJSON(o.f, map[string]any{"submitted": nil, "done": c.Done, "running": c.Running, "total": c.Total})
-		}
-		fmt.Fprintf(o.f.Out, "ccreplay sweep: nothing to submit: %d points done, %d running, of %d\n", c.Done, c.Running, c.Total)
-		return nil
-	}
-	opt := o.slurm
-	if opt.Exe == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("finding this ccreplay binary for the tasks: %v; give --ccreplay PATH", err)
-		}
-		if strings.Contains(exe, "go-build") {
-			return usageErrorf("this ccreplay runs from a temporary build (go run), which the tasks cannot reach; build it (make build) or give --ccreplay PATH")
-		}
-		opt.Exe = exe
-	}
-	sub, err := sweep.SubmitSlurm(ctx, o.Out, todo, opt)
-	if err != nil {
-		return err
-	}
-	if o.JSON {
-		return printJSON(o.f, sub)
-	}
-	fmt.Fprintf(o.f.Out, "ccreplay sweep: submitted Slurm job %s: %d points in %d tasks (%d done, %d running before); script %s\n",
-		sub.JobID, sub.Points, sub.Tasks, c.Done, c.Running, sub.Script)
-	fmt.Fprintf(o.f.Out, "follow with 'ccreplay sweep status %s'; when it is done, 'ccreplay sweep collect %s'\n", o.Out, o.Out)
-	return nil
+		}})
 }
 
 // sweepExec runs one point as `ccreplay run` would (or `dataset`, or
@@ -338,29 +199,7 @@ trying every point of its share.`,
   #   ccreplay sweep point /shared/sw --list /shared/sw/.sweep/slurm/submit-001.list --task "$SLURM_ARRAY_TASK_ID" --chunk 4`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := args[0]
-			m, err := sweep.ReadManifest(root)
-			if err != nil {
-				return err
-			}
-			var idx []int
-			switch {
-			case list != "" && index >= 0:
-				return usageErrorf("give --index or --list, not both")
-			case list != "":
-				if idx, err = sweep.TaskPoints(list, task, chunk); err != nil {
-					return err
-				}
-			case index >= 0:
-				idx = []int{index}
-			default:
-				return usageErrorf("give --index I or --list FILE --task T")
-			}
-			pl, err := sweep.PlanOf(root, m)
-			if err != nil {
-				return err
-			}
-			return pl.RunIndexes(cmd.Context(), root, idx, m, sweepExec(f))
+			return sweep.RunPoints(cmd.Context(), args[0], index, list, task, chunk, sweepExec(f))
 		},
 	}
 	c.Flags().IntVar(&index, "index", -1, "the point to run")
@@ -385,19 +224,7 @@ whatever the states are.`,
   ccreplay sweep status sw --json --limit 0`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := sweep.ReadManifest(args[0])
-			if err != nil {
-				return err
-			}
-			states, err := sweep.States(args[0], m.Points)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(f, sweep.NewOutcome(args[0], states, nil, 0))
-			}
-			sweep.WriteStatus(f.Out, args[0], states, limit)
-			return nil
+			return sweep.PrintStatus(f.Out, args[0], asJSON, limit)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the counts and the points not done as JSON")
@@ -422,21 +249,7 @@ A local sweep collects at its end; a Slurm sweep is collected with this command.
   duckdb -c "select cca, load, avg(slowdown_p99) from 'sw/` + runfolder.SweepTableFile + `' where status = 'done' group by all order by all"`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			start := time.Now()
-			_, states, t, err := sweep.Collect(args[0])
-			if err != nil {
-				return err
-			}
-			if err := t.WriteParquet(filepath.Join(args[0], sweep.TableFile)); err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(f, sweep.NewOutcome(args[0], states, t, time.Since(start)))
-			}
-			c := sweep.Tally(states)
-			fmt.Fprintf(f.Out, "wrote %s: %d rows (%d done, %d failed, %d running, %d pending), %d columns\n",
-				filepath.Join(args[0], sweep.TableFile), t.Rows, c.Done, c.Failed, c.Running, c.Pending, len(t.Columns))
-			return nil
+			return sweep.WriteTable(f.Out, args[0], asJSON)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the counts and the table's columns as JSON")
@@ -444,7 +257,7 @@ A local sweep collects at its end; a Slurm sweep is collected with this command.
 }
 
 func newSweepPlotCmd(f *Factory) *cobra.Command {
-	var metric, x, line, out, format string
+	var o sweep.PlotOptions
 	c := &cobra.Command{
 		Use:   "plot DIR --metric M --x AXIS [--line AXIS] -o OUTDIR",
 		Short: "Draw a metric of a sweep against an axis, one line per algorithm (or another axis)",
@@ -455,35 +268,15 @@ and line (seeds and the other axes). Writes OUTDIR/sweep_METRIC_vs_X.png (or .sv
   ccreplay sweep plot sw --metric fct_p99_ns --x n -o figs`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, _, t, err := sweep.Collect(args[0])
-			if err != nil {
-				return err
-			}
-			if !cmd.Flags().Changed("line") && t.Column("cca") != nil && x != "cca" {
-				line = "cca"
-			}
-			fig, err := sweep.Figure(t, metric, x, line)
-			if err != nil {
-				return clierr.Usage(err)
-			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
-			}
-			paths, err := plot.WriteFigure(out, fig, []string{format})
-			if err != nil {
-				return err
-			}
-			for _, p := range paths {
-				fmt.Fprintln(f.Out, "wrote "+p)
-			}
-			return nil
+			o.LineGiven = cmd.Flags().Changed("line")
+			return sweep.Plot(f.Out, args[0], o)
 		},
 	}
-	c.Flags().StringVar(&metric, "metric", "slowdown_p99", "the column to draw")
-	c.Flags().StringVar(&x, "x", "", "the axis on the x axis (required)")
-	c.Flags().StringVar(&line, "line", "", "one line per value of this axis (default: cca)")
-	c.Flags().StringVarP(&out, "out", "o", ".", "folder of the figure")
-	c.Flags().StringVar(&format, "format", "png", "png or svg")
+	c.Flags().StringVar(&o.Metric, "metric", "slowdown_p99", "the column to draw")
+	c.Flags().StringVar(&o.X, "x", "", "the axis on the x axis (required)")
+	c.Flags().StringVar(&o.Line, "line", "", "one line per value of this axis (default: cca)")
+	c.Flags().StringVarP(&o.Dir, "out", "o", ".", "folder of the figure")
+	c.Flags().StringVar(&o.Format, "format", "png", "png or svg")
 	c.MarkFlagRequired("x")
 	return c
 }
