@@ -1,26 +1,18 @@
 package main
 
 import (
-	"errors"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/trace/gen"
+	gencli "github.com/ccreplay/ccreplay/trace/gen/cli"
 )
 
 // genOptions are the flags of `ccreplay gen`.
 type genOptions struct {
-	f    *Factory
-	Spec string
-	Out  string
-	Seed uint64
-	JSON bool
-	// MaxMemory is --max-memory (see membudget.go).
-	MaxMemory string
+	f *Factory
+	gencli.CommandOptions
 }
 
 // NewCmdGen is `ccreplay gen`; runF, when not nil, is called with the
@@ -39,12 +31,8 @@ func NewCmdGen(f *Factory, runF func(*genOptions) error) *cobra.Command {
   ccreplay gen incast:n=32,size=20MB,jitter=1ms,dist=gaussian -o incast.jsonl --json`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch strings.ToLower(filepath.Ext(o.Out)) {
-			case ".parquet", ".csv", ".jsonl":
-			case "":
-				return usageErrorf("give the output file: -o FILE (.parquet, .csv or .jsonl)")
-			default:
-				return usageErrorf("-o %s: unknown trace format %q (want .parquet, .csv or .jsonl)", o.Out, filepath.Ext(o.Out))
+			if err := o.Validate(); err != nil {
+				return err
 			}
 			o.Spec = args[0]
 			if runF != nil {
@@ -63,36 +51,6 @@ func NewCmdGen(f *Factory, runF func(*genOptions) error) *cobra.Command {
 
 // genRun generates the trace, writes it and says what it holds.
 func genRun(o *genOptions) error {
-	// A spec whose trace cannot fit the memory budget is refused before
-	// it is built (docs/LIMITS.md, "Memory").
-	budget, what, err := memoryBudget(o.MaxMemory)
-	if err != nil {
-		return err
-	}
-	limit := 0
-	if budget > 0 {
-		limit = int(max(budget-replay.MemBase, gen.MemPerMessage) / gen.MemPerMessage)
-	}
-	tr, st, err := gen.ParseWithin(o.Spec, int64(o.Seed), limit)
-	var many *trace.TooManyMessagesError
-	if errors.As(err, &many) {
-		if o.MaxMemory == "" {
-			what += " (" + replay.FormatMemory(budget) + ")"
-		}
-		need := replay.MemBase + int64(many.Messages)*gen.MemPerMessage
-		return inputErrorf("gen: %s: the trace needs about %s: %.0f messages x %d B + %s, more than %s; give fewer flows or a shorter duration, or --max-memory (docs/LIMITS.md, \"Memory\")",
-			many.Generator, replay.FormatMemory(need), many.Messages, gen.MemPerMessage, replay.FormatMemory(replay.MemBase), what)
-	}
-	if err != nil {
-		return inputErrorf("%v", err)
-	}
-	if err := trace.WriteFile(o.Out, tr); err != nil {
-		return err
-	}
-	r := gen.NewReport(o.Spec, o.Out, o.Seed, tr, st)
-	if o.JSON {
-		return printJSON(o.f, r)
-	}
-	r.WriteText(o.f.Out)
-	return nil
+	o.MemoryBudget = memoryBudget
+	return o.Run(o.f.ioStreams())
 }

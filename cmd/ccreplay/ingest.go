@@ -2,36 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"path/filepath"
-	"strings"
-
-	"github.com/ccreplay/ccreplay/internal/clierr"
-	"github.com/ccreplay/ccreplay/runconfig"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/ingest"
-	"github.com/ccreplay/ccreplay/trace"
+	ingestcli "github.com/ccreplay/ccreplay/ingest/cli"
 )
 
 // ingestOptions are the arguments and flags of `ccreplay ingest`.
 type ingestOptions struct {
 	f   *Factory
 	ctx context.Context // the command's: Ctrl-C stops reading a capture
-
-	File      string
-	Out       string
-	JSON      bool
-	HostsFile string
-	Timing    string
-	PPN       int
-	Scale     float64
-
-	timing ingest.Timing
+	ingestcli.CommandOptions
 }
 
 const ingestExamples = `  # what is in a capture: packets by kind, QPs, messages, ECN marks, CNPs, NAKs
@@ -87,7 +68,7 @@ every event kind skipped.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
 			o.ctx = cmd.Context()
-			if err := o.validate(); err != nil {
+			if err := o.Validate(); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -106,98 +87,5 @@ every event kind skipped.`,
 	return c
 }
 
-// validate checks the flags before any file is read.
-func (o *ingestOptions) validate() error {
-	var err error
-	if o.timing, err = ingest.ParseTiming(o.Timing); err != nil {
-		return usageErrorf("--timing: %v", err)
-	}
-	if o.Out != "" {
-		switch strings.ToLower(filepath.Ext(o.Out)) {
-		case ".parquet", ".csv", ".jsonl":
-		default:
-			return usageErrorf("-o %s: want a .parquet, .csv or .jsonl file", o.Out)
-		}
-	}
-	return nil
-}
-
 // ingestRun reads the file, reports what it holds and writes the trace.
-func ingestRun(o *ingestOptions) error {
-	if f := runconfig.AppFormatOf(o.File); f != "" {
-		return o.runApp(f)
-	}
-	// The ICRC check costs little and tells whether the capture is sound.
-	opt := ingest.Options{Timing: o.timing, HostsFile: o.HostsFile, VerifyICRC: true, Context: o.ctx}
-	tr, rep, err := ingest.Load(o.File, opt)
-	if o.ctx != nil && o.ctx.Err() != nil {
-		return interrupted("ingest: interrupted while reading %s; nothing written", o.File)
-	}
-	if rep == nil {
-		return clierr.Input(err)
-	}
-	if perr := o.print(rep, rep.Warnings); perr != nil {
-		return perr
-	}
-	if err != nil { // no messages: the report above says what the capture held
-		return clierr.Input(err)
-	}
-	return o.writeTrace(tr)
-}
-
-// writeTrace writes the trace to -o, when given.
-func (o *ingestOptions) writeTrace(tr *trace.Trace) error {
-	if o.Out == "" {
-		return nil
-	}
-	if err := trace.WriteFile(o.Out, tr); err != nil {
-		return fmt.Errorf("writing the trace: %w", err)
-	}
-	if !o.JSON {
-		fmt.Fprintf(o.f.Out, "wrote %d messages on %d hosts to %s\n", len(tr.Messages), tr.Hosts, o.Out)
-	}
-	return nil
-}
-
-// print writes a report to stdout, as text or JSON, and its warnings
-// (a truncated capture, ...) on stderr.
-func (o *ingestOptions) print(rep interface{ WriteText(io.Writer) error }, warnings []string) error {
-	if o.JSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return errors.New("encoding the report: " + err.Error())
-		}
-		fmt.Fprintln(o.f.Out, string(b))
-	} else if err := rep.WriteText(o.f.Out); err != nil {
-		return err
-	}
-	for _, w := range warnings {
-		fmt.Fprintln(o.f.Err, "warning: "+w)
-	}
-	return nil
-}
-
-// runApp ingests an application trace: SST DUMPI (its .meta or any
-// rank's .bin), OTF2 (the anchor .otf2) or Chakra (any rank's .et).
-func (o *ingestOptions) runApp(f runconfig.AppFormat) error {
-	if err := runconfig.CheckAppFlags(o.PPN, true, o.Scale); err != nil {
-		return err
-	}
-	tr, rep, err := runconfig.LoadApp(o.File, f, runconfig.AppOptions{PPN: o.PPN, ComputeScale: o.Scale})
-	if err != nil {
-		return clierr.Input(err)
-	}
-	if o.JSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return errors.New("encoding the report: " + err.Error())
-		}
-		fmt.Fprintln(o.f.Out, string(b))
-	} else if err := rep.WriteText(o.f.Out); err != nil {
-		return err
-	}
-	for _, w := range rep.Warnings() {
-		fmt.Fprintln(o.f.Err, "warning: "+w)
-	}
-	return o.writeTrace(tr)
-}
+func ingestRun(o *ingestOptions) error { return o.Run(o.ctx, o.f.ioStreams()) }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/ingest"
+	ingestcli "github.com/ccreplay/ccreplay/ingest/cli"
 	"github.com/ccreplay/ccreplay/trace"
 )
 
@@ -213,12 +214,13 @@ func TestIngestThenRun(t *testing.T) {
 func TestParseIngestFlags(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		args []string
-		want ingestOptions
+		args   []string
+		want   ingestcli.CommandOptions
+		timing ingest.Timing
 	}{
-		{nil, ingestOptions{File: "c.pcap", Timing: "open", PPN: 1, Scale: 1, timing: ingest.OpenLoop}},
-		{[]string{"-o", "t.csv", "--timing", "closed"}, ingestOptions{File: "c.pcap", Out: "t.csv", Timing: "closed", PPN: 1, Scale: 1, timing: ingest.ClosedLoop}},
-		{[]string{"--out=t.parquet", "--hosts", "h.txt", "--json", "--ppn", "4"}, ingestOptions{File: "c.pcap", Out: "t.parquet", HostsFile: "h.txt", JSON: true, Timing: "open", PPN: 4, Scale: 1, timing: ingest.OpenLoop}},
+		{nil, ingestcli.CommandOptions{File: "c.pcap", Timing: "open", PPN: 1, Scale: 1}, ingest.OpenLoop},
+		{[]string{"-o", "t.csv", "--timing", "closed"}, ingestcli.CommandOptions{File: "c.pcap", Out: "t.csv", Timing: "closed", PPN: 1, Scale: 1}, ingest.ClosedLoop},
+		{[]string{"--out=t.parquet", "--hosts", "h.txt", "--json", "--ppn", "4"}, ingestcli.CommandOptions{File: "c.pcap", Out: "t.parquet", HostsFile: "h.txt", JSON: true, Timing: "open", PPN: 4, Scale: 1}, ingest.OpenLoop},
 	} {
 		var out, errw bytes.Buffer
 		var got *ingestOptions
@@ -227,10 +229,15 @@ func TestParseIngestFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil || got == nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
-		g := *got
-		g.f, g.ctx = nil, nil
-		if !reflect.DeepEqual(g, c.want) {
-			t.Errorf("%v: parsed %+v, want %+v", c.args, g, c.want)
+		if got.ParsedTiming() != c.timing {
+			t.Errorf("%v: timing %v, want %v", c.args, got.ParsedTiming(), c.timing)
+		}
+		want := c.want
+		if err := want.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.CommandOptions, want) {
+			t.Errorf("%v: parsed %+v, want %+v", c.args, got.CommandOptions, want)
 		}
 	}
 }

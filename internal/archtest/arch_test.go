@@ -75,12 +75,16 @@ var rules = []rule{
 		why: "the RL-CC runtime evaluates a policy (forward pass, tree prediction, model readers); training stays out of every run"},
 
 	// Workloads, topologies and their importers.
-	{pkgs: []string{"trace/..."}, allow: []string{"trace/...", "units", "limits", "internal/staging"},
+	{pkgs: []string{"trace/..."}, except: []string{"trace/gen/cli"}, allow: []string{"trace/...", "units", "limits", "internal/staging"},
 		why: "a workload is data: traces and generators never depend on the simulator (replay, nic, switchmodel, fabric, kernel) or on algorithms"},
 	{pkgs: []string{"topology"}, allow: []string{"units", "limits", "internal/splitmix"},
 		why: "a topology is data: it never depends on the simulator that runs on it"},
-	{pkgs: []string{"ingest/...", "hpccfmt"}, allow: []string{"ingest/...", "trace", "units", "limits", "batch/pool", "internal/staging"},
+	{pkgs: []string{"ingest/...", "hpccfmt"}, except: []string{"ingest/cli"}, allow: []string{"ingest/...", "trace", "units", "limits", "batch/pool", "internal/staging"},
 		why: "importers turn captures and other simulators' files into a trace; they never run the replay"},
+	{pkgs: []string{"ingest/cli"}, deny: []string{"replay/...", "runner", "batch", "nic", "switchmodel", "fabric", "kernel", "cca/...", "rl/...", "plot"}, direct: true,
+		why: "ccreplay ingest reads a capture (ingest) or an application trace (runconfig's loaders), reports it and writes the trace: it runs nothing"},
+	{pkgs: []string{"trace/gen/cli"}, allow: []string{"trace/...", "replay", "internal/clierr", "internal/iostreams"}, direct: true,
+		why: "ccreplay gen builds a trace and sizes it against the replay's memory estimate (replay.MemBase, FormatMemory): it runs nothing"},
 	{pkgs: []string{"..."}, except: []string{"ingest/..."}, deny: []string{"github.com/google/gopacket/..."}, direct: true,
 		why: "every gopacket import lives under ingest"},
 
