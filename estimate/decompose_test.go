@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
@@ -142,8 +144,8 @@ func checkBaseRTTs(t *testing.T, l *Link, net *LinkNet, flows []replay.FlowPath,
 // under a WebSearch workload and checks that each holds the link's flows,
 // the link under study at its rate and delay, and each flow's base RTT.
 func TestLinkNetsFatTree(t *testing.T) {
-	topo := mustTopo(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
-	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=2ms", 2)
+	topo := replaytest.Topology(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
+	tr := replaytest.Workload(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=2ms", 2)
 	cfg := config(t, topo, "hpcc")
 	flows, err := replay.FlowPaths(&cfg, tr)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/trace"
@@ -24,8 +26,8 @@ func mustEstimate(t *testing.T, cfg replay.Config, tr *trace.Trace, opt Options)
 
 // smallFatTree is a 16-host, three-tier fat-tree under 30 % WebSearch.
 func smallFatTree(t *testing.T, cc string) (replay.Config, *trace.Trace) {
-	topo := mustTopo(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
-	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=400us", 5)
+	topo := replaytest.Topology(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
+	tr := replaytest.Workload(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=400us", 5)
 	return config(t, topo, cc), tr
 }
 
@@ -95,8 +97,8 @@ func TestEstimatePhysics(t *testing.T) {
 // pair and no contention (a single flow), the estimate is exact: the
 // flow's delay in each link network is zero under a line-rate sender.
 func TestEstimateLoneFlowIsIdeal(t *testing.T) {
-	topo := mustTopo(t, "star:hosts=2", 2)
-	tr := mustGen(t, "incast:n=1,size=200KB", 1)
+	topo := replaytest.Topology(t, "star:hosts=2", 2)
+	tr := replaytest.Workload(t, "incast:n=1,size=200KB", 1)
 	cfg := config(t, topo, "linerate")
 	res := mustEstimate(t, cfg, tr, Options{})
 	full, err := replay.Run(cfg, tr)
@@ -114,8 +116,8 @@ func TestEveryAlgorithmEstimates(t *testing.T) {
 	reg := all.Registry()
 	for _, name := range reg.Names() {
 		t.Run(name, func(t *testing.T) {
-			topo := mustTopo(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
-			tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=100us", 3)
+			topo := replaytest.Topology(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
+			tr := replaytest.Workload(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=100us", 3)
 			cfg := config(t, topo, name)
 			res := mustEstimate(t, cfg, tr, Options{Jobs: 2})
 			finished := 0
@@ -136,8 +138,8 @@ func TestEveryAlgorithmEstimates(t *testing.T) {
 // pauses the senders' links in the receiver's link
 // simulation; the link and the run say so.
 func TestWarningsPFCIncast(t *testing.T) {
-	topo := mustTopo(t, "star:hosts=17", 17)
-	tr := mustGen(t, "incast:n=16,size=2MB", 1)
+	topo := replaytest.Topology(t, "star:hosts=17", 17)
+	tr := replaytest.Workload(t, "incast:n=16,size=2MB", 1)
 	cfg := config(t, topo, "linerate")
 	res := mustEstimate(t, cfg, tr, Options{})
 	if !hasWarning(res, "pfc", "PFC pauses") {
@@ -148,8 +150,8 @@ func TestWarningsPFCIncast(t *testing.T) {
 // TestWarningsLossy: the same incast without PFC and with a small buffer
 // drops packets in the receiver's link simulation.
 func TestWarningsLossy(t *testing.T) {
-	topo := mustTopo(t, "star:hosts=17", 17)
-	tr := mustGen(t, "incast:n=16,size=200KB", 1)
+	topo := replaytest.Topology(t, "star:hosts=17", 17)
+	tr := replaytest.Workload(t, "incast:n=16,size=200KB", 1)
 	cfg := config(t, topo, "dcqcn")
 	cfg.Switch.PFC.Enabled = false
 	cfg.Switch.BufferBytes = 200 * units.KB
@@ -161,8 +163,8 @@ func TestWarningsLossy(t *testing.T) {
 
 // TestWarningsLoad: a link offered more than 95 % is reported.
 func TestWarningsLoad(t *testing.T) {
-	topo := mustTopo(t, "star:hosts=3", 3)
-	tr := mustGen(t, "incast:n=2,size=1MB", 1) // 2 MB in an instant: any span is overloaded
+	topo := replaytest.Topology(t, "star:hosts=3", 3)
+	tr := replaytest.Workload(t, "incast:n=2,size=1MB", 1) // 2 MB in an instant: any span is overloaded
 	cfg := config(t, topo, "dcqcn")
 	tr.Messages[1].Release = 10 * units.Microsecond
 	res := mustEstimate(t, cfg, tr, Options{})
@@ -186,8 +188,8 @@ func hasWarning(res *Result, tag, text string) bool {
 // TestRefusesClosedLoop: messages released by others' completion tie
 // links together; estimate refuses them in one line.
 func TestRefusesClosedLoop(t *testing.T) {
-	topo := mustTopo(t, "star:hosts=8", 8)
-	tr := mustGen(t, "osu-alltoall:nodes=8,ppn=1,sizes=1KB..1KB,warmup=0,iters=1", 1)
+	topo := replaytest.Topology(t, "star:hosts=8", 8)
+	tr := replaytest.Workload(t, "osu-alltoall:nodes=8,ppn=1,sizes=1KB..1KB,warmup=0,iters=1", 1)
 	cfg := config(t, topo, "dcqcn")
 	_, err := Run(context.Background(), cfg, tr, Options{})
 	if err == nil || !strings.Contains(err.Error(), "open-loop") {
@@ -201,7 +203,7 @@ func TestRefusesClosedLoop(t *testing.T) {
 // 3.3), a few % above its ideal; the estimate taking its largest link
 // delay finds the full run's FCT within 0.5 %.
 func TestCombineMaxLoneFlow(t *testing.T) {
-	topo := mustTopo(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
+	topo := replaytest.Topology(t, "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", 16)
 	tr := &trace.Trace{Hosts: 16, Messages: []trace.Message{{ID: 0, Src: 0, Dst: 15, Bytes: 3_000_000, FlowID: trace.NoFlow,
 		CollectiveID: trace.NoCollective, Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank}}}
 	cfg := config(t, topo, "hpcc")

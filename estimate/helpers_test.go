@@ -8,27 +8,7 @@ import (
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
-	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/trace/gen"
 )
-
-func mustTopo(t testing.TB, spec string, hosts int) *topology.Topology {
-	t.Helper()
-	topo, err := topology.Parse(spec, hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return topo
-}
-
-func mustGen(t testing.TB, spec string, seed int64) *trace.Trace {
-	t.Helper()
-	tr, err := gen.Parse(spec, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
 
 // config is a default network under the named algorithm (with its hints).
 func config(t testing.TB, topo *topology.Topology, cc string) replay.Config {

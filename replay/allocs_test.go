@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -18,8 +20,8 @@ func TestSteadyStateZeroAllocsPerPacket(t *testing.T) {
 		{"longflows-fattree-dcqcn", "hpcc-fattree", "dcqcn", "longflows:n=64,size=100MB"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tr := mustGen(t, c.wl, 1)
-			cfg := baseConfig(t, mustTopo(t, c.topo, tr.Hosts), c.cc)
+			tr := replaytest.Workload(t, c.wl, 1)
+			cfg := baseConfig(t, replaytest.Topology(t, c.topo, tr.Hosts), c.cc)
 			cfg.CheckEvery = 0
 			r := &run{cfg: &cfg, tr: tr}
 			if err := r.build(context.Background()); err != nil {

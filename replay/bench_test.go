@@ -2,13 +2,15 @@ package replay
 
 import (
 	"testing"
+
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 )
 
 // benchRun replays one workload per iteration and reports data packets per
 // second of wall time (whole run: build, simulate, collect records).
 func benchRun(b *testing.B, topo, cc, wl string, level PacketLevel) {
-	tr := mustGen(b, wl, 1)
-	cfg := baseConfig(b, mustTopo(b, topo, tr.Hosts), cc)
+	tr := replaytest.Workload(b, wl, 1)
+	cfg := baseConfig(b, replaytest.Topology(b, topo, tr.Hosts), cc)
 	cfg.CheckEvery = 0
 	cfg.Packets = level
 	out := ""

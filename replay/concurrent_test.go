@@ -3,6 +3,8 @@ package replay
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
@@ -31,8 +33,8 @@ func checkConcurrentBytes(t *testing.T, res *Result, rate units.BitsPerSec) {
 // are active is fair (unfair_ratio_concurrent near 0), while the lifetime
 // unfair ratio shows the release jitter.
 func TestConcurrentFairnessJitteredIncast(t *testing.T) {
-	tr := mustGen(t, "incast:n=4,size=2MB,jitter=200us,dist=gaussian", 7)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+	tr := replaytest.Workload(t, "incast:n=4,size=2MB,jitter=200us,dist=gaussian", 7)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "linerate")
 	cfg.NIC.WindowBDP = true
 	res := mustRun(t, cfg, tr, "")
 	allFinished(t, res)
@@ -67,7 +69,7 @@ func TestConcurrentWindowOpensOnDependentStart(t *testing.T) {
 		{ID: 1, Src: 1, Dst: 2, Bytes: 1_000_000, FlowID: 1, CollectiveID: -1, Deps: []int64{0}},
 		{ID: 2, Src: 0, Dst: 2, Bytes: 1_000_000, FlowID: 0, CollectiveID: -1},
 	}}
-	res := mustRun(t, baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn"), tr, "")
+	res := mustRun(t, baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "dcqcn"), tr, "")
 	allFinished(t, res)
 	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})
 	if want := res.Messages[1].ReleaseNs; s.ConcurrentWindowStartNs != want || want <= 0 || want != res.Flows[1].StartNs {
@@ -85,7 +87,7 @@ func TestConcurrentWindowOpensOnDependentStart(t *testing.T) {
 
 	// Released only when flow 0 is done: the window is empty.
 	tr.Messages[1].Deps = []int64{2}
-	res = mustRun(t, baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn"), tr, "")
+	res = mustRun(t, baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "dcqcn"), tr, "")
 	allFinished(t, res)
 	if s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}); s.ConcurrentWindowNs != 0 || s.UnfairRatioConcurrent != 0 || s.JainIndexConcurrent != 0 {
 		t.Errorf("sequential flows: window %d ns, unfair %v, Jain %v; want 0", s.ConcurrentWindowNs, s.UnfairRatioConcurrent, s.JainIndexConcurrent)
@@ -99,8 +101,8 @@ func TestConcurrentWindowOpensOnDependentStart(t *testing.T) {
 
 // A run stopped before any flow finishes: the window ends with the run.
 func TestConcurrentWindowEndsWithRun(t *testing.T) {
-	tr := mustGen(t, "incast:n=3,size=5MB", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn")
+	tr := replaytest.Workload(t, "incast:n=3,size=5MB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "dcqcn")
 	cfg.MaxTime = 200 * units.Microsecond
 	res := mustRun(t, cfg, tr, "")
 	s := metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{})

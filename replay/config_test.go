@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/limits"
@@ -39,7 +41,7 @@ func allSpecs(t *testing.T) []cca.Spec {
 func TestValidateAcceptsShippedConfigs(t *testing.T) {
 	specs := allSpecs(t)
 	for _, ts := range builtinTopologies {
-		topo := mustTopo(t, ts, 2)
+		topo := replaytest.Topology(t, ts, 2)
 		for _, spec := range specs {
 			for _, mode := range []switchmodel.PFCMode{switchmodel.PFCDynamic, switchmodel.PFCStatic} {
 				cfg := Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(), Packets: PacketsNone}
@@ -55,7 +57,7 @@ func TestValidateAcceptsShippedConfigs(t *testing.T) {
 
 // validConfig is a lossless default network on an 8-host star.
 func validConfig(t *testing.T) Config {
-	cfg := Config{Topology: mustTopo(t, "star:hosts=8", 8), CC: ccSpec(t, "linerate", nil),
+	cfg := Config{Topology: replaytest.Topology(t, "star:hosts=8", 8), CC: ccSpec(t, "linerate", nil),
 		Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(), Packets: PacketsNone}
 	cfg.ApplyCCHints()
 	return cfg
@@ -134,9 +136,9 @@ func TestValidateRejectsConfigsThatCannotForward(t *testing.T) {
 // Defect 2: a run whose switch buffer cannot hold one packet used to drop
 // and retransmit forever; now Run fails at once with the validation error.
 func TestRunWithBufferBelowOnePacketFailsFast(t *testing.T) {
-	tr := mustGen(t, "incast:n=2,size=10KB", 1)
+	tr := replaytest.Workload(t, "incast:n=2,size=10KB", 1)
 	cfg := validConfig(t)
-	cfg.Topology = mustTopo(t, "", tr.Hosts)
+	cfg.Topology = replaytest.Topology(t, "", tr.Hosts)
 	cfg.Switch.BufferBytes = 1
 	done := make(chan error, 1)
 	go func() { _, err := Run(cfg, tr); done <- err }()

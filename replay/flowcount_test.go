@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -43,8 +45,8 @@ func (*flowTap) Drop(units.Time, int32, int32, *fabric.Packet) {}
 // Then the count falls, to 0 on the very last packet.
 func TestFlowCounterEndToEndIncast(t *testing.T) {
 	const n = 4
-	tr := mustGen(t, "incast:n=4,size=200KB", 1)
-	topo := mustTopo(t, "", tr.Hosts)
+	tr := replaytest.Workload(t, "incast:n=4,size=200KB", 1)
+	topo := replaytest.Topology(t, "", tr.Hosts)
 	cfg := baseConfig(t, topo, "linerate")
 	cfg.CC.NeedsFlowCounter = true
 	cfg.ApplyCCHints()
@@ -87,8 +89,8 @@ func TestFlowCounterEndToEndIncast(t *testing.T) {
 // Counting flows observes and changes nothing else: a run with the
 // counter on writes the same bytes as the same run with INT alone.
 func TestFlowCounterLeavesOutputsIdentical(t *testing.T) {
-	tr := mustGen(t, "incast:n=7,size=300KB,jitter=20us", 7)
-	topo := mustTopo(t, "leafspine:leaves=2,hosts=4,spines=1,uplinks=2,rate=100G,fabric=100G,delay=1us", tr.Hosts)
+	tr := replaytest.Workload(t, "incast:n=7,size=300KB,jitter=20us", 7)
+	topo := replaytest.Topology(t, "leafspine:leaves=2,hosts=4,spines=1,uplinks=2,rate=100G,fabric=100G,delay=1us", tr.Hosts)
 	dirs := [2]string{t.TempDir(), t.TempDir()}
 	var sums [2]metrics.Summary
 	for i, on := range []bool{false, true} {
@@ -121,8 +123,8 @@ func TestFlowCounterLeavesOutputsIdentical(t *testing.T) {
 // An algorithm that reads the flow count refuses a network whose switches
 // stamp no INT, as one that reads INT does.
 func TestFlowCounterNeedsINTSignal(t *testing.T) {
-	tr := mustGen(t, "incast:n=2,size=10KB", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+	tr := replaytest.Workload(t, "incast:n=2,size=10KB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "linerate")
 	cfg.CC.NeedsFlowCounter = true
 	cfg.ApplyCCHints()
 	cfg.Switch.INT = false // a user's switch.int: false

@@ -3,6 +3,8 @@ package replay
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -29,8 +31,8 @@ func (h *hopTap) Drop(units.Time, int32, int32, *fabric.Packet) {}
 // data packet of flow i leaves through the links of FlowPaths' path i and
 // no other.
 func TestFlowPathsAreTheRunsLinks(t *testing.T) {
-	topo := mustTopo(t, "fattree:pods=4", 16)
-	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=200us", 3)
+	topo := replaytest.Topology(t, "fattree:pods=4", 16)
+	tr := replaytest.Workload(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=200us", 3)
 	cfg := baseConfig(t, topo, "dcqcn")
 	cfg.Seed = 7
 	tap := &hopTap{seen: map[int32]map[[2]int32]bool{}}

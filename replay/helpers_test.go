@@ -16,7 +16,6 @@ import (
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -31,24 +30,6 @@ func ccSpec(t testing.TB, name string, params map[string]string) cca.Spec {
 		t.Fatal(err)
 	}
 	return s
-}
-
-func mustTopo(t testing.TB, spec string, hosts int) *topology.Topology {
-	t.Helper()
-	topo, err := topology.Parse(spec, hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return topo
-}
-
-func mustGen(t testing.TB, spec string, seed int64) *trace.Trace {
-	t.Helper()
-	tr, err := gen.Parse(spec, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
 }
 
 // baseConfig is a lossless default network with conservation checked

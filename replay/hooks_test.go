@@ -3,6 +3,8 @@ package replay
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/metrics"
@@ -49,7 +51,7 @@ func TestMessageObserverHooks(t *testing.T) {
 		tr.Messages = append(tr.Messages, trace.Message{ID: int64(10 + i), Src: int32(i % 2), Dst: 2, Bytes: int64(3000 * (i + 1)),
 			Release: units.Time(i) * units.Microsecond, FlowID: int64(i % 2), CollectiveID: -1})
 	}
-	cfg := baseConfig(t, mustTopo(t, "", 3), "linerate")
+	cfg := baseConfig(t, replaytest.Topology(t, "", 3), "linerate")
 	cfg.CC = cca.Spec{Name: "rec", New: func() cca.Algorithm { return rec }}
 	res := mustRun(t, cfg, tr, "")
 	for i, m := range res.Messages {
@@ -76,8 +78,8 @@ func (m *toRecorder) OnTimeout(units.Time) { m.timeouts++ }
 // Timeout") hear every go-back-N timeout the NIC counts.
 func TestTimeoutObserverHook(t *testing.T) {
 	rec := &toRecorder{msgRecorder: msgRecorder{started: map[int64]units.Time{}, done: map[int64]cca.Ack{}}}
-	tr := mustGen(t, "incast:n=8,size=1MB", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+	tr := replaytest.Workload(t, "incast:n=8,size=1MB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "linerate")
 	cfg.CC = cca.Spec{Name: "rec", New: func() cca.Algorithm { return rec }}
 	cfg.Switch.PFC.Enabled = false
 	cfg.Switch.BufferBytes = 200 * units.KB
@@ -106,7 +108,7 @@ func TestMessagePriorityIsTheDataClass(t *testing.T) {
 		{ID: 0, Src: 0, Dst: 2, Bytes: 5000, FlowID: -1, CollectiveID: -1, Priority: 5, Iteration: -1, SrcRank: -1, DstRank: -1},
 		{ID: 1, Src: 1, Dst: 2, Bytes: 5000, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1},
 	}}
-	cfg := baseConfig(t, mustTopo(t, "", 3), "linerate")
+	cfg := baseConfig(t, replaytest.Topology(t, "", 3), "linerate")
 	m := &prioMeter{prio: map[int32]uint8{}}
 	cfg.Observer = m
 	mustRun(t, cfg, tr, "")

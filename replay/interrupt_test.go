@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
@@ -17,8 +19,8 @@ import (
 // returns an *InterruptedError wrapping context.Canceled (that a run
 // folder then holds no file is runner's TestCancelLeavesNoFile).
 func TestRunContextCancelStops(t *testing.T) {
-	tr := mustGen(t, "incast:n=16,size=20MB", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn")
+	tr := replaytest.Workload(t, "incast:n=16,size=20MB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "dcqcn")
 	cfg.Packets = PacketsData
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int32
@@ -52,7 +54,7 @@ func TestProgressWithLongIdleGapEnds(t *testing.T) {
 		{ID: 0, Src: 0, Dst: 1, Bytes: 1000, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1},
 		{ID: 1, Src: 1, Dst: 0, Bytes: 1000, Release: 50 * units.Millisecond, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1},
 	}}
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn")
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "dcqcn")
 	var last [2]int
 	cfg.Progress = func(now units.Time, delivered, total int) { last = [2]int{delivered, total} }
 	done := make(chan *Result)

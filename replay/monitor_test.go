@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/units"
@@ -13,8 +15,8 @@ import (
 // as many as that port counts received, RESUMEs after PAUSEs, and a run
 // with an observer has the same results as one without.
 func TestPFCObserver(t *testing.T) {
-	tr := mustGen(t, "incast:n=8,size=1MB", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+	tr := replaytest.Workload(t, "incast:n=8,size=1MB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "linerate")
 	cfg.Switch.BufferBytes = 2 * units.MB
 	plain := mustRun(t, cfg, tr, "")
 	type key struct{ node, port int32 }
@@ -57,8 +59,8 @@ func TestPFCObserver(t *testing.T) {
 // or after End (the HPCC simulator's monitor_buffer), sees what the
 // switch queues hold, and stops with the run.
 func TestQueueSampler(t *testing.T) {
-	tr := mustGen(t, "incast:n=4,size=200KB", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+	tr := replaytest.Workload(t, "incast:n=4,size=200KB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "linerate")
 	var times []units.Time
 	var peak units.Bytes
 	cfg.QueueSampler = &QueueSampler{Start: 3 * units.Microsecond, Every: 250 * units.Nanosecond, End: 20 * units.Microsecond,

@@ -3,6 +3,8 @@ package replay
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -18,9 +20,9 @@ import (
 // per-message software cost for Bruck to save.
 func TestOSUAlltoallLatencyGrowsAndIterationsDoNotOverlap(t *testing.T) {
 	const spec = "osu-alltoall:nodes=4,ppn=2,sizes=1..64KiB,warmup=1,iters=2,algo=linear"
-	tr := mustGen(t, spec, 1)
+	tr := replaytest.Workload(t, spec, 1)
 	for _, cc := range []string{"dcqcn", "linerate"} {
-		res := mustRun(t, baseConfig(t, mustTopo(t, "leafspine:leaves=2,hosts=2,spines=1,uplinks=1,rate=100G,fabric=100G,delay=1us", tr.Hosts), cc), tr, "")
+		res := mustRun(t, baseConfig(t, replaytest.Topology(t, "leafspine:leaves=2,hosts=2,spines=1,uplinks=1,rate=100G,fabric=100G,delay=1us", tr.Hosts), cc), tr, "")
 		allFinished(t, res)
 		n := len(res.Messages)
 		ids, rel, fin := make([]int64, n), make([]units.Time, n), make([]units.Time, n)

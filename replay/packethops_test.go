@@ -2,6 +2,8 @@ package replay
 
 import (
 	"testing"
+
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 )
 
 // On a star every packet a NIC sends crosses exactly two links (host to
@@ -10,8 +12,8 @@ import (
 // links and those within a leaf two.
 func TestPacketHopsCountsEveryLinkCrossing(t *testing.T) {
 	t.Parallel()
-	tr := mustGen(t, "incast:n=4,size=200KB", 1)
-	cfg := baseConfig(t, mustTopo(t, "star", 5), "dcqcn")
+	tr := replaytest.Workload(t, "incast:n=4,size=200KB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "star", 5), "dcqcn")
 	res := mustRun(t, cfg, tr, "")
 	var hostTx, switchTx int64
 	for _, p := range res.Ports {

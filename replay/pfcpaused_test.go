@@ -3,6 +3,8 @@ package replay
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -14,8 +16,8 @@ import (
 // pfc_paused_ns; a flow on a NIC never paused has 0, and without PFC every
 // flow has 0. The conservation checks of baseConfig run throughout.
 func TestFlowPFCPaused(t *testing.T) {
-	tr := mustGen(t, "incast:n=8,size=1MB", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+	tr := replaytest.Workload(t, "incast:n=8,size=1MB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "linerate")
 	cfg.Switch.BufferBytes = 2 * units.MB
 
 	res := mustRun(t, cfg, tr, "")

@@ -1,10 +1,11 @@
 package replay
 
 import (
-	"github.com/ccreplay/ccreplay/internal/replaytest"
-	"github.com/ccreplay/ccreplay/metrics"
 	"math"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/metrics"
 
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/trace"
@@ -29,8 +30,8 @@ func TestIncast16To1BoundWithPFC(t *testing.T) {
 	}
 	for _, cc := range []string{"linerate", "dcqcn"} {
 		t.Run(cc, func(t *testing.T) {
-			tr := mustGen(t, "incast:n=16,size=1MB", 1)
-			res := mustRun(t, baseConfig(t, mustTopo(t, "", tr.Hosts), cc), tr, "")
+			tr := replaytest.Workload(t, "incast:n=16,size=1MB", 1)
+			res := mustRun(t, baseConfig(t, replaytest.Topology(t, "", tr.Hosts), cc), tr, "")
 			allFinished(t, res)
 			checkCausality(t, res)
 			got := float64(metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).FCTMaxNs)
@@ -58,7 +59,7 @@ func TestLoneFlowMeetsIdealExactly(t *testing.T) {
 		tr := &trace.Trace{Hosts: 8, Messages: []trace.Message{{ID: 0, Src: 0, Dst: 7, FlowID: -1, CollectiveID: -1}}}
 		b, _ := units.ParseSize(c.size)
 		tr.Messages[0].Bytes = int64(b)
-		res := mustRun(t, baseConfig(t, mustTopo(t, c.topo, 8), "linerate"), tr, "")
+		res := mustRun(t, baseConfig(t, replaytest.Topology(t, c.topo, 8), "linerate"), tr, "")
 		f := res.Flows[0]
 		if f.FCTNs != f.IdealFCTNs {
 			t.Errorf("%s %s: lone flow FCT %d ns != ideal %d ns", c.topo, c.size, f.FCTNs, f.IdealFCTNs)
@@ -76,8 +77,8 @@ func TestCausalityAcrossScenarios(t *testing.T) {
 		{"fattree:pods=2,tors=2,hosts=2,aggs=2,cores=2,rate=100G,fabric=100G,delay=1us", "dcqcn:hpcc", "incast:n=7,size=300KB"},
 	} {
 		t.Run(c.cc+"/"+c.wl, func(t *testing.T) {
-			tr := mustGen(t, c.wl, 3)
-			res := mustRun(t, baseConfig(t, mustTopo(t, c.topo, tr.Hosts), c.cc), tr, "")
+			tr := replaytest.Workload(t, c.wl, 3)
+			res := mustRun(t, baseConfig(t, replaytest.Topology(t, c.topo, tr.Hosts), c.cc), tr, "")
 			allFinished(t, res)
 			checkCausality(t, res)
 			if metrics.Compute(res.Flows, res.Messages, res.Ports, metrics.Options{}).SlowdownP50 < 1 {
@@ -91,8 +92,8 @@ func TestCausalityAcrossScenarios(t *testing.T) {
 // every flow, and dropped bytes are accounted for (sent = delivered +
 // dropped + in flight at every check).
 func TestLossyModeDropsAndRecovers(t *testing.T) {
-	tr := mustGen(t, "incast:n=8,size=1MB", 1)
-	cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+	tr := replaytest.Workload(t, "incast:n=8,size=1MB", 1)
+	cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "linerate")
 	cfg.Switch.PFC.Enabled = false
 	cfg.Switch.BufferBytes = 200 * units.KB
 	cfg.NIC.RTO = 200 * units.Microsecond
@@ -124,8 +125,8 @@ func TestLossyModeDropsAndRecovers(t *testing.T) {
 func TestPFCSmallBufferNoDrops(t *testing.T) {
 	for _, mode := range []switchmodel.PFCMode{switchmodel.PFCDynamic, switchmodel.PFCStatic} {
 		t.Run(string(mode), func(t *testing.T) {
-			tr := mustGen(t, "incast:n=8,size=1MB", 1)
-			cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "linerate")
+			tr := replaytest.Workload(t, "incast:n=8,size=1MB", 1)
+			cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "linerate")
 			cfg.Switch.BufferBytes = 2 * units.MB
 			cfg.Switch.PFC.Mode = mode
 			cfg.Switch.PFC.XoffPerGbps, cfg.Switch.PFC.XonPerGbps = 1000, 500 // 100 KB / 50 KB at 100G
@@ -165,13 +166,13 @@ func TestDCQCNConvergesToFairShare(t *testing.T) {
 		t.Skip("long-running convergence test")
 	}
 	const n, seeds = 4, 4
-	tr := mustGen(t, "longflows:n=4,size=2GB,stagger=2ms", 1)
+	tr := replaytest.Workload(t, "longflows:n=4,size=2GB,stagger=2ms", 1)
 	capacity := float64(100*units.Gbps) * 1000 / 1048 // payload bit/s
 	fair := capacity / n
 	from, to := 40*units.Millisecond, 120*units.Millisecond
 	var mean [n]float64
 	for seed := uint64(1); seed <= seeds; seed++ {
-		cfg := baseConfig(t, mustTopo(t, "", tr.Hosts), "dcqcn:zhu2015")
+		cfg := baseConfig(t, replaytest.Topology(t, "", tr.Hosts), "dcqcn:zhu2015")
 		cfg.CC = ccSpec(t, "dcqcn:zhu2015", map[string]string{"ai_rate": "40Mbps"})
 		cfg.CheckEvery = 0
 		cfg.Seed = seed

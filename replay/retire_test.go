@@ -3,6 +3,8 @@ package replay
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
@@ -15,8 +17,8 @@ import (
 // complete row.
 func TestFinishedFlowsAreRetired(t *testing.T) {
 	t.Parallel()
-	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=4ms", 3)
-	cfg := baseConfig(t, mustTopo(t, "star", tr.Hosts), "dcqcn")
+	tr := replaytest.Workload(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=4ms", 3)
+	cfg := baseConfig(t, replaytest.Topology(t, "star", tr.Hosts), "dcqcn")
 	res := mustRun(t, cfg, tr, "")
 	allFinished(t, res)
 	n := len(res.Flows)
@@ -43,7 +45,7 @@ func TestFlowNotRetiredBeforeItsLastMessage(t *testing.T) {
 		{ID: 2, Src: 0, Dst: 1, Bytes: 30000, FlowID: 7, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1,
 			Deps: []int64{1}, Gap: 50 * units.Microsecond},
 	}}
-	cfg := baseConfig(t, mustTopo(t, "star", 2), "dcqcn")
+	cfg := baseConfig(t, replaytest.Topology(t, "star", 2), "dcqcn")
 	res := mustRun(t, cfg, tr, "")
 	if len(res.Flows) != 1 {
 		t.Fatalf("%d flow rows, want 1", len(res.Flows))
@@ -67,8 +69,8 @@ func TestFlowNotRetiredBeforeItsLastMessage(t *testing.T) {
 // in its row while finished flows are let go.
 func TestFlowsRetiredUnderDrops(t *testing.T) {
 	t.Parallel()
-	tr := mustGen(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.5,duration=4ms", 5)
-	cfg := baseConfig(t, mustTopo(t, "star", tr.Hosts), "dcqcn")
+	tr := replaytest.Workload(t, "cdf:dist=websearch,hosts=16,bw=100G,load=0.5,duration=4ms", 5)
+	cfg := baseConfig(t, replaytest.Topology(t, "star", tr.Hosts), "dcqcn")
 	cfg.Switch.PFC.Enabled = false
 	cfg.Switch.BufferBytes = 400 * units.KB
 	cfg.NIC.WindowBDP = true

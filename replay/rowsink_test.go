@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/cca"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
@@ -51,8 +53,8 @@ func TestRowSinkGetsRowsAsFlowsFinish(t *testing.T) {
 }
 
 func rowSinkRun(t *testing.T, spec string) {
-	tr := mustGen(t, spec, 3)
-	cfg := baseConfig(t, mustTopo(t, "star", tr.Hosts), "dcqcn")
+	tr := replaytest.Workload(t, spec, 3)
+	cfg := baseConfig(t, replaytest.Topology(t, "star", tr.Hosts), "dcqcn")
 	want := mustRun(t, cfg, tr, "")
 	made := 0
 	sink := &recordingSink{t: t, made: &made, flows: make([]v2.FlowRow, len(want.Flows)), msgs: make([]v2.MessageRow, len(want.Messages)),

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -43,10 +45,10 @@ func TestThreadsSameOutputs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			tr := mustGen(t, c.wl, 5)
+			tr := replaytest.Workload(t, c.wl, 5)
 			var ref map[string][]byte
 			for _, threads := range []int{1, 2, 3, 4} {
-				cfg := baseConfig(t, mustTopo(t, c.topo, tr.Hosts), c.cc)
+				cfg := baseConfig(t, replaytest.Topology(t, c.topo, tr.Hosts), c.cc)
 				cfg.Threads = threads
 				cfg.CheckEvery = 50_000_000 // 50 us
 				cfg.Packets = c.packets
@@ -93,8 +95,8 @@ func TestThreadsSameOutputs(t *testing.T) {
 // two-pod fat-tree, senders in both pods, so that queues build and every
 // algorithm's signals (ECN, CNPs, INT, RTT) come into play.
 func TestThreadsSameOutputsEveryAlgorithm(t *testing.T) {
-	tr := mustGen(t, "incast:n=24,size=150KB,jitter=3us", 3)
-	topo := mustTopo(t, "fattree:pods=2,hosts=8", tr.Hosts)
+	tr := replaytest.Workload(t, "incast:n=24,size=150KB,jitter=3us", 3)
+	topo := replaytest.Topology(t, "fattree:pods=2,hosts=8", tr.Hosts)
 	reg := all.Registry()
 	for _, cc := range reg.Names() {
 		t.Run(cc, func(t *testing.T) {
@@ -163,7 +165,7 @@ func readDir(t *testing.T, dir string) map[string][]byte {
 // aggregation and 16 core switches) evenly tier by tier, keeps each ToR
 // with its hosts, and cuts few of the links.
 func TestPartitionNodesFatTree(t *testing.T) {
-	topo := mustTopo(t, "hpcc-fattree", 320)
+	topo := replaytest.Topology(t, "hpcc-fattree", 320)
 	for _, n := range []int{2, 4} {
 		part := partitionNodes(topo, n, false)
 		count := map[string][]int{}
@@ -206,7 +208,7 @@ func TestPartitionNodesFatTree(t *testing.T) {
 // rest fill the others in consecutive blocks, and the partitions' work
 // differs by no more than one host's.
 func TestPartitionNodesStar(t *testing.T) {
-	topo := mustTopo(t, "star", 16)
+	topo := replaytest.Topology(t, "star", 16)
 	sw := -1
 	for i := range topo.Nodes {
 		if topo.Nodes[i].Kind != topology.Host {
@@ -257,7 +259,7 @@ func TestPartitionNodesStar(t *testing.T) {
 // rates) stays within a tenth of each other.
 func TestPartitionNodesHostsTogether(t *testing.T) {
 	for _, name := range []string{"hpcc-fattree", "star"} {
-		topo := mustTopo(t, name, 16)
+		topo := replaytest.Topology(t, name, 16)
 		for _, n := range []int{2, 3} {
 			part := partitionNodes(topo, n, true)
 			work := make([]int64, n)
@@ -322,8 +324,8 @@ func TestThreadsHostsOnly(t *testing.T) {
 // A topology with a link of no delay gives no lookahead: the run takes one
 // partition and says why, with the same outputs.
 func TestThreadsZeroDelayLink(t *testing.T) {
-	tr := mustGen(t, "incast:n=4,size=100KB", 1)
-	topo := mustTopo(t, "star:delay=0ns", tr.Hosts)
+	tr := replaytest.Workload(t, "incast:n=4,size=100KB", 1)
+	topo := replaytest.Topology(t, "star:delay=0ns", tr.Hosts)
 	cfg := baseConfig(t, topo, "dcqcn")
 	cfg.Threads = 2
 	res := mustRun(t, cfg, tr, "")
@@ -338,10 +340,10 @@ func TestThreadsZeroDelayLink(t *testing.T) {
 // a 1 MB buffer pauses the senders, and the switches are sampled every
 // 200 ns.
 func TestThreadsPFCAndSamples(t *testing.T) {
-	tr := mustGen(t, "incast:n=16,size=1MB", 1)
+	tr := replaytest.Workload(t, "incast:n=16,size=1MB", 1)
 	var ref []string
 	for _, threads := range []int{1, 2, 4} {
-		cfg := baseConfig(t, mustTopo(t, "fattree:pods=1,tors=2,hosts=9,aggs=2", tr.Hosts), "dcqcn")
+		cfg := baseConfig(t, replaytest.Topology(t, "fattree:pods=1,tors=2,hosts=9,aggs=2", tr.Hosts), "dcqcn")
 		cfg.Threads = threads
 		cfg.Switch.BufferBytes = 1_000_000
 		var log []string

@@ -13,9 +13,7 @@ import (
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -52,20 +50,13 @@ func Build(t testing.TB, r *cca.Registry, name string, params map[string]string)
 // on a bad spec.
 func Workload(t testing.TB, spec string) *trace.Trace {
 	t.Helper()
-	tr, err := gen.Parse(spec, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
+	return replaytest.Workload(t, spec, 1)
 }
 
 // Config is the shared configuration (see above) for tr's hosts under s.
 func Config(t testing.TB, tr *trace.Trace, s cca.Spec) replay.Config {
 	t.Helper()
-	topo, err := topology.Parse("", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	topo := replaytest.Topology(t, "", tr.Hosts)
 	cfg := replay.Config{
 		Topology: topo, CC: s, Switch: switchmodel.DefaultConfig(),
 		NIC: nic.DefaultConfig(), Seed: 1, Packets: replay.PacketsNone,
