@@ -10,8 +10,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/nic"
@@ -19,34 +20,29 @@ import (
 	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/switchmodel"
-	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
+
+// dcqcnOn is the trace/gen workload (generated with genSeed) on the
+// topology spec under DCQCN's default preset, with the default switch and
+// NIC and DCQCN's hints applied.
+func dcqcnOn(t *testing.T, workload string, genSeed int64, topo string) (*replay.Config, *trace.Trace) {
+	t.Helper()
+	tr := replaytest.Workload(t, workload, genSeed)
+	cfg := replay.Config{Topology: replaytest.Topology(t, topo, tr.Hosts), CC: star.Spec(t, "dcqcn", nil, dcqcn.Register),
+		Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig()}
+	cfg.ApplyCCHints()
+	return &cfg, tr
+}
 
 // scenario is a 7-to-1 incast on a two-leaf leaf-spine under DCQCN, with
 // every packet event logged.
 func scenario(t *testing.T, seed uint64) *Scenario {
 	t.Helper()
-	tr, err := gen.Parse("incast:n=7,size=300KB,jitter=20us", 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := topology.Parse("leafspine:leaves=2,hosts=4,spines=1,uplinks=2,rate=100G,fabric=100G,delay=1us", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := cca.NewRegistry()
-	dcqcn.Register(reg)
-	spec, err := reg.Build("dcqcn", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
-		Seed: seed, Packets: replay.PacketsAll, CheckEvery: 5 * units.Microsecond}
-	cfg.ApplyCCHints()
-	return &Scenario{Config: &cfg, Trace: tr, TraceName: "incast", Warnings: []string{"an input's warning"}}
+	cfg, tr := dcqcnOn(t, "incast:n=7,size=300KB,jitter=20us", 7, "leafspine:leaves=2,hosts=4,spines=1,uplinks=2,rate=100G,fabric=100G,delay=1us")
+	cfg.Seed, cfg.Packets, cfg.CheckEvery = seed, replay.PacketsAll, 5*units.Microsecond
+	return &Scenario{Config: cfg, Trace: tr, TraceName: "incast", Warnings: []string{"an input's warning"}}
 }
 
 func runToDir(t *testing.T, seed uint64, dir string) (*replay.Result, metrics.Summary) {
@@ -144,11 +140,7 @@ func TestParquetReadBackWithArrowRecomputesSummary(t *testing.T) {
 func TestCancelLeavesNoFile(t *testing.T) {
 	sc := scenario(t, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	big, err := gen.Parse("incast:n=7,size=20MB", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Trace = big
+	sc.Trace = replaytest.Workload(t, "incast:n=7,size=20MB", 1)
 	cfg := *sc.Config
 	calls := 0
 	cfg.Progress = func(now units.Time, delivered, total int) {
@@ -158,7 +150,7 @@ func TestCancelLeavesNoFile(t *testing.T) {
 	}
 	sc.Config = &cfg
 	dir := t.TempDir()
-	_, _, err = Run(ctx, sc, dir, nil)
+	_, _, err := Run(ctx, sc, dir, nil)
 	var ie *replay.InterruptedError
 	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want an interrupted run", err)
@@ -264,24 +256,9 @@ func TestStreamRowsSameFiles(t *testing.T) {
 // hosts under DCQCN: about a hundred flows, which finish out of order.
 func websearch(t *testing.T, threads int) (*replay.Config, *trace.Trace) {
 	t.Helper()
-	tr, err := gen.Parse("cdf:dist=websearch,hosts=8,bw=100G,load=0.8,duration=1ms", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := topology.Parse("leafspine:leaves=2,hosts=4,spines=2,uplinks=1,rate=100G,fabric=100G,delay=1us", tr.Hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := cca.NewRegistry()
-	dcqcn.Register(reg)
-	spec, err := reg.Build("dcqcn", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := replay.Config{Topology: topo, CC: spec, Switch: switchmodel.DefaultConfig(), NIC: nic.DefaultConfig(),
-		Seed: 5, Packets: replay.PacketsNone, Threads: threads}
-	cfg.ApplyCCHints()
-	return &cfg, tr
+	cfg, tr := dcqcnOn(t, "cdf:dist=websearch,hosts=8,bw=100G,load=0.8,duration=1ms", 3, "leafspine:leaves=2,hosts=4,spines=2,uplinks=1,rate=100G,fabric=100G,delay=1us")
+	cfg.Seed, cfg.Packets, cfg.Threads = 5, replay.PacketsNone, threads
+	return cfg, tr
 }
 
 // A streamed run interrupted after its first rows were written leaves no
