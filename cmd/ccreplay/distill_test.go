@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,44 +22,25 @@ func fastDistill(dir string, extra ...string) []string {
 // within RL-CC-NIC (Fuhrer 2023), Section V-C's limits and a report; the same flags give
 // byte-identical files.
 func TestDistillCLI(t *testing.T) {
-	var files [2][2][]byte
-	for i := range files {
-		dir := t.TempDir()
-		r := runCLI(t, fastDistill(dir, "--json")...)
-		r.mustSucceed(t)
-		var rep distill.Report
-		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-			t.Fatalf("--json output: %v\n%s", err, r.stdout)
-		}
-		if rep.Fit == nil || rep.Fit.Trees > 10 || rep.Fit.Depth > 4 || !(rep.Fit.TestRMSE < rep.Fit.TestStd) || len(rep.Fit.RoundFR) != 2 {
-			t.Fatalf("fit %+v", rep.Fit)
-		}
-		if len(rep.TableIII) != 2 || rep.TableIII[0].Label != "teacher" || rep.TableIII[1].Label != "student" || rep.TableIII[1].Flows != 4 {
-			t.Fatalf("table III rows %+v", rep.TableIII)
-		}
-		if m, err := runfolder.ReadTraining(dir); err != nil || m.Command != "distill rlcc" || len(m.Files) != 3 {
-			t.Fatalf("manifest %+v, %v", m, err)
-		}
-		p, err := rlcc.LoadFile(filepath.Join(dir, runfolder.PolicyFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Kind != rlcc.KindTrees || !strings.Contains(p.ProducedBy, "ccreplay distill rlcc --teacher teacher --seed 1") {
-			t.Fatalf("policy kind %s produced_by %q", p.Kind, p.ProducedBy)
-		}
-		for j, name := range []string{runfolder.PolicyFile, runfolder.DistillFile} {
-			b, err := os.ReadFile(filepath.Join(dir, name))
+	runTwice(t, func(int) string { return t.TempDir() }, func(dir string) []string { return fastDistill(dir) },
+		[]string{runfolder.PolicyFile, runfolder.DistillFile}, true, func(dir string, rep *distill.Report) {
+			if rep.Fit == nil || rep.Fit.Trees > 10 || rep.Fit.Depth > 4 || !(rep.Fit.TestRMSE < rep.Fit.TestStd) || len(rep.Fit.RoundFR) != 2 {
+				t.Fatalf("fit %+v", rep.Fit)
+			}
+			if len(rep.TableIII) != 2 || rep.TableIII[0].Label != "teacher" || rep.TableIII[1].Label != "student" || rep.TableIII[1].Flows != 4 {
+				t.Fatalf("table III rows %+v", rep.TableIII)
+			}
+			if m, err := runfolder.ReadTraining(dir); err != nil || m.Command != "distill rlcc" || len(m.Files) != 3 {
+				t.Fatalf("manifest %+v, %v", m, err)
+			}
+			p, err := rlcc.LoadFile(filepath.Join(dir, runfolder.PolicyFile))
 			if err != nil {
 				t.Fatal(err)
 			}
-			files[i][j] = bytes.ReplaceAll(b, []byte(dir), []byte("DIR"))
-		}
-	}
-	for j := range files[0] {
-		if !bytes.Equal(files[0][j], files[1][j]) {
-			t.Fatalf("file %d differs between two identical runs", j)
-		}
-	}
+			if p.Kind != rlcc.KindTrees || !strings.Contains(p.ProducedBy, "ccreplay distill rlcc --teacher teacher --seed 1") {
+				t.Fatalf("policy kind %s produced_by %q", p.Kind, p.ProducedBy)
+			}
+		})
 }
 
 func TestDistillCLIText(t *testing.T) {

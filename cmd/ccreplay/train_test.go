@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,33 +16,14 @@ import (
 func TestTrainRLCC(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"train", "rlcc", "--episodes", "3", "--flows", "2,4", "--duration", "500us", "--seed", "4"}
-	var files [2][2][]byte
-	for i, sub := range []string{"a", "b"} {
-		out := filepath.Join(dir, sub)
-		r := runCLI(t, append(args, "-o", out, "--json")...)
-		r.mustSucceed(t)
-		var sum train.Summary
-		if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
-			t.Fatalf("--json output: %v\n%s", err, r.stdout)
-		}
-		if sum.Episodes != 3 || sum.Last.Episode != 2 || len(sum.LastByN) != 2 || !strings.Contains(sum.ProducedBy, "--seed 4") {
-			t.Fatalf("summary %+v", sum)
-		}
-		for j, f := range []string{runfolder.PolicyFile, runfolder.LearningFile} {
-			b, err := os.ReadFile(filepath.Join(out, f))
-			if err != nil {
-				t.Fatal(err)
+	files := runTwice(t, subdir(dir), func(out string) []string { return append(args, "-o", out) },
+		[]string{runfolder.PolicyFile, runfolder.LearningFile}, false, func(_ string, sum *train.Summary) {
+			if sum.Episodes != 3 || sum.Last.Episode != 2 || len(sum.LastByN) != 2 || !strings.Contains(sum.ProducedBy, "--seed 4") {
+				t.Fatalf("summary %+v", *sum)
 			}
-			files[i][j] = b
-		}
-	}
-	for j := range 2 {
-		if !bytes.Equal(files[0][j], files[1][j]) {
-			t.Fatalf("file %d differs between two identical runs", j)
-		}
-	}
-	if !strings.Contains(string(files[0][0]), `"kind": "mlp"`) || !strings.Contains(string(files[0][0]), `"produced_by": "ccreplay train rlcc --episodes 3 --seed 4`) {
-		t.Fatalf(runfolder.PolicyFile+":\n%.300s", files[0][0])
+		})
+	if !strings.Contains(string(files[0]), `"kind": "mlp"`) || !strings.Contains(string(files[0]), `"produced_by": "ccreplay train rlcc --episodes 3 --seed 4`) {
+		t.Fatalf(runfolder.PolicyFile+":\n%.300s", files[0])
 	}
 	// The folder is staged and manifested: training.json lists its files
 	// and says complete; a second training into it needs --force, and a
