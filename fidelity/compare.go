@@ -56,9 +56,7 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.MinMatch == 0 {
-		o.MinMatch = DefaultMinMatch
-	}
+	o.MinMatch = cmp.Or(o.MinMatch, DefaultMinMatch)
 	if o.HPCCStepPct <= 0 {
 		o.HPCCStepPct = DefaultHPCCStepPct
 	}
@@ -66,9 +64,7 @@ func (o Options) withDefaults() Options {
 	if o.Buckets <= 0 {
 		o.Buckets = DefaultBuckets
 	}
-	if o.Top == 0 {
-		o.Top = DefaultTop
-	}
+	o.Top = cmp.Or(o.Top, DefaultTop)
 	return o
 }
 

@@ -1,6 +1,7 @@
 package netcalc
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -238,28 +239,15 @@ func (c *Config) validate() (*plan, error) {
 	case LineRate:
 	case DCQCN:
 		d, a := DCQCNParams(), &p.aimd
-		if a.Alpha == 0 {
-			a.Alpha = d.Alpha
-		}
-		if a.Beta == 0 {
-			a.Beta = d.Beta
-		}
-		if a.Timeout == 0 {
-			a.Timeout = d.Timeout
-		}
-		if a.IncreaseEvery == 0 {
-			a.IncreaseEvery = d.IncreaseEvery
-		}
+		a.Alpha = cmp.Or(a.Alpha, d.Alpha)
+		a.Beta = cmp.Or(a.Beta, d.Beta)
+		a.Timeout = cmp.Or(a.Timeout, d.Timeout)
+		a.IncreaseEvery = cmp.Or(a.IncreaseEvery, d.IncreaseEvery)
 		if p.ecn == nil {
 			e := DCQCNECN()
 			p.ecn = &e
 		}
-		if p.aimd.MaxRate == 0 {
-			p.aimd.MaxRate = p.aimd.InitRate
-			if p.aimd.MaxRate == 0 {
-				p.aimd.MaxRate = c.C
-			}
-		}
+		p.aimd.MaxRate = cmp.Or(p.aimd.MaxRate, p.aimd.InitRate, c.C)
 		fallthrough
 	case AIMDRate:
 		a := p.aimd
@@ -297,9 +285,7 @@ func (c *Config) validate() (*plan, error) {
 			p *units.Bytes
 			d units.Bytes
 		}{{&v.W0, d.W0}, {&v.Low, d.Low}, {&v.High, d.High}, {&v.Gamma, d.Gamma}, {&v.IMax, d.IMax}} {
-			if *f.p == 0 {
-				*f.p = f.d
-			}
+			*f.p = cmp.Or(*f.p, f.d)
 			if *f.p < 0 {
 				return nil, errors.New("vegas parameters must not be negative")
 			}

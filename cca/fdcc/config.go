@@ -1,6 +1,7 @@
 package fdcc
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -153,9 +154,7 @@ func (c *Config) validate() error {
 	if err := table.Check(c); err != nil {
 		return err
 	}
-	if c.Rescale == "" {
-		c.Rescale = c.Policy.Rescale
-	}
+	c.Rescale = cmp.Or(c.Rescale, c.Policy.Rescale)
 	if c.Latency < 0 {
 		return fmt.Errorf("latency must not be negative, got %v", c.Latency)
 	}

@@ -25,6 +25,7 @@
 package dataset
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -218,9 +219,7 @@ const (
 )
 
 func (c *Config) validate() error {
-	if c.DolcePlusArms == 0 {
-		c.DolcePlusArms = reward.DolcePlusArms
-	}
+	c.DolcePlusArms = cmp.Or(c.DolcePlusArms, reward.DolcePlusArms)
 	switch {
 	case !(c.Target > 0) || math.IsInf(c.Target, 0):
 		return fmt.Errorf("dataset: rlcc target must be a finite number > 0, got %v", c.Target)

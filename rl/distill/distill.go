@@ -20,6 +20,7 @@
 package distill
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -108,45 +109,24 @@ type Options struct {
 }
 
 // ctx returns o.Context or context.Background().
-func (o *Options) ctx() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
-}
+func (o *Options) ctx() context.Context { return cmp.Or(o.Context, context.Background()) }
 
 // Defaults returns o with every zero field filled.
 func (o Options) Defaults() Options {
 	if len(o.Flows) == 0 {
 		o.Flows = []int{2, 4, 8, 16, 32, 64, 128}
 	}
-	if o.Runs == 0 {
-		o.Runs = 1
-	}
-	if o.Duration == 0 {
-		o.Duration = 10 * units.Millisecond
-	}
-	if o.Jitter == 0 {
-		o.Jitter = 20 * units.Microsecond
-	}
-	if o.Latency == 0 {
-		o.Latency = 2 * units.Microsecond
-	}
-	if o.Rounds == 0 {
-		o.Rounds = 10
-	}
-	if o.BufferBytes == 0 {
-		o.BufferBytes = 5 * units.MB
-	}
-	if o.MaxPairsPerRun == 0 {
-		o.MaxPairsPerRun = 20000
-	}
+	o.Runs = cmp.Or(o.Runs, 1)
+	o.Duration = cmp.Or(o.Duration, 10*units.Millisecond)
+	o.Jitter = cmp.Or(o.Jitter, 20*units.Microsecond)
+	o.Latency = cmp.Or(o.Latency, 2*units.Microsecond)
+	o.Rounds = cmp.Or(o.Rounds, 10)
+	o.BufferBytes = cmp.Or(o.BufferBytes, 5*units.MB)
+	o.MaxPairsPerRun = cmp.Or(o.MaxPairsPerRun, 20000)
 	if o.Params.Trees == 0 && o.Params.MaxDepth == 0 && o.Params.LearningRate == 0 {
 		o.Params = DefaultParams()
 	}
-	if o.StartMin == 0 {
-		o.StartMin = DefaultStartMin
-	}
+	o.StartMin = cmp.Or(o.StartMin, DefaultStartMin)
 	return o
 }
 

@@ -19,6 +19,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -61,23 +62,12 @@ type Options struct {
 }
 
 // ctx returns o.Context or context.Background().
-func (o *Options) ctx() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
-}
+func (o *Options) ctx() context.Context { return cmp.Or(o.Context, context.Background()) }
 
 func (o *Options) defaults() error {
-	if o.Duration == 0 {
-		o.Duration = 10 * units.Millisecond
-	}
-	if o.Warmup == 0 {
-		o.Warmup = o.Duration / 2
-	}
-	if o.BufferBytes == 0 {
-		o.BufferBytes = 5 * units.MB
-	}
+	o.Duration = cmp.Or(o.Duration, 10*units.Millisecond)
+	o.Warmup = cmp.Or(o.Warmup, o.Duration/2)
+	o.BufferBytes = cmp.Or(o.BufferBytes, 5*units.MB)
 	switch {
 	case o.Duration < 0:
 		return fmt.Errorf("eval: duration %v must be positive", o.Duration)

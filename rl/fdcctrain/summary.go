@@ -93,7 +93,7 @@ type Summary struct {
 // Summarize is the summary of res, trained with o and written to dir.
 func Summarize(dir string, o Options, res *Result, scores []CheckpointScore) *Summary {
 	s := &Summary{
-		Policy: filepath.Join(dir, PolicyFile), Learning: filepath.Join(dir, LearningFile),
+		Policy: filepath.Join(dir, runfolder.PolicyFile), Learning: filepath.Join(dir, runfolder.LearningFile),
 		Episodes: len(o.Curriculum) * o.EpisodesPerStage, Seed: o.Seed, ProducedBy: o.ProducedBy,
 		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1], Checkpoints: scores,
 		Heldout: res.Checkpoints, Kept: res.Selected, dir: dir,
@@ -127,7 +127,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if len(s.Heldout) > 0 {
 		c := s.Heldout[s.Kept]
 		fmt.Fprintf(w, "%s is the checkpoint after %d episodes: held-out score %.4f of %d checkpoints (tables in %s; the final actor in %s)\n",
-			runfolder.PolicyFile, c.Episode, c.Score, len(s.Heldout), filepath.Join(s.dir, EvaluationText), filepath.Join(s.dir, FinalFile))
+			runfolder.PolicyFile, c.Episode, c.Score, len(s.Heldout), filepath.Join(s.dir, runfolder.EvaluationText), filepath.Join(s.dir, runfolder.FinalPolicyFile))
 		fmt.Fprint(w, c.Table.Format("kept checkpoint"))
 	}
 	fmt.Fprintf(w, "%-8s %10s %9s %9s %12s %12s\n", "last", "reward", "draining", "goodput", "max queue", "critic loss")

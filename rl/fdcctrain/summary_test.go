@@ -15,7 +15,7 @@ func TestSummarizeLastByFlows(t *testing.T) {
 	o := Options{Curriculum: []int{2, 4}, EpisodesPerStage: 2, Seed: 5, ProducedBy: "x"}
 	res := &Result{Curve: []Row{{Episode: 0, Flows: 2}, {Episode: 1, Flows: 2}, {Episode: 2, Flows: 2}, {Episode: 3, Flows: 4}, {Episode: 4, Flows: 2, Reward: 0.5}}}
 	s := Summarize("dir", o, res, []CheckpointScore{{Episode: 2, Policy: "a", Score: 1}, {Episode: 4, Policy: "b", Score: 3}})
-	if s.Episodes != 4 || s.Policy != filepath.Join("dir", PolicyFile) || s.First.Episode != 0 || s.Last.Episode != 4 {
+	if s.Episodes != 4 || s.Policy != filepath.Join("dir", runfolder.PolicyFile) || s.First.Episode != 0 || s.Last.Episode != 4 {
 		t.Errorf("summary %+v", s)
 	}
 	if len(s.LastByN) != 2 || s.LastByN[0].Episode != 3 || s.LastByN[1].Episode != 4 {

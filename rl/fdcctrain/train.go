@@ -11,6 +11,7 @@
 package fdcctrain
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -130,74 +131,34 @@ func (o Options) Defaults() Options {
 	if len(o.Curriculum) == 0 {
 		o.Curriculum = []int{2, 4, 8, 16, 32}
 	}
-	if o.EpisodesPerStage == 0 {
-		o.EpisodesPerStage = 10000
-	}
-	if o.Duration == 0 {
-		o.Duration = 10 * units.Millisecond
-	}
-	if o.Jitter == 0 {
-		o.Jitter = units.Millisecond
-	}
-	if o.FlowBytes == 0 {
-		o.FlowBytes = 20 * units.MB
-	}
-	if o.Explore == 0 {
-		o.Explore = 0.1
-	}
-	if o.Gamma == 0 {
-		o.Gamma = 0.99
-	}
-	if o.NStep == 0 {
-		o.NStep = 5
-	}
-	if o.Reward == "" {
-		o.Reward = reward.FDCCNormalised
-	}
-	if o.CCA.Rescale == "" {
-		o.CCA.Rescale = fdcc.RescaleCompound
-	}
-	if o.UpdatesPerEpisode == 0 {
-		o.UpdatesPerEpisode = 50
-	}
+	o.EpisodesPerStage = cmp.Or(o.EpisodesPerStage, 10000)
+	o.Duration = cmp.Or(o.Duration, 10*units.Millisecond)
+	o.Jitter = cmp.Or(o.Jitter, units.Millisecond)
+	o.FlowBytes = cmp.Or(o.FlowBytes, 20*units.MB)
+	o.Explore = cmp.Or(o.Explore, 0.1)
+	o.Gamma = cmp.Or(o.Gamma, 0.99)
+	o.NStep = cmp.Or(o.NStep, 5)
+	o.Reward = cmp.Or(o.Reward, reward.FDCCNormalised)
+	o.CCA.Rescale = cmp.Or(o.CCA.Rescale, fdcc.RescaleCompound)
+	o.UpdatesPerEpisode = cmp.Or(o.UpdatesPerEpisode, 50)
 	t := td3.Defaults()
 	c := o.TD3
 	c.Inputs, c.Seq = fdcc.NumFeatures, fdcc.History
-	if c.Hidden == 0 {
-		c.Hidden = t.Hidden
-	}
+	c.Hidden = cmp.Or(c.Hidden, t.Hidden)
 	if len(c.HeadHidden) == 0 {
 		c.HeadHidden = t.HeadHidden
 	}
-	if c.ActorLR == 0 {
-		c.ActorLR = t.ActorLR
-	}
-	if c.CriticLR == 0 {
-		c.CriticLR = t.CriticLR
-	}
-	if c.Batch == 0 {
-		c.Batch = t.Batch
-	}
-	if c.Buffer == 0 {
-		c.Buffer = 200_000
-	}
-	if c.Tau == 0 {
-		c.Tau = t.Tau
-	}
-	if c.PolicyDelay == 0 {
-		c.PolicyDelay = t.PolicyDelay
-	}
-	if c.TargetNoise == 0 {
-		c.TargetNoise = t.TargetNoise
-	}
-	if c.NoiseClip == 0 {
-		c.NoiseClip = t.NoiseClip
-	}
+	c.ActorLR = cmp.Or(c.ActorLR, t.ActorLR)
+	c.CriticLR = cmp.Or(c.CriticLR, t.CriticLR)
+	c.Batch = cmp.Or(c.Batch, t.Batch)
+	c.Buffer = cmp.Or(c.Buffer, 200_000)
+	c.Tau = cmp.Or(c.Tau, t.Tau)
+	c.PolicyDelay = cmp.Or(c.PolicyDelay, t.PolicyDelay)
+	c.TargetNoise = cmp.Or(c.TargetNoise, t.TargetNoise)
+	c.NoiseClip = cmp.Or(c.NoiseClip, t.NoiseClip)
 	c.Seed = o.Seed
 	o.TD3 = c
-	if o.Warmup == 0 {
-		o.Warmup = 2 * c.Batch
-	}
+	o.Warmup = cmp.Or(o.Warmup, 2*c.Batch)
 	return o
 }
 
@@ -228,12 +189,7 @@ func (o *Options) validate() error {
 	return nil
 }
 
-func (o *Options) ctx() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
-}
+func (o *Options) ctx() context.Context { return cmp.Or(o.Context, context.Background()) }
 
 // Result is a trained policy and its learning curve.
 type Result struct {
@@ -627,20 +583,7 @@ func (e *EpisodeResult) Transitions(gamma float64, n int) []td3.Transition {
 	return out
 }
 
-// Output file names in the training folder.
-const (
-	PolicyFile   = runfolder.PolicyFile
-	LearningFile = runfolder.LearningFile
-	// FinalFile is the actor after the last episode, when policy.json is
-	// a held-out checkpoint.
-	FinalFile = runfolder.FinalPolicyFile
-	// EvaluationFile and EvaluationText are the checkpoints' held-out
-	// tables and which one policy.json is.
-	EvaluationFile = runfolder.EvaluationFile
-	EvaluationText = runfolder.EvaluationText
-)
-
-// Evaluation is EvaluationFile's content.
+// Evaluation is runfolder.EvaluationFile's content.
 type Evaluation struct {
 	Rule        string       `json:"rule"`
 	Checkpoints []Checkpoint `json:"checkpoints"`
@@ -659,7 +602,7 @@ func WriteOutputs(dir string, res *Result) error {
 	if err != nil {
 		return err
 	}
-	if err := output.WriteFileAtomic(filepath.Join(dir, PolicyFile), b); err != nil {
+	if err := output.WriteFileAtomic(filepath.Join(dir, runfolder.PolicyFile), b); err != nil {
 		return err
 	}
 	if len(res.Checkpoints) > 0 {
@@ -667,11 +610,11 @@ func WriteOutputs(dir string, res *Result) error {
 		if err != nil {
 			return err
 		}
-		if err := output.WriteFileAtomic(filepath.Join(dir, FinalFile), fb); err != nil {
+		if err := output.WriteFileAtomic(filepath.Join(dir, runfolder.FinalPolicyFile), fb); err != nil {
 			return err
 		}
 		ev := Evaluation{Rule: SelectionRule, Checkpoints: res.Checkpoints, Selected: res.Selected}
-		if err := output.WriteJSONAtomic(filepath.Join(dir, EvaluationFile), ev); err != nil {
+		if err := output.WriteJSONAtomic(filepath.Join(dir, runfolder.EvaluationFile), ev); err != nil {
 			return err
 		}
 		var t strings.Builder
@@ -684,11 +627,11 @@ func WriteOutputs(dir string, res *Result) error {
 			t.WriteString(c.Table.Format(fmt.Sprintf("checkpoint after %d episodes%s", c.Episode, mark)))
 			t.WriteString("\n")
 		}
-		if err := output.WriteFileAtomic(filepath.Join(dir, EvaluationText), []byte(t.String())); err != nil {
+		if err := output.WriteFileAtomic(filepath.Join(dir, runfolder.EvaluationText), []byte(t.String())); err != nil {
 			return err
 		}
 	}
-	return output.WriteRows(filepath.Join(dir, LearningFile), res.Curve)
+	return output.WriteRows(filepath.Join(dir, runfolder.LearningFile), res.Curve)
 }
 
 // Score is a policy's mean Algorithm 1 reward (reading o.Reward) per decision, acting without

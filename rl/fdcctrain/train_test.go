@@ -244,12 +244,12 @@ func TestTrainHeldoutSelection(t *testing.T) {
 	if err := WriteOutputs(dir, res); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{PolicyFile, FinalFile, EvaluationFile, EvaluationText, LearningFile} {
+	for _, f := range []string{runfolder.PolicyFile, runfolder.FinalPolicyFile, runfolder.EvaluationFile, runfolder.EvaluationText, runfolder.LearningFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, EvaluationText))
+	b, _ := os.ReadFile(filepath.Join(dir, runfolder.EvaluationText))
 	if !strings.Contains(string(b), "kept: "+runfolder.PolicyFile) || !strings.Contains(string(b), "incast 3x200KB") {
 		t.Errorf(runfolder.EvaluationText+":\n%s", b)
 	}

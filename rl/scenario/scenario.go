@@ -11,6 +11,7 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -84,15 +85,9 @@ type Scenario struct {
 
 // defaults fills the zero fields of o.
 func (o *Options) defaults() {
-	if o.Duration == 0 {
-		o.Duration = 5 * units.Millisecond
-	}
-	if o.Rate == 0 {
-		o.Rate = 100 * units.Gbps
-	}
-	if o.Delay == 0 {
-		o.Delay = units.Microsecond
-	}
+	o.Duration = cmp.Or(o.Duration, 5*units.Millisecond)
+	o.Rate = cmp.Or(o.Rate, 100*units.Gbps)
+	o.Delay = cmp.Or(o.Delay, units.Microsecond)
 	if o.BufferBytes == 0 {
 		o.BufferBytes = switchmodel.DefaultConfig().BufferBytes
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -35,7 +36,7 @@ type Summary struct {
 // o.Flows.
 func Summarize(dir string, o Options, res *Result) *Summary {
 	s := &Summary{
-		Policy: filepath.Join(dir, PolicyFile), Learning: filepath.Join(dir, LearningFile),
+		Policy: filepath.Join(dir, runfolder.PolicyFile), Learning: filepath.Join(dir, runfolder.LearningFile),
 		Episodes: o.Episodes, Seed: o.Seed, ProducedBy: o.ProducedBy,
 		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1],
 		Checkpoints: res.Checkpoints, Selected: res.Selected, dir: dir, selectFlows: o.SelectFlows,
@@ -55,7 +56,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 		c := s.Checkpoints[s.Selected]
 		if c.Table != nil {
 			fmt.Fprintf(w, "kept the policy after episode %d: held-out score %.4f; %d checkpoints (tables in %s)\n",
-				c.Episode+1, c.Score, len(s.Checkpoints), filepath.Join(s.dir, EvaluationText))
+				c.Episode+1, c.Score, len(s.Checkpoints), filepath.Join(s.dir, runfolder.EvaluationText))
 			fmt.Fprint(w, c.Table.Format("kept checkpoint"))
 		} else {
 			flows := make([]string, len(s.selectFlows))

@@ -18,7 +18,7 @@ func TestSummarizeLastByFlows(t *testing.T) {
 	res := &Result{Curve: []v2.LearningRow{{Episode: 0}, {Episode: 1}, {Episode: 2}, {Episode: 3, Scenario: "a"}, {Episode: 4, Scenario: "b"}},
 		Checkpoints: []Checkpoint{{Episode: 1, WorstFR: 50}, {Episode: 3, WorstFR: 80, SU: 95}}, Selected: 1}
 	s := Summarize("dir", o, res)
-	if s.Policy != filepath.Join("dir", PolicyFile) || s.First.Episode != 0 || s.Last.Episode != 4 || len(s.LastByN) != 2 || s.LastByN[0].Episode != 3 {
+	if s.Policy != filepath.Join("dir", runfolder.PolicyFile) || s.First.Episode != 0 || s.Last.Episode != 4 || len(s.LastByN) != 2 || s.LastByN[0].Episode != 3 {
 		t.Errorf("summary %+v", s)
 	}
 	var b bytes.Buffer

@@ -11,6 +11,7 @@
 package train
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -133,54 +134,29 @@ type Options struct {
 }
 
 // ctx returns o.Context or context.Background().
-func (o *Options) ctx() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
-}
+func (o *Options) ctx() context.Context { return cmp.Or(o.Context, context.Background()) }
 
 // Defaults returns o with every zero field filled.
 func (o Options) Defaults() Options {
-	if o.Episodes == 0 {
-		o.Episodes = 1400
-	}
+	o.Episodes = cmp.Or(o.Episodes, 1400)
 	if len(o.Flows) == 0 {
 		o.Flows = DefaultFlows
 	}
-	if o.StartMin == 0 {
-		o.StartMin = DefaultStartMin
-	}
-	if o.BufferBytes == 0 {
-		o.BufferBytes = 5 * units.MB
-	}
-	if o.Duration == 0 {
-		o.Duration = 5 * units.Millisecond
-	}
-	if o.Jitter == 0 {
-		o.Jitter = 20 * units.Microsecond
-	}
-	if o.Latency == 0 {
-		o.Latency = 2 * units.Microsecond
-	}
+	o.StartMin = cmp.Or(o.StartMin, DefaultStartMin)
+	o.BufferBytes = cmp.Or(o.BufferBytes, 5*units.MB)
+	o.Duration = cmp.Or(o.Duration, 5*units.Millisecond)
+	o.Jitter = cmp.Or(o.Jitter, 20*units.Microsecond)
+	o.Latency = cmp.Or(o.Latency, 2*units.Microsecond)
 	if len(o.Hidden) == 0 {
 		o.Hidden = []int{12, 12}
 	}
-	if o.LR == 0 {
-		o.LR = 0.01
-	}
+	o.LR = cmp.Or(o.LR, 0.01)
 	if o.Objective == (Objective{}) {
 		o.Objective = Objective{Target: reward.RLCCTarget, Beta: reward.RLCCBeta, Clip: DefaultClip, Penalty: DefaultPenalty}
 	}
-	if o.AMin == 0 {
-		o.AMin = rlcc.AMin
-	}
-	if o.SelectEvery == 0 {
-		o.SelectEvery = 50
-	}
-	if o.AMax == 0 {
-		o.AMax = rlcc.AMax
-	}
+	o.AMin = cmp.Or(o.AMin, rlcc.AMin)
+	o.SelectEvery = cmp.Or(o.SelectEvery, 50)
+	o.AMax = cmp.Or(o.AMax, rlcc.AMax)
 	return o
 }
 
@@ -518,17 +494,7 @@ func summarize(row *v2.LearningRow, flows [][]Step, obj Objective) {
 	row.MeanAction, row.MeanCNPs = act/n, cnp/n
 }
 
-// File names WriteOutputs uses.
-const (
-	PolicyFile   = runfolder.PolicyFile
-	LearningFile = runfolder.LearningFile
-	// EvaluationFile and EvaluationText hold the checkpoints' held-out
-	// tables and which one policy.json is (Options.Heldout).
-	EvaluationFile = runfolder.EvaluationFile
-	EvaluationText = runfolder.EvaluationText
-)
-
-// Evaluation is EvaluationFile's content.
+// Evaluation is runfolder.EvaluationFile's content.
 type Evaluation struct {
 	// Rule states how the kept checkpoint was chosen.
 	Rule        string       `json:"rule"`
@@ -545,7 +511,7 @@ const SelectionRule = "every checkpoint plays the held-out scenarios; a scenario
 // held-out checkpoints dir/evaluation.json and dir/evaluation.txt, each
 // atomically.
 func WriteOutputs(dir string, res *Result) error {
-	if err := output.WriteJSONAtomic(filepath.Join(dir, PolicyFile), res.Policy.File()); err != nil {
+	if err := output.WriteJSONAtomic(filepath.Join(dir, runfolder.PolicyFile), res.Policy.File()); err != nil {
 		return err
 	}
 	if len(res.Checkpoints) > 0 && res.Checkpoints[0].Table != nil {
@@ -553,14 +519,14 @@ func WriteOutputs(dir string, res *Result) error {
 		for _, r := range res.Checkpoints[0].Table.Rows {
 			ev.Scenarios = append(ev.Scenarios, r.Scenario)
 		}
-		if err := output.WriteJSONAtomic(filepath.Join(dir, EvaluationFile), ev); err != nil {
+		if err := output.WriteJSONAtomic(filepath.Join(dir, runfolder.EvaluationFile), ev); err != nil {
 			return err
 		}
-		if err := output.WriteFileAtomic(filepath.Join(dir, EvaluationText), []byte(ev.Text())); err != nil {
+		if err := output.WriteFileAtomic(filepath.Join(dir, runfolder.EvaluationText), []byte(ev.Text())); err != nil {
 			return err
 		}
 	}
-	return output.WriteRows(filepath.Join(dir, LearningFile), res.Curve)
+	return output.WriteRows(filepath.Join(dir, runfolder.LearningFile), res.Curve)
 }
 
 // Text is the evaluation as text: the rule, then each checkpoint's table,

@@ -192,10 +192,10 @@ func TestDeterministic(t *testing.T) {
 		if err := WriteOutputs(out, res); err != nil {
 			t.Fatal(err)
 		}
-		policies[i], _ = os.ReadFile(filepath.Join(out, PolicyFile))
+		policies[i], _ = os.ReadFile(filepath.Join(out, runfolder.PolicyFile))
 		if i == 1 {
-			l0, _ := os.ReadFile(filepath.Join(dir, "a", LearningFile))
-			l1, _ := os.ReadFile(filepath.Join(out, LearningFile))
+			l0, _ := os.ReadFile(filepath.Join(dir, "a", runfolder.LearningFile))
+			l1, _ := os.ReadFile(filepath.Join(out, runfolder.LearningFile))
 			if len(l0) == 0 || !bytes.Equal(l0, l1) {
 				t.Fatal(runfolder.LearningFile + " differs between two runs with the same seed")
 			}
@@ -421,12 +421,12 @@ func TestHeldoutSelection(t *testing.T) {
 	if err := WriteOutputs(dir, res); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, EvaluationText))
+	b, err := os.ReadFile(filepath.Join(dir, runfolder.EvaluationText))
 	if err != nil || !strings.Contains(string(b), "incast 3x300KB") || !strings.Contains(string(b), "kept: "+runfolder.PolicyFile) {
 		t.Fatalf(runfolder.EvaluationText+": %v\n%s", err, b)
 	}
 	var ev Evaluation
-	b, _ = os.ReadFile(filepath.Join(dir, EvaluationFile))
+	b, _ = os.ReadFile(filepath.Join(dir, runfolder.EvaluationFile))
 	if err := json.Unmarshal(b, &ev); err != nil || ev.Selected != best || len(ev.Scenarios) != 1 {
 		t.Fatalf(runfolder.EvaluationFile+": %v %+v", err, ev)
 	}

@@ -35,6 +35,7 @@
 package drucb
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -69,18 +70,10 @@ const (
 
 // Validate fills the defaults of zero fields and checks the ranges.
 func (c *Config) Validate() error {
-	if c.K == 0 {
-		c.K = DefaultK
-	}
-	if c.Epsilon == 0 {
-		c.Epsilon = DefaultEpsilon
-	}
-	if c.Gamma == 0 {
-		c.Gamma = DefaultGamma
-	}
-	if c.Xi == 0 {
-		c.Xi = DefaultXi
-	}
+	c.K = cmp.Or(c.K, DefaultK)
+	c.Epsilon = cmp.Or(c.Epsilon, DefaultEpsilon)
+	c.Gamma = cmp.Or(c.Gamma, DefaultGamma)
+	c.Xi = cmp.Or(c.Xi, DefaultXi)
 	switch {
 	case c.K < 1:
 		return fmt.Errorf("number of arms must be at least 1, got %d", c.K)

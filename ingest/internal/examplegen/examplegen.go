@@ -18,6 +18,7 @@
 package examplegen
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -178,27 +179,14 @@ type Truth struct {
 }
 
 func (c *Config) defaults() error {
-	def := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&c.Hosts, 8)
-	def(&c.Rounds, 1)
-	def(&c.MessageBytes, 4096)
-	def(&c.MTU, 1024)
-	if c.Rate == 0 {
-		c.Rate = 100e9
-	}
-	if c.AckDelay == 0 {
-		c.AckDelay = 2 * time.Microsecond
-	}
-	if c.RoundGap == 0 {
-		c.RoundGap = 10 * time.Microsecond
-	}
-	if c.CNPInterval == 0 {
-		c.CNPInterval = 50 * time.Microsecond
-	}
+	c.Hosts = cmp.Or(c.Hosts, 8)
+	c.Rounds = cmp.Or(c.Rounds, 1)
+	c.MessageBytes = cmp.Or(c.MessageBytes, 4096)
+	c.MTU = cmp.Or(c.MTU, 1024)
+	c.Rate = cmp.Or(c.Rate, 100e9)
+	c.AckDelay = cmp.Or(c.AckDelay, 2*time.Microsecond)
+	c.RoundGap = cmp.Or(c.RoundGap, 10*time.Microsecond)
+	c.CNPInterval = cmp.Or(c.CNPInterval, 50*time.Microsecond)
 	if c.Start.IsZero() {
 		c.Start = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	}

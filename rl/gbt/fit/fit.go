@@ -31,9 +31,7 @@ func validate(p *gbt.Params) error {
 	case !(p.Lambda >= 0) || math.IsInf(p.Lambda, 1):
 		return fmt.Errorf("gbt: lambda %v must be finite and >= 0", p.Lambda)
 	}
-	if p.MinLeaf == 0 {
-		p.MinLeaf = 1
-	}
+	p.MinLeaf = cmp.Or(p.MinLeaf, 1)
 	return nil
 }
 
