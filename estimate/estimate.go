@@ -108,7 +108,7 @@ func CheckTrace(tr *trace.Trace, flows []replay.FlowPath) error {
 	return nil
 }
 
-// linkSim is one link simulation's outcome.
+// linkSim is one link simulation's outcome as the aggregation reads it.
 type linkSim struct {
 	delays     *Delays
 	wall       time.Duration
@@ -120,8 +120,56 @@ type linkSim struct {
 }
 
 // Run estimates tr under cfg (the configuration replay.Run would take) by
-// link simulations (see the package comment).
+// link simulations (see the package comment), opt.Jobs at a time on this
+// machine.
 func Run(ctx context.Context, cfg replay.Config, tr *trace.Trace, opt Options) (*Result, error) {
+	p, err := Prepare(cfg, tr, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx)
+}
+
+// Run runs the plan's link simulations on this machine (its options'
+// Jobs at a time) and assembles the estimate.
+func (p *Plan) Run(ctx context.Context) (*Result, error) {
+	sims := make([]*LinkSim, len(p.links))
+	popt := pool.Options{Parallel: p.opt.Jobs}
+	if p.opt.Progress != nil {
+		popt.Progress = func(c pool.Counts) { p.opt.Progress(c.Done+c.Failed, c.Total) }
+	}
+	err := pool.Run(ctx, len(p.sim), popt, func(ctx context.Context, k int) error {
+		s, err := p.Simulate(ctx, p.sim[k])
+		sims[p.sim[k]] = s
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p.Assemble(sims), nil
+}
+
+// Plan is an estimate prepared: the flows routed, the links decomposed
+// and clustered, and which links are simulated. Its link simulations are
+// independent (Simulate, in any order, on any machine); Assemble makes
+// the estimate from their outcomes.
+type Plan struct {
+	cfg   replay.Config
+	tr    *trace.Trace
+	opt   Options
+	w     wire
+	flows []replay.FlowPath
+	links []Link
+	feats []Features
+	cl    Clusters
+	cont  [][]float64 // per link, per flow of the link: Contention
+	sim   []int       // the links simulated, in link order
+}
+
+// Prepare checks the inputs, routes the flows as replay.Run does,
+// decomposes the network into links, clusters them and chooses the
+// links to simulate.
+func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, badInput{err}
 	}
@@ -152,66 +200,68 @@ func Run(ctx context.Context, cfg replay.Config, tr *trace.Trace, opt Options) (
 	if err := CheckTrace(tr, flows); err != nil {
 		return nil, err
 	}
-	w := wire{cfg.NIC.MTUPayload + cfg.NIC.HeaderBytes, cfg.NIC.AckBytes}
-	links := Decompose(cfg.Topology, flows)
+	p := &Plan{cfg: cfg, tr: tr, opt: opt, flows: flows, w: wire{cfg.NIC.MTUPayload + cfg.NIC.HeaderBytes, cfg.NIC.AckBytes}}
+	p.links = Decompose(cfg.Topology, flows)
 	span := arrivalSpan(flows)
-	feats := make([]Features, len(links))
-	for i := range links {
-		feats[i] = LinkFeatures(&links[i], flows, span, w)
+	p.feats = make([]Features, len(p.links))
+	for i := range p.links {
+		p.feats[i] = LinkFeatures(&p.links[i], flows, span, p.w)
 	}
-	if opt.PoolFlows == 0 {
-		opt.PoolFlows = DefaultPoolFlows
+	if p.opt.PoolFlows == 0 {
+		p.opt.PoolFlows = DefaultPoolFlows
 	}
-	cl := Cluster(feats, opt.Tolerance, opt.PoolFlows)
+	p.cl = Cluster(p.feats, p.opt.Tolerance, p.opt.PoolFlows)
 	ideal := make([]units.Time, len(flows))
 	for i := range flows {
 		ideal[i] = topology.IdealOneWay(flows[i].Path, flows[i].Size, cfg.NIC.MTUPayload, cfg.NIC.HeaderBytes)
 	}
-	cont := make([][]float64, len(links))
-	for i := range links {
-		cont[i] = Contention(&links[i], flows, ideal)
+	p.cont = make([][]float64, len(p.links))
+	for i := range p.links {
+		p.cont[i] = Contention(&p.links[i], flows, ideal)
 	}
-	var simIdx []int // links simulated, in link order
-	for i, r := range cl.Rep {
+	for i, r := range p.cl.Rep {
 		if int(r) == i {
-			simIdx = append(simIdx, i)
+			p.sim = append(p.sim, i)
 		}
 	}
-	sims := make([]linkSim, len(links))
-	popt := pool.Options{Parallel: opt.Jobs}
-	if opt.Progress != nil {
-		popt.Progress = func(c pool.Counts) { opt.Progress(c.Done+c.Failed, c.Total) }
+	return p, nil
+}
+
+// Links is the number of links carrying traffic.
+func (p *Plan) Links() int { return len(p.links) }
+
+// Simulated lists the links to simulate (indexes into the links, in
+// order).
+func (p *Plan) Simulated() []int { return append([]int(nil), p.sim...) }
+
+// LinkName names link i by its nodes and port: "tor0:4 -> agg1".
+func (p *Plan) LinkName(i int) string { return linkName(p.cfg.Topology, &p.links[i]) }
+
+// Assemble makes the estimate from the outcomes of the simulated links
+// (sims[i] for each link i of Simulated; the others are not read).
+func (p *Plan) Assemble(sims []*LinkSim) *Result {
+	res := &Result{Simulated: len(p.sim)}
+	all := make([]linkSim, len(p.links))
+	for _, i := range p.sim {
+		s := sims[i]
+		all[i] = linkSim{delays: NewDelays(s.rows(), p.cont[i]), wall: time.Duration(s.WallNs), events: s.Events,
+			end: units.Time(s.SimEndNs) * units.Nanosecond, paused: s.PausedNs, dropped: s.DroppedPkts, unfinished: s.Unfinished}
+		res.Events += s.Events
+		res.SimEnd = max(res.SimEnd, all[i].end)
 	}
-	err = pool.Run(ctx, len(simIdx), popt, func(ctx context.Context, k int) error {
-		i := simIdx[k]
-		s, err := simulate(ctx, cfg, &links[i], flows, tr, w, cont[i])
-		if err != nil {
-			return fmt.Errorf("link simulation of %s: %w", linkName(cfg.Topology, &links[i]), err)
-		}
-		sims[i] = *s
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Simulated: len(simIdx)}
-	for _, i := range simIdx {
-		res.Events += sims[i].events
-		res.SimEnd = max(res.SimEnd, sims[i].end)
-	}
-	pooled := make([]*Delays, len(cl.Pool))
-	for c, p := range cl.Pool {
-		parts := make([]*Delays, len(p))
-		for k, i := range p {
-			parts[k] = sims[i].delays
+	pooled := make([]*Delays, len(p.cl.Pool))
+	for c, m := range p.cl.Pool {
+		parts := make([]*Delays, len(m))
+		for k, i := range m {
+			parts[k] = all[i].delays
 		}
 		pooled[c] = PoolDelays(parts)
 	}
-	res.Flows = estimateFlows(&cfg, flows, links, &cl, cont, sims, pooled, opt.Aggregate, opt.Combine)
-	res.Messages = messageRows(tr, flows, res.Flows)
-	res.Links, res.Warnings = linkRows(links, feats, &cl, sims, opt.Timings)
+	res.Flows = estimateFlows(&p.cfg, p.flows, p.links, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine)
+	res.Messages = messageRows(p.tr, p.flows, res.Flows)
+	res.Links, res.Warnings = linkRows(p.links, p.feats, &p.cl, all, p.opt.Timings)
 	res.Summary = metrics.Compute(res.Flows, res.Messages, nil, metrics.Options{})
-	return res, nil
+	return res
 }
 
 // arrivalSpan is the time from the first flow's start to the last one's,
@@ -232,34 +282,99 @@ func pathRTT(f *replay.FlowPath, w wire) units.Time {
 	return topology.PathBaseRTT(f.Path, w.data, w.ack)
 }
 
-// simulate runs link l's network.
-func simulate(ctx context.Context, cfg replay.Config, l *Link, flows []replay.FlowPath, tr *trace.Trace, w wire, cont []float64) (*linkSim, error) {
-	net, err := BuildLinkNet(l, flows, tr, w.data, w.ack)
-	if err != nil {
-		return nil, err
+// LinkSim is the outcome of one link simulation: what the estimate reads
+// of it (its flows in the link's flow order) and what links.parquet
+// reports.
+type LinkSim struct {
+	// Link names the link ("tor0:4 -> agg1") and Index is its place among
+	// the plan's links.
+	Link  string `json:"link"`
+	Index int    `json:"index"`
+	// FCTNs, IdealFCTNs, SizeBytes and Packets are the link network's
+	// flows' FCT (-1: unfinished) and ideal FCT, ns, size, bytes, and
+	// data packets.
+	FCTNs      []int64 `json:"fct_ns"`
+	IdealFCTNs []int64 `json:"ideal_fct_ns"`
+	SizeBytes  []int64 `json:"size_bytes"`
+	Packets    []int64 `json:"packets"`
+	// Events and SimEndNs are the simulation's events and end, ns;
+	// PausedNs the PFC pause time over its ports, ns; DroppedPkts its
+	// drops; Unfinished its flows that did not finish; WallNs its wall
+	// time, ns (the one value that is not a function of the inputs).
+	Events      uint64 `json:"events"`
+	SimEndNs    int64  `json:"sim_end_ns"`
+	PausedNs    int64  `json:"pfc_paused_ns"`
+	DroppedPkts int64  `json:"dropped_pkts"`
+	Unfinished  int64  `json:"unfinished"`
+	WallNs      int64  `json:"wall_ns"`
+}
+
+// rows are the flow rows NewDelays reads.
+func (s *LinkSim) rows() []v2.FlowRow {
+	rows := make([]v2.FlowRow, len(s.FCTNs))
+	for i := range rows {
+		rows[i] = v2.FlowRow{FCTNs: s.FCTNs[i], IdealFCTNs: s.IdealFCTNs[i], SizeBytes: s.SizeBytes[i], Packets: s.Packets[i]}
 	}
-	c := cfg
+	return rows
+}
+
+// check says whether s can be link i's outcome: its name and flow count.
+func (p *Plan) check(i int, s *LinkSim) error {
+	n := len(p.links[i].Flows)
+	if s.Link != p.LinkName(i) || s.Index != i {
+		return fmt.Errorf("the outcome of link %d (%s) is of link %d (%s)", i, p.LinkName(i), s.Index, s.Link)
+	}
+	if len(s.FCTNs) != n || len(s.IdealFCTNs) != n || len(s.SizeBytes) != n || len(s.Packets) != n {
+		return fmt.Errorf("the outcome of link %d (%s) has %d flows, the link %d", i, s.Link, len(s.FCTNs), n)
+	}
+	return nil
+}
+
+// linkConfig is the configuration of link i's network, and its trace.
+func (p *Plan) linkConfig(i int) (replay.Config, *trace.Trace, error) {
+	net, err := BuildLinkNet(&p.links[i], p.flows, p.tr, p.w.data, p.w.ack)
+	if err != nil {
+		return replay.Config{}, nil, err
+	}
+	c := p.cfg
 	c.Topology = net.Topology
 	c.Packets = replay.PacketsNone
 	c.Threads = 1
-	c.Progress, c.Observer, c.PFCObserver, c.QueueSampler, c.WrapCC = nil, nil, nil, nil, nil
-	start := time.Now()
-	res, err := replay.RunContext(ctx, c, net.Trace)
+	c.Progress, c.Observer, c.PFCObserver, c.QueueSampler, c.WrapCC, c.PacketSink, c.RowSink = nil, nil, nil, nil, nil, nil, nil
+	return c, net.Trace, nil
+}
+
+// Simulate runs link i's network.
+func (p *Plan) Simulate(ctx context.Context, i int) (*LinkSim, error) {
+	c, tr, err := p.linkConfig(i)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("link simulation of %s: %w", p.LinkName(i), err)
 	}
-	if len(res.Flows) != len(l.Flows) {
-		return nil, fmt.Errorf("link network ran %d flows, want %d", len(res.Flows), len(l.Flows))
+	start := time.Now()
+	res, err := replay.RunContext(ctx, c, tr)
+	if err != nil {
+		return nil, fmt.Errorf("link simulation of %s: %w", p.LinkName(i), err)
 	}
-	s := &linkSim{delays: NewDelays(res.Flows, cont), wall: time.Since(start), events: res.Events, end: res.SimEnd}
-	for _, p := range res.Ports {
-		s.paused += p.PausedNs
-		s.dropped += p.DroppedPkts
+	return p.outcome(i, res, time.Since(start))
+}
+
+// outcome reads link i's simulation result.
+func (p *Plan) outcome(i int, res *replay.Result, wall time.Duration) (*LinkSim, error) {
+	if len(res.Flows) != len(p.links[i].Flows) {
+		return nil, fmt.Errorf("link simulation of %s: the link network ran %d flows, want %d", p.LinkName(i), len(res.Flows), len(p.links[i].Flows))
 	}
-	for _, f := range res.Flows {
+	n := len(res.Flows)
+	s := &LinkSim{Link: p.LinkName(i), Index: i, FCTNs: make([]int64, n), IdealFCTNs: make([]int64, n), SizeBytes: make([]int64, n), Packets: make([]int64, n),
+		Events: res.Events, SimEndNs: res.SimEnd.Nanoseconds(), WallNs: wall.Nanoseconds()}
+	for k, f := range res.Flows {
+		s.FCTNs[k], s.IdealFCTNs[k], s.SizeBytes[k], s.Packets[k] = f.FCTNs, f.IdealFCTNs, f.SizeBytes, f.Packets
 		if f.FCTNs < 0 {
-			s.unfinished++
+			s.Unfinished++
 		}
+	}
+	for _, pt := range res.Ports {
+		s.PausedNs += pt.PausedNs
+		s.DroppedPkts += pt.DroppedPkts
 	}
 	return s, nil
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/internal/replaytest"
-
+	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/cca/all"
+	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
@@ -220,5 +220,58 @@ func TestCombineMaxLoneFlow(t *testing.T) {
 		if d := float64(got)/float64(real.FCTNs) - 1; d < -0.005 || d > 0.005 {
 			t.Errorf("%s: FCT %d ns, the full run's %d ns (%+.2f %%)", c, got, real.FCTNs, d*100)
 		}
+	}
+}
+
+// TestLinksFolder: the link simulations run as a tracked batch plan into
+// a link folder give the estimate Run gives; Collect refuses a folder
+// with a link not done, and a link's hash depends on the scenario only,
+// not on the clustering that chose it.
+func TestLinksFolder(t *testing.T) {
+	cfg, tr := smallFatTree(t, "dctcp")
+	opt := Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 1}
+	want := mustEstimate(t, cfg, tr, opt)
+	p, err := Prepare(cfg, tr, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := PrepareLinks(root, &LinksManifest{Scenario: "s1", Inputs: []byte("{}"), Links: p.LinkItems("s1")}); err != nil {
+		t.Fatal(err)
+	}
+	pl := p.Batch("s1")
+	last := len(pl.Items) - 1
+	pl.Items = pl.Items[:last] // one link not run yet
+	if _, _, err := batch.Run(context.Background(), root, pl, batch.Options{Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Collect(root, "s1"); !errors.Is(err, ErrLinksNotDone) || !strings.Contains(err.Error(), "1 pending") {
+		t.Fatalf("Collect with a link not done: %v", err)
+	}
+	if _, _, err := batch.Run(context.Background(), root, p.Batch("s1"), batch.Options{Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sims, err := p.Collect(root, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Assemble(sims); !reflect.DeepEqual(got, want) {
+		t.Fatal("the estimate from the link folder differs from Run's")
+	}
+	all, err := Prepare(cfg, tr, Options{Tolerance: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashes := map[int]string{}
+	for _, it := range all.LinkItems("s1") {
+		hashes[it.Index] = it.Hash
+	}
+	for _, it := range p.LinkItems("s1") {
+		if hashes[it.Index] != it.Hash {
+			t.Fatalf("link %d: hash %s under one clustering, %s under another", it.Index, it.Hash, hashes[it.Index])
+		}
+	}
+	if p.LinkItems("s2")[0].Hash == p.LinkItems("s1")[0].Hash {
+		t.Fatal("a link's hash does not depend on the scenario")
 	}
 }

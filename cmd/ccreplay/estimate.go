@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
@@ -25,6 +26,11 @@ type estimateOptions struct {
 	Aggregate string
 	Timings   bool
 	Combine   string
+	// LinksDir keeps the link simulations (resumable); Slurm submits
+	// them as a job array (see estimatelinks.go).
+	LinksDir string
+	Slurm    bool
+	slurm    batch.SlurmOptions
 }
 
 const estimateExamples = `  # the HPCC paper's 320-host fat-tree under 30 % WebSearch, estimated by link simulations
@@ -38,7 +44,13 @@ const estimateExamples = `  # the HPCC paper's 320-host fat-tree under 30 % WebS
   # compare an estimate with the packet-level run of the same scenario
   ccreplay run --workload cdf:dist=websearch,hosts=32,bw=100G,load=0.3,duration=200us \
       --topology fattree:pods=2,tors=2,hosts=8 --cca dcqcn --packets none --out runs/full
-  ccreplay validate runs/est-all runs/full`
+  ccreplay validate runs/est-all runs/full
+
+  # on a Slurm cluster (a folder every node sees, a ccreplay binary every node runs): the link
+  # simulations as one job array, then the same command again to write the estimate
+  #   ccreplay estimate --workload cdf:dist=websearch,hosts=1024,bw=100G,load=0.3,duration=20ms \
+  #       --topology fattree:pods=16 --cca dcqcn --out /shared/est --slurm --chunk 8 --time 00:30:00
+  #   ccreplay estimate status /shared/est.links`
 
 func init() {
 	registerCommand(func(f *Factory) *cobra.Command { return NewCmdEstimate(f, nil) })
@@ -68,6 +80,14 @@ validate read:
   ` + runfolder.SummaryFile + `      run's metric names, "mode": "estimate" and the method's settings
 Links where the method's assumption breaks (PFC pauses, drops, offered load
 above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
+
+The link simulations run on -j cores here. With --links-dir DIR each is kept in
+DIR/link=N (the link network's run folder), named by a hash of the scenario
+and the link: an interrupted estimate goes on from those done. With --slurm
+the link simulations not done are submitted as one job array (sbatch
+--array, each task 'ccreplay estimate link'; the folder defaults to
+OUT.links); 'ccreplay estimate status DIR' follows them, and the same
+command run again, once they are done, writes the estimate.
 
 ` + workloadHelp() + "\n" + algorithmHelp() + "\n" + topologyHelp(),
 		Example: estimateExamples,
@@ -102,6 +122,15 @@ above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
 	fl.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in "+runfolder.LinksFile+" (wall_ns; the one output that then differs between reruns)")
 	fl.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
 	fl.BoolVar(&o.Strict, "strict", false, "refuse damaged inputs and estimates with warnings (PFC pauses, drops, links above 95 % load) instead of warning")
+	fl.StringVar(&o.LinksDir, "links-dir", "", "keep the link simulations in this folder, one folder each (resumable by hash; default with --slurm: OUT.links)")
+	fl.BoolVar(&o.Slurm, "slurm", false, "submit the link simulations not done to Slurm as one job array; run the command again when they are done to write the estimate")
+	fl.StringVar(&o.slurm.Partition, "partition", "", "Slurm partition (--slurm)")
+	fl.StringVar(&o.slurm.Time, "time", "", "Slurm time limit per task, e.g. 00:30:00 (--slurm)")
+	fl.IntVar(&o.slurm.ArrayMax, "array-max", 0, "Slurm: at most this many tasks at once (0 = no limit)")
+	fl.IntVar(&o.slurm.Chunk, "chunk", 1, "Slurm: link simulations per array task")
+	fl.StringVar(&o.slurm.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
+	fl.StringVar(&o.slurm.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
+	c.AddCommand(newEstimateLinkCmd(f), newEstimateStatusCmd(f))
 	return c
 }
 
@@ -128,18 +157,28 @@ func (o *estimateOptions) options() (estimate.Options, error) {
 	return opt, nil
 }
 
-// estimateRun estimates the scenario and writes its run folder.
-func estimateRun(o *estimateOptions) error {
+// plan resolves the inputs into the setup, the configuration and the
+// method's options.
+func (o *estimateOptions) plan() (*runconfig.Setup, replay.Config, estimate.Options, error) {
 	opt, err := o.options()
 	if err != nil {
-		return err
+		return nil, replay.Config{}, opt, err
 	}
 	o.Packets = string(replay.PacketsNone)
 	st, err := o.resolve(false)
 	if err != nil {
-		return err
+		return nil, replay.Config{}, opt, err
 	}
 	cfg, err := st.Config(st.Specs[0], o.Seed)
+	return st, cfg, opt, err
+}
+
+// estimateRun estimates the scenario and writes its run folder.
+func estimateRun(o *estimateOptions) error {
+	if o.slurm.Chunk < 1 || o.slurm.ArrayMax < 0 {
+		return usageErrorf("--chunk must be at least 1 and --array-max not negative")
+	}
+	st, cfg, opt, err := o.plan()
 	if err != nil {
 		return err
 	}
@@ -153,10 +192,24 @@ func estimateRun(o *estimateOptions) error {
 		opt.Progress = func(done, total int) { prog.set(fmt.Sprintf("link simulations %d/%d", done, total)) }
 	}
 	start := o.f.now()
-	res, err := estimate.Run(o.ctx, cfg, st.Trace, opt)
-	prog.clear()
+	p, err := estimate.Prepare(cfg, st.Trace, opt)
 	if err != nil {
-		return o.failed(err, stage)
+		return err
+	}
+	var res *estimate.Result
+	if o.linksDir() != "" {
+		prog.clear()
+		sims, err := o.viaLinks(st, p)
+		if err != nil || sims == nil {
+			return o.failed(err, stage)
+		}
+		res = p.Assemble(sims)
+	} else {
+		res, err = p.Run(o.ctx)
+		prog.clear()
+		if err != nil {
+			return o.failed(err, stage)
+		}
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.f.Err, "warning: %s\n", w)

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
@@ -166,5 +168,88 @@ func TestSweepEstimate(t *testing.T) {
 	runCLI(t, "sweep", "point", "sw", "--index", "1").mustSucceed(t)
 	if man, err := runfolder.ReadManifest(filepath.Join("sw", "cca=hpcc")); err != nil || man.Mode != runfolder.ModeEstimate {
 		t.Fatalf("sweep point of kind estimate: %v %+v", err, man)
+	}
+}
+
+// TestEstimateLinksDir: --links-dir keeps each link simulation in a
+// folder of its own and gives the estimate -j alone gives; run again with
+// another clustering it reuses the links simulated before (resume by
+// hash: only the new ones run); a changed scenario runs again; `estimate
+// link` refuses a link folder whose inputs changed, status counts the
+// links, and a foreign folder is refused as --links-dir.
+func TestEstimateLinksDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	few := []string{"--tolerance", "1", "--pool-flows", "1"} // a few links simulated
+	runCLI(t, append(append([]string{"estimate", "--out", "plain", "-j", "1"}, few...), estArgs...)...).mustSucceed(t)
+	runCLI(t, append(append([]string{"estimate", "--out", "kept", "-j", "2", "--links-dir", "L"}, few...), estArgs...)...).mustSucceed(t)
+	for _, f := range []string{runfolder.FlowsFile, runfolder.LinksFile, runfolder.SummaryFile} {
+		a, _ := os.ReadFile(filepath.Join("plain", f))
+		b, _ := os.ReadFile(filepath.Join("kept", f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Fatalf("%s differs with --links-dir", f)
+		}
+	}
+	m, err := estimate.ReadLinksManifest("L")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]time.Time{}
+	for _, it := range m.Links {
+		st, err := os.Stat(filepath.Join("L", it.Dir, estimate.OutcomeFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first[it.Dir] = st.ModTime()
+	}
+	// Every link now: the ones simulated before are not run again.
+	time.Sleep(20 * time.Millisecond)
+	runCLI(t, append([]string{"estimate", "--out", "all", "--no-cluster", "--links-dir", "L"}, estArgs...)...).mustSucceed(t)
+	m2, err := estimate.ReadLinksManifest("L")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m2.Links) <= len(m.Links) {
+		t.Fatalf("--no-cluster simulates %d links, the default %d", len(m2.Links), len(m.Links))
+	}
+	for _, it := range m2.Links {
+		st, err := os.Stat(filepath.Join("L", it.Dir, estimate.OutcomeFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if t0, ok := first[it.Dir]; ok && !st.ModTime().Equal(t0) {
+			t.Fatalf("link %s ran again though its hash did not change", it.Dir)
+		}
+	}
+	s := runCLI(t, "estimate", "status", "L")
+	s.mustSucceed(t)
+	if want := fmt.Sprintf("%d points: %d done, 0 failed", len(m2.Links), len(m2.Links)); !strings.Contains(s.stdout, want) {
+		t.Fatalf("status: %s", s.stdout)
+	}
+	runCLI(t, "estimate", "link", "L", "--index", "0").mustSucceed(t)
+	if r := runCLI(t, "estimate", "link", "L", "--index", "100000"); r.code != ExitUsage {
+		t.Fatalf("link index out of range: exit %d %s", r.code, r.stderr)
+	}
+	// Another seed is another scenario: every hash changes.
+	other := append(append([]string(nil), estArgs...), "--seed", "2")
+	runCLI(t, append([]string{"estimate", "--out", "seed2", "--links-dir", "L"}, other...)...).mustSucceed(t)
+	m3, _ := estimate.ReadLinksManifest("L")
+	if m3.Scenario == m2.Scenario {
+		t.Fatal("the scenario's hash did not change with the seed")
+	}
+	// A task of the old plan finds the inputs changed: the manifest now
+	// holds seed 2's plan, so fake an old manifest's scenario.
+	m3.Scenario = m2.Scenario
+	b, _ := json.Marshal(m3)
+	writeFile(t, "L", estimate.LinksManifestFile, string(b))
+	if r := runCLI(t, "estimate", "link", "L", "--index", "0"); r.code != ExitBadInput || !strings.Contains(r.stderr, "changed since it was planned") {
+		t.Fatalf("changed inputs: exit %d %s", r.code, r.stderr)
+	}
+	if err := os.Mkdir("foreign", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, "foreign", "notes.txt", "x")
+	if r := runCLI(t, append([]string{"estimate", "--out", "f", "--links-dir", "foreign"}, estArgs...)...); r.code != ExitUsage || !strings.Contains(r.stderr, "not an estimate's link folder") {
+		t.Fatalf("foreign --links-dir: exit %d %s", r.code, r.stderr)
 	}
 }
