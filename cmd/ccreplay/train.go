@@ -122,7 +122,7 @@ func (o *trainOptions) options() (train.Options, error) {
 		return t, usageErrorf("--episodes: want at least 1, got %d", o.Episodes)
 	}
 	var err error
-	if t.Flows, err = parseCounts("flows", o.Flows, "flow count", 1024); err != nil {
+	if t.Flows, err = parseCounts("flows", o.Flows, "flow count", train.MaxFlows); err != nil {
 		return t, err
 	}
 	if t.Duration, err = units.ParseDuration(o.Duration); err != nil || t.Duration <= 0 {

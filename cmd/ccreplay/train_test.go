@@ -86,6 +86,8 @@ func TestTrainRLCCErrors(t *testing.T) {
 		{[]string{"train"}, ExitUsage, "ccreplay train rlcc"},
 		{[]string{"train", "rlcc", "-o", dir, "--episodes", "0"}, ExitUsage, "--episodes"},
 		{[]string{"train", "rlcc", "-o", dir, "--flows", "2,x"}, ExitUsage, "--flows"},
+		// RL-CC-NIC (Fuhrer 2023), Table III's largest is 2,048 (train.MaxFlows).
+		{[]string{"train", "rlcc", "-o", dir, "--flows", "2,2049"}, ExitUsage, "--flows"},
 		{[]string{"train", "rlcc", "-o", dir, "--duration", "soon"}, ExitUsage, "--duration"},
 		{[]string{"train", "rlcc", "-o", dir, "--start-min", "0"}, ExitUsage, "--start-min"},
 		{[]string{"train", "rlcc", "-o", dir, "--start-around", "5"}, ExitUsage, "--start-around"},
