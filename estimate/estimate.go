@@ -170,14 +170,8 @@ type Plan struct {
 // decomposes the network into links, clusters them and chooses the
 // links to simulate.
 func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.ValidateFor(tr); err != nil {
 		return nil, badInput{err}
-	}
-	if err := tr.Validate(); err != nil {
-		return nil, badInput{err}
-	}
-	if tr.Hosts > cfg.Topology.NumHosts {
-		return nil, badInput{fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)}
 	}
 	switch opt.Aggregate {
 	case "":

@@ -16,6 +16,7 @@ import (
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/switchmodel"
 	"github.com/ccreplay/ccreplay/topology"
+	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -126,6 +127,21 @@ func (c *Config) ApplyCCHints() {
 	if c.CC.NeedsFlowCounter {
 		c.Switch.FlowCounter = true
 	}
+}
+
+// ValidateFor checks c (Validate), tr (trace.Trace.Validate) and that the
+// topology has the hosts tr needs: what Run checks before it starts.
+func (c *Config) ValidateFor(tr *trace.Trace) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if err := tr.Validate(); err != nil {
+		return err
+	}
+	if tr.Hosts > c.Topology.NumHosts {
+		return fmt.Errorf("topology %s has %d hosts but the workload needs %d", c.Topology.Name, c.Topology.NumHosts, tr.Hosts)
+	}
+	return nil
 }
 
 // Validate checks the configuration before a run: each part on its own

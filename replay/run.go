@@ -209,14 +209,8 @@ func RunContext(ctx context.Context, cfg Config, tr *trace.Trace) (*Result, erro
 	if err := ctx.Err(); err != nil {
 		return nil, &InterruptedError{Err: err, SetUp: true}
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.ValidateFor(tr); err != nil {
 		return nil, badInput{err}
-	}
-	if err := tr.Validate(); err != nil {
-		return nil, badInput{err}
-	}
-	if tr.Hosts > cfg.Topology.NumHosts {
-		return nil, badInput{fmt.Errorf("topology %s has %d hosts but the workload needs %d", cfg.Topology.Name, cfg.Topology.NumHosts, tr.Hosts)}
 	}
 	r := &run{cfg: &cfg, tr: tr}
 	if cfg.PacketSink != nil && cfg.Packets != PacketsNone && cfg.Packets != "" {

@@ -107,17 +107,10 @@ var ErrIncomplete = errors.New("incomplete run folder")
 // ReadManifest reads dir's summary.json and checks that it is a complete
 // run of this schema version. Errors name the file.
 func ReadManifest(dir string) (*Manifest, error) {
-	p := filepath.Join(dir, SummaryFile)
-	b, err := limits.ReadFile(p, "a summary.json", limits.MaxRunJSONBytes, true)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s: %w: no %s (the run was interrupted, is still being written, or this is not a run folder)", dir, ErrIncomplete, SummaryFile)
-	}
+	var m Manifest
+	p, err := readManifestFile(dir, SummaryFile, "run", " (the run was interrupted, is still being written, or this is not a run folder)", &m)
 	if err != nil {
 		return nil, err
-	}
-	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: not a run manifest: %s", p, limits.JSONError(err))
 	}
 	if m.SchemaVersion != Version && m.SchemaVersion != PreviousVersion {
 		return nil, fmt.Errorf("%s: schema_version %q, want %q or %q", p, m.SchemaVersion, Version, PreviousVersion)
@@ -126,6 +119,25 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w: it does not say \"kind\": %q and \"complete\": true (written by an older ccreplay or never finished): run it again", p, ErrIncomplete, KindRun)
 	}
 	return &m, nil
+}
+
+// readManifestFile decodes dir's manifest file name (at most
+// limits.MaxRunJSONBytes) into v and returns its path. A missing file is
+// ErrIncomplete (followed by why), one that does not decode is not a what
+// manifest; errors name the file.
+func readManifestFile(dir, name, what, why string, v any) (string, error) {
+	p := filepath.Join(dir, name)
+	b, err := limits.ReadFile(p, "a "+name, limits.MaxRunJSONBytes, true)
+	if errors.Is(err, os.ErrNotExist) {
+		return p, fmt.Errorf("%s: %w: no %s%s", dir, ErrIncomplete, name, why)
+	}
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return p, fmt.Errorf("%s: not a %s manifest: %s", p, what, limits.JSONError(err))
+	}
+	return p, nil
 }
 
 // Write sets m's version, kind and completeness marker and writes it into

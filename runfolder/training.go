@@ -1,13 +1,9 @@
 package runfolder
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
-	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
 )
 
@@ -44,17 +40,10 @@ func WriteTraining(dir string, m *Training) error {
 // ReadTraining reads dir's training.json and checks that it is a complete
 // training folder of this schema version. Errors name the file.
 func ReadTraining(dir string) (*Training, error) {
-	p := filepath.Join(dir, TrainingFile)
-	b, err := limits.ReadFile(p, "a "+TrainingFile, limits.MaxRunJSONBytes, true)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s: %w: no %s", dir, ErrIncomplete, TrainingFile)
-	}
+	var m Training
+	p, err := readManifestFile(dir, TrainingFile, "training", "", &m)
 	if err != nil {
 		return nil, err
-	}
-	var m Training
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: not a training manifest: %s", p, limits.JSONError(err))
 	}
 	if m.SchemaVersion != Version {
 		return nil, fmt.Errorf("%s: schema_version %q, want %q", p, m.SchemaVersion, Version)
