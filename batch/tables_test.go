@@ -4,13 +4,13 @@ package batch
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
@@ -31,16 +31,7 @@ func TestStatesRefuseTablesAtOnce(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	big := filepath.Join(root, pl.Items[1].Dir, runfolder.PacketsFile)
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(limits.MaxPacketsParquetBytes + 1); err != nil {
-		f.Close()
-		t.Skipf("sparse file: %v", err)
-	}
-	f.Close()
+	testfiles.Sparse(t, filepath.Join(root, pl.Items[1].Dir, runfolder.PacketsFile), limits.MaxPacketsParquetBytes+1)
 
 	done := make(chan []ItemState, 1)
 	go func() { done <- States(root, pl) }()
@@ -51,8 +42,8 @@ func TestStatesRefuseTablesAtOnce(t *testing.T) {
 		t.Fatal("States blocked on a named pipe")
 	}
 	want := []string{
-		"flows.parquet: is a named pipe (FIFO); a run's flows.parquet must be a regular file",
-		"packets.parquet: 1099511627777 bytes, more than 1024 GiB, the limit of a run's packets.parquet (docs/LIMITS.md)",
+		runfolder.FlowsFile + ": is a named pipe (FIFO); a run's " + runfolder.FlowsFile + " must be a regular file",
+		runfolder.PacketsFile + ": 1099511627777 bytes, more than 1024 GiB, the limit of a run's " + runfolder.PacketsFile + " (docs/LIMITS.md)",
 	}
 	for i, w := range want {
 		if s := states[i]; s.State != Failed || s.Error != w {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/output"
@@ -598,18 +599,9 @@ func TestStableColoursAndPooledSeeds(t *testing.T) {
 func TestReadDecisionsBounded(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.parquet")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(limits.MaxRunParquetBytes + 1); err != nil {
-		t.Skipf("no sparse files here: %v", err)
-	}
-	f.Close()
+	testfiles.Sparse(t, big, limits.MaxRunParquetBytes+1)
 	zero := filepath.Join(dir, "zero.parquet")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
+	testfiles.ZeroLink(t, zero)
 	for path, want := range map[string]string{
 		big:  big + ": 68719476737 bytes, more than 64 GiB, the limit of a run's " + runfolder.DecisionsFile,
 		zero: zero + ": is a character device; a run's " + runfolder.DecisionsFile + " must be a regular file",

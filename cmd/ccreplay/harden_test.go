@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
@@ -21,27 +22,15 @@ import (
 func sparse(t *testing.T, dir, name string, size int64) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(size); err != nil {
-		t.Skipf("no sparse files here: %v", err)
-	}
-	f.Close()
+	testfiles.Sparse(t, p, size)
 	return p
 }
 
 // zeroLink makes name a symbolic link to /dev/zero, an endless input.
 func zeroLink(t *testing.T, dir, name string) string {
 	t.Helper()
-	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero")
-	}
 	p := filepath.Join(dir, name)
-	if err := os.Symlink("/dev/zero", p); err != nil {
-		t.Fatal(err)
-	}
+	testfiles.ZeroLink(t, p)
 	return p
 }
 

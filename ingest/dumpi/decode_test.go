@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/limits"
 )
 
@@ -388,18 +388,9 @@ func readAll(data []byte, name string) error {
 func TestOpenBounded(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big-0000.bin")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(limits.MaxDUMPIBytes + 1); err != nil {
-		t.Skipf("no sparse files here: %v", err)
-	}
-	f.Close()
+	testfiles.Sparse(t, big, limits.MaxDUMPIBytes+1)
 	zero := filepath.Join(dir, "zero-0000.bin")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
+	testfiles.ZeroLink(t, zero)
 	for path, want := range map[string]string{
 		big:  big + ": 68719476737 bytes, more than 64 GiB, the limit of a DUMPI .bin file",
 		zero: zero + ": is a character device; a DUMPI .bin file must be a regular file",

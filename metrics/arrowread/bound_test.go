@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/limits"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -25,16 +27,16 @@ func TestReadersAreBounded(t *testing.T) {
 		max        int64
 		read       func(string) error
 	}{
-		{"flows.parquet", "a run's flows.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadFlows(p); return err }},
-		{"messages.parquet", "a run's messages.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadMessages(p); return err }},
-		{"ports.parquet", "a run's ports.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadPorts(p); return err }},
-		{"links.parquet", "an estimate's links.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadLinks(p); return err }},
-		{"comparison.parquet", "a comparison's comparison.parquet", limits.MaxRunParquetBytes, func(p string) error { _, err := ReadComparison(p); return err }},
-		{"packets.parquet", "a run's packets.parquet", limits.MaxPacketsParquetBytes, func(p string) error {
+		{runfolder.FlowsFile, "a run's " + runfolder.FlowsFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadFlows(p); return err }},
+		{runfolder.MessagesFile, "a run's " + runfolder.MessagesFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadMessages(p); return err }},
+		{runfolder.PortsFile, "a run's " + runfolder.PortsFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadPorts(p); return err }},
+		{runfolder.LinksFile, "an estimate's " + runfolder.LinksFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadLinks(p); return err }},
+		{runfolder.ComparisonFile, "a comparison's " + runfolder.ComparisonFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadComparison(p); return err }},
+		{runfolder.PacketsFile, "a run's " + runfolder.PacketsFile, limits.MaxPacketsParquetBytes, func(p string) error {
 			return ScanPackets(p, func(*v2.PacketRow) error { return nil })
 		}},
-		{"packets.parquet", "a run's packets.parquet", limits.MaxPacketsParquetBytes, func(p string) error { _, err := ScanPacketStats(p); return err }},
-		{"packets.parquet", "a run's packets.parquet", limits.MaxPacketsParquetBytes, func(p string) error { _, err := NumRows(p); return err }},
+		{runfolder.PacketsFile, "a run's " + runfolder.PacketsFile, limits.MaxPacketsParquetBytes, func(p string) error { _, err := ScanPacketStats(p); return err }},
+		{runfolder.PacketsFile, "a run's " + runfolder.PacketsFile, limits.MaxPacketsParquetBytes, func(p string) error { _, err := NumRows(p); return err }},
 	}
 	for _, r := range readers {
 		dir := t.TempDir()
@@ -47,15 +49,7 @@ func TestReadersAreBounded(t *testing.T) {
 		}
 
 		// One byte past the bound: a sparse file, refused from its size.
-		f, err := os.Create(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Truncate(r.max + 1); err != nil {
-			f.Close()
-			t.Skipf("sparse file: %v", err)
-		}
-		f.Close()
+		testfiles.Sparse(t, p, r.max+1)
 		oneLine("over the bound", r.read(p), "more than "+limits.SizeString(r.max)+", the limit of "+r.what+" (docs/LIMITS.md)")
 		os.Remove(p)
 

@@ -1,0 +1,36 @@
+// Package testfiles makes, for tests, the inputs a bounded reader must
+// refuse without reading them: a sparse file larger than a limit and a
+// link to an endless device.
+package testfiles
+
+import (
+	"os"
+	"testing"
+)
+
+// Sparse creates path as a sparse file of size bytes (no data is
+// written), skipping the test where the file system has no sparse files.
+func Sparse(t testing.TB, path string, size int64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = f.Truncate(size)
+	f.Close()
+	if err != nil {
+		t.Skipf("no sparse files here: %v", err)
+	}
+}
+
+// ZeroLink makes path a symbolic link to /dev/zero, an endless input,
+// skipping the test where there is no /dev/zero.
+func ZeroLink(t testing.TB, path string) {
+	t.Helper()
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	if err := os.Symlink("/dev/zero", path); err != nil {
+		t.Fatal(err)
+	}
+}
