@@ -61,21 +61,9 @@ type capture struct {
 // (about a second) instead of being read for many seconds.
 type inflateGuard struct {
 	z   io.Reader
-	in  *countReader // the compressed stream
-	out int64        // decompressed bytes served
-	err error        // the refusal, once made
-}
-
-// countReader counts the bytes read from r.
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+	in  *limits.CountingReader // the compressed stream
+	out int64                  // decompressed bytes served
+	err error                  // the refusal, once made
 }
 
 func (g *inflateGuard) Read(p []byte) (int, error) {
@@ -88,9 +76,9 @@ func (g *inflateGuard) Read(p []byte) (int, error) {
 	case g.out > limits.MaxCaptureInflatedBytes:
 		g.err = fmt.Errorf("the gzip stream inflates to more than %s, the limit of a compressed capture (docs/LIMITS.md)",
 			limits.SizeString(limits.MaxCaptureInflatedBytes))
-	case g.out > limits.MaxCaptureInflateFloor && g.out > limits.MaxCaptureInflateRatio*g.in.n:
+	case g.out > limits.MaxCaptureInflateFloor && g.out > limits.MaxCaptureInflateRatio*g.in.N:
 		g.err = fmt.Errorf("the gzip stream inflates more than %d times (%d bytes from %d), the limit of a compressed capture: a gzip bomb? (docs/LIMITS.md)",
-			limits.MaxCaptureInflateRatio, g.out, g.in.n)
+			limits.MaxCaptureInflateRatio, g.out, g.in.N)
 	}
 	if g.err != nil {
 		return 0, g.err
@@ -112,7 +100,7 @@ func openCapture(r io.Reader) (*capture, error) {
 	gz := ""
 	var guard *inflateGuard
 	if head[0] == 0x1f && head[1] == 0x8b {
-		cr := &countReader{r: br}
+		cr := &limits.CountingReader{R: br}
 		zr, err := gzip.NewReader(cr)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)

@@ -383,3 +383,18 @@ func goKind(t reflect.Type) string {
 	}
 	return "another value"
 }
+
+// CountingReader counts in N the bytes read through R, for a reader that
+// refuses a stream from how much of it it has consumed (an OSU report
+// past its bound, a gzip capture inflating too far).
+type CountingReader struct {
+	R io.Reader
+	N int64
+}
+
+// Read reads from R and adds what it read to N.
+func (c *CountingReader) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
+	c.N += int64(n)
+	return n, err
+}

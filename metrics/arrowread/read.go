@@ -24,6 +24,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
 	"github.com/ccreplay/ccreplay/limits"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v1 "github.com/ccreplay/ccreplay/schema/v1"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
@@ -42,12 +43,12 @@ type table struct {
 // The tables read here; every one but packets.parquet holds a few rows per
 // flow, message, port or link of a run within the limits.
 var (
-	flowsTable      = table{"a run's flows.parquet", limits.MaxRunParquetBytes}
-	messagesTable   = table{"a run's messages.parquet", limits.MaxRunParquetBytes}
-	portsTable      = table{"a run's ports.parquet", limits.MaxRunParquetBytes}
-	packetsTable    = table{"a run's packets.parquet", limits.MaxPacketsParquetBytes}
-	linksTable      = table{"an estimate's links.parquet", limits.MaxRunParquetBytes}
-	comparisonTable = table{"a comparison's comparison.parquet", limits.MaxRunParquetBytes}
+	flowsTable      = table{"a run's " + runfolder.FlowsFile, limits.MaxRunParquetBytes}
+	messagesTable   = table{"a run's " + runfolder.MessagesFile, limits.MaxRunParquetBytes}
+	portsTable      = table{"a run's " + runfolder.PortsFile, limits.MaxRunParquetBytes}
+	packetsTable    = table{"a run's " + runfolder.PacketsFile, limits.MaxPacketsParquetBytes}
+	linksTable      = table{"an estimate's " + runfolder.LinksFile, limits.MaxRunParquetBytes}
+	comparisonTable = table{"a comparison's " + runfolder.ComparisonFile, limits.MaxRunParquetBytes}
 )
 
 // open opens path as a file of kind t: a regular file of at most t.max

@@ -131,24 +131,12 @@ type OSUReport struct {
 // few KB: one longer than limits.MaxOSUReportBytes, or with a line longer
 // than limits.MaxOSUReportLineBytes, is refused in one line.
 func ReadOSUReport(r io.Reader) (*OSUReport, error) {
-	cr := &countReader{r: io.LimitReader(r, limits.MaxOSUReportBytes+1)}
+	cr := &limits.CountingReader{R: io.LimitReader(r, limits.MaxOSUReportBytes+1)}
 	rep, err := readOSUReport(cr)
-	if cr.n > limits.MaxOSUReportBytes {
+	if cr.N > limits.MaxOSUReportBytes {
 		return nil, fmt.Errorf("more than %s, the limit of an OSU report (docs/LIMITS.md)", limits.SizeString(limits.MaxOSUReportBytes))
 	}
 	return rep, err
-}
-
-// countReader counts the bytes read through it.
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 func readOSUReport(r io.Reader) (*OSUReport, error) {
