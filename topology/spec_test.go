@@ -175,3 +175,12 @@ func TestSpecHelp(t *testing.T) {
 		}
 	}
 }
+
+// The --topology help is SpecHelp under its own heading, once.
+func TestFlagHelp(t *testing.T) {
+	h := FlagHelp()
+	if !strings.HasPrefix(h, "Topologies (--topology): ") || strings.Contains(h, "topology spec: ") ||
+		!strings.HasSuffix(SpecHelp(), strings.TrimPrefix(h, "Topologies (--topology): ")) {
+		t.Errorf("FlagHelp() = %q", h)
+	}
+}
