@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/internal/iostreams"
 	"github.com/ccreplay/ccreplay/internal/progress"
 	"github.com/ccreplay/ccreplay/plot"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -132,7 +132,7 @@ func (o *Options) collect(c Counts, start time.Time, env Env) error {
 	}
 	wall := env.Now().Sub(start)
 	if o.JSON {
-		if err := writeJSON(env.Out, NewOutcome(o.Dir, states, t, wall)); err != nil {
+		if err := (iostreams.Streams{Out: env.Out}).PrintJSON(NewOutcome(o.Dir, states, t, wall)); err != nil {
 			return err
 		}
 	} else {
@@ -158,7 +158,7 @@ func (o *Options) submit(ctx context.Context, pl *Plan, out io.Writer) error {
 	c := Tally(states)
 	if len(todo) == 0 {
 		if o.JSON {
-			return writeJSON(out, map[string]any{"submitted": nil, "done": c.Done, "running": c.Running, "total": c.Total})
+			return iostreams.Streams{Out: out}.PrintJSON(map[string]any{"submitted": nil, "done": c.Done, "running": c.Running, "total": c.Total})
 		}
 		fmt.Fprintf(out, "ccreplay sweep: nothing to submit: %d points done, %d running, of %d\n", c.Done, c.Running, c.Total)
 		return nil
@@ -179,7 +179,7 @@ func (o *Options) submit(ctx context.Context, pl *Plan, out io.Writer) error {
 		return err
 	}
 	if o.JSON {
-		return writeJSON(out, sub)
+		return iostreams.Streams{Out: out}.PrintJSON(sub)
 	}
 	fmt.Fprintf(out, "ccreplay sweep: submitted Slurm job %s: %d points in %d tasks (%d done, %d running before); script %s\n",
 		sub.JobID, sub.Points, sub.Tasks, c.Done, c.Running, sub.Script)
@@ -228,7 +228,7 @@ func PrintStatus(w io.Writer, root string, asJSON bool, limit int) error {
 		return err
 	}
 	if asJSON {
-		return writeJSON(w, NewOutcome(root, states, nil, 0))
+		return iostreams.Streams{Out: w}.PrintJSON(NewOutcome(root, states, nil, 0))
 	}
 	WriteStatus(w, root, states, limit)
 	return nil
@@ -246,7 +246,7 @@ func WriteTable(w io.Writer, root string, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		return writeJSON(w, NewOutcome(root, states, t, time.Since(start)))
+		return iostreams.Streams{Out: w}.PrintJSON(NewOutcome(root, states, t, time.Since(start)))
 	}
 	c := Tally(states)
 	fmt.Fprintf(w, "wrote %s: %d rows (%d done, %d failed, %d running, %d pending), %d columns\n",
@@ -291,14 +291,4 @@ func Plot(w io.Writer, root string, o PlotOptions) error {
 		fmt.Fprintln(w, "wrote "+p)
 	}
 	return nil
-}
-
-// writeJSON writes v indented to w.
-func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(w, string(b))
-	return err
 }

@@ -97,7 +97,7 @@ var rules = []rule{
 		why: "metrics are a pure function of the output rows: they read runs, they never simulate one"},
 	{pkgs: []string{"runfolder"}, allow: []string{"schema/...", "output", "internal/staging", "limits", "units"},
 		why: "the run-folder contract (file names, manifest, staging, finding and opening folders) sits under every writer and reader; it carries metrics as JSON and knows neither the metric set nor the engine"},
-	{pkgs: []string{"metrics/inspect"}, allow: []string{"metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace/...", "internal/clierr", "internal/procstat", "internal/staging", "units", "limits"},
+	{pkgs: []string{"metrics/inspect"}, allow: []string{"metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace/...", "internal/clierr", "internal/iostreams", "internal/procstat", "internal/staging", "units", "limits"},
 		why: "ccreplay metrics reads finished run folders and prints what it recomputes: it never runs, configures or orchestrates a simulation (the OSU report is a function its caller gives)"},
 	{pkgs: []string{"fidelity"}, allow: []string{"hpccfmt", "metrics", "metrics/arrowread", "runfolder", "schema/...", "output", "trace", "units", "limits", "internal/clierr", "internal/iostreams", "internal/staging"},
 		why: "the cross-check compares finished runs and flow-completion files: it never simulates"},

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/internal/iostreams"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -77,7 +78,7 @@ func PrintPhases(ctx context.Context, args []string, asJSON bool, out io.Writer)
 		if j.Phases == nil {
 			j.Phases = []metrics.Phase{}
 		}
-		return writeJSON(out, j)
+		return iostreams.Streams{Out: out}.PrintJSON(j)
 	}
 	fmt.Fprintf(out, "ccreplay metrics: %s (%s under %s on %s, seed %d: from "+runfolder.SummaryFile+")\n",
 		filepath.ToSlash(dir), man.Trace, man.CCA, man.Topology, man.Seed)

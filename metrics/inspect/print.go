@@ -1,7 +1,6 @@
 package inspect
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/internal/iostreams"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -69,21 +69,11 @@ func (r *Run) JSON(version bool) RunJSON {
 	return j
 }
 
-// writeJSON writes v indented to w.
-func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(w, string(b))
-	return err
-}
-
 // printJSON is the JSON output: one run's object, or every run with the
 // groups of By.
 func (o *Options) printJSON(runs []*Run, keys []string, single bool) error {
 	if single {
-		return writeJSON(o.Out, runs[0].JSON(true))
+		return iostreams.Streams{Out: o.Out}.PrintJSON(runs[0].JSON(true))
 	}
 	out := struct {
 		SchemaVersion string      `json:"schema_version"`
@@ -100,7 +90,7 @@ func (o *Options) printJSON(runs []*Run, keys []string, single bool) error {
 	if o.By != "" && o.By != BySizeBucket {
 		out.Groups = GroupsJSON(o.By, GroupRuns(runs, o.By))
 	}
-	return writeJSON(o.Out, out)
+	return iostreams.Streams{Out: o.Out}.PrintJSON(out)
 }
 
 // print writes the JSON or the table that fits the runs and By.
