@@ -123,8 +123,9 @@ func TestCommSplit(t *testing.T) {
 	}
 }
 
-func sameSet(a, b [][2]int32) bool {
-	m := map[[2]int32]int{}
+// sameSet reports whether a and b hold the same elements, each as often.
+func sameSet[T comparable](a, b []T) bool {
+	m := map[T]int{}
 	for _, x := range a {
 		m[x]++
 	}
@@ -136,7 +137,7 @@ func sameSet(a, b [][2]int32) bool {
 			return false
 		}
 	}
-	return len(a) == len(b)
+	return true
 }
 
 // TestCommCreateGroups checks MPI_Comm_group, MPI_Group_incl (reversed
@@ -235,25 +236,9 @@ func TestMatchingRules(t *testing.T) {
 		}
 	}
 	// Rank 1 gets 2, 1, 6 B; rank 2 gets 3, 3, 4 B; rank 0 gets 5 B.
-	if !sameInts(waited, []int64{102, 101, 106, 203, 203, 204, 5}) {
+	if !sameSet(waited, []int64{102, 101, 106, 203, 203, 204, 5}) {
 		t.Errorf("receives completed on %v (rank*100+bytes)", waited)
 	}
-}
-
-func sameInts(a, b []int64) bool {
-	m := map[int64]int{}
-	for _, x := range a {
-		m[x]++
-	}
-	for _, x := range b {
-		m[x]--
-	}
-	for _, v := range m {
-		if v != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // TestEagerLimit checks when waiting for a send means waiting for its
