@@ -26,21 +26,8 @@ import (
 // once that is done the same command again writes the estimate, byte for
 // byte the one computed on this machine with -j 1.
 func TestEstimateLinksOnRealSlurm(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("the real-Slurm test starts slurmctld, slurmd and munged as root; not root here, so it is skipped")
-	}
-	if os.Getenv("CCREPLAY_NO_SLURM") == "1" {
-		t.Skip("CCREPLAY_NO_SLURM=1: the real-Slurm test is skipped")
-	}
-	for _, b := range []string{"munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo"} {
-		if _, err := exec.LookPath(b); err != nil {
-			t.Fatalf("%s not found: install Debian's slurm-wlm and munge (apt-get install slurm-wlm munge; .ci/run does), or set CCREPLAY_NO_SLURM=1 to skip", b)
-		}
-	}
 	start := time.Now()
-	cl := startSlurm(t)
-	t.Setenv("SLURM_CONF", cl.conf)
-	t.Setenv("CCREPLAY_TEST_MAIN", "1")
+	cl := realSlurm(t)
 	work := t.TempDir()
 	t.Chdir(work)
 

@@ -203,17 +203,7 @@ func TestOSUTableFromConfigFile(t *testing.T) {
 // reproduce reads packets.parquet with Arrow after the run, `eval rlcc`
 // meters the packets during it (rl/eval).
 func TestReproduceAgreesWithEvalMeter(t *testing.T) {
-	dir := t.TempDir()
-	r := runCLI(t, "reproduce", "rlccnic-table3", "-o", filepath.Join(dir, "t3"), "--json", "--figure", "none")
-	r.mustSucceed(t)
-	var rep reproduce.Report
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, c := range rep.Claims {
-		got[c.ID] = float64(c.Ours)
-	}
+	got := reproducedValues(t, "rlccnic-table3")
 	e := runCLI(t, "eval", "rlcc", "--policy", "teacher", "--flows", "64", "--baselines", "none", "--json")
 	e.mustSucceed(t)
 	var rows []struct {
@@ -235,17 +225,7 @@ func TestReproduceAgreesWithEvalMeter(t *testing.T) {
 // same many-to-one. (RL-CC's own row differs by design: eval assumes a
 // 2 us decision latency, the experiment the policy's own.)
 func TestReproduceTable1AgreesWithEvalMeter(t *testing.T) {
-	dir := t.TempDir()
-	r := runCLI(t, "reproduce", "rlcc-table1", "-o", filepath.Join(dir, "t1"), "--json", "--figure", "none")
-	r.mustSucceed(t)
-	var rep reproduce.Report
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, c := range rep.Claims {
-		got[c.ID] = float64(c.Ours)
-	}
+	got := reproducedValues(t, "rlcc-table1")
 	e := runCLI(t, "eval", "rlcc", "--flows", "128", "--baselines", "dcqcn:zhu2015,hpcc,swift", "--json")
 	e.mustSucceed(t)
 	var rows []struct {
@@ -279,4 +259,21 @@ func TestReproduceTable1AgreesWithEvalMeter(t *testing.T) {
 	if checked != 9 {
 		t.Errorf("compared %d figures, want 9", checked)
 	}
+}
+
+// reproducedValues runs the experiment name at the small scale (--json,
+// no figure) and returns ccreplay's value of each claim by its ID.
+func reproducedValues(t *testing.T, name string) map[string]float64 {
+	t.Helper()
+	r := runCLI(t, "reproduce", name, "-o", filepath.Join(t.TempDir(), "out"), "--json", "--figure", "none")
+	r.mustSucceed(t)
+	var rep reproduce.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, c := range rep.Claims {
+		got[c.ID] = float64(c.Ours)
+	}
+	return got
 }

@@ -27,23 +27,8 @@ import (
 // command once the file exists, collects, and stops the daemons by their
 // pid files. .ci/run installs the packages.
 func TestSweepOnRealSlurm(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("the real-Slurm test starts slurmctld, slurmd and munged as root; not root here, so it is skipped")
-	}
-	if os.Getenv("CCREPLAY_NO_SLURM") == "1" {
-		t.Skip("CCREPLAY_NO_SLURM=1: the real-Slurm test is skipped")
-	}
-	for _, b := range []string{"munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo"} {
-		if _, err := exec.LookPath(b); err != nil {
-			t.Fatalf("%s not found: install Debian's slurm-wlm and munge (apt-get install slurm-wlm munge; .ci/run does), or set CCREPLAY_NO_SLURM=1 to skip", b)
-		}
-	}
 	start := time.Now()
-	cl := startSlurm(t)
-	t.Setenv("SLURM_CONF", cl.conf)
-	// The tasks run this test binary as ccreplay (TestMain); sbatch
-	// passes the environment on to them.
-	t.Setenv("CCREPLAY_TEST_MAIN", "1")
+	cl := realSlurm(t)
 
 	work := t.TempDir()
 	t.Chdir(work)
@@ -128,6 +113,30 @@ func freePort(t *testing.T) int {
 
 // startSlurm starts munged, slurmctld and slurmd in a private folder and
 // waits until the node is idle; the daemons are stopped at cleanup.
+// realSlurm skips the test where it may not start a real Slurm (not root,
+// or CCREPLAY_NO_SLURM=1), fails it where Slurm's or munge's programs are
+// missing, starts the single-node cluster (startSlurm) and points sbatch
+// at it (SLURM_CONF); the tasks run this test binary as ccreplay
+// (TestMain, CCREPLAY_TEST_MAIN), sbatch passing the environment on.
+func realSlurm(t *testing.T) *slurmCluster {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("the real-Slurm test starts slurmctld, slurmd and munged as root; not root here, so it is skipped")
+	}
+	if os.Getenv("CCREPLAY_NO_SLURM") == "1" {
+		t.Skip("CCREPLAY_NO_SLURM=1: the real-Slurm test is skipped")
+	}
+	for _, b := range []string{"munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo"} {
+		if _, err := exec.LookPath(b); err != nil {
+			t.Fatalf("%s not found: install Debian's slurm-wlm and munge (apt-get install slurm-wlm munge; .ci/run does), or set CCREPLAY_NO_SLURM=1 to skip", b)
+		}
+	}
+	cl := startSlurm(t)
+	t.Setenv("SLURM_CONF", cl.conf)
+	t.Setenv("CCREPLAY_TEST_MAIN", "1")
+	return cl
+}
+
 func startSlurm(t *testing.T) *slurmCluster {
 	t.Helper()
 	repo, err := filepath.Abs("../..")
