@@ -107,6 +107,23 @@ func (p *ttyProc) waitFor(t *testing.T, s string, limit time.Duration) {
 	}
 }
 
+// ctrlC waits settle, types Ctrl-C and returns the exit code, failing the
+// test unless the command stops within a second and a half (it should
+// take under a second).
+func (p *ttyProc) ctrlC(t *testing.T, settle time.Duration) int {
+	t.Helper()
+	time.Sleep(settle)
+	sent := time.Now()
+	if _, err := p.tty.Write([]byte{3}); err != nil {
+		t.Fatal(err)
+	}
+	code := p.wait(t, 5*time.Second)
+	if took := time.Since(sent); took > 1500*time.Millisecond {
+		t.Errorf("took %v to stop after Ctrl-C, want under a second", took)
+	}
+	return code
+}
+
 // wait waits for the exit and returns the exit code; a process still
 // running after limit fails the test (it is killed by the cleanup).
 func (p *ttyProc) wait(t *testing.T, limit time.Duration) int {
@@ -173,15 +190,7 @@ func TestTerminalCtrlCStopsRunAndKeepsPreviousOutput(t *testing.T) {
 	}
 	p := startTTY(t, dir, "run", "--workload", "incast:n=16,size=2GB", "--out", "out", "--force")
 	p.waitFor(t, "simulated ", 30*time.Second)
-	time.Sleep(300 * time.Millisecond) // well inside the run, its packet log open
-	sent := time.Now()
-	if _, err := p.tty.Write([]byte{3}); err != nil { // Ctrl-C
-		t.Fatal(err)
-	}
-	code := p.wait(t, 5*time.Second)
-	if took := time.Since(sent); took > 1500*time.Millisecond {
-		t.Errorf("took %v to stop after Ctrl-C, want under a second", took)
-	}
+	code := p.ctrlC(t, 300*time.Millisecond) // well inside the run, its packet log open
 	if code != ExitInterrupted {
 		t.Errorf("exit %d, want %d\n%s", code, ExitInterrupted, p.output())
 	}
@@ -259,12 +268,7 @@ func ctrlCStopsTraining(t *testing.T, wait time.Duration, args ...string) {
 	dir := t.TempDir()
 	p := startTTY(t, dir, args...)
 	p.waitFor(t, "episode ", wait)
-	sent := time.Now()
-	p.tty.Write([]byte{3})
-	code := p.wait(t, 5*time.Second)
-	if took := time.Since(sent); took > 1500*time.Millisecond {
-		t.Errorf("took %v to stop after Ctrl-C", took)
-	}
+	code := p.ctrlC(t, 0)
 	if code != ExitInterrupted || !strings.Contains(p.output(), "nothing written to pol") {
 		t.Errorf("exit %d, output:\n%s", code, p.output())
 	}
@@ -279,15 +283,7 @@ func TestTerminalCtrlCStopsReproduce(t *testing.T) {
 	dir := t.TempDir()
 	p := startTTY(t, dir, "reproduce", "fdcc-table6.2", "--scale", "full", "-o", "repro")
 	p.waitFor(t, "simulations done", 60*time.Second)
-	time.Sleep(200 * time.Millisecond)
-	sent := time.Now()
-	if _, err := p.tty.Write([]byte{3}); err != nil { // Ctrl-C
-		t.Fatal(err)
-	}
-	code := p.wait(t, 5*time.Second)
-	if took := time.Since(sent); took > 1500*time.Millisecond {
-		t.Errorf("took %v to stop after Ctrl-C, want under a second", took)
-	}
+	code := p.ctrlC(t, 200*time.Millisecond)
 	if code != ExitInterrupted {
 		t.Errorf("exit %d, want %d\n%s", code, ExitInterrupted, p.output())
 	}
@@ -315,15 +311,7 @@ func TestTerminalCtrlCStopsSweepAndResumes(t *testing.T) {
 	args := []string{"sweep", "--workload", "incast:n=16,size={64KB,2GB}", "--seeds", "1..2", "--out", "sw", "-j", "2", "--packets", "none"}
 	p := startTTY(t, dir, args...)
 	p.waitFor(t, "2/4 done, 0 failed, 2 running", 60*time.Second)
-	time.Sleep(300 * time.Millisecond)
-	sent := time.Now()
-	if _, err := p.tty.Write([]byte{3}); err != nil {
-		t.Fatal(err)
-	}
-	code := p.wait(t, 5*time.Second)
-	if took := time.Since(sent); took > 1500*time.Millisecond {
-		t.Errorf("took %v to stop after Ctrl-C, want under a second", took)
-	}
+	code := p.ctrlC(t, 300*time.Millisecond)
 	out := p.output()
 	if code != ExitInterrupted || !strings.Contains(out, "interrupted: 2 of 4 points done") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
