@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,6 +16,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/internal/interrupt"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/replay"
 )
@@ -152,33 +151,8 @@ func mainContext(parent context.Context, args []string, in io.Reader, out, errw 
 	if fd, ok := errw.(*os.File); ok {
 		f.ErrIsTerminal = term.IsTerminal(int(fd.Fd()))
 	}
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	finished := make(chan struct{})
-	defer close(finished)
-	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-finished:
-			return
-		}
-		select {
-		case <-sigs:
-			fmt.Fprintln(errw, "\nccreplay: second interrupt: exiting now (a hidden .NAME.tmp-* folder may be left beside the output; the next run into it removes it)")
-			os.Exit(ExitInterrupted)
-		case <-time.After(stopGrace):
-			// A phase that does not look at the context (opening a named
-			// pipe no process writes to, a read the system does not
-			// interrupt) is not waited for.
-			fmt.Fprintf(errw, "\nccreplay: interrupted: still busy %v after the signal; exiting now (a hidden .NAME.tmp-* folder may be left beside the output; the next run into it removes it)\n", stopGrace)
-			os.Exit(ExitInterrupted)
-		case <-finished:
-		}
-	}()
+	ctx, stop := interrupt.Watch(parent, errw, stopGrace)
+	defer stop()
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -192,25 +166,8 @@ func mainContext(parent context.Context, args []string, in io.Reader, out, errw 
 	if f.progress != nil {
 		f.progress.clear()
 	}
-	fmt.Fprintln(errw, "ccreplay: "+errorLine(err.Error()))
+	fmt.Fprintln(errw, "ccreplay: "+clierr.Line(err.Error()))
 	return exitCode(err)
-}
-
-// maxErrorLine bounds the error line: readers quote at most a short
-// prefix of a bad value (limits.Quote), and this catches any message that
-// still echoes a long input.
-const maxErrorLine = 2000
-
-// errorLine cuts msg to at most maxErrorLine bytes.
-func errorLine(msg string) string {
-	if len(msg) <= maxErrorLine {
-		return msg
-	}
-	cut := maxErrorLine
-	for cut > 0 && msg[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return fmt.Sprintf("%s... (%d bytes more)", msg[:cut], len(msg)-cut)
 }
 
 // exitCode is err's documented exit code (clierr.Code); a run's error
