@@ -1,13 +1,13 @@
 package compare
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/ccreplay/ccreplay/internal/iostreams"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -77,12 +77,7 @@ func (c *Comparison) WriteJSON(w io.Writer, dir string) error {
 		}
 		out.Runs = append(out.Runs, j)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(w, string(b))
-	return err
+	return iostreams.Streams{Out: w}.PrintJSON(out)
 }
 
 // WriteTable prints one column per algorithm: the mean over seeds and,
