@@ -39,8 +39,8 @@ type Reorder[T any] struct {
 	dir     string
 	codec   RowCodec[T]
 	rec     int          // bytes of a spilled record: index and row
-	batch   []spilled[T] // rows to spill, not yet written
-	inBatch map[int]int  // index -> position in batch
+	batch   []spilled[T] // rows to spill, not yet written (a row handed on from it leaves a hole)
+	keys    []batchKey   // the rows of batch still waiting: a min-heap by index
 	spill   *os.File     // nil until a run is written
 	size    int64        // bytes written to spill
 	runs    runHeap[T]   // runs with rows left, by the index of their next row
@@ -52,6 +52,16 @@ type Reorder[T any] struct {
 type spilled[T any] struct {
 	i   int
 	row T
+}
+
+// batchKey is a row of the batch: its index and its position in batch.
+// NB: the batch is ordered through these small keys (a heap to find the
+// next row, a sort to write a run) instead of a map and a sort of whole
+// rows: rows are large, and a map assignment per row spilled cost more
+// than the heap (a profile of the 1,024-host OSU all-to-all).
+type batchKey struct {
+	i int
+	k int32
 }
 
 // run is a sorted run of the spill file: its records at off..end, and
@@ -67,7 +77,7 @@ type runHeap[T any] []*run[T]
 // needed) in dir, its rows written with codec.
 func NewReorder[T any](dir string, codec RowCodec[T], out func(*T)) *Reorder[T] {
 	return &Reorder[T]{ring: make([]T, ReorderWindow), have: make([]bool, ReorderWindow), out: out, dir: dir,
-		codec: codec, rec: 8 + codec.Size, inBatch: make(map[int]int)}
+		codec: codec, rec: 8 + codec.Size}
 }
 
 // Put takes row i (a copy of it). Each index is put once.
@@ -80,7 +90,7 @@ func (o *Reorder[T]) Put(i int, row *T) {
 	}
 	o.waiting++
 	if i >= o.next+len(o.ring) {
-		o.inBatch[i] = len(o.batch)
+		o.pushKey(batchKey{i, int32(len(o.batch))})
 		o.batch = append(o.batch, spilled[T]{i, *row})
 		if len(o.batch) == spillBatch {
 			o.writeRun()
@@ -103,16 +113,11 @@ func (o *Reorder[T]) drain() {
 		if o.have[slot] {
 			o.out(&o.ring[slot])
 			o.ring[slot], o.have[slot] = zero, false
-		} else if k, ok := o.inBatch[o.next]; ok {
+		} else if len(o.keys) > 0 && o.keys[0].i == o.next {
+			k := o.keys[0].k
 			o.out(&o.batch[k].row)
-			delete(o.inBatch, o.next)
-			last := len(o.batch) - 1
-			if k != last {
-				o.batch[k] = o.batch[last]
-				o.inBatch[o.batch[k].i] = k
-			}
-			o.batch[last] = spilled[T]{}
-			o.batch = o.batch[:last]
+			o.batch[k] = spilled[T]{}
+			o.popKey()
 		} else if len(o.runs) > 0 && o.runs[0].buf[0].i == o.next {
 			r := o.runs[0]
 			o.out(&r.buf[0].row)
@@ -134,9 +139,15 @@ func (o *Reorder[T]) drain() {
 	}
 }
 
-// writeRun writes the batch as one run sorted by index.
+// writeRun writes the rows of the batch still waiting as one run sorted
+// by index.
 func (o *Reorder[T]) writeRun() {
-	slices.SortFunc(o.batch, func(a, b spilled[T]) int { return cmp.Compare(a.i, b.i) })
+	if len(o.keys) == 0 {
+		clear(o.batch)
+		o.batch = o.batch[:0]
+		return
+	}
+	slices.SortFunc(o.keys, func(a, b batchKey) int { return cmp.Compare(a.i, b.i) })
 	if o.spill == nil {
 		f, err := os.CreateTemp(o.dir, ".rows-*.spill")
 		if err != nil {
@@ -145,11 +156,11 @@ func (o *Reorder[T]) writeRun() {
 		}
 		o.spill = f
 	}
-	o.enc = slices.Grow(o.enc[:0], len(o.batch)*o.rec)[:len(o.batch)*o.rec]
-	for k := range o.batch {
-		b := o.enc[k*o.rec:]
-		binary.LittleEndian.PutUint64(b, uint64(o.batch[k].i))
-		o.codec.Encode(b[8:], &o.batch[k].row)
+	o.enc = slices.Grow(o.enc[:0], len(o.keys)*o.rec)[:len(o.keys)*o.rec]
+	for j, key := range o.keys {
+		b := o.enc[j*o.rec:]
+		binary.LittleEndian.PutUint64(b, uint64(key.i))
+		o.codec.Encode(b[8:], &o.batch[key.k].row)
 	}
 	if _, err := o.spill.WriteAt(o.enc, o.size); err != nil {
 		o.err = fmt.Errorf("output: spill file: %w", err)
@@ -159,7 +170,7 @@ func (o *Reorder[T]) writeRun() {
 	o.size = r.end
 	clear(o.batch)
 	o.batch = o.batch[:0]
-	clear(o.inBatch)
+	o.keys = o.keys[:0]
 	if err := o.refill(r); err != nil {
 		o.err = err
 		return
@@ -185,6 +196,42 @@ func (o *Reorder[T]) refill(r *run[T]) error {
 		o.codec.Decode(rb[8:], &r.buf[k].row)
 	}
 	return nil
+}
+
+// pushKey adds a row of the batch to the heap of keys.
+func (o *Reorder[T]) pushKey(key batchKey) {
+	o.keys = append(o.keys, key)
+	h := o.keys
+	for k := len(h) - 1; k > 0; {
+		p := (k - 1) / 2
+		if h[p].i <= h[k].i {
+			break
+		}
+		h[p], h[k] = h[k], h[p]
+		k = p
+	}
+}
+
+// popKey removes the smallest key from the heap.
+func (o *Reorder[T]) popKey() {
+	last := len(o.keys) - 1
+	o.keys[0] = o.keys[last]
+	o.keys = o.keys[:last]
+	h := o.keys
+	for k := 0; ; {
+		m, l, r := k, 2*k+1, 2*k+2
+		if l < len(h) && h[l].i < h[m].i {
+			m = l
+		}
+		if r < len(h) && h[r].i < h[m].i {
+			m = r
+		}
+		if m == k {
+			return
+		}
+		h[k], h[m] = h[m], h[k]
+		k = m
+	}
 }
 
 func (h *runHeap[T]) push(r *run[T]) {
