@@ -103,7 +103,9 @@ func (i Info) JSONSafe() Info {
 // decisions.parquet, dataset.json, then summary.json, which marks dir
 // complete (runner.Run). An FDCC reward turns on switch INT stamping
 // (FDCC, Zhang 2023, Section 4.2), which changes no packet and no timing.
-// A configuration the recorder refuses is a *clierr.InputError.
+// A configuration the recorder refuses is a *clierr.InputError. The
+// run's rows are streamed (runner.Scenario.StreamRows; sc.OnMessage, if
+// set, sees every message row).
 func Write(ctx context.Context, sc runner.Scenario, p Params, dir string) (Info, error) {
 	cfg := *sc.Config
 	forced := p.Rewards.AnyFDCC() && !cfg.Switch.INT
@@ -127,6 +129,9 @@ func Write(ctx context.Context, sc runner.Scenario, p Params, dir string) (Info,
 	}
 	cfg.WrapCC = rec.Wrap
 	sc.Config = &cfg
+	// The rows are written as flows finish, as `run` does (the recorder
+	// needs only the run's end): a large trace holds no finished flow's row.
+	sc.StreamRows = true
 	var info Info
 	closed := false
 	_, _, err = runner.Run(ctx, &sc, dir, func(dir string, res *replay.Result, man *runner.Manifest) error {

@@ -17,6 +17,7 @@ import (
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 func TestParamsCheck(t *testing.T) {
@@ -135,5 +136,41 @@ func TestWrite(t *testing.T) {
 	var ie *clierr.InputError
 	if !errors.As(err, &ie) {
 		t.Errorf("a configuration the recorder refuses: %v, want an input error", err)
+	}
+}
+
+// Write streams the run's rows as flows finish (runner.Scenario.StreamRows,
+// as `run`): with runner.StreamRowsMin lowered so that this small trace
+// streams, every message row passes OnMessage during the run, and the
+// folder's files are the bytes of a run that kept its rows.
+func TestWriteStreamsRows(t *testing.T) {
+	cc := star.Spec(t, "dcqcn", nil, dcqcn.Register)
+	tr, err := workloadOf("incast:n=4,size=200KB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := star.Config(t, tr, cc)
+	write := func(min int) (string, int) {
+		defer func(n int) { runner.StreamRowsMin = n }(runner.StreamRowsMin)
+		runner.StreamRowsMin = min
+		dir := t.TempDir()
+		seen := 0
+		sc := runner.Scenario{Config: &cfg, Trace: tr, TraceName: "incast", OnMessage: func(*v2.MessageRow) { seen++ }}
+		if _, err := Write(context.Background(), sc, DefaultParams(), dir); err != nil {
+			t.Fatal(err)
+		}
+		return dir, seen
+	}
+	streamed, seen := write(0)
+	if seen != len(tr.Messages) {
+		t.Errorf("OnMessage saw %d message rows, want the trace's %d: the rows were not streamed", seen, len(tr.Messages))
+	}
+	kept, _ := write(len(tr.Messages) + 1)
+	for _, f := range []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, FileName, runfolder.DatasetFile} {
+		a, _ := os.ReadFile(filepath.Join(streamed, f))
+		b, _ := os.ReadFile(filepath.Join(kept, f))
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s differs between a streamed and a kept run", f)
+		}
 	}
 }
