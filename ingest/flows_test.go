@@ -15,6 +15,7 @@ import (
 	"github.com/google/gopacket/layers"
 
 	"github.com/ccreplay/ccreplay/ingest/internal/examplegen"
+	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -179,9 +180,16 @@ func TestIngestHosts(t *testing.T) {
 		{"duplicate", Options{HostsFile: file("dup.txt", "10.0.0.1 0\n10.0.0.1 1\n")}, "dup.txt:2: address 10.0.0.1 is already mapped on line 1"},
 		{"no file", Options{HostsFile: filepath.Join(dir, "nope.txt")}, "hosts file: open"},
 		{"negative host count", Options{Hosts: -1}, "host count -1"},
+		// One line, in our words, quoting a short prefix of what is wrong
+		// (it said "bufio.Scanner: token too long", and echoed a long line
+		// whole).
+		{"endless line", Options{HostsFile: file("long.txt", "10.0.0.1 0\n"+strings.Repeat("x", limits.MaxTableLineBytes+1))},
+			"long.txt:2: line longer than 1 MiB, the longest line of a hosts file (docs/LIMITS.md)"},
+		{"long bad line", Options{HostsFile: file("wide.txt", strings.Repeat("y", 100_000)+" 0\n")},
+			"wide.txt:1: \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\"... (100000 bytes) is not an IP address"},
 	} {
 		_, _, err := Read(bytes.NewReader(data), "h.pcap", c.opt)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
+		if err == nil || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 400 {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"net/netip"
@@ -45,23 +46,24 @@ func readHostFile(path string) (*hostFile, error) {
 	lineOf := map[netip.Addr]int{}
 	sc := bufio.NewScanner(f.Reader)
 	sc.Buffer(make([]byte, 0, 64*1024), limits.MaxTableLineBytes)
-	for n := 1; sc.Scan(); n++ {
+	n := 1
+	for ; sc.Scan(); n++ {
 		line, _, _ := strings.Cut(sc.Text(), "#")
 		fields := strings.Fields(line)
 		if len(fields) == 0 {
 			continue
 		}
 		if len(fields) != 2 {
-			return nil, fmt.Errorf("%s:%d: want \"address host\", got %q", path, n, strings.TrimSpace(line))
+			return nil, fmt.Errorf("%s:%d: want \"address host\", got %s", path, n, limits.Quote(strings.TrimSpace(line)))
 		}
 		a, err := netip.ParseAddr(fields[0])
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %q is not an IP address", path, n, fields[0])
+			return nil, fmt.Errorf("%s:%d: %s is not an IP address", path, n, limits.Quote(fields[0]))
 		}
 		a = a.Unmap().WithZone("")
 		h, err := strconv.ParseInt(fields[1], 10, 64)
 		if err != nil || h < 0 || h > math.MaxInt32 {
-			return nil, fmt.Errorf("%s:%d: host %q must be an integer in 0..%d", path, n, fields[1], math.MaxInt32)
+			return nil, fmt.Errorf("%s:%d: host %s must be an integer in 0..%d", path, n, limits.Quote(fields[1]), math.MaxInt32)
 		}
 		if prev, dup := lineOf[a]; dup {
 			return nil, fmt.Errorf("%s:%d: address %v is already mapped on line %d", path, n, a, prev)
@@ -69,7 +71,9 @@ func readHostFile(path string) (*hostFile, error) {
 		lineOf[a] = n
 		hf.hosts[a] = int32(h)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line longer than %s, the longest line of a hosts file (docs/LIMITS.md)", path, n, limits.SizeString(limits.MaxTableLineBytes))
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return hf, nil

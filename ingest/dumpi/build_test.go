@@ -391,6 +391,9 @@ func TestReadMeta(t *testing.T) {
 		{"fileprefix=a\n", "no numprocs"},
 		{"numprocs=2\n", "no fileprefix"},
 		{"numprocs\n", "is not key=value"},
+		// A long line is quoted in part, an endless one refused naming its
+		// line (it said "bufio.Scanner: token too long").
+		{strings.Repeat("z", 100_000) + "\n", `t.meta:1: "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"... (100000 bytes) is not key=value`},
 	} {
 		p := filepath.Join(dir, "t.meta")
 		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
@@ -404,8 +407,17 @@ func TestReadMeta(t *testing.T) {
 			}
 			continue
 		}
-		if err == nil || !strings.Contains(err.Error(), c.err) {
-			t.Errorf("%q: error %v, want %q", c.text, err, c.err)
+		if err == nil || !strings.Contains(err.Error(), c.err) || len(err.Error()) > 400 {
+			t.Errorf("%.80q: error %.400v, want %q", c.text, err, c.err)
+		}
+	}
+	// An endless stream of one line is refused naming it, in our words.
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		p := filepath.Join(dir, "z.meta")
+		os.Symlink("/dev/zero", p)
+		_, err := ReadMeta(p)
+		if want := p + ":1: line longer than 1 MiB, the longest line of a DUMPI .meta file (docs/LIMITS.md)"; err == nil || err.Error() != want {
+			t.Errorf("/dev/zero: %.400v, want %q", err, want)
 		}
 	}
 }

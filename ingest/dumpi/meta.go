@@ -2,6 +2,7 @@ package dumpi
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,12 +52,12 @@ func ReadMeta(path string) (*Meta, error) {
 		}
 		k, v, ok := strings.Cut(text, "=")
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: %q is not key=value", path, line, text)
+			return nil, fmt.Errorf("%s:%d: %s is not key=value", path, line, limits.Quote(text))
 		}
 		num := func() (int64, error) {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("%s:%d: %s %q is not an integer", path, line, k, v)
+				return 0, fmt.Errorf("%s:%d: %s %s is not an integer", path, line, k, limits.Quote(v))
 			}
 			return n, nil
 		}
@@ -89,7 +90,9 @@ func ReadMeta(path string) (*Meta, error) {
 			m.Version[2] = int(n)
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line longer than %s, the longest line of a DUMPI .meta file (docs/LIMITS.md)", path, line+1, limits.SizeString(limits.MaxTableLineBytes))
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	switch {
