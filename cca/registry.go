@@ -231,6 +231,40 @@ func (r *Registry) ParamHelp(name string) string {
 	return b.String()
 }
 
+// Schemas is the schema of every algorithm registered with one, by name
+// (`ccreplay algorithms --json`).
+func (r *Registry) Schemas() map[string]Schema {
+	all := map[string]Schema{}
+	for _, n := range r.Names() {
+		if sc, ok := r.Schema(n); ok {
+			all[n] = sc
+		}
+	}
+	return all
+}
+
+// PresetNote says which preset a spec "name:preset" runs and what it is,
+// from the algorithm's table: "preset hpcc: the HPCC simulator's ...",
+// with a pointer to the other presets when it is the default; "" for an
+// unknown algorithm or preset, or a spec that names none.
+func (r *Registry) PresetNote(spec string) string {
+	name, preset, _ := strings.Cut(spec, ":")
+	sc, ok := r.Schema(name)
+	if !ok {
+		return ""
+	}
+	for _, p := range sc.Presets {
+		if p.Name == preset {
+			note := "preset " + preset + ": " + p.Doc
+			if preset == sc.Default {
+				note += " (the default; `ccreplay algorithms " + name + "` lists the others)"
+			}
+			return note
+		}
+	}
+	return ""
+}
+
 // Others lists the values presets other than the default give p where
 // they differ from the default's, in declaration order: " (hpcc: 50Mbps;
 // dolce: 7KB)", or "" when they agree.

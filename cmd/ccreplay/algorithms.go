@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/ccreplay/ccreplay/cca"
 )
 
 func init() {
@@ -56,18 +53,12 @@ docs/PARAMETERS.md is the same information for every algorithm.`,
 // parameters.
 func algorithmsRun(o *algorithmsOptions) error {
 	reg := o.f.registry()
-	if o.Name == "" {
-		if !o.JSON {
-			fmt.Fprint(o.f.Out, algorithmHelp())
-			return nil
-		}
-		all := map[string]cca.Schema{}
-		for _, n := range reg.Names() {
-			if sc, ok := reg.Schema(n); ok {
-				all[n] = sc
-			}
-		}
-		return printJSON(o.f, all)
+	switch {
+	case o.Name == "" && o.JSON:
+		return printJSON(o.f, reg.Schemas())
+	case o.Name == "":
+		fmt.Fprint(o.f.Out, algorithmHelp())
+		return nil
 	}
 	name, _, _ := strings.Cut(o.Name, ":")
 	sc, ok := reg.Schema(name)
@@ -81,35 +72,9 @@ func algorithmsRun(o *algorithmsOptions) error {
 	return nil
 }
 
-// writeJSON is printJSON under the name trainfdcc.go uses.
-var writeJSON = printJSON
+// printJSON writes v indented to stdout (iostreams.Streams.PrintJSON).
+func printJSON(f *Factory, v any) error { return f.ioStreams().PrintJSON(v) }
 
-// printJSON writes v indented to stdout.
-func printJSON(f *Factory, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(f.Out, string(b))
-	return err
-}
-
-// presetNote says which preset a run uses and what it is, from the
-// algorithm's table: "preset hpcc: the HPCC simulator's ...".
-func presetNote(spec string) string {
-	name, preset, _ := strings.Cut(spec, ":")
-	sc, ok := registry().Schema(name)
-	if !ok {
-		return ""
-	}
-	for _, p := range sc.Presets {
-		if p.Name == preset {
-			note := "preset " + preset + ": " + p.Doc
-			if preset == sc.Default {
-				note += " (the default; `ccreplay algorithms " + name + "` lists the others)"
-			}
-			return note
-		}
-	}
-	return ""
-}
+// presetNote says which preset a run uses and what it is
+// (cca.Registry.PresetNote).
+func presetNote(spec string) string { return registry().PresetNote(spec) }

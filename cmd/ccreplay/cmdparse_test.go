@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/rl/cli"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -53,7 +54,7 @@ func TestParseLearnerFlags(t *testing.T) {
 		fd.PerStage != 10000 || fd.SelectBy != "heldout" || fd.ScoreSeeds != "1000001..1000002" {
 		t.Errorf("train fdcc: %+v", *fd)
 	}
-	opts, err := fd.options()
+	opts, err := fd.Options()
 	if err != nil || len(opts.Curriculum) != 2 || opts.NStep != 3 || len(opts.Heldout) == 0 || len(opts.TD3.HeadHidden) != 2 {
 		t.Errorf("train fdcc options %+v, %v", opts, err)
 	}
@@ -64,14 +65,14 @@ func TestParseLearnerFlags(t *testing.T) {
 	if tr.f == nil || tr.ctx == nil || tr.Episodes != 1400 || tr.Flows != "2,4" || tr.SelectBy != "fr" {
 		t.Errorf("train rlcc: %+v", *tr)
 	}
-	if topts, err := tr.options(); err != nil || len(topts.Flows) != 2 || len(topts.SelectFlows) != 1 || topts.Heldout != nil || topts.Latency != 2*units.Microsecond {
+	if topts, err := tr.Options(); err != nil || len(topts.Flows) != 2 || len(topts.SelectFlows) != 1 || topts.Heldout != nil || topts.Latency != 2*units.Microsecond {
 		t.Errorf("train rlcc options %+v, %v", topts, err)
 	}
 	di, err := parseCmd(t, []string{"distill", "rlcc"}, NewCmdDistillRLCC, "-o", "x", "--teacher", "teacher", "--latency", "0", "--monotone", "none")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dopts, evalFlows, eo, err := di.options(); err != nil || dopts.Latency != -1 || dopts.Teacher == nil || len(evalFlows) != 3 || eo.BufferBytes != dopts.BufferBytes {
+	if dopts, evalFlows, eo, err := di.Options(); err != nil || dopts.Latency != -1 || dopts.Teacher == nil || len(evalFlows) != 3 || eo.BufferBytes != dopts.BufferBytes {
 		t.Errorf("distill rlcc options %+v %v %+v, %v", dopts, evalFlows, eo, err)
 	}
 	ev, err := parseCmd(t, []string{"eval", "rlcc"}, NewCmdEvalRLCC, "--flows", "4", "--lossy", "--baselines", "none")
@@ -88,13 +89,13 @@ func TestParseLearnerFlags(t *testing.T) {
 	if ho.f == nil || ho.Set != "rlcc" || ho.Policy != "teacher" || ho.Parallel != 1 || !ho.JSON || ho.Baselines != "dcqcn,hpcc" {
 		t.Errorf("eval heldout: %+v", *ho)
 	}
-	if _, _, err := ho.learned(); err != nil {
+	if _, _, err := ho.Learned(); err != nil {
 		t.Errorf("eval heldout --set rlcc --policy teacher: %v", err)
 	}
-	if specs, err := baselineSpecs(ho.f.registry(), "dcqcn, hpcc"); err != nil || len(specs) != 2 {
+	if specs, err := cli.BaselineSpecs(ho.f.registry(), "dcqcn, hpcc"); err != nil || len(specs) != 2 {
 		t.Errorf("baselines: %v, %v", specs, err)
 	}
-	if _, err := baselineSpecs(ho.f.registry(), "nope"); err == nil || !strings.Contains(err.Error(), "--baselines") {
+	if _, err := cli.BaselineSpecs(ho.f.registry(), "nope"); err == nil || !strings.Contains(err.Error(), "--baselines") {
 		t.Errorf("an unknown baseline: %v", err)
 	}
 }

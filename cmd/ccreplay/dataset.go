@@ -1,10 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -24,14 +20,7 @@ func init() {
 // exactly like `ccreplay run`.
 type datasetOptions struct {
 	run runOptions
-
-	Rewards    string
-	Gamma      float64
-	NStep      int
-	IntervalNs int64
-	Target     float64
-	Beta       float64
-	RunID      string
+	dataset.Flags
 }
 
 const datasetExamples = `  # RL-CC and Dolce-RC rewards of DCQCN's decisions in a 16-to-1 incast
@@ -108,17 +97,9 @@ The columns are documented in docs/DATASETS.md.`,
 
 // datasetRun replays the workload while recording its decisions.
 func datasetRun(o *datasetOptions) error {
-	rewards, err := dataset.ParseRewards(o.Rewards)
+	p, err := o.Params()
 	if err != nil {
-		return usageErrorf("--reward: %v", err)
-	}
-	if len(rewards.Names()) == 0 {
-		return usageErrorf("--reward: give at least one of %s", strings.Join(dataset.RewardNames(), ", "))
-	}
-	p := dataset.Params{Rewards: rewards, Gamma: o.Gamma, NStep: o.NStep, IntervalNs: o.IntervalNs, Target: o.Target, Beta: o.Beta, RunID: o.RunID}
-	var pe *dataset.ParamError
-	if err := p.Check(); errors.As(err, &pe) {
-		return usageErrorf("%s: %s", pe.Flag, pe.Msg)
+		return err
 	}
 	r := &o.run
 	st, err := r.resolve(false)
@@ -148,47 +129,15 @@ func datasetRun(o *datasetOptions) error {
 		return err
 	}
 	if r.JSON {
-		b, _ := json.MarshalIndent(info.JSONSafe(), "", "  ")
-		fmt.Fprintln(r.f.Out, string(b))
-		return nil
+		return printJSON(r.f, info.JSONSafe())
 	}
-	fmt.Fprintf(r.f.Out, "ccreplay dataset: %s under %s, seed %d: %d decisions of %d flows in %s\n",
-		info.Trace, info.CCA, r.Seed, info.Rows, info.Flows, filepath.Join(r.Out, dataset.FileName))
-	for _, m := range info.RewardMeans {
-		fmt.Fprintf(r.f.Out, "  %-22s mean %12.6g over %d rows\n", m.Column, m.Mean, m.Rows)
-	}
+	info.WriteText(r.f.Out, r.Out)
 	return nil
 }
 
 // datasetParamsOf turns a dataset sweep's options into the dataset
 // command's, its defaults where not given, checked as the command checks
-// its flags.
+// its flags (dataset.Overrides).
 func datasetParamsOf(d sweep.DatasetOptions) (dataset.Params, error) {
-	p := dataset.DefaultParams()
-	if d.Reward != "" {
-		r, err := dataset.ParseRewards(d.Reward)
-		if err != nil {
-			return p, fmt.Errorf("dataset reward: %v", err)
-		}
-		if len(r.Names()) == 0 {
-			return p, fmt.Errorf("dataset reward: give at least one of %s", strings.Join(dataset.RewardNames(), ", "))
-		}
-		p.Rewards = r
-	}
-	if d.Gamma != nil {
-		p.Gamma = *d.Gamma
-	}
-	if d.NStep != nil {
-		p.NStep = *d.NStep
-	}
-	if d.DecisionIntervalNs != nil {
-		p.IntervalNs = *d.DecisionIntervalNs
-	}
-	if d.RLCCTarget != nil {
-		p.Target = *d.RLCCTarget
-	}
-	if d.RLCCBeta != nil {
-		p.Beta = *d.RLCCBeta
-	}
-	return p, p.Check()
+	return dataset.Overrides(d).Params()
 }

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"path/filepath"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/cca/fdcc"
+	"github.com/ccreplay/ccreplay/rl/cli"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
 
@@ -39,21 +38,15 @@ runs' policy replaced by --policy: the run folders, configs/*.yaml,
   ccreplay eval fdcc --table 6.1 --policy my-fdcc/` + runfolder.PolicyFile + ` -o eval-fdcc-6.1 --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := map[string]string{"6.1": "fdcc-table6.1", "6.2": "fdcc-table6.2"}[o.Table]
+			name := cli.FDCCTables[o.Table]
 			if name == "" {
 				return usageErrorf("--table: want 6.1 or 6.2, got %q", o.Table)
 			}
-			if o.Policy != "default" {
-				if _, err := fdcc.Load(o.Policy); err != nil {
-					return inputErrorf("--policy: %v", err)
-				}
-				// Absolute, so that the configs written rerun from anywhere.
-				abs, err := filepath.Abs(o.Policy)
-				if err != nil {
-					return inputErrorf("--policy: %v", err)
-				}
-				o.params = map[string]map[string]string{"fdcc": {"policy": abs}}
+			params, err := cli.FDCCPolicyParams(o.Policy)
+			if err != nil {
+				return err
 			}
+			o.params = params
 			return o.run(cmd.Context(), name, cmd.Flags().Changed("out"))
 		},
 	}

@@ -2,32 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"runtime"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/cca/fdcc"
-	"github.com/ccreplay/ccreplay/cca/rlcc"
-	"github.com/ccreplay/ccreplay/rl/heldout"
-	"github.com/ccreplay/ccreplay/units"
+	"github.com/ccreplay/ccreplay/rl/cli"
 )
 
-// evalHeldoutOptions are `ccreplay eval heldout`'s flags.
+// evalHeldoutOptions are `ccreplay eval heldout`'s flags (cli.EvalHeldout).
 type evalHeldoutOptions struct {
-	f         *Factory
-	ctx       context.Context // the command's (set when it runs)
-	Set       string
-	Policy    string
-	Latency   string
-	Baselines string
-	Seed      uint64
-	Parallel  int
-	JSON      bool
+	f   *Factory
+	ctx context.Context // the command's (set when it runs)
+	cli.EvalHeldout
 }
 
 // NewCmdEvalHeldout is `ccreplay eval heldout`; runF, when not nil, is called with the
@@ -57,7 +43,7 @@ min(goodput/0.85, 1)), a policy the mean over scenarios. Nothing is written.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return evalHeldoutRun(o)
+			return o.Run(o.f.learnEnv(o.ctx))
 		},
 	}
 	fl := c.Flags()
@@ -69,97 +55,4 @@ min(goodput/0.85, 1)), a policy the mean over scenarios. Nothing is written.`,
 	fl.IntVarP(&o.Parallel, "parallel", "j", runtime.GOMAXPROCS(0), "scenarios replayed at once (the tables do not depend on it)")
 	fl.BoolVar(&o.JSON, "json", false, "print the tables as JSON")
 	return c
-}
-
-// learned is the spec of the set's learned algorithm with --policy.
-func (o *evalHeldoutOptions) learned() ([]heldout.Scenario, cca.Spec, error) {
-	switch o.Set {
-	case "fdcc":
-		params := map[string]string{}
-		if o.Policy != "default" {
-			if _, err := fdcc.Load(o.Policy); err != nil {
-				return nil, cca.Spec{}, inputErrorf("--policy: %v", err)
-			}
-			params["policy"] = o.Policy
-		}
-		sp, err := fdcc.Build("", params)
-		if err != nil {
-			return nil, sp, inputErrorf("--policy: %v", err)
-		}
-		return heldout.FDCC, sp, nil
-	case "rlcc":
-		lat, err := parseDurationFlag("latency", o.Latency, true)
-		if err != nil {
-			return nil, cca.Spec{}, err
-		}
-		sp, err := rlccSpec("rlcc", o.Policy, lat)
-		return heldout.RLCC, sp, err
-	}
-	return nil, cca.Spec{}, usageErrorf("--set: want fdcc or rlcc, got %q", o.Set)
-}
-
-func evalHeldoutRun(o *evalHeldoutOptions) error {
-	scs, learned, err := o.learned()
-	if err != nil {
-		return err
-	}
-	if o.Parallel < 1 {
-		return usageErrorf("--parallel: want at least 1, got %d", o.Parallel)
-	}
-	baselines, err := baselineSpecs(o.f.registry(), o.Baselines)
-	if err != nil {
-		return err
-	}
-	entries := []heldout.Entry{{Label: o.Set + " (" + o.Policy + ")", Spec: learned}}
-	for _, sp := range baselines {
-		entries = append(entries, heldout.Entry{Label: sp.Name, Spec: sp})
-	}
-	out, err := heldout.Compare(entries, scs, heldout.Options{Seed: o.Seed, Parallel: o.Parallel, Context: o.ctx})
-	if errors.Is(err, context.Canceled) {
-		return interrupted("%v; nothing printed", err)
-	}
-	if err != nil {
-		return err
-	}
-	if o.JSON {
-		enc := json.NewEncoder(o.f.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	for _, e := range out {
-		fmt.Fprint(o.f.Out, e.Table.Format(e.Label))
-	}
-	return nil
-}
-
-// baselineSpecs builds --baselines: comma-separated algorithm specs
-// (name[:preset]), or "none".
-func baselineSpecs(reg *cca.Registry, s string) ([]cca.Spec, error) {
-	s = strings.TrimSpace(s)
-	if s == "none" || s == "" {
-		return nil, nil
-	}
-	var out []cca.Spec
-	for _, name := range strings.Split(s, ",") {
-		sp, err := reg.Build(strings.TrimSpace(name), nil)
-		if err != nil {
-			return nil, usageErrorf("--baselines: %v", err)
-		}
-		out = append(out, sp)
-	}
-	return out, nil
-}
-
-// rlccSpec is RL-CC with the named policy (rlcc.Named) at a decision
-// latency.
-func rlccSpec(name, policy string, latency units.Time) (cca.Spec, error) {
-	pol, err := rlcc.Named(policy)
-	if err != nil {
-		return cca.Spec{}, inputErrorf("--policy: %v", err)
-	}
-	sp, err := rlcc.NewSpec(name, rlcc.Config{Policy: pol, PolicyPath: policy, Latency: latency})
-	if err != nil {
-		return sp, inputErrorf("--policy: %v", err)
-	}
-	return sp, nil
 }

@@ -2,32 +2,20 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/rl/eval"
+	"github.com/ccreplay/ccreplay/rl/cli"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() { registerCommand(newEvalCmd) }
 
-// evalOptions are `ccreplay eval rlcc`'s flags.
+// evalOptions are `ccreplay eval rlcc`'s flags (cli.EvalRLCC).
 type evalOptions struct {
-	f         *Factory
-	ctx       context.Context // the command's (set when it runs)
-	Policy    string
-	Baselines string
-	Flows     string
-	Duration  string
-	Latency   string
-	Seed      uint64
-	Lossy     bool
-	Buffer    string
-	JSON      bool
+	f   *Factory
+	ctx context.Context // the command's (set when it runs)
+	cli.EvalRLCC
 }
 
 func newEvalCmd(s *streams) *cobra.Command {
@@ -63,7 +51,7 @@ Nothing is written; --json prints the rows.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return evalRLCCRun(o)
+			return o.Run(o.f.learnEnv(o.ctx))
 		},
 	}
 	fl := c.Flags()
@@ -77,61 +65,4 @@ Nothing is written; --json prints the rows.`,
 	fl.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer of the comparison runs (RL-CC, Tessler 2022, Fig. 3: 5 MB; rl/scenario trains with 32MB)")
 	fl.BoolVar(&o.JSON, "json", false, "print the rows as JSON")
 	return c
-}
-
-func evalRLCCRun(o *evalOptions) error {
-	flows, err := parseFlowList("flows", o.Flows, false)
-	if err != nil {
-		return err
-	}
-	dur, err := parseDurationFlag("duration", o.Duration, false)
-	if err != nil {
-		return err
-	}
-	lat, err := parseDurationFlag("latency", o.Latency, true)
-	if err != nil {
-		return err
-	}
-	spec, err := rlccSpec("rlcc", o.Policy, lat)
-	if err != nil {
-		return err
-	}
-	baselines, err := baselineSpecs(o.f.registry(), o.Baselines)
-	if err != nil {
-		return err
-	}
-	entries := []eval.Entry{{Label: "rlcc", Spec: spec}}
-	for _, sp := range baselines {
-		entries = append(entries, eval.Entry{Label: sp.Name, Spec: sp})
-	}
-	buf, err := parseBufferFlag(o.Buffer)
-	if err != nil {
-		return err
-	}
-	eo := eval.Options{Duration: dur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf, Context: o.ctx}
-	rows, err := eval.Compare(entries, flows, eo, o.progress())
-	if errors.Is(err, context.Canceled) {
-		return interrupted("%v; nothing printed", err)
-	}
-	if err != nil {
-		return err
-	}
-	if o.JSON {
-		enc := json.NewEncoder(o.f.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	}
-	fmt.Fprintf(o.f.Out, "RL-CC (Tessler 2022), Table 1 (%s fabric, %s buffer, window %s; share = flow goodput / fair share, min-max):\n", eval.FabricName(o.Lossy), o.Buffer, eo.Window())
-	return eval.WriteTable1(o.f.Out, rows)
-}
-
-// progress prints each run's figures on a terminal.
-func (o *evalOptions) progress() func(eval.Result) {
-	if !o.f.ErrIsTerminal {
-		return nil
-	}
-	start := time.Now()
-	return func(r eval.Result) {
-		fmt.Fprintf(o.f.Err, "%s on %d to 1: SU %.0f FR %.0f QL %.1f DR %.2g (%v)\n", r.Label, r.Flows, r.SU, r.FR, r.QL, r.DR, time.Since(start).Round(time.Second))
-	}
 }

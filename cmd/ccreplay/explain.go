@@ -1,22 +1,18 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/cli"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func init() { registerCommand(newExplainCmd) }
 
-// explainOptions are `ccreplay explain rlcc`'s flags.
+// explainOptions are `ccreplay explain rlcc`'s flags (cli.Explain).
 type explainOptions struct {
-	f      *Factory
-	Params []string
-	Flows  int
-	JSON   bool
+	f *Factory
+	cli.Explain
 }
 
 func newExplainCmd(f *Factory) *cobra.Command {
@@ -46,7 +42,7 @@ the paper's.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return explainRun(o)
+			return o.Run(o.f.learnEnv(commandContext(cmd)))
 		},
 	}
 	fl := c.Flags()
@@ -54,43 +50,4 @@ the paper's.`,
 	fl.IntVar(&o.Flows, "flows", 4, "number of flows N sharing the bottleneck, which sets the conditions' rates")
 	fl.BoolVar(&o.JSON, "json", false, "print the nine rows as JSON")
 	return c
-}
-
-// explainRun evaluates the policy on Table VI's conditions and prints it.
-func explainRun(o *explainOptions) error {
-	if o.Flows < 1 || o.Flows > 1<<20 {
-		return usageErrorf("--flows: want a flow count >= 1, got %d", o.Flows)
-	}
-	params := map[string]string{}
-	for _, kv := range o.Params {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return usageErrorf("--cca-param %q: want KEY=VALUE", kv)
-		}
-		params[k] = v
-	}
-	spec, err := rlcc.Build("", params)
-	if err != nil {
-		return inputErrorf("rlcc: %v", err)
-	}
-	// The spec's factory holds the validated configuration; an agent
-	// exposes nothing of it, so resolve the policy the same way Build does.
-	pol, err := policyOf(spec.Params["policy"])
-	if err != nil {
-		return inputErrorf("rlcc: %v", err)
-	}
-	e := rlcc.Explainer(spec.Params["policy"], pol, o.Flows)
-	if o.JSON {
-		return printJSON(o.f, e)
-	}
-	e.WriteText(o.f.Out)
-	return nil
-}
-
-// policyOf loads the policy a "policy" parameter value names.
-func policyOf(v string) (*rlcc.Policy, error) {
-	if strings.EqualFold(v, "default") || strings.EqualFold(v, "teacher") {
-		v = strings.ToLower(v)
-	}
-	return rlcc.Named(v)
 }

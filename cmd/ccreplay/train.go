@@ -2,48 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/cca/rlcc"
-	"github.com/ccreplay/ccreplay/internal/clierr"
-	"github.com/ccreplay/ccreplay/rl/heldout"
-	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/rl/cli"
 	"github.com/ccreplay/ccreplay/rl/train"
 	"github.com/ccreplay/ccreplay/runfolder"
-	v2 "github.com/ccreplay/ccreplay/schema/v2"
-	"github.com/ccreplay/ccreplay/units"
-	"github.com/ccreplay/ccreplay/version"
 )
 
 func init() { registerCommand(newTrainCmd) }
 
-// trainOptions are `ccreplay train rlcc`'s flags.
+// trainOptions are `ccreplay train rlcc`'s flags (cli.TrainRLCC).
 type trainOptions struct {
-	f        *Factory
-	ctx      context.Context // the command's (set when it runs)
-	Episodes int
-	Seed     uint64
-	Out      string
-	Force    bool
-	Flows    string
-	Duration string
-	Latency  string
-	LR       float64
-	StartMin float64
-	Around   float64
-	Penalty  float64
-	Buffer   string
-	Select   string
-	SelectBy string
-	Parallel int
-	Every    int
-	Init     string
-	JSON     bool
+	f   *Factory
+	ctx context.Context // the command's (set when it runs)
+	cli.TrainRLCC
 }
 
 func newTrainCmd(s *streams) *cobra.Command {
@@ -87,7 +60,7 @@ per iteration). The same flags and seed give byte-identical files.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return trainRLCCRun(o)
+			return o.Run(o.f.learnEnv(o.ctx))
 		},
 	}
 	fl := c.Flags()
@@ -105,7 +78,7 @@ per iteration). The same flags and seed give byte-identical files.`,
 	fl.StringVar(&o.Buffer, "buffer", "5MB", "switch shared buffer during training (RL-CC, Tessler 2022, Fig. 3: 5 MB)")
 	fl.Float64Var(&o.Penalty, "penalty", train.DefaultPenalty, "weight lambda of the action penalty -lambda (a - 1)^2 added to the reward of RL-CC-NIC (Fuhrer 2023) (0: none)")
 	fl.StringVar(&o.Select, "select-flows", "24,96", `with --select-by fr: every --select-every iterations replay the policy on many-to-one with these flow counts and keep the checkpoint with the highest smallest FR (comma-separated), or "none" for the last iteration's policy`)
-	fl.StringVar(&o.SelectBy, "select-by", "heldout", "how the kept checkpoint is chosen: heldout (the held-out scenarios of rl/heldout: goodput and fairness together; writes DIR/evaluation.json and .txt), fr (the smallest FR on --select-flows) or last (the last iteration's policy)")
+	fl.StringVar(&o.SelectBy, "select-by", "heldout", "how the kept checkpoint is chosen: heldout (the held-out scenarios of rl/heldout: goodput and fairness together; writes DIR/"+runfolder.EvaluationFile+" and .txt), fr (the smallest FR on --select-flows) or last (the last iteration's policy)")
 	fl.IntVarP(&o.Parallel, "parallel", "j", 1, "episodes of one iteration replayed at once (one gradient step on their mean); the same -j and seed give the same policy")
 	fl.IntVar(&o.Every, "select-every", 50, "checkpoint interval, iterations")
 	fl.StringVar(&o.Init, "init", "", "start from this MLP policy file instead of a fresh network")
@@ -113,152 +86,9 @@ per iteration). The same flags and seed give byte-identical files.`,
 	return c
 }
 
-func (o *trainOptions) options() (train.Options, error) {
-	var t train.Options
-	if o.Out == "" {
-		return t, usageErrorf("give the output folder: -o DIR")
-	}
-	if o.Episodes < 1 {
-		return t, usageErrorf("--episodes: want at least 1, got %d", o.Episodes)
-	}
-	var err error
-	if t.Flows, err = parseCounts("flows", o.Flows, "flow count", train.MaxFlows); err != nil {
-		return t, err
-	}
-	if t.Duration, err = units.ParseDuration(o.Duration); err != nil || t.Duration <= 0 {
-		return t, usageErrorf("--duration: want a positive time such as 5ms, got %q", o.Duration)
-	}
-	if t.Latency, err = units.ParseDuration(o.Latency); err != nil || t.Latency < 0 {
-		return t, usageErrorf("--latency: want a time such as 2us, got %q", o.Latency)
-	}
-	if t.BufferBytes, err = units.ParseSize(o.Buffer); err != nil || t.BufferBytes <= 0 {
-		return t, usageErrorf("--buffer: want a positive size such as 5MB, got %q", o.Buffer)
-	}
-	if err := o.check(); err != nil {
-		return t, err
-	}
-	frFlows, err := parseFlowList("select-flows", o.Select, true)
-	if err != nil {
-		return t, err
-	}
-	switch o.SelectBy {
-	case "heldout":
-		t.Heldout = heldout.RLCC
-	case "fr":
-		t.SelectFlows = frFlows
-	}
-	if t.Latency == 0 {
-		t.Latency = -1 // train.Options: negative is none, 0 the default
-	}
-	t.Episodes, t.Seed, t.LR, t.StartMin, t.StartAround = o.Episodes, o.Seed, o.LR, o.StartMin, o.Around
-	t.Parallel, t.SelectEvery = o.Parallel, o.Every
-	t.Objective = train.Objective{Target: reward.RLCCTarget, Beta: reward.RLCCBeta, Clip: train.DefaultClip, Penalty: o.Penalty}
-	if err := o.init(&t); err != nil {
-		return t, err
-	}
-	t.ProducedBy = fmt.Sprintf("ccreplay train rlcc --episodes %d --seed %d --flows %s --duration %s --latency %s --lr %v --start-min %v --start-around %v --buffer %s --penalty %v --select-by %s --select-flows %s --select-every %d -j %d",
-		o.Episodes, o.Seed, o.Flows, o.Duration, o.Latency, o.LR, o.StartMin, o.Around, o.Buffer, o.Penalty, o.SelectBy, o.Select, o.Every, o.Parallel)
-	if o.Init != "" {
-		t.ProducedBy += " --init " + filepath.Base(o.Init)
-	}
-	return t, nil
-}
-
-// check checks the numeric and named flags, in the order they are
-// reported.
-func (o *trainOptions) check() error {
-	return firstUsageError(
-		usageCheck{!(o.LR > 0) || o.LR > 1, fmt.Sprintf("--lr: want a step size in (0, 1], got %v", o.LR)},
-		usageCheck{!(o.StartMin > 0 && o.StartMin <= 1), fmt.Sprintf("--start-min: want a fraction in (0, 1], got %v", o.StartMin)},
-		usageCheck{!(o.Penalty >= 0) || o.Penalty > 100, fmt.Sprintf("--penalty: want a weight in [0, 100], got %v", o.Penalty)},
-		usageCheck{!(o.Around >= 0 && o.Around <= 4), fmt.Sprintf("--start-around: want 0 to 4 decades, got %v", o.Around)},
-		usageCheck{o.SelectBy != "heldout" && o.SelectBy != "fr" && o.SelectBy != "last", fmt.Sprintf("--select-by: want heldout, fr or last, got %q", o.SelectBy)},
-		usageCheck{o.Parallel < 1 || o.Parallel > 256, fmt.Sprintf("--parallel: want 1..256 episodes at once, got %d", o.Parallel)},
-		usageCheck{o.Every < 1, fmt.Sprintf("--select-every: want at least 1 iteration, got %d", o.Every)},
-	)
-}
-
-// init sets the network --init starts from (an MLP policy file).
-func (o *trainOptions) init(t *train.Options) error {
-	if o.Init == "" {
-		return nil
-	}
-	p, err := rlcc.LoadFile(o.Init)
-	if err != nil {
-		return inputErrorf("--init: %v", err)
-	}
-	if p.Kind != rlcc.KindMLP {
-		return inputErrorf("--init %s: a %s policy; training needs an mlp", o.Init, p.Kind)
-	}
-	t.Init, t.AMin, t.AMax = p.MLP, p.AMin, p.AMax
-	return nil
-}
-
-// trainRLCCRun trains into -o, staged, and prints the summary.
-func trainRLCCRun(o *trainOptions) error {
-	t, err := o.options()
-	if err != nil {
-		return err
-	}
-	t.Context = o.ctx
-	st, err := stageTraining(o.Out, o.Force)
-	if err != nil {
-		return err
-	}
-	defer st.Abort()
-	prog := o.f.newProgressLine()
-	if prog != nil {
-		t.Progress = func(r v2.LearningRow) {
-			prog.set(fmt.Sprintf("episode %d/%d  %-16s reward %9.4f  utilization %.3f  rtt inflation %6.3f",
-				r.Episode+1, t.Episodes, r.Scenario, r.MeanReward, r.Utilization, r.MeanRTTInflation))
-		}
-	}
-	res, err := train.Train(t)
-	prog.clear()
-	if errors.Is(err, context.Canceled) {
-		return interrupted("%v; nothing written to %s", err, o.Out)
-	}
-	if err != nil {
-		return err
-	}
-	if err := train.WriteOutputs(st.Dir, res); err != nil {
-		return err
-	}
-	if err := commitTraining(st, "train rlcc", t.Seed); err != nil {
-		return err
-	}
-	sum := train.Summarize(o.Out, t, res)
-	if o.JSON {
-		return writeJSON(o.f, sum)
-	}
-	return sum.WriteText(o.f.Out)
-}
-
-// stageTraining checks that out may be written (new, empty, or with force
-// a previous ccreplay training folder) and stages it, before the training
-// starts: a refusal costs no training time.
-func stageTraining(out string, force bool) (*runfolder.Staged, error) {
-	st, err := runfolder.Stage(out, runfolder.StageOptions{Force: force, Flag: "-o"})
-	if errors.Is(err, runfolder.ErrRefused) {
-		return nil, clierr.Usage(err)
-	}
-	return st, err
-}
-
-// commitTraining writes the staged folder's manifest (training.json, its
-// files listed) and moves the folder into place.
-func commitTraining(st *runfolder.Staged, command string, seed uint64) error {
-	ents, err := os.ReadDir(st.Dir)
-	if err != nil {
-		return err
-	}
-	m := runfolder.Training{Tool: "ccreplay " + version.Version, Command: command, Seed: seed}
-	for _, e := range ents {
-		m.Files = append(m.Files, e.Name())
-	}
-	m.Files = append(m.Files, runfolder.TrainingFile)
-	if err := runfolder.WriteTraining(st.Dir, &m); err != nil {
-		return err
-	}
-	return st.Commit()
+// learnEnv is what the learning commands' runs (rl/cli) take from f: its
+// streams, the command's context, the status line on a terminal and the
+// algorithms.
+func (f *Factory) learnEnv(ctx context.Context) cli.Env {
+	return cli.Env{Streams: f.ioStreams(), Ctx: ctx, Progress: f.newProgressLine().line(), Registry: f.registry()}
 }

@@ -2,51 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/cca/fdcc"
-	"github.com/ccreplay/ccreplay/rl/fdcctrain"
-	"github.com/ccreplay/ccreplay/rl/heldout"
-	"github.com/ccreplay/ccreplay/rl/reward"
+	"github.com/ccreplay/ccreplay/rl/cli"
 	"github.com/ccreplay/ccreplay/runfolder"
-	"github.com/ccreplay/ccreplay/units"
 )
 
-// trainFDCCOptions are `ccreplay train fdcc`'s flags.
+// trainFDCCOptions are `ccreplay train fdcc`'s flags (cli.TrainFDCC).
 type trainFDCCOptions struct {
-	f          *Factory
-	ctx        context.Context // the command's (set when it runs)
-	Curriculum string
-	PerStage   int
-	Seed       uint64
-	Out        string
-	Duration   string
-	Jitter     string
-	Size       string
-	Explore    float64
-	Random     int
-	Gamma      float64
-	NStep      int
-	Updates    int
-	Batch      int
-	Hidden     int
-	Head       string
-	LR         float64
-	Rescale    string
-	Reward     string
-	JSON       bool
-	// Every, ScoreFlows and ScoreSeeds: checkpoints and their scores.
-	Every      int
-	ScoreFlows string
-	ScoreSeeds string
-	// SelectBy and Parallel: held-out selection and parallel episodes.
-	SelectBy string
-	Parallel int
+	f   *Factory
+	ctx context.Context // the command's (set when it runs)
+	cli.TrainFDCC
 }
 
 // NewCmdTrainFDCC is `ccreplay train fdcc`; runF, when not nil, is called with the
@@ -85,7 +52,7 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 			if runF != nil {
 				return runF(o)
 			}
-			return trainFDCCRun(o)
+			return o.Run(o.f.learnEnv(o.ctx))
 		},
 	}
 	fl := c.Flags()
@@ -93,6 +60,7 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	fl.IntVar(&o.PerStage, "episodes-per-stage", 10000, "episodes per curriculum stage (Section 4.4: 10k)")
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the networks, the replay buffer, the episodes and the exploration")
 	fl.StringVarP(&o.Out, "out", "o", "", "output folder for "+runfolder.PolicyFile+" and "+runfolder.LearningFile)
+	fl.BoolVar(&o.Force, "force", false, "replace a previous training or distillation folder at -o")
 	fl.StringVar(&o.Duration, "duration", "10ms", "simulated time of one episode")
 	fl.StringVar(&o.Jitter, "jitter", "1ms", "window in which the flows start, Gaussian (Section 4.4: within 1 ms)")
 	fl.StringVar(&o.Size, "flow-size", "20MB", "payload of each flow")
@@ -109,135 +77,9 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	fl.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share), fdcc-literal (as printed) or fdcc-link (the link's rate, the flow's share in the square; the shipped policy's); docs/FDCC.md")
 	fl.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
 	fl.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each by the training reward (0: none; held-out checks then come at the end of every stage)")
-	fl.StringVar(&o.SelectBy, "select-by", "heldout", "which policy DIR/policy.json holds: heldout (the checkpoint, or the final actor, with the best held-out goodput and fairness; rl/heldout; writes DIR/evaluation.json and .txt) or last (the final actor)")
+	fl.StringVar(&o.SelectBy, "select-by", "heldout", "which policy DIR/"+runfolder.PolicyFile+" holds: heldout (the checkpoint, or the final actor, with the best held-out goodput and fairness; rl/heldout; writes DIR/"+runfolder.EvaluationFile+" and .txt) or last (the final actor)")
 	fl.IntVarP(&o.Parallel, "parallel", "j", 1, "episodes replayed at once, each followed by its share of the updates; the same -j and seed give the same policy")
 	fl.StringVar(&o.ScoreFlows, "score-flows", "8,16,32", "checkpoint scores: the n-to-1 incasts they play, comma-separated")
 	fl.StringVar(&o.ScoreSeeds, "score-seeds", "1000001..1000002", "checkpoint scores: the episode seeds they play (A..B or a list; not seeds training draws)")
 	return c
-}
-
-func (o *trainFDCCOptions) options() (fdcctrain.Options, error) {
-	var t fdcctrain.Options
-	if o.Out == "" {
-		return t, usageErrorf("give the output folder: -o DIR")
-	}
-	var err error
-	if t.Curriculum, err = parseCounts("curriculum", o.Curriculum, "flow count", 64); err != nil {
-		return t, err
-	}
-	if o.PerStage < 1 {
-		return t, usageErrorf("--episodes-per-stage: want at least 1, got %d", o.PerStage)
-	}
-	if t.Duration, err = units.ParseDuration(o.Duration); err != nil || t.Duration <= 0 {
-		return t, usageErrorf("--duration: want a positive time such as 10ms, got %q", o.Duration)
-	}
-	if t.Jitter, err = units.ParseDuration(o.Jitter); err != nil || t.Jitter <= 0 || t.Jitter%units.Nanosecond != 0 {
-		return t, usageErrorf("--jitter: want a positive time in whole nanoseconds such as 1ms, got %q", o.Jitter)
-	}
-	if t.FlowBytes, err = units.ParseSize(o.Size); err != nil || t.FlowBytes <= 0 {
-		return t, usageErrorf("--flow-size: want a positive size such as 20MB, got %q", o.Size)
-	}
-	if err := o.check(); err != nil {
-		return t, err
-	}
-	if t.TD3.HeadHidden, err = parseCounts("head", o.Head, "layer width", 1024); err != nil {
-		return t, err
-	}
-	t.CCA.Rescale, t.Reward = fdcc.Rescale(o.Rescale), reward.FDCCReward(o.Reward)
-	if o.SelectBy == "heldout" {
-		t.Heldout = heldout.FDCC
-	}
-	t.Parallel, t.EpisodesPerStage, t.Seed, t.RandomEpisodes = o.Parallel, o.PerStage, o.Seed, o.Random
-	t.Explore, t.Gamma, t.NStep, t.UpdatesPerEpisode = o.Explore, o.Gamma, o.NStep, o.Updates
-	t.TD3.Batch, t.TD3.Hidden, t.TD3.ActorLR, t.TD3.CriticLR = o.Batch, o.Hidden, o.LR, o.LR
-	t.ProducedBy = fmt.Sprintf("ccreplay train fdcc --curriculum %s --episodes-per-stage %d --seed %d --duration %s --jitter %s --flow-size %s --explore %v --random-episodes %d --gamma %v --nstep %d --updates %d --batch %d --hidden %d --head %s --lr %v --rescale %s --reward %s --select-by %s -j %d",
-		o.Curriculum, o.PerStage, o.Seed, o.Duration, o.Jitter, o.Size, o.Explore, o.Random, o.Gamma, o.NStep, o.Updates, o.Batch, o.Hidden, o.Head, o.LR, o.Rescale, o.Reward, o.SelectBy, o.Parallel)
-	return t, nil
-}
-
-// check checks the numeric and named flags, in the order they are
-// reported.
-func (o *trainFDCCOptions) check() error {
-	rescale, rew := fdcc.Rescale(o.Rescale), reward.FDCCReward(o.Reward)
-	return firstUsageError(
-		usageCheck{!(o.Explore > 0 && o.Explore <= 1), fmt.Sprintf("--explore: want a standard deviation in (0, 1], got %v", o.Explore)},
-		usageCheck{!(o.Gamma > 0 && o.Gamma <= 1), fmt.Sprintf("--gamma: want a discount in (0, 1], got %v", o.Gamma)},
-		usageCheck{o.Random < 0, fmt.Sprintf("--random-episodes: want 0 or more, got %d", o.Random)},
-		usageCheck{o.NStep < 1 || o.NStep > 64, fmt.Sprintf("--nstep: want 1..64, got %d", o.NStep)},
-		usageCheck{o.Updates < 1, fmt.Sprintf("--updates: want at least 1, got %d", o.Updates)},
-		usageCheck{o.Batch < 1 || o.Batch > 65536, fmt.Sprintf("--batch: want 1..65536, got %d", o.Batch)},
-		usageCheck{o.Hidden < 1 || o.Hidden > 1024, fmt.Sprintf("--hidden: want 1..1024, got %d", o.Hidden)},
-		usageCheck{!(o.LR > 0 && o.LR <= 1), fmt.Sprintf("--lr: want a step size in (0, 1], got %v", o.LR)},
-		usageCheck{rescale != fdcc.RescaleCompound && rescale != fdcc.RescaleDirect, fmt.Sprintf("--rescale: want compound or direct, got %q", o.Rescale)},
-		usageCheck{!rew.Known(), fmt.Sprintf("--reward: want one of %v, got %q", reward.FDCCReadings, o.Reward)},
-		usageCheck{o.SelectBy != "heldout" && o.SelectBy != "last", fmt.Sprintf("--select-by: want heldout or last, got %q", o.SelectBy)},
-		usageCheck{o.Parallel < 1 || o.Parallel > 256, fmt.Sprintf("--parallel: want 1..256 episodes at once, got %d", o.Parallel)},
-		usageCheck{o.Every < 0, fmt.Sprintf("--checkpoint-every: want 0 or more, got %d", o.Every)},
-	)
-}
-
-// checkpoints sets t's checkpoints: held-out ones at the end of every
-// stage, or --checkpoint-every's, written to DIR/checkpoints and scored.
-func (o *trainFDCCOptions) checkpoints(t *fdcctrain.Options) (*fdcctrain.CheckpointScorer, error) {
-	if o.Every == 0 {
-		if len(t.Heldout) > 0 {
-			t.CheckpointEvery = t.EpisodesPerStage
-		}
-		return nil, nil
-	}
-	flows, err := parseCounts("score-flows", o.ScoreFlows, "flow count", 64)
-	if err != nil {
-		return nil, err
-	}
-	seeds, err := parseSeeds(o.ScoreSeeds)
-	if err != nil {
-		return nil, usageErrorf("--score-seeds: %v", err)
-	}
-	dir := filepath.Join(o.Out, fdcctrain.CheckpointsDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, inputErrorf("output folder: %v", err)
-	}
-	t.CheckpointEvery = o.Every
-	sc := fdcctrain.NewCheckpointScorer(dir, flows, seeds, *t)
-	t.Checkpoint = sc.Checkpoint
-	return sc, nil
-}
-
-func trainFDCCRun(o *trainFDCCOptions) error {
-	t, err := o.options()
-	if err != nil {
-		return err
-	}
-	t.Context = o.ctx
-	scorer, err := o.checkpoints(&t)
-	if err != nil {
-		return err
-	}
-	prog := o.f.newProgressLine()
-	if prog != nil {
-		total := len(t.Curriculum) * t.EpisodesPerStage
-		t.Progress = func(r fdcctrain.Row) {
-			prog.set(fmt.Sprintf("episode %d/%d  %2d-to-1  reward %8.4f  goodput %.3f  max queue %6.2f BDP  critic loss %.4g",
-				r.Episode+1, total, r.Flows, r.Reward, r.Goodput, r.MaxQLen, r.CriticLoss))
-		}
-	}
-	res, err := fdcctrain.Train(t)
-	prog.clear()
-	if errors.Is(err, context.Canceled) {
-		return interrupted("%v; nothing written to %s", err, o.Out)
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return inputErrorf("output folder: %v", err)
-	}
-	if err := fdcctrain.WriteOutputs(o.Out, res); err != nil {
-		return err
-	}
-	sum := fdcctrain.Summarize(o.Out, t, res, scorer.Scores())
-	if o.JSON {
-		return writeJSON(o.f, sum)
-	}
-	return sum.WriteText(o.f.Out)
 }

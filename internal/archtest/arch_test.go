@@ -153,6 +153,9 @@ var rules = []rule{
 	{pkgs: []string{"..."}, except: []string{"rl/...", "cmd/..."}, deny: []string{"rl/train", "rl/distill", "rl/fdcctrain", "rl/td3", "rl/nn/learn", "rl/gbt/fit", "rl/dataset"},
 		why: "training code is reached only from the CLI: no run, sweep or reproduction depends on a trainer"},
 
+	{pkgs: []string{"rl/cli"}, deny: []string{"replay/...", "nic", "switchmodel", "fabric", "kernel", "runner", "sweep", "reproduce", "plot"}, direct: true,
+		why: "the learning commands check flag values, run the trainers and evaluators and print what they return: they reach into no part of the engine and orchestrate no other kind of run"},
+
 	// The command line.
 	{pkgs: []string{"..."}, except: []string{"cmd/..."}, deny: []string{"cmd/..."},
 		why: "the CLI is the top of the graph: nothing imports it"},

@@ -29,6 +29,10 @@ type CheckpointScore struct {
 // to dir/policy-epNNNNNN.json, scores it on flows x seeds with Score and
 // rewrites dir/scores.json; Scores returns the scores so far.
 type CheckpointScorer struct {
+	// Shown, when not empty, is the folder the scores name the checkpoints
+	// in: the training folder's checkpoints/ while dir is its staged copy
+	// (runfolder.Stage), so that scores.json names them where they end up.
+	Shown  string
 	dir    string
 	flows  []int
 	seeds  []uint64
@@ -54,6 +58,9 @@ func (c *CheckpointScorer) Checkpoint(ep int, p *fdcc.Policy) error {
 	sc, err := Score(p, c.flows, c.seeds, c.o)
 	if err != nil {
 		return err
+	}
+	if c.Shown != "" {
+		name = filepath.Join(c.Shown, filepath.Base(name))
 	}
 	c.scores = append(c.scores, CheckpointScore{Episode: ep, Policy: name, Score: sc})
 	return output.WriteJSONAtomic(filepath.Join(c.dir, ScoresFile), c.scores)
