@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/replay"
@@ -105,7 +106,13 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 			return sweepRun(o)
 		},
 	}
-	fl := c.Flags()
+	o.addFlags(c.Flags())
+	c.AddCommand(newSweepPointCmd(f), newSweepStatusCmd(f), newSweepCollectCmd(f), newSweepPlotCmd(f))
+	return c
+}
+
+// addFlags binds the sweep's flags to o.
+func (o *sweepOptions) addFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&o.opts.Flags.Spec, "spec", "", "sweep specification (YAML: run configuration keys plus axes, zip, kind)")
 	fl.StringVar(&o.opts.Flags.Config, "config", "", "YAML run configuration every point starts from")
 	fl.StringVar(&o.opts.Kind, "kind", "", "what each point runs: run (default), dataset (a reward dataset per point) or estimate (ccreplay estimate with its defaults)")
@@ -132,8 +139,6 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 	fl.IntVar(&o.opts.SlurmOptions.Chunk, "chunk", 1, "Slurm: points per array task")
 	fl.StringVar(&o.opts.SlurmOptions.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
 	fl.StringVar(&o.opts.SlurmOptions.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
-	c.AddCommand(newSweepPointCmd(f), newSweepStatusCmd(f), newSweepCollectCmd(f), newSweepPlotCmd(f))
-	return c
 }
 
 // sweepRun runs (or submits) the points not done and collects the table.

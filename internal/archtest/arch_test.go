@@ -57,6 +57,8 @@ var rules = []rule{
 		why: "the memory check compares the replay's own estimate with a budget: it runs, resolves and measures nothing"},
 	{pkgs: []string{"internal/interrupt"}, allow: []string{"internal/clierr"},
 		why: "turning signals into a cancelled context is process plumbing under the CLI: it knows only the exit code it ends with"},
+	{pkgs: []string{"internal/runstats"}, deny: []string{"cca/*", "rl/...", "runner", "runconfig", "batch/...", "metrics/...", "plot"}, direct: true,
+		why: "the --stats line formats a replay's result and the process's memory: it runs and measures nothing else"},
 	{pkgs: []string{"internal/splitmix"}, allow: none,
 		why: "the one 64-bit mixing function (seeds, hashes) is arithmetic every layer may use: it depends on nothing of ours"},
 	{pkgs: []string{"kernel"}, allow: []string{"units", "limits", "internal/splitmix"},
