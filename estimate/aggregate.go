@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // BucketMin and BucketSpread shape the size buckets of a link's delay
@@ -20,11 +21,11 @@ const (
 )
 
 // Neighbours is how many flows of a size bucket, those nearest in
-// contention, a draw chooses among (Delays.Sample).
+// backlog (Backlog), a draw chooses among (Delays.Sample).
 const Neighbours = 10
 
-// sample is one flow's size, bytes, its contention at the link (see
-// Contention) and its delay per packet, ps.
+// sample is one flow's size, bytes, its backlog at the link (see
+// Backlog) and its delay per effective packet, ps (see NewDelays).
 type sample struct {
 	size   int64
 	ctx    float64
@@ -35,13 +36,13 @@ type sample struct {
 // delay beyond its ideal in the link network (Own, ps, in the link's flow
 // order; NaN for a flow that did not finish), and the same delays divided
 // by the flows' packet counts, grouped by flow size and ordered by the
-// flows' contention within each size bucket.
+// flows' backlog within each size bucket.
 type Delays struct {
 	Own     []float64
 	samples []sample // in the link's flow order (pooled: the parts' in turn)
 	// upper[i] is the largest size, bytes, of bucket i (the last bucket
 	// takes every larger size too); perPkt[i] its delays per packet, ps
-	// (NaN for a flow that did not finish), by ascending contention
+	// (NaN for a flow that did not finish), by ascending backlog
 	// ctx[i].
 	upper  []int64
 	perPkt [][]float64
@@ -49,9 +50,15 @@ type Delays struct {
 }
 
 // NewDelays reads a link simulation's flow rows (replay.Result.Flows, in
-// the link network's flow order) and the flows' contention at the link
-// (Contention; nil: all 0).
-func NewDelays(rows []v2.FlowRow, ctx []float64) *Delays {
+// the link network's flow order), the flows' backlog at the link
+// (Backlog; nil: all 0) and their windows at the link, packets (Window;
+// nil: all 0). A flow's delay is normalised by its effective packets,
+// the larger of its packets and its window: a flow shorter than a window
+// is sent in one round trip and meets the link's queue about once, so its
+// delay does not grow with its length; a longer one is paced by its
+// congestion control and its delay grows with its packets (Parsimon's
+// per-packet normalisation).
+func NewDelays(rows []v2.FlowRow, ctx, win []float64) *Delays {
 	d := &Delays{Own: make([]float64, len(rows)), samples: make([]sample, len(rows))}
 	for i, r := range rows {
 		if r.FCTNs < 0 {
@@ -59,11 +66,14 @@ func NewDelays(rows []v2.FlowRow, ctx []float64) *Delays {
 		} else {
 			d.Own[i] = float64(max(r.FCTNs-r.IdealFCTNs, 0)) * 1000
 		}
-		c := 0.0
+		c, w := 0.0, 0.0
 		if ctx != nil {
 			c = ctx[i]
 		}
-		d.samples[i] = sample{r.SizeBytes, c, d.Own[i] / float64(max(r.Packets, 1))}
+		if win != nil {
+			w = win[i]
+		}
+		d.samples[i] = sample{r.SizeBytes, c, d.Own[i] / EffectivePackets(r.Packets, w)}
 	}
 	d.bucket()
 	return d
@@ -121,9 +131,24 @@ func (d *Delays) bucket() {
 	}
 }
 
-// Sample draws a per-packet delay, ps, for a flow of size bytes that met
-// contention ctx at its link: uniformly among the Neighbours flows of the
-// bucket holding that size whose contention was nearest ctx (NaN when it
+// EffectivePackets is what a flow's delay at a link is normalised by: its
+// packets, or its window there (packets in flight in one base RTT at the
+// link's rate) when that is larger (see NewDelays).
+func EffectivePackets(packets int64, window float64) float64 {
+	return max(float64(max(packets, 1)), window)
+}
+
+// Window is a flow's window at a link of rate bits per second, packets:
+// the packets of dataBytes on the wire it has in flight in one base RTT
+// at that rate.
+func Window(rate units.BitsPerSec, rtt units.Time, dataBytes units.Bytes) float64 {
+	return rtt.Seconds() * float64(rate) / 8 / float64(dataBytes)
+}
+
+// Sample draws a delay per effective packet, ps, for a flow of size bytes that met
+// backlog ctx at its link: uniformly among the Neighbours flows of the
+// bucket holding that size whose backlog was nearest ctx, and every
+// other flow of the bucket tied with the farthest of them (NaN when it
 // drew an unfinished flow).
 func (d *Delays) Sample(size int64, ctx float64, rng *rand.Rand) float64 {
 	if len(d.perPkt) == 0 {
@@ -150,7 +175,17 @@ func (d *Delays) Sample(size int64, ctx float64, rng *rand.Rand) float64 {
 			hi++
 		}
 	}
-	return s[lo+rng.IntN(k)]
+	// Samples as near as the window's farthest are as good as those in
+	// it: take them all. Without this, a query tied with many samples
+	// (an idle link's flows all have backlog 0) drew from the same first
+	// k of them, in size order, every time.
+	for lo > 0 && c[lo-1] == c[lo] {
+		lo--
+	}
+	for hi < len(c) && c[hi] == c[hi-1] {
+		hi++
+	}
+	return s[lo+rng.IntN(hi-lo)]
 }
 
 // Buckets is the number of size buckets.

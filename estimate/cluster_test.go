@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/replay"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
+	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -61,7 +62,7 @@ func TestDelaysBuckets(t *testing.T) {
 	add(150, 1000, 1, 2000)
 	add(150, 1500, 2, 4000)
 	add(50, 10_000, 10, 30_000)
-	d := NewDelays(rows, nil)
+	d := NewDelays(rows, nil, nil)
 	// Neither 1 KB nor 1.5 KB is twice the smallest size: the first size
 	// that is, 10 KB, closes one bucket holding all 350 flows.
 	if d.Buckets() != 1 || d.upper[0] != 10_000 || len(d.perPkt[0]) != 350 {
@@ -86,7 +87,7 @@ func TestDelaysBuckets(t *testing.T) {
 	add(150, 5000, 5, 5000)
 	add(150, 10_000, 10, 10_000)
 	rows[0].FCTNs = -1
-	d = NewDelays(rows, nil)
+	d = NewDelays(rows, nil, nil)
 	if !reflect.DeepEqual(d.upper, []int64{2000, 10_000}) || len(d.perPkt[0]) != 300 || len(d.perPkt[1]) != 300 {
 		t.Fatalf("buckets %v (%d, %d samples), want [2000 10000] with 300 each", d.upper, len(d.perPkt[0]), len(d.perPkt[1]))
 	}
@@ -100,19 +101,32 @@ func TestDelaysBuckets(t *testing.T) {
 	}
 }
 
-// TestContention checks Contention by hand on a 100 Gb/s link (12.5
-// bytes/ns): A sends 125,000 B over [0, 10 us], B 125,000 B over [5 us,
-// 15 us], C 12,500 B over [20 us, 21 us]. Half of B's bytes fall within
-// A's interval, which the link carries 125,000 B in: A's contention is
-// 0.5, B's likewise (half of A's bytes), C meets nobody. The link lists B
-// first: contention comes back in the link's flow order.
-func TestContention(t *testing.T) {
+// TestBacklog checks Backlog by hand on a 100 Gb/s link (12.5 bytes/ns,
+// 80 ns per KB): A's 125,000 B pour in at 100 Gb/s from 0 (its upstream
+// link is as fast as this one: no work held), B's 125,000 B at 200 Gb/s
+// from 5 us, C's 12,500 B arrive at once at 8 us (its first link is this
+// one), D's 1,000 B at once at 30 us. From 5 us, A and B pour 300 Gb/s
+// into 100: at 8 us the link holds 3 us x 25 B/ns = 75,000 B (6 us of
+// work) for C, who adds its 12,500 B. B stops pouring at 5 + 5 = 10 us,
+// A at 10 us too: the link then holds 125,000 + 12,500 B, 11 us of work,
+// cleared at 21 us: D finds it idle. A and B meet none. The link lists D
+// first: backlogs come back in the link's flow order, seconds.
+func TestBacklog(t *testing.T) {
 	us := units.Microsecond
-	flows := []replay.FlowPath{{Size: 125_000, Start: 0}, {Size: 125_000, Start: 5 * us}, {Size: 12_500, Start: 20 * us}}
-	ideal := []units.Time{10 * us, 10 * us, 1 * us}
-	l := &Link{Rate: 100 * units.Gbps, Flows: []int32{1, 0, 2}}
-	if got, want := Contention(l, flows, ideal), []float64{0.5, 0.5, 0}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("contention %v, want %v", got, want)
+	g100, g200 := []topology.Hop{{Rate: 100 * units.Gbps}}, []topology.Hop{{Rate: 200 * units.Gbps}}
+	flows := []replay.FlowPath{
+		{Size: 125_000, Start: 0, Path: append(g100, topology.Hop{})},
+		{Size: 125_000, Start: 5 * us, Path: append(g200, topology.Hop{})},
+		{Size: 12_500, Start: 8 * us, Path: g100},
+		{Size: 1_000, Start: 30 * us, Path: g100},
+	}
+	l := &Link{Rate: 100 * units.Gbps, Flows: []int32{3, 0, 1, 2}, Hop: []int32{0, 1, 1, 0}}
+	got := Backlog(l, flows)
+	want := []float64{0, 0, 0, 6e-6}
+	for k := range want {
+		if math.Abs(got[k]-want[k]) > 1e-12 {
+			t.Fatalf("backlog %v, want %v", got, want)
+		}
 	}
 }
 
@@ -130,7 +144,7 @@ func TestSampleNearestContention(t *testing.T) {
 	for i := range rows {
 		rows[i].FCTNs = 1000 + int64(199-i)*1000 // flow with contention c is delayed c us
 	}
-	d := NewDelays(rows, ctx)
+	d := NewDelays(rows, ctx, nil)
 	rng := rand.New(rand.NewPCG(3, 4))
 	seen := map[float64]bool{}
 	for range 500 {
@@ -145,5 +159,34 @@ func TestSampleNearestContention(t *testing.T) {
 	}
 	if len(seen) != Neighbours {
 		t.Fatalf("drew %d distinct flows, want all %d neighbours", len(seen), Neighbours)
+	}
+}
+
+// TestSampleTies: samples tied with the farthest of the Neighbours nearest
+// are drawn as often as those: 150 flows of one size at backlog 0 (delays
+// 0..149 us per packet, listed in that order) and 50 at backlog 1; a query
+// at 0 draws from all 150 (not the first 10), one at 1 from the 50.
+func TestSampleTies(t *testing.T) {
+	var rows []v2.FlowRow
+	var ctx []float64
+	for i := range 200 {
+		rows = append(rows, v2.FlowRow{SizeBytes: 1000, Packets: 1, FCTNs: 1000 + int64(i)*1000, IdealFCTNs: 1000})
+		ctx = append(ctx, float64(i/150))
+	}
+	d := NewDelays(rows, ctx, nil)
+	rng := rand.New(rand.NewPCG(5, 6))
+	seen := map[float64]bool{}
+	for range 3000 {
+		s := d.Sample(1000, 0, rng) / 1e6
+		if s >= 150 {
+			t.Fatalf("backlog 0 drew a flow of backlog 1 (%v us)", s)
+		}
+		seen[s] = true
+		if s := d.Sample(1000, 1, rng) / 1e6; s < 150 {
+			t.Fatalf("backlog 1 drew a flow of backlog 0 (%v us)", s)
+		}
+	}
+	if len(seen) != 150 {
+		t.Fatalf("backlog 0 drew %d distinct flows of the 150 tied", len(seen))
 	}
 }

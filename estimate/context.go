@@ -8,53 +8,74 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// Contention computes, for each flow crossing l (in l.Flows order), the
-// load the link's other flows offer while it is active: each flow g is
-// taken to send its bytes evenly over [start, start + ideal[g]] (ideal
-// holds every flow's ideal FCT, picoseconds), and a flow's contention is
-// the bytes the others send within its own interval over what l carries in
-// that interval. A flow arriving at a link busy with two line-rate flows
-// has contention about 2; one alone, 0.
+// Backlog computes, for each flow crossing l (in l.Flows order), the work
+// the link holds of its other flows when the flow arrives there, in
+// seconds of the link's time: the unfinished bytes of a work-conserving
+// fluid queue served at the link's rate, into which every flow of the
+// link pours its bytes from its start at its upstream rate (the slowest
+// link of its path before l; all at once when l is its first link, the
+// sender's NIC), over the link's rate. Congestion control changes how the
+// work is held (in the senders or in the queue) but not how much there is,
+// so a flow arriving while the link has work left meets the other flows
+// there, whatever their ideal FCTs say; one arriving at an idle link, 0.
 //
 // It is what a represented link's flow is matched on in its cluster's
 // pooled delays (Delays.Sample): a flow's delay at a link depends on its
 // size and on the traffic that meets it there, which the link's average
-// load does not tell.
-func Contention(l *Link, flows []replay.FlowPath, ideal []units.Time) []float64 {
+// load does not tell. (An earlier measure, the load the other flows offer
+// while the flow is active with each spread over its ideal FCT, missed the
+// flows still sending after their ideal FCT: a small flow at a host
+// downlink busy with two slowed large flows counted no contention and drew
+// delays 3 to 4 times too small at the p95 and p99, docs/ESTIMATE.md.)
+func Backlog(l *Link, flows []replay.FlowPath) []float64 {
 	n := len(l.Flows)
 	out := make([]float64, n)
 	if n == 0 || l.Rate <= 0 {
 		return out
 	}
-	order := make([]int, n)
-	var maxD units.Time
-	for k := range order {
-		order[k] = k
-		maxD = max(maxD, ideal[l.Flows[k]])
+	// Events: a flow's start (k >= 0: record, then pour) and the end of
+	// its pouring (k < 0: flow ^k stops).
+	type event struct {
+		at units.Time
+		k  int
 	}
-	start := func(k int) units.Time { return flows[l.Flows[k]].Start }
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(start(a), start(b)) })
-	bytesPerPs := float64(l.Rate) / 8 / float64(units.Second)
-	for x, k := range order {
-		fi := l.Flows[k]
-		s, d := start(k), max(ideal[fi], 1)
-		e := s + d
-		sum := 0.0
-		add := func(j int) {
-			g := l.Flows[j]
-			gs, gd := flows[g].Start, max(ideal[g], 1)
-			lo, hi := max(s, gs), min(e, gs+gd)
-			if hi > lo {
-				sum += float64(flows[g].Size) * float64(hi-lo) / float64(gd)
+	rate := make([]float64, n) // upstream rate, bytes/ps; 0: all at once
+	ev := make([]event, 0, 2*n)
+	for k, fi := range l.Flows {
+		f := &flows[fi]
+		ev = append(ev, event{f.Start, k})
+		if h := int(l.Hop[k]); h > 0 {
+			up := f.Path[0].Rate
+			for _, hop := range f.Path[1:h] {
+				up = min(up, hop.Rate)
 			}
+			rate[k] = float64(up) / 8 / float64(units.Second)
+			ev = append(ev, event{f.Start + units.Time(float64(f.Size)/rate[k]), ^k})
 		}
-		for y := x - 1; y >= 0 && start(order[y]) > s-maxD; y-- {
-			add(order[y])
+	}
+	// At one instant, ends first, then starts in link order.
+	slices.SortStableFunc(ev, func(a, b event) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
 		}
-		for y := x + 1; y < n && start(order[y]) < e; y++ {
-			add(order[y])
+		return cmp.Compare(a.k, b.k)
+	})
+	serve := float64(l.Rate) / 8 / float64(units.Second)
+	work, in := 0.0, 0.0 // bytes held; bytes/ps poured
+	t := ev[0].at
+	for _, e := range ev {
+		work = max(0, work+(in-serve)*float64(e.at-t))
+		t = e.at
+		if e.k < 0 {
+			in -= rate[^e.k]
+			continue
 		}
-		out[k] = sum / (bytesPerPs * float64(d))
+		out[e.k] = work / serve / float64(units.Second)
+		if rate[e.k] > 0 {
+			in += rate[e.k]
+		} else {
+			work += float64(flows[l.Flows[e.k]].Size)
+		}
 	}
 	return out
 }

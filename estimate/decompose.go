@@ -4,6 +4,7 @@ import (
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
+	"math"
 )
 
 // LinkKind says where a link sits, which decides the shape of its link
@@ -41,6 +42,38 @@ type Link struct {
 	// Hop is, per flow of Flows, the position of this link on its path.
 	Hop   []int32
 	Bytes units.Bytes // payload bytes of the flows crossing it
+	// AckRate is the mean rate, bits per second, of the ACKs that the
+	// flows crossing the reverse link send back across this one
+	// (ReverseAcks; 0 until set): the link network runs the link that
+	// much slower, as Parsimon does, since those ACKs are not in it.
+	AckRate units.BitsPerSec
+}
+
+// ReverseAcks sets each link's AckRate: the ACKs of the flows crossing its
+// reverse link (one of ackBytes on the wire every ackEvery data packets of
+// mtuPayload bytes, and one for a flow's last packet), spread over span,
+// at most half the link's rate.
+func ReverseAcks(links []Link, flows []replay.FlowPath, span units.Time, mtuPayload, ackBytes units.Bytes, ackEvery int) {
+	if span <= 0 || ackEvery < 1 {
+		return
+	}
+	at := map[[2]int32]int{} // (node, peer) -> link index
+	for i := range links {
+		at[[2]int32{links[i].Node, links[i].Peer}] = i
+	}
+	for i := range links {
+		r, ok := at[[2]int32{links[i].Peer, links[i].Node}]
+		if !ok {
+			continue
+		}
+		acks := int64(0)
+		for _, fi := range links[r].Flows {
+			acks += (topology.NumPackets(flows[fi].Size, mtuPayload) + int64(ackEvery) - 1) / int64(ackEvery)
+		}
+		bits := float64(acks) * float64(ackBytes) * 8
+		rate := units.BitsPerSec(math.Round(bits / span.Seconds()))
+		links[i].AckRate = min(rate, links[i].Rate/2)
+	}
 }
 
 // Decompose returns the links of topo that flows cross, ordered by

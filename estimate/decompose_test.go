@@ -195,3 +195,36 @@ func TestLinkNetsFatTree(t *testing.T) {
 		t.Fatalf("links hold %d flow crossings, paths %d hops", n, m)
 	}
 }
+
+// TestReverseAcks checks ReverseAcks by hand on the dumbbell (flows of
+// 10, 20, 30 and 40 packets of 1,000 B, ACKed every packet with 60 B, over
+// a 10 us span: 10 ACKs are 0.48 Gb/s). Each link carries the ACKs of its
+// reverse link's flows: host 0's uplink those of f3 (2->0, 40 ACKs),
+// host 1's those of f2 (30), host 2's those of f0 (10); the downlinks of
+// hosts 0, 1 and 2 those of what the host sends (f0 and f2: 40; f1: 20;
+// f3: 40); host 3 sends nothing, so its downlink none; the bottleneck
+// left->right those of f3 (40), right->left those of f0 and f1 (30).
+func TestReverseAcks(t *testing.T) {
+	cfg, tr := dumbbellCase(t)
+	flows, err := replay.FlowPaths(&cfg, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := Decompose(cfg.Topology, flows)
+	ReverseAcks(links, flows, 10*units.Microsecond, 1000, 60, 1)
+	g := units.BitsPerSec(48_000_000) // one ACK per 10 us
+	want := map[[2]int32]units.BitsPerSec{{0, 0}: 40 * g, {1, 0}: 30 * g, {2, 0}: 10 * g, {4, 0}: 40 * g, {4, 1}: 20 * g,
+		{4, 2}: 40 * g, {5, 0}: 40 * g, {5, 1}: 0, {5, 2}: 30 * g}
+	for _, l := range links {
+		if w := want[[2]int32{l.Node, l.Port}]; l.AckRate != w {
+			t.Errorf("link %d:%d: ACK rate %d b/s, want %d", l.Node, l.Port, l.AckRate, w)
+		}
+	}
+	net, err := BuildLinkNet(&links[5], flows, tr, 1048, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := net.Topology.Nodes[len(net.Topology.Nodes)-2].Ports; got[len(got)-1].Rate != 40*units.Gbps-1_920_000_000 {
+		t.Fatalf("the bottleneck in its link network runs at %d b/s, want 40 Gb/s less its reverse ACKs", got[len(got)-1].Rate)
+	}
+}

@@ -162,7 +162,7 @@ type Plan struct {
 	links []Link
 	feats []Features
 	cl    Clusters
-	cont  [][]float64 // per link, per flow of the link: Contention
+	cont  [][]float64 // per link, per flow of the link: Backlog
 	sim   []int       // the links simulated, in link order
 }
 
@@ -197,6 +197,7 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 	p := &Plan{cfg: cfg, tr: tr, opt: opt, flows: flows, w: wire{cfg.NIC.MTUPayload + cfg.NIC.HeaderBytes, cfg.NIC.AckBytes}}
 	p.links = Decompose(cfg.Topology, flows)
 	span := arrivalSpan(flows)
+	ReverseAcks(p.links, flows, span, cfg.NIC.MTUPayload, cfg.NIC.AckBytes, cfg.NIC.AckEvery)
 	p.feats = make([]Features, len(p.links))
 	for i := range p.links {
 		p.feats[i] = LinkFeatures(&p.links[i], flows, span, p.w)
@@ -211,7 +212,7 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 	}
 	p.cont = make([][]float64, len(p.links))
 	for i := range p.links {
-		p.cont[i] = Contention(&p.links[i], flows, ideal)
+		p.cont[i] = Backlog(&p.links[i], flows)
 	}
 	for i, r := range p.cl.Rep {
 		if int(r) == i {
@@ -231,6 +232,16 @@ func (p *Plan) Simulated() []int { return append([]int(nil), p.sim...) }
 // LinkName names link i by its nodes and port: "tor0:4 -> agg1".
 func (p *Plan) LinkName(i int) string { return linkName(p.cfg.Topology, &p.links[i]) }
 
+// windows are the windows of link i's flows there, packets (Window).
+func (p *Plan) windows(i int) []float64 {
+	l := &p.links[i]
+	out := make([]float64, len(l.Flows))
+	for k, fi := range l.Flows {
+		out[k] = Window(l.Rate, pathRTT(&p.flows[fi], p.w), p.w.data)
+	}
+	return out
+}
+
 // Assemble makes the estimate from the outcomes of the simulated links
 // (sims[i] for each link i of Simulated; the others are not read).
 func (p *Plan) Assemble(sims []*LinkSim) *Result {
@@ -238,7 +249,7 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 	all := make([]linkSim, len(p.links))
 	for _, i := range p.sim {
 		s := sims[i]
-		all[i] = linkSim{delays: NewDelays(s.rows(), p.cont[i]), wall: time.Duration(s.WallNs), events: s.Events,
+		all[i] = linkSim{delays: NewDelays(s.rows(), p.cont[i], p.windows(i)), wall: time.Duration(s.WallNs), events: s.Events,
 			end: units.Time(s.SimEndNs) * units.Nanosecond, paused: s.PausedNs, dropped: s.DroppedPkts, unfinished: s.Unfinished}
 		res.Events += s.Events
 		res.SimEnd = max(res.SimEnd, all[i].end)

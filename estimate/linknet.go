@@ -57,7 +57,8 @@ func accessDelay(hops []topology.Hop, rate units.BitsPerSec, w wire) units.Time 
 // link FastFactor times the downstream path's slowest rate whose delay
 // restores the downstream round trip. A flow's base RTT in the link network
 // is therefore its base RTT in the full run, up to the serialisation of the
-// hops it merges (a few ns).
+// hops it merges (a few ns). The link itself runs at its rate less the
+// reverse flows' ACKs (Link.AckRate).
 func BuildLinkNet(l *Link, flows []replay.FlowPath, tr *trace.Trace, dataBytes, ackBytes units.Bytes) (*LinkNet, error) {
 	w := wire{dataBytes, ackBytes}
 	srcIdx, dstIdx := map[int32]int32{}, map[int32]int32{}
@@ -116,7 +117,7 @@ func BuildLinkNet(l *Link, flows []replay.FlowPath, tr *trace.Trace, dataBytes, 
 	if l.Kind != HostDown {
 		to = add(topology.Switch, "down")
 	}
-	connect(from, to, l.Rate, l.Delay)
+	connect(from, to, l.Rate-l.AckRate, l.Delay)
 	if l.Kind != HostDown {
 		for j := range dsts {
 			k := dstHop[j]

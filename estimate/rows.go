@@ -49,7 +49,8 @@ func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, cl
 			if mode == AggregateOwn && cl.Rep[li] == li {
 				d = sims[li].delays.Own[k]
 			} else {
-				d = float64(pkts) * pooled[cl.Of[li]].Sample(int64(f.Size), cont[li][k], rng)
+				win := Window(links[li].Rate, pathRTT(f, w), w.data)
+				d = EffectivePackets(pkts, win) * pooled[cl.Of[li]].Sample(int64(f.Size), cont[li][k], rng)
 			}
 			delay += d
 			most = max(most, d)
