@@ -55,7 +55,7 @@ flag, and one column per reward (NaN for rewards not requested):
                  return_fdcc_nstep     its n-step discounted sum within the flow
   fdcc-literal   the same two columns  Algorithm 1 as printed (THROUGHPUT = share of the link)
   fdcc-link      the same two columns  Algorithm 1 with the link's throughput in the first
-                                       term (the shipped FDCC policy's reward)
+                                       term and the flow's over its fair share in the square
 A decision is a change of the algorithm's rate or window, at most one row per
 flow per decision interval (default: the flow's base RTT). Requesting one of the
 fdcc readings turns on switch INT stamping (it changes no packet and no timing).

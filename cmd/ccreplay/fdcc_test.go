@@ -55,7 +55,7 @@ func TestTrainFDCCUsage(t *testing.T) {
 		{[]string{"train", "fdcc", "-o", "x", "--nstep", "0"}, "--nstep"},
 		{[]string{"train", "fdcc", "-o", "x", "--jitter", "0"}, "--jitter"},
 		{[]string{"train", "fdcc", "-o", "x", "--reward", "nope"}, "--reward: want one of [fdcc fdcc-literal fdcc-link]"},
-		// fdcc-link (the shipped policy's reading) passes the --reward
+		// fdcc-link (the first issue 35 policy's reading) passes the --reward
 		// check, which comes before --select-by's.
 		{[]string{"train", "fdcc", "-o", "x", "--reward", "fdcc-link", "--select-by", "wild"}, "--select-by"},
 		{[]string{"eval", "fdcc", "--table", "6.3"}, "--table"},

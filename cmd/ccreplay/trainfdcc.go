@@ -74,7 +74,7 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
 	fl.StringVar(&o.Head, "head", "64,64", "hidden widths of the MLP heads, comma-separated")
 	fl.Float64Var(&o.LR, "lr", 3e-4, "Adam step size of the actor and the critics")
 	fl.StringVar(&o.Rescale, "rescale", "compound", "how the output becomes the window multiplier: compound (Section 4.2's text) or direct")
-	fl.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share), fdcc-literal (as printed) or fdcc-link (the link's rate, the flow's share in the square; the shipped policy's); docs/FDCC.md")
+	fl.StringVar(&o.Reward, "reward", "fdcc", "reading of Algorithm 1's reward: fdcc (THROUGHPUT over the fair share; the shipped policy's), fdcc-literal (as printed) or fdcc-link (the link's rate, the flow's share in the square); docs/FDCC.md")
 	fl.BoolVar(&o.JSON, "json", false, "print a JSON summary to stdout instead of the text one")
 	fl.IntVar(&o.Every, "checkpoint-every", 0, "also write the policy after every N episodes into DIR/checkpoints/ and score each by the training reward (0: none; held-out checks then come at the end of every stage)")
 	fl.StringVar(&o.SelectBy, "select-by", "heldout", "which policy DIR/"+runfolder.PolicyFile+" holds: heldout (the checkpoint, or the final actor, with the best held-out goodput and fairness; rl/heldout; writes DIR/"+runfolder.EvaluationFile+" and .txt) or last (the final actor)")
