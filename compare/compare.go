@@ -35,7 +35,8 @@ type Run struct {
 	Seed uint64
 	// Rel is the run's folder inside the comparison (cca=PART/seed=N).
 	Rel string
-	// Res and Sum are the replay's result and the run's metrics (its
+	// Res and Sum are the replay's message rows (Res.Messages, the only
+	// rows kept once the run is written) and the run's metrics (its
 	// summary.json's), once it has run.
 	Res *replay.Result
 	Sum metrics.Summary
@@ -126,7 +127,10 @@ func (c *Comparison) Execute(ctx context.Context, dir string, jobs int, progress
 					return fmt.Errorf("%s seed %d: %w", r.Spec.Name, r.Seed, err)
 				}
 				if err == nil {
-					r.Res, r.Sum = res, man.Summary
+					// NB: only the message rows are read after the runs (the
+					// tables by size, the OSU report): the flow and port rows of
+					// a finished run are not kept while the others run.
+					r.Res, r.Sum = &replay.Result{Messages: res.Messages}, man.Summary
 				}
 				return err
 			},

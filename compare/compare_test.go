@@ -2,15 +2,18 @@ package compare
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -150,5 +153,36 @@ func TestTableMeanMinMax(t *testing.T) {
 	rows := Rows(c.Runs)
 	if len(rows) != 8 || rows[0].Bucket != -1 || rows[1].Bucket != 0 || rows[1].SlowdownP99 != 2 || rows[0].FCTP99Ns != 1000 {
 		t.Errorf("rows: %d, first %+v", len(rows), rows[:2])
+	}
+}
+
+// Execute keeps, of each finished run, only the message rows it reads
+// later (the tables by size, the OSU report): a comparison of many runs no
+// longer holds every run's flow and port rows to the end. The tables are
+// those of all the rows.
+func TestExecuteKeepsOnlyMessageRows(t *testing.T) {
+	st, err := runconfig.Resolve(runconfig.Request{Workload: "incast:n=4,size=20KB", CCA: "dcqcn,hpcc", CCAList: true, Packets: "none"}, all.Registry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(st, []uint64{1, 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Execute(context.Background(), t.TempDir(), 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range c.Runs {
+		if len(r.Res.Messages) != 4 || r.Res.Flows != nil || r.Res.Ports != nil {
+			t.Errorf("%s seed %d: kept %d messages, %d flows, %d ports; want 4 messages only", r.Part, r.Seed, len(r.Res.Messages), len(r.Res.Flows), len(r.Res.Ports))
+		}
+		if r.Sum.Flows != 4 {
+			t.Errorf("%s seed %d: summary of %d flows", r.Part, r.Seed, r.Sum.Flows)
+		}
+	}
+	var b bytes.Buffer
+	c.WriteSizeTable(&b)
+	if !strings.Contains(b.String(), "20000") {
+		t.Errorf("size table:\n%s", b.String())
 	}
 }
