@@ -1,29 +1,19 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/compare"
-	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runfolder"
-	"github.com/ccreplay/ccreplay/trace/gen"
+	runcli "github.com/ccreplay/ccreplay/runner/cli"
 )
 
 // compareOptions are the flags of `ccreplay compare`.
 type compareOptions struct {
 	runOptions
-	CCAs     string
-	Seeds    string
-	Parallel int
-	// SameNetwork is --same-network's ALGO ("" given bare: the first
-	// algorithm); set["same-network"] says whether it was given.
-	SameNetwork string
+	runcli.CompareOptions
 }
 
 const compareExamples = `  # three algorithms, five seeds each, on a 16-to-1 incast
@@ -92,87 +82,5 @@ var parseSeeds = compare.ParseSeeds
 
 // compareRun runs every (algorithm, seed) pair and prints the comparison.
 func compareRun(o *compareOptions) error {
-	seeds, err := compare.ParseSeeds(o.Seeds)
-	if err != nil {
-		return usageErrorf("--seeds: %v", err)
-	}
-	if o.Parallel < 1 {
-		return usageErrorf("--parallel must be >= 1, got %d", o.Parallel)
-	}
-	o.CCA = o.CCAs
-	st, err := o.resolve(true)
-	if err != nil {
-		return err
-	}
-	if err := checkMemory(o.MaxMemory, st.Topology, st.Trace, min(o.Parallel, len(st.Specs)*len(seeds))); err != nil {
-		return err
-	}
-	var held *string
-	if o.set["same-network"] {
-		held = &o.SameNetwork
-	}
-	cmp, err := compare.New(st, seeds, held)
-	if err != nil {
-		return err
-	}
-	stage, err := o.stage()
-	if err != nil {
-		return err
-	}
-	defer stage.Abort()
-	prog := o.f.newProgressLine()
-	n, err := cmp.Execute(o.ctx, stage.Dir, o.Parallel, func(c batch.Counts) {
-		prog.set(fmt.Sprintf("compare: %d/%d runs done", c.Done, c.Total))
-	})
-	prog.clear()
-	if errors.Is(err, context.Canceled) {
-		kept := "nothing written"
-		if stage.Replaces {
-			kept += ", " + o.Out + " still holds the previous comparison"
-		}
-		return interrupted("interrupted after %d of %d runs; %s", n.Done, len(cmp.Runs), kept)
-	}
-	if err != nil {
-		return err
-	}
-	if err := stage.Commit(); err != nil {
-		return err
-	}
-	for _, r := range cmp.Runs {
-		if r.Collapse != "" {
-			fmt.Fprintf(o.f.Err, "warning: %s seed %d: %s\n", r.Spec.Name, r.Seed, r.Collapse)
-		}
-	}
-	if o.JSON {
-		return cmp.WriteJSON(o.f.Out, o.Out)
-	}
-	return o.printComparison(cmp)
-}
-
-// printComparison prints the comparison's header, network differences,
-// tables and, for the OSU benchmark, its latency table.
-func (o *compareOptions) printComparison(cmp *compare.Comparison) error {
-	st, w := cmp.Setup, o.f.Out
-	fmt.Fprintf(w, "ccreplay compare: %s on %s, %d algorithms x %d seeds; outputs in %s\n\n", st.TraceName, st.Topology.Describe(), len(cmp.Specs), len(cmp.Seeds), o.Out)
-	cmp.WriteNetwork(w)
-	cmp.WriteTable(w)
-	cmp.WriteSizeTable(w)
-	wl := st.Req.Workload // the flag's or the configuration file's
-	if !gen.IsOSU(wl) {
-		return nil
-	}
-	pts := make([][][]gen.OSUPoint, len(cmp.Specs))
-	var labels []string
-	for i, sp := range cmp.Specs {
-		labels = append(labels, sp.Name)
-		for j, seed := range cmp.Seeds {
-			p, err := reproduce.OSULatency(wl, cmp.Runs[i*len(cmp.Seeds)+j].Res.Messages)
-			if err != nil {
-				return fmt.Errorf("%s seed %d: %w", sp.Name, seed, err)
-			}
-			pts[i] = append(pts[i], p)
-		}
-	}
-	gen.WriteOSUTable(w, labels, pts)
-	return nil
+	return runcli.Compare(o.ctx, o.flags(), &o.CompareOptions, o.f.runEnv())
 }

@@ -31,14 +31,9 @@ const netcalcExamples = `  # the paper's 31-to-1 incast (Section V): DCQCN witho
   ccreplay netcalc --workload incast:n=2,size=5MB --cca aimd-rate --cca-param beta=0.5 \
       --cca-param ai_every=20us --horizon 2ms --format csv --out nc/aimd`
 
-// NewCmdNetcalc is `ccreplay netcalc`; runF, when not nil, is called with
-// the parsed options instead of running (tests).
-func NewCmdNetcalc(f *Factory, runF func(*netcalcOptions) error) *cobra.Command {
-	o := &netcalcOptions{f: f}
-	c := &cobra.Command{
-		Use:   "netcalc (--workload SPEC | --trace FILE) --out DIR [flags]",
-		Short: "Run the network-calculus model of congestion control (CC-NetCalc) on an n-to-1 workload",
-		Long: `Maps a workload on a topology onto the CC-NetCalc model (paper 003,
+// netcalcLong is the long help of `ccreplay netcalc`, before the
+// parameter, workload and topology lists.
+const netcalcLong = `Maps a workload on a topology onto the CC-NetCalc model (paper 003,
 docs/NETCALC.md) and writes its curves: all messages must go to one host
 (one bottleneck, the slowest link every path shares, usually the
 receiver's), with no dependencies. C is that link's rate, ΔR twice the
@@ -67,9 +62,16 @@ buffer that never overflows) and writes:
   replay/          the run folder, as ccreplay run writes it (--packets data)
   compare.parquet  per recorded step: t_ns, model_/replay_backlog_bytes (payload
                    queued at the bottleneck), model_/replay_rate_bps (payload into
-                   it), model_/replay_paused (1 or 0)
+                   it), model_/replay_paused (1 or 0)`
 
-` + scenario.ParamHelp() + "\n" + workloadHelp() + "\n" + topologyHelp(),
+// NewCmdNetcalc is `ccreplay netcalc`; runF, when not nil, is called with
+// the parsed options instead of running (tests).
+func NewCmdNetcalc(f *Factory, runF func(*netcalcOptions) error) *cobra.Command {
+	o := &netcalcOptions{f: f}
+	c := &cobra.Command{
+		Use:     "netcalc (--workload SPEC | --trace FILE) --out DIR [flags]",
+		Short:   "Run the network-calculus model of congestion control (CC-NetCalc) on an n-to-1 workload",
+		Long:    netcalcLong + "\n\n" + scenario.ParamHelp() + "\n" + workloadHelp() + "\n" + topologyHelp(),
 		Example: netcalcExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -2,27 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ccreplay/ccreplay/hpccfmt"
-	"github.com/ccreplay/ccreplay/internal/clierr"
-	"github.com/ccreplay/ccreplay/metrics"
-	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runfolder"
-	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/trace/gen"
+	runcli "github.com/ccreplay/ccreplay/runner/cli"
 )
 
-// runOptions are the flags of `ccreplay run`.
+// runOptions are the flags of `ccreplay run` (and of dataset and
+// estimate, which resolve their runs the same way).
 type runOptions struct {
 	f   *Factory
 	ctx context.Context // the command's (set when it runs)
@@ -52,30 +43,22 @@ type runOptions struct {
 	set map[string]bool // flags given on the command line
 }
 
-// request turns the flags into what runconfig resolves; list says that
-// --cca is a comma-separated list (compare).
-func (o *runOptions) request(list bool) runconfig.Request {
-	return runconfig.Request{
-		Config: o.Config, Trace: o.Trace, Workload: o.Workload, HPCCConfig: o.HPCC,
-		CCA: o.CCA, CCAList: list, CCAParams: o.CCAParams, Topology: o.Topology, Seed: o.Seed,
-		Out: o.Out, Packets: o.Packets, MaxTime: o.MaxTime, Check: o.Check, PPN: o.PPN, ComputeScale: o.Scale,
-		Strict: o.Strict, Set: o.set,
-	}
+// flags are the run flags as runconfig and runner/cli take them.
+func (o *runOptions) flags() *runconfig.Flags {
+	return &runconfig.Flags{Trace: o.Trace, Workload: o.Workload, CCA: o.CCA, CCAParams: o.CCAParams, Topology: o.Topology,
+		Seed: o.Seed, Out: o.Out, Packets: o.Packets, Config: o.Config, JSON: o.JSON, MaxTime: o.MaxTime, Check: o.Check,
+		Stats: o.Stats, Threads: o.Threads, HPCC: o.HPCC, FCTTxt: o.FCTTxt, PPN: o.PPN, Scale: o.Scale, Force: o.Force,
+		Strict: o.Strict, MaxMemory: o.MaxMemory, Set: o.set}
 }
 
-// resolve resolves the flags and the configuration file into a Setup
-// (workload, topology, algorithms), prints the input's warnings on
-// stderr, and takes the merged --out (the file may give it).
+// resolve resolves the flags and the configuration file into a Setup,
+// printing the input's warnings on stderr, and takes the merged --out and
+// --seed (runconfig.Flags.Resolve).
 func (o *runOptions) resolve(list bool) (*runconfig.Setup, error) {
-	st, err := runconfig.Resolve(o.request(list), o.f.registry())
-	if err != nil {
-		return nil, err
-	}
-	o.Out, o.Seed = st.Req.Out, st.Req.Seed
-	for _, w := range st.Warnings {
-		fmt.Fprintf(o.f.Err, "warning: %s: %s\n", st.TraceName, w)
-	}
-	return st, nil
+	fl := o.flags()
+	st, err := fl.Resolve(list, o.f.registry(), o.f.Err)
+	o.Out, o.Seed = fl.Out, fl.Seed
+	return st, err
 }
 
 const runExamples = `  # 16-to-1 incast of 1 MB flows under DCQCN on a star sized to the workload
@@ -168,172 +151,24 @@ func addOutputFlags(f *pflag.FlagSet, o *runOptions) {
 
 // given records the flags given on the command line and the command's
 // context, as the command starts.
-func (o *runOptions) given(cmd *cobra.Command) {
-	o.ctx = cmd.Context()
-	o.set = map[string]bool{}
-	cmd.Flags().Visit(func(fl *pflagFlag) { o.set[fl.Name] = true })
-}
+func (o *runOptions) given(cmd *cobra.Command) { o.ctx, o.set = cmd.Context(), givenFlags(cmd) }
 
-// stage checks --out and creates the hidden folder the run is written
-// into; Commit moves it to --out as the last step.
-func (o *runOptions) stage() (*runfolder.Staged, error) {
-	st, err := runfolder.Stage(o.Out, runfolder.StageOptions{Force: o.Force, Flag: "--out"})
-	if errors.Is(err, runfolder.ErrRefused) {
-		return nil, clierr.Usage(err)
-	}
-	return st, err
-}
+// stage and failed are runconfig.Flags' Stage and Failed (dataset and
+// estimate stage their folders as run does).
+func (o *runOptions) stage() (*runfolder.Staged, error) { return o.flags().Stage() }
 
-// stagedPath maps a path inside --out (e.g. --fct-txt out/fct.txt) to the
-// same place in the staged folder, so that it arrives with the run; other
-// paths are returned as they are.
-func (o *runOptions) stagedPath(stage *runfolder.Staged, p string) string {
-	out, err1 := filepath.Abs(o.Out)
-	abs, err2 := filepath.Abs(p)
-	if err1 != nil || err2 != nil {
-		return p
-	}
-	rel, err := filepath.Rel(out, abs)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return p
-	}
-	dst := filepath.Join(stage.Dir, rel)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return p
-	}
-	return dst
+func (o *runOptions) failed(err error, stage *runfolder.Staged) error {
+	return o.flags().Failed(err, stage)
 }
 
 // scenarioOf is the scenario of st under cfg, for runner.Run.
-func scenarioOf(st *runconfig.Setup, cfg *replay.Config) *runner.Scenario {
-	return &runner.Scenario{Config: cfg, Trace: st.Trace, TraceName: filepath.ToSlash(st.TraceName), Warnings: st.Warnings}
-}
+var scenarioOf = runcli.Scenario
 
-// failed explains a run that did not finish. An interrupted run says
-// what was kept: nothing new, and --out as it was.
-func (o *runOptions) failed(err error, stage *runfolder.Staged) error {
-	if !errors.Is(err, context.Canceled) {
-		return err
-	}
-	kept := "nothing written"
-	if stage.Replaces {
-		kept += ", " + o.Out + " still holds the previous run"
-	}
-	return interrupted("%v; %s", err, kept)
+// runEnv is what runner/cli takes from the Factory.
+func (f *Factory) runEnv() runcli.Env {
+	return runcli.Env{Streams: f.ioStreams(), Registry: f.registry(), Progress: f.newProgressLine().line(),
+		Now: f.now, CheckMemory: checkMemory, Stats: printStats, PresetNote: presetNote}
 }
 
 // runRun replays the workload and writes the run folder.
-func runRun(o *runOptions) error {
-	st, err := o.resolve(false)
-	if err != nil {
-		return err
-	}
-	cfg, err := st.Config(st.Specs[0], o.Seed)
-	if err != nil {
-		return err
-	}
-	if o.Threads < 1 {
-		return usageErrorf("--threads must be at least 1, got %d", o.Threads)
-	}
-	cfg.Threads = o.Threads
-	if err := checkMemory(o.MaxMemory, st.Topology, st.Trace, 1); err != nil {
-		return err
-	}
-	stage, err := o.stage()
-	if err != nil {
-		return err
-	}
-	defer stage.Abort()
-	prog := o.f.newProgressLine()
-	cfg.Progress = prog.replayProgress()
-	var hpccOut *runconfig.HPCCOutputs
-	if st.HPCC != nil {
-		// pfc.txt and qlen.txt when the config asks for them.
-		hpccOut = st.HPCC.Outputs(&cfg)
-	}
-	start := o.f.now()
-	// Rows go to their files as flows finish, unless fct.txt is to be
-	// written from them; an OSU benchmark's report folds them as they pass.
-	sc := scenarioOf(st, &cfg)
-	sc.StreamRows = st.HPCC == nil && o.FCTTxt == ""
-	var spans osuSpans
-	if sc.StreamRows && gen.IsOSU(st.Req.Workload) {
-		spans = osuSpans{}
-		sc.OnMessage = spans.add
-	}
-	res, man, err := runner.Run(o.ctx, sc, stage.Dir, func(dir string, res *replay.Result, man *runner.Manifest) error {
-		prog.clear()
-		if o.Stats {
-			printStats(o.f.Err, o.f.now().Sub(start), res)
-		}
-		return o.extraFiles(st, &cfg, stage, hpccOut, dir, res, man)
-	})
-	prog.clear()
-	if err != nil {
-		return o.failed(err, stage)
-	}
-	if err := stage.Commit(); err != nil {
-		return err
-	}
-	return o.print(st, res, man, spans)
-}
-
-// extraFiles writes what a run adds to its folder beyond runner's (the
-// HPCC simulator's files, --fct-txt) and warns of a stalled or collapsed
-// run.
-func (o *runOptions) extraFiles(st *runconfig.Setup, cfg *replay.Config, stage *runfolder.Staged, hpccOut *runconfig.HPCCOutputs, dir string, res *replay.Result, man *runner.Manifest) error {
-	if st.HPCC != nil {
-		if note := st.HPCC.IgnoredNote(); note != "" && o.f.ErrIsTerminal {
-			fmt.Fprintln(o.f.Err, note)
-		}
-	}
-	if o.FCTTxt != "" {
-		var ff *hpccfmt.FlowFile
-		if st.HPCC != nil {
-			ff = st.HPCC.Flows
-		}
-		if err := runconfig.WriteFCT(o.stagedPath(stage, o.FCTTxt), st.Topology, st.Trace, ff, res); err != nil {
-			return err
-		}
-	}
-	if st.HPCC != nil {
-		// An HPCC scenario's run folder holds its fct.txt too, for
-		// `ccreplay validate` and the simulator's analysis scripts.
-		if err := runconfig.WriteFCT(filepath.Join(dir, runfolder.FCTFile), st.Topology, st.Trace, st.HPCC.Flows, res); err != nil {
-			return err
-		}
-		if err := hpccOut.Write(dir); err != nil {
-			return err
-		}
-	}
-	if w := replay.StalledWarning(cfg, res.SimEnd, man.Summary.Flows, man.Summary.FlowsFinished); w != "" {
-		fmt.Fprintf(o.f.Err, "warning: %s\n", w)
-	}
-	if w := runner.CheckCollapse(cfg, st.Trace, res, man); w != "" {
-		fmt.Fprintf(o.f.Err, "warning: %s\n", w)
-	}
-	return nil
-}
-
-// print prints the finished run: summary.json with --json, else the
-// header and the metrics table (and the OSU report of osu-alltoall).
-func (o *runOptions) print(st *runconfig.Setup, res *replay.Result, man *runner.Manifest, spans osuSpans) error {
-	if o.JSON {
-		return printJSON(o.f, man)
-	}
-	spec := st.Specs[0]
-	fmt.Fprintf(o.f.Out, "ccreplay run: %s under %s on %s, seed %d\n", st.TraceName, spec.Name, st.Topology.Describe(), o.Seed)
-	if note := presetNote(spec.Name); note != "" {
-		fmt.Fprintln(o.f.Out, note)
-	}
-	fmt.Fprintf(o.f.Out, "simulated %v in %d events, %d data packets; outputs in %s\n\n", res.SimEnd, res.Events, res.DataPackets, o.Out)
-	metrics.WriteTable(o.f.Out, man.Summary)
-	if w := st.Req.Workload; gen.IsOSU(w) { // the flag's or the configuration file's
-		pts, err := osuLatencyOf(w, res, spans)
-		if err != nil {
-			return err
-		}
-		gen.WriteOSUTable(o.f.Out, []string{spec.Name}, [][][]gen.OSUPoint{{pts}})
-	}
-	return nil
-}
+func runRun(o *runOptions) error { return runcli.Run(o.ctx, o.flags(), o.f.runEnv()) }

@@ -31,14 +31,8 @@ const validateExamples = `  # an HPCC-style scenario run twice by ccreplay (` + 
   # or its ` + runfolder.FCTFile + `), two run folders, or two ` + runfolder.FCTFile + ` files
   ccreplay validate runs/a runs/a.txt --top 3`
 
-// NewCmdValidate is `ccreplay validate`; runF, when not nil, is called
-// with the parsed options instead of running (tests).
-func NewCmdValidate(f *Factory, runF func(*validateOptions) error) *cobra.Command {
-	o := &validateOptions{f: f}
-	c := &cobra.Command{
-		Use:   "validate (RUN_DIR --ns3-fct ns3/" + runfolder.FCTFile + " | A B) [--json] [--plots DIR] [--top N] [--bands]",
-		Short: "Cross-check flow completion times against the HPCC ns-3 simulator's " + runfolder.FCTFile + " or another run",
-		Long: `Matches the flows of two sides one to one and compares their completion times,
+// validateLong is the long help of `ccreplay validate`.
+const validateLong = `Matches the flows of two sides one to one and compares their completion times,
 to check ccreplay against the HPCC ns-3 simulator on the same config.txt:
 
   ccreplay validate RUN_DIR --ns3-fct ns3/` + runfolder.FCTFile + `   reference = the simulator's ` + runfolder.FCTFile + `
@@ -72,7 +66,16 @@ metrics --verify does on a difference.
 
 Exit codes: 0 compared (and within the bands), 1 a ratio outside the bands or a
 plot not written, 2 bad command line, 3 bad input (a missing or malformed file,
-reported with file:line, or too few flows matched).`,
+reported with file:line, or too few flows matched).`
+
+// NewCmdValidate is `ccreplay validate`; runF, when not nil, is called
+// with the parsed options instead of running (tests).
+func NewCmdValidate(f *Factory, runF func(*validateOptions) error) *cobra.Command {
+	o := &validateOptions{f: f}
+	c := &cobra.Command{
+		Use:     "validate (RUN_DIR --ns3-fct ns3/" + runfolder.FCTFile + " | A B) [--json] [--plots DIR] [--top N] [--bands]",
+		Short:   "Cross-check flow completion times against the HPCC ns-3 simulator's " + runfolder.FCTFile + " or another run",
+		Long:    validateLong,
 		Example: validateExamples,
 		Args:    usageArgs(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -113,6 +113,8 @@ var rules = []rule{
 		why: "the engine writes nothing and summarises nothing: packet rows go to the sink it is given; package runner computes the metrics and writes the run folder (files, manifest); replay names only runfolder.Collapse (CollapseCheck)"},
 	{pkgs: []string{"runner"}, deny: []string{"cca/*", "rl/...", "plot", "ingest/...", "hpccfmt", "runconfig", "batch/..."}, direct: true,
 		why: "runner writes one resolved scenario's run folder; resolving inputs (runconfig) and running many (batch) sit above it"},
+	{pkgs: []string{"runner/cli"}, deny: []string{"cca/*", "rl/...", "sweep", "netcalc/...", "estimate"},
+		why: "the run and compare commands as Go calls resolve their inputs through runconfig and build algorithms only through the registry they are given: no concrete algorithm, trainer, sweep or model"},
 	{pkgs: []string{"rl/nn", "rl/gbt", "rl/reward"}, allow: none,
 		why: "models and rewards are plain math that both the runtime and the trainers build on"},
 	{pkgs: []string{"netcalc"}, allow: []string{"units"},
