@@ -2,36 +2,16 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"runtime"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
-	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/estimate"
-	"github.com/ccreplay/ccreplay/metrics"
-	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/runconfig"
+	estcli "github.com/ccreplay/ccreplay/estimate/cli"
+	"github.com/ccreplay/ccreplay/internal/progress"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
-
-// estimateOptions are run's inputs plus the method's settings.
-type estimateOptions struct {
-	runOptions
-	Tolerance float64
-	PoolFlows int
-	NoCluster bool
-	Jobs      int
-	Aggregate string
-	Timings   bool
-	Combine   string
-	// LinksDir keeps the link simulations (resumable); Slurm submits
-	// them as a job array (see estimatelinks.go).
-	LinksDir string
-	Slurm    bool
-	slurm    batch.SlurmOptions
-}
 
 const estimateExamples = `  # the HPCC paper's 320-host fat-tree under 30 % WebSearch, estimated by link simulations
   ccreplay estimate --workload cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=200us \
@@ -58,8 +38,8 @@ func init() {
 
 // NewCmdEstimate is `ccreplay estimate`; runF, when not nil, is called
 // with the parsed options instead of running (tests).
-func NewCmdEstimate(f *Factory, runF func(*estimateOptions) error) *cobra.Command {
-	o := &estimateOptions{runOptions: runOptions{f: f}}
+func NewCmdEstimate(f *Factory, runF func(*estcli.CommandOptions) error) *cobra.Command {
+	o := &estcli.CommandOptions{}
 	c := &cobra.Command{
 		Use:   "estimate (--trace FILE | --workload SPEC) [flags]",
 		Short: "Estimate flow completion times by per-link packet-level simulations (Parsimon's decomposition)",
@@ -93,14 +73,20 @@ command run again, once they are done, writes the estimate.
 		Example: estimateExamples,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.given(cmd)
+			cmd.Flags().Visit(func(fl *pflagFlag) { o.Set = append(o.Set, fl.Name) })
 			if runF != nil {
 				return runF(o)
 			}
-			return estimateRun(o)
+			return o.Run(f.estimateEnv(cmd.Context()))
 		},
 	}
-	fl := c.Flags()
+	addEstimateFlags(c.Flags(), o)
+	c.AddCommand(newEstimateLinkCmd(f), newEstimateStatusCmd(f))
+	return c
+}
+
+// addEstimateFlags binds the estimate's flags to o.
+func addEstimateFlags(fl *pflag.FlagSet, o *estcli.CommandOptions) {
 	fl.StringVar(&o.Trace, "trace", "", "trace file (.csv, .parquet, .jsonl) or packet capture of an open-loop workload")
 	fl.StringVar(&o.Workload, "workload", "", "built-in workload generator spec, e.g. cdf:dist=websearch,hosts=320,bw=100G,load=0.3,duration=1ms")
 	fl.StringVar(&o.CCA, "cca", "dcqcn", "congestion control NAME[:PRESET]: "+algorithmNames())
@@ -124,127 +110,22 @@ command run again, once they are done, writes the estimate.
 	fl.BoolVar(&o.Strict, "strict", false, "refuse damaged inputs and estimates with warnings (PFC pauses, drops, links above 95 % load) instead of warning")
 	fl.StringVar(&o.LinksDir, "links-dir", "", "keep the link simulations in this folder, one folder each (resumable by hash; default with --slurm: OUT.links)")
 	fl.BoolVar(&o.Slurm, "slurm", false, "submit the link simulations not done to Slurm as one job array; run the command again when they are done to write the estimate")
-	fl.StringVar(&o.slurm.Partition, "partition", "", "Slurm partition (--slurm)")
-	fl.StringVar(&o.slurm.Time, "time", "", "Slurm time limit per task, e.g. 00:30:00 (--slurm)")
-	fl.IntVar(&o.slurm.ArrayMax, "array-max", 0, "Slurm: at most this many tasks at once (0 = no limit)")
-	fl.IntVar(&o.slurm.Chunk, "chunk", 1, "Slurm: link simulations per array task")
-	fl.StringVar(&o.slurm.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
-	fl.StringVar(&o.slurm.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
-	c.AddCommand(newEstimateLinkCmd(f), newEstimateStatusCmd(f))
-	return c
+	fl.StringVar(&o.SlurmOptions.Partition, "partition", "", "Slurm partition (--slurm)")
+	fl.StringVar(&o.SlurmOptions.Time, "time", "", "Slurm time limit per task, e.g. 00:30:00 (--slurm)")
+	fl.IntVar(&o.SlurmOptions.ArrayMax, "array-max", 0, "Slurm: at most this many tasks at once (0 = no limit)")
+	fl.IntVar(&o.SlurmOptions.Chunk, "chunk", 1, "Slurm: link simulations per array task")
+	fl.StringVar(&o.SlurmOptions.Exe, "ccreplay", "", "Slurm: the ccreplay binary the tasks run (default: this one)")
+	fl.StringVar(&o.SlurmOptions.Sbatch, "sbatch", "sbatch", "Slurm: the sbatch command")
 }
 
-func (o *estimateOptions) options() (estimate.Options, error) {
-	if o.Tolerance < 0 {
-		return estimate.Options{}, usageErrorf("--tolerance must not be negative, got %v (use --no-cluster to simulate every link)", o.Tolerance)
-	}
-	if o.PoolFlows < 1 {
-		return estimate.Options{}, usageErrorf("--pool-flows must be at least 1, got %d", o.PoolFlows)
-	}
-	if o.Jobs < 1 {
-		return estimate.Options{}, usageErrorf("--jobs must be at least 1, got %d", o.Jobs)
-	}
-	if o.Aggregate != estimate.AggregateOwn && o.Aggregate != estimate.AggregateSample {
-		return estimate.Options{}, usageErrorf("--aggregate %q: want %s or %s", o.Aggregate, estimate.AggregateOwn, estimate.AggregateSample)
-	}
-	if o.Combine != estimate.CombineMax && o.Combine != estimate.CombineSum {
-		return estimate.Options{}, usageErrorf("--combine %q: want %s or %s", o.Combine, estimate.CombineMax, estimate.CombineSum)
-	}
-	opt := estimate.Options{Tolerance: o.Tolerance, PoolFlows: o.PoolFlows, Jobs: o.Jobs, Aggregate: o.Aggregate, Timings: o.Timings, Combine: o.Combine}
-	if o.NoCluster {
-		opt.Tolerance = -1
-	}
-	return opt, nil
+// estimateEnv is what the estimate commands' runs (estimate/cli) take
+// from f: its streams, the command's context, status lines on a terminal,
+// the clock and the algorithms.
+func (f *Factory) estimateEnv(ctx context.Context) estcli.Env {
+	return estcli.Env{Streams: f.ioStreams(), Ctx: ctx, Registry: f.registry(), Now: f.now,
+		NewProgress: func() *progress.Line { return f.newProgressLine().line() }}
 }
 
-// plan resolves the inputs into the setup, the configuration and the
-// method's options.
-func (o *estimateOptions) plan() (*runconfig.Setup, replay.Config, estimate.Options, error) {
-	opt, err := o.options()
-	if err != nil {
-		return nil, replay.Config{}, opt, err
-	}
-	o.Packets = string(replay.PacketsNone)
-	st, err := o.resolve(false)
-	if err != nil {
-		return nil, replay.Config{}, opt, err
-	}
-	cfg, err := st.Config(st.Specs[0], o.Seed)
-	return st, cfg, opt, err
-}
-
-// estimateRun estimates the scenario and writes its run folder.
-func estimateRun(o *estimateOptions) error {
-	if o.slurm.Chunk < 1 || o.slurm.ArrayMax < 0 {
-		return usageErrorf("--chunk must be at least 1 and --array-max not negative")
-	}
-	st, cfg, opt, err := o.plan()
-	if err != nil {
-		return err
-	}
-	stage, err := o.stage()
-	if err != nil {
-		return err
-	}
-	defer stage.Abort()
-	prog := o.f.newProgressLine()
-	if prog != nil {
-		opt.Progress = func(done, total int) { prog.set(fmt.Sprintf("link simulations %d/%d", done, total)) }
-	}
-	start := o.f.now()
-	p, err := estimate.Prepare(cfg, st.Trace, opt)
-	if err != nil {
-		return err
-	}
-	var res *estimate.Result
-	if o.linksDir() != "" {
-		prog.clear()
-		sims, err := o.viaLinks(st, p)
-		if err != nil || sims == nil {
-			return o.failed(err, stage)
-		}
-		res = p.Assemble(sims)
-	} else {
-		res, err = p.Run(o.ctx)
-		prog.clear()
-		if err != nil {
-			return o.failed(err, stage)
-		}
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(o.f.Err, "warning: %s\n", w)
-	}
-	if o.Strict && len(res.Warnings) > 0 {
-		return fmt.Errorf("--strict: the estimate has %d warnings (above); nothing written", len(res.Warnings))
-	}
-	if o.Stats {
-		fmt.Fprintf(o.f.Err, "wall %.3f s, %d of %d links simulated, %d events, peak RSS %s\n",
-			o.f.now().Sub(start).Seconds(), res.Simulated, len(res.Links), res.Events, peakRSS())
-	}
-	man, err := estimate.WriteFolder(stage.Dir, &cfg, filepath.ToSlash(st.TraceName), st.Warnings, opt, res)
-	if err != nil {
-		return err
-	}
-	if err := stage.Commit(); err != nil {
-		return err
-	}
-	if o.JSON {
-		return printJSON(o.f, man)
-	}
-	fmt.Fprintf(o.f.Out, "ccreplay estimate: %s under %s on %s, seed %d\n", st.TraceName, cfg.CC.Name, cfg.Topology.Describe(), o.Seed)
-	fmt.Fprintf(o.f.Out, "%d links carry traffic, %d simulated (%d events); outputs in %s\n\n", len(res.Links), res.Simulated, res.Events, o.Out)
-	fmt.Fprintln(o.f.Out, "(estimated: FCT, slowdown and goodput; packet, ECN, queue and PFC counters are not, see "+runfolder.LinksFile+")")
-	metrics.WriteTable(o.f.Out, res.Summary)
-	return nil
-}
-
-// writeEstimate estimates one resolved configuration into dir (a sweep
-// point of kind estimate).
-func writeEstimate(ctx context.Context, st *runconfig.Setup, cfg replay.Config, opt estimate.Options, dir string) error {
-	res, err := estimate.Run(ctx, cfg, st.Trace, opt)
-	if err != nil {
-		return err
-	}
-	_, err = estimate.WriteFolder(dir, &cfg, filepath.ToSlash(st.TraceName), st.Warnings, opt, res)
-	return err
-}
+// writeEstimate estimates one resolved configuration into a folder (a
+// sweep point of kind estimate).
+var writeEstimate = estcli.WriteEstimate

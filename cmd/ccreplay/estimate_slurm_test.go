@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ccreplay/ccreplay/estimate"
+	estcli "github.com/ccreplay/ccreplay/estimate/cli"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
 
@@ -66,7 +67,7 @@ exec %[3]s "$@"
 		t.Fatalf("--out written before the link simulations ran: %v", err)
 	}
 	cl.waitIdle(t)
-	var st estimateStatus
+	var st estcli.Status
 	s := runCLI(t, "estimate", "status", "est.links", "--json")
 	s.mustSucceed(t)
 	if err := json.Unmarshal([]byte(s.stdout), &st); err != nil {

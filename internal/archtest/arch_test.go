@@ -129,6 +129,9 @@ var rules = []rule{
 	{pkgs: []string{"estimate"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/...", "hpccfmt", "runconfig"}, direct: true,
 		why: "the estimate decomposes a run into link simulations that are ordinary replay runs: it reaches into no model and knows no concrete algorithm, so every registered one runs through it unchanged"},
 
+	{pkgs: []string{"estimate/cli"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/...", "hpccfmt", "runner", "sweep", "reproduce", "plot"}, direct: true,
+		why: "the estimate commands check flag values, resolve the scenario (runconfig), run the estimate and its link folder and print what they return: no concrete algorithm, no part of the engine, no other kind of run"},
+
 	{pkgs: []string{"compare"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/...", "hpccfmt", "plot", "sweep", "reproduce", "netcalc"}, direct: true,
 		why: "a comparison is resolved run configurations (runconfig) run side by side over the batch executor and tabulated: it builds algorithms only through the setup it is given and reaches into no model"},
 	{pkgs: []string{"reproduce"}, deny: []string{"cca/*", "nic", "switchmodel", "fabric", "kernel", "rl/...", "ingest/..."}, direct: true,
