@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +64,7 @@ func algorithmsRun(o *algorithmsOptions) error {
 	name, _, _ := strings.Cut(o.Name, ":")
 	sc, ok := reg.Schema(name)
 	if !ok {
-		return inputErrorf("unknown congestion control %q (known: %s)", name, algorithmNames())
+		return clierr.Inputf("unknown congestion control %q (known: %s)", name, algorithmNames())
 	}
 	if o.JSON {
 		return printJSON(o.f, sc)

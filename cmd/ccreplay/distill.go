@@ -20,7 +20,7 @@ type distillOptions struct {
 	cli.Distill
 }
 
-func newDistillCmd(s *streams) *cobra.Command {
+func newDistillCmd(s *Factory) *cobra.Command {
 	return learnerGroupCmd("distill", "Distil a learned congestion controller into small trees", "distil", NewCmdDistillRLCC(s, nil))
 }
 

@@ -17,7 +17,7 @@ type evalFDCCOptions struct {
 	Policy string
 }
 
-func newEvalFDCCCmd(s *streams) *cobra.Command {
+func newEvalFDCCCmd(s *Factory) *cobra.Command {
 	o := &evalFDCCOptions{reproduceOptions: reproduceOptions{s: s}}
 	c := &cobra.Command{
 		Use:   "fdcc --table 6.1|6.2 [--policy FILE] [--scale small|full] [-o DIR] [--json]",

@@ -18,7 +18,7 @@ type evalOptions struct {
 	cli.EvalRLCC
 }
 
-func newEvalCmd(s *streams) *cobra.Command {
+func newEvalCmd(s *Factory) *cobra.Command {
 	return learnerGroupCmd("eval", "Evaluate a learned congestion controller against baselines", "evaluate", NewCmdEvalRLCC(s, nil), newEvalFDCCCmd(s), NewCmdEvalHeldout(s, nil))
 }
 

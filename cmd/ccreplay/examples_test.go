@@ -154,7 +154,7 @@ func TestHelpExamplesRun(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRootCmd(&streams{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}))
+	walk(newRootCmd(&Factory{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}))
 	ran := 0
 	for _, c := range cmds {
 		lines := exampleLines(c.Example)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccreplay/ccreplay/internal/membudget"
 	"github.com/ccreplay/ccreplay/trace/gen"
 	gencli "github.com/ccreplay/ccreplay/trace/gen/cli"
 )
@@ -51,6 +52,6 @@ func NewCmdGen(f *Factory, runF func(*genOptions) error) *cobra.Command {
 
 // genRun generates the trace, writes it and says what it holds.
 func genRun(o *genOptions) error {
-	o.MemoryBudget = memoryBudget
+	o.MemoryBudget = membudget.Budget
 	return o.Run(o.f.ioStreams())
 }

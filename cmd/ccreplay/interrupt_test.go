@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ccreplay/ccreplay/internal/membudget"
 )
 
 // These tests run the real command as a separate process (this test
@@ -286,7 +288,7 @@ func TestMaxMemoryRefusesEarly(t *testing.T) {
 	if r := runCLI(t, "run", "--workload", "incast:n=2,size=1KB", "--max-memory", "lots", "--out", out); r.code != ExitUsage {
 		t.Errorf("--max-memory lots: exit %d (%s)", r.code, r.stderr)
 	}
-	if machineMemory() <= 0 {
+	if membudget.MachineMemory() <= 0 {
 		t.Log("the machine's memory could not be read: the default budget is off here")
 	}
 }

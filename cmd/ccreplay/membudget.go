@@ -2,12 +2,8 @@ package main
 
 import "github.com/ccreplay/ccreplay/internal/membudget"
 
-// The --max-memory check (internal/membudget) under the names the
-// commands call.
+// The --max-memory check (internal/membudget) under the names run's and
+// compare's files call.
 const maxMemoryHelp = membudget.FlagHelp
 
-var (
-	memoryBudget  = membudget.Budget
-	checkMemory   = membudget.Check
-	machineMemory = membudget.MachineMemory
-)
+var checkMemory = membudget.Check

@@ -31,10 +31,10 @@ const (
 	ExitInterrupted = clierr.ExitInterrupted
 )
 
-// Shorthands for the typed errors of internal/clierr.
+// Shorthands for the typed errors of internal/clierr (run's and compare's
+// files still call them).
 var (
 	usageErrorf = clierr.Usagef
-	inputErrorf = clierr.Inputf
 	interrupted = clierr.Interruptedf
 )
 
@@ -57,8 +57,7 @@ var (
 //   - Errors are internal/clierr's typed errors (usage: exit 2, input:
 //     exit 3, interrupted: exit 130); Main turns them into the exit code.
 //
-// The root command adds the constructors with runF nil. Commands not yet
-// converted still take a *streams (the Factory's former name).
+// The root command adds the constructors with runF nil.
 
 // Factory is what every command takes from its environment.
 type Factory struct {
@@ -75,10 +74,6 @@ type Factory struct {
 	// progress is the status line being shown on Err, if any.
 	progress *progressLine
 }
-
-// streams is the Factory's former name, kept while commands are
-// converted to NewCmdX(f, runF).
-type streams = Factory
 
 // now is the Factory's clock.
 func (f *Factory) now() time.Time {

@@ -1,13 +1,7 @@
 package main
 
-import (
-	"github.com/ccreplay/ccreplay/internal/procstat"
-	"github.com/ccreplay/ccreplay/internal/runstats"
-)
+import "github.com/ccreplay/ccreplay/internal/runstats"
 
-// The --stats figures under the names the commands call: the process's
-// peak resident memory (estimate) and a run's line (run).
-var (
-	peakRSS    = procstat.PeakRSS
-	printStats = runstats.Write
-)
+// printStats is run's --stats line (internal/runstats) under the name
+// run's file calls.
+var printStats = runstats.Write

@@ -21,7 +21,7 @@ import (
 //	go test ./cmd/ccreplay -run '^$' -bench SweepPointOverhead -benchtime 1x
 func BenchmarkSweepPointOverhead(b *testing.B) {
 	const n = 200
-	exec := sweepExec(&streams{})
+	exec := sweepExec(&Factory{})
 	for i := 0; i < b.N; i++ {
 		root := filepath.Join(b.TempDir(), "sw")
 		sp, err := sweep.FromFlags(sweep.Flags{Workload: "incast:n=2,size=10KB", CCA: "dcqcn", Seeds: fmt.Sprintf("1..%d", n)})

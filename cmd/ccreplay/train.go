@@ -19,7 +19,7 @@ type trainOptions struct {
 	cli.TrainRLCC
 }
 
-func newTrainCmd(s *streams) *cobra.Command {
+func newTrainCmd(s *Factory) *cobra.Command {
 	return learnerGroupCmd("train", "Train a learned congestion controller in the replay", "train", NewCmdTrainRLCC(s, nil), NewCmdTrainFDCC(s, nil))
 }
 
