@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccreplay/ccreplay/compare"
 	"github.com/ccreplay/ccreplay/runfolder"
 	runcli "github.com/ccreplay/ccreplay/runner/cli"
 )
@@ -76,9 +75,6 @@ into log-spaced ranges). Outputs are identical whatever --parallel is.`,
 	addOutputFlags(fl, &o.runOptions)
 	return c
 }
-
-// parseSeeds reads a seed list (compare.ParseSeeds).
-var parseSeeds = compare.ParseSeeds
 
 // compareRun runs every (algorithm, seed) pair and prints the comparison.
 func compareRun(o *compareOptions) error {

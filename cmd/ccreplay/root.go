@@ -31,12 +31,8 @@ const (
 	ExitInterrupted = clierr.ExitInterrupted
 )
 
-// Shorthands for the typed errors of internal/clierr (run's and compare's
-// files still call them).
-var (
-	usageErrorf = clierr.Usagef
-	interrupted = clierr.Interruptedf
-)
+// usageErrorf is clierr.Usagef, the shorthand run's and compare's files call.
+var usageErrorf = clierr.Usagef
 
 // How a command is built
 //
