@@ -35,7 +35,9 @@ func FuzzReadRunParquet(f *testing.F) {
 	seed("flows.parquet", func(p string) error { return output.WriteRows(p, randomRows[v2.FlowRow](20, 1)) })
 	seed("messages.parquet", func(p string) error { return output.WriteRows(p, randomRows[v2.MessageRow](20, 2)) })
 	seed("ports.parquet", func(p string) error { return output.WriteRows(p, randomRows[v2.PortRow](20, 3)) })
-	seed("packets.parquet", func(p string) error { return output.WriteRows(p, []v2.PacketRow{simPacket(0), simPacket(1), simPacket(2)}) })
+	seed("packets.parquet", func(p string) error {
+		return output.WriteRows(p, []v2.PacketRow{simPacket(0), simPacket(1), simPacket(2)})
+	})
 	f.Add([]byte{})
 	f.Add([]byte("PAR1PAR1"))
 	readers := []func(string) error{
