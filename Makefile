@@ -22,7 +22,7 @@ vet:
 # then the DuckDB module. Tests reading
 # ../shared/data skip when it is absent.
 test: fmt-check vet
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 	$(MAKE) test-race
 	$(MAKE) test-duckdb
 
