@@ -90,15 +90,21 @@ func (o *Flags) Stage() (*runfolder.Staged, error) {
 	return st, err
 }
 
-// Failed explains a run that did not finish. An interrupted run says
-// what was kept: nothing new, and Out as it was.
+// Failed explains a run that did not finish (see Unfinished).
 func (o *Flags) Failed(err error, stage *runfolder.Staged) error {
+	return Unfinished(err, o.Out, stage)
+}
+
+// Unfinished explains a command that did not finish writing the folder out
+// through stage. An interrupted one says what was kept: nothing new, and out
+// as it was; any other error is returned as it is.
+func Unfinished(err error, out string, stage *runfolder.Staged) error {
 	if !errors.Is(err, context.Canceled) {
 		return err
 	}
 	kept := "nothing written"
 	if stage.Replaces {
-		kept += ", " + o.Out + " still holds the previous run"
+		kept += ", " + out + " still holds the previous run"
 	}
 	return clierr.Interruptedf("%v; %s", err, kept)
 }

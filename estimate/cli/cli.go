@@ -221,14 +221,7 @@ func (o *CommandOptions) estimate(env Env, st *runconfig.Setup, p *estimate.Plan
 // failed explains an estimate that did not finish. An interrupted one
 // says what was kept: nothing new, and Out as it was.
 func (o *CommandOptions) failed(err error, stage *runfolder.Staged) error {
-	if !errors.Is(err, context.Canceled) {
-		return err
-	}
-	kept := "nothing written"
-	if stage.Replaces {
-		kept += ", " + o.Out + " still holds the previous run"
-	}
-	return clierr.Interruptedf("%v; %s", err, kept)
+	return runconfig.Unfinished(err, o.Out, stage)
 }
 
 // print writes the estimate's table on stdout.
