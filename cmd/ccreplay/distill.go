@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/rl/cli"
@@ -15,8 +13,7 @@ func init() { registerCommand(newDistillCmd) }
 
 // distillOptions are `ccreplay distill rlcc`'s flags (cli.Distill).
 type distillOptions struct {
-	f   *Factory
-	ctx context.Context // the command's (set when it runs)
+	learnBase
 	cli.Distill
 }
 
@@ -27,7 +24,7 @@ func newDistillCmd(s *Factory) *cobra.Command {
 // NewCmdDistillRLCC is `ccreplay distill rlcc`; runF, when not nil, is
 // called with the parsed options instead of running (tests).
 func NewCmdDistillRLCC(f *Factory, runF func(*distillOptions) error) *cobra.Command {
-	o := &distillOptions{f: f}
+	o := &distillOptions{learnBase: learnBase{f: f}}
 	c := &cobra.Command{
 		Use:   "rlcc --teacher FILE -o DIR",
 		Short: "Distil an RL-CC policy into <= 10 gradient-boosted trees of depth <= 4 (RL-CC-NIC, Fuhrer 2023, Section V-C)",
@@ -53,13 +50,7 @@ embedded default policy.`,
   # the shipped trees' recipe, with the teacher/student comparison of RL-CC-NIC (Fuhrer 2023), Table III
   ccreplay distill rlcc --teacher teacher --seed 3 --trees 6 --depth 3 -o student-full --eval-flows 64 --json`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx = commandContext(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return o.Run(o.f.learnEnv(o.ctx))
-		},
+		RunE: learnRunE(&o.learnBase, o, runF),
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Teacher, "teacher", "", `teacher policy file (any file --cca-param policy= loads), or "teacher" / "default" for the embedded MLP teacher / default trees`)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -11,15 +10,14 @@ import (
 
 // evalHeldoutOptions are `ccreplay eval heldout`'s flags (cli.EvalHeldout).
 type evalHeldoutOptions struct {
-	f   *Factory
-	ctx context.Context // the command's (set when it runs)
+	learnBase
 	cli.EvalHeldout
 }
 
 // NewCmdEvalHeldout is `ccreplay eval heldout`; runF, when not nil, is called with the
 // parsed options instead of running (tests).
 func NewCmdEvalHeldout(f *Factory, runF func(*evalHeldoutOptions) error) *cobra.Command {
-	o := &evalHeldoutOptions{f: f}
+	o := &evalHeldoutOptions{learnBase: learnBase{f: f}}
 	c := &cobra.Command{
 		Use:   "heldout --set fdcc|rlcc [--policy FILE] [--baselines LIST]",
 		Short: "Score a learned policy and baselines on the held-out scenarios the trainers choose checkpoints by (goodput and fairness)",
@@ -38,13 +36,7 @@ min(goodput/0.85, 1)), a policy the mean over scenarios. Nothing is written.`,
   # a trained RL-CC policy on RL-CC's set, JSON for scripts
   ccreplay eval heldout --set rlcc --policy teacher --baselines none --json`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx = commandContext(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return o.Run(o.f.learnEnv(o.ctx))
-		},
+		RunE: learnRunE(&o.learnBase, o, runF),
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Set, "set", "fdcc", "held-out set: fdcc or rlcc (the learned algorithm is the set's)")

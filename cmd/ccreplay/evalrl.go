@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/rl/cli"
@@ -13,8 +11,7 @@ func init() { registerCommand(newEvalCmd) }
 
 // evalOptions are `ccreplay eval rlcc`'s flags (cli.EvalRLCC).
 type evalOptions struct {
-	f   *Factory
-	ctx context.Context // the command's (set when it runs)
+	learnBase
 	cli.EvalRLCC
 }
 
@@ -25,7 +22,7 @@ func newEvalCmd(s *Factory) *cobra.Command {
 // NewCmdEvalRLCC is `ccreplay eval rlcc`; runF, when not nil, is called with the
 // parsed options instead of running (tests).
 func NewCmdEvalRLCC(f *Factory, runF func(*evalOptions) error) *cobra.Command {
-	o := &evalOptions{f: f}
+	o := &evalOptions{learnBase: learnBase{f: f}}
 	c := &cobra.Command{
 		Use:   "rlcc",
 		Short: "RL-CC (Tessler 2022), Table 1: RL-CC vs DCQCN and HPCC on many-to-one 16 and 128 flows",
@@ -46,13 +43,7 @@ Nothing is written; --json prints the rows.`,
   # the paper's scales, JSON for scripts (minutes)
   ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx = commandContext(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return o.Run(o.f.learnEnv(o.ctx))
-		},
+		RunE: learnRunE(&o.learnBase, o, runF),
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default" (the embedded trees) or "teacher" (the embedded MLP they were distilled from)`)

@@ -11,7 +11,7 @@ func init() { registerCommand(newExplainCmd) }
 
 // explainOptions are `ccreplay explain rlcc`'s flags (cli.Explain).
 type explainOptions struct {
-	f *Factory
+	learnBase
 	cli.Explain
 }
 
@@ -22,7 +22,7 @@ func newExplainCmd(f *Factory) *cobra.Command {
 // NewCmdExplainRLCC is `ccreplay explain rlcc`; runF, when not nil, is
 // called with the parsed options instead of running (tests).
 func NewCmdExplainRLCC(f *Factory, runF func(*explainOptions) error) *cobra.Command {
-	o := &explainOptions{f: f}
+	o := &explainOptions{learnBase: learnBase{f: f}}
 	c := &cobra.Command{
 		Use:   "rlcc",
 		Short: "Print the RL-CC policy's action for RL-CC-NIC (Fuhrer 2023), Table VI's nine condition pairs",
@@ -38,12 +38,7 @@ the paper's.`,
   ccreplay distill rlcc --teacher teacher --flows 2,4,8 --rounds 2 --duration 2ms --eval-flows none --select-flows none -o student
   ccreplay explain rlcc --cca-param policy=student/` + runfolder.PolicyFile + ` --flows 8`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(o)
-			}
-			return o.Run(o.f.learnEnv(commandContext(cmd)))
-		},
+		RunE: learnRunE(&o.learnBase, o, runF),
 	}
 	fl := c.Flags()
 	fl.StringArrayVar(&o.Params, "cca-param", nil, "rlcc parameter KEY=VALUE (policy=FILE selects the policy)")

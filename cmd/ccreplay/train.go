@@ -14,8 +14,7 @@ func init() { registerCommand(newTrainCmd) }
 
 // trainOptions are `ccreplay train rlcc`'s flags (cli.TrainRLCC).
 type trainOptions struct {
-	f   *Factory
-	ctx context.Context // the command's (set when it runs)
+	learnBase
 	cli.TrainRLCC
 }
 
@@ -26,7 +25,7 @@ func newTrainCmd(s *Factory) *cobra.Command {
 // NewCmdTrainRLCC is `ccreplay train rlcc`; runF, when not nil, is called
 // with the parsed options instead of running (tests).
 func NewCmdTrainRLCC(f *Factory, runF func(*trainOptions) error) *cobra.Command {
-	o := &trainOptions{f: f}
+	o := &trainOptions{learnBase: learnBase{f: f}}
 	c := &cobra.Command{
 		Use:   "rlcc -o DIR",
 		Short: "Train the RL-CC policy (RL-CC, Tessler 2022, Eq. 3) on many-to-one 2 to 128 flows",
@@ -55,13 +54,7 @@ per iteration). The same flags and seed give byte-identical files.`,
   # the recipe of the shipped policy (all defaults; about an hour on two cores)
   ccreplay train rlcc -o policy-full`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx = commandContext(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return o.Run(o.f.learnEnv(o.ctx))
-		},
+		RunE: learnRunE(&o.learnBase, o, runF),
 	}
 	fl := c.Flags()
 	fl.IntVar(&o.Episodes, "episodes", 1400, "training iterations (one episode and one gradient step each)")
@@ -91,4 +84,24 @@ per iteration). The same flags and seed give byte-identical files.`,
 // algorithms.
 func (f *Factory) learnEnv(ctx context.Context) cli.Env {
 	return cli.Env{Streams: f.ioStreams(), Ctx: ctx, Progress: f.newProgressLine().line(), Registry: f.registry()}
+}
+
+// learnBase is what the learning commands' options hold besides their
+// rl/cli options: the factory and the command's context.
+type learnBase struct {
+	f   *Factory
+	ctx context.Context // the command's (set when it runs)
+}
+
+// learnRunE is a learning command's RunE: it records the command's
+// context in b, then calls runF with o when runF is not nil (tests) and
+// otherwise runs o with f's learning environment.
+func learnRunE[O interface{ Run(cli.Env) error }](b *learnBase, o O, runF func(O) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		b.ctx = commandContext(cmd)
+		if runF != nil {
+			return runF(o)
+		}
+		return o.Run(b.f.learnEnv(b.ctx))
+	}
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/rl/cli"
@@ -11,15 +9,14 @@ import (
 
 // trainFDCCOptions are `ccreplay train fdcc`'s flags (cli.TrainFDCC).
 type trainFDCCOptions struct {
-	f   *Factory
-	ctx context.Context // the command's (set when it runs)
+	learnBase
 	cli.TrainFDCC
 }
 
 // NewCmdTrainFDCC is `ccreplay train fdcc`; runF, when not nil, is called with the
 // parsed options instead of running (tests).
 func NewCmdTrainFDCC(f *Factory, runF func(*trainFDCCOptions) error) *cobra.Command {
-	o := &trainFDCCOptions{f: f}
+	o := &trainFDCCOptions{learnBase: learnBase{f: f}}
 	c := &cobra.Command{
 		Use:   "fdcc -o DIR",
 		Short: "Train the FDCC policy (FDCC, Zhang 2023, Sections 4.3-4.4) with memory-based TD3 on a curriculum of n-to-1 incasts",
@@ -47,13 +44,7 @@ byte-identical files. Defaults not given by the thesis are listed in docs/FDCC.m
   ccreplay train fdcc --curriculum 2,4 --episodes-per-stage 2 --duration 2ms --updates 2 --batch 32 --seed 1 -o fdcc-policy --json
   ccreplay run --workload incast:n=4,size=2MB --topology dumbbell:n=4 --cca fdcc --cca-param policy=fdcc-policy/` + runfolder.PolicyFile + ` --out runs/fdcc`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ctx = commandContext(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return o.Run(o.f.learnEnv(o.ctx))
-		},
+		RunE: learnRunE(&o.learnBase, o, runF),
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Curriculum, "curriculum", "2,4,8,16,32", "n-to-1 flow counts of the curriculum stages, comma-separated (Section 4.4: 2,4,8,16,32)")
