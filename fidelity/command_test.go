@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/internal/clierr"
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 func defaults() CommandOptions {
@@ -24,7 +25,7 @@ func TestCommandOptionsValidate(t *testing.T) {
 		args []string
 		want string
 	}{
-		{func(o *CommandOptions) { o.NS3FCT = "fct.txt" }, []string{"a", "b"}, "got 2 arguments"},
+		{func(o *CommandOptions) { o.NS3FCT = runfolder.FCTFile }, []string{"a", "b"}, "got 2 arguments"},
 		{func(o *CommandOptions) {}, []string{"a"}, "give RUN_DIR --ns3-fct"},
 		{func(o *CommandOptions) { o.Top = -1 }, []string{"a", "b"}, "--top must be >= 0"},
 		{func(o *CommandOptions) { o.MinMatch = 1.5 }, []string{"a", "b"}, "--min-match"},

@@ -133,7 +133,7 @@ func TestTrainFDCCStaged(t *testing.T) {
 	}
 	scores, err := os.ReadFile(filepath.Join(out, "checkpoints", runfolder.ScoresFile))
 	if err != nil || !strings.Contains(string(scores), `"policy": "`+filepath.Join(out, "checkpoints", "policy-ep000001.json")+`"`) {
-		t.Fatalf("scores.json does not name the checkpoints in %s: %v\n%s", out, err, scores)
+		t.Fatalf("%s does not name the checkpoints in %s: %v\n%s", runfolder.ScoresFile, out, err, scores)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("%s holds %v, want the training folder only", dir, ents)
@@ -161,7 +161,7 @@ func TestEvalFlags(t *testing.T) {
 	if _, err := BaselineSpecs(reg, "dcqcn,nope"); err == nil || !strings.HasPrefix(err.Error(), "--baselines: ") || clierr.Code(err) != clierr.ExitUsage {
 		t.Errorf("an unknown baseline: %v", err)
 	}
-	if _, err := RLCCSpec("rlcc", "/no/such/policy.json", 0); err == nil || !strings.HasPrefix(err.Error(), "--policy: ") || clierr.Code(err) != clierr.ExitBadInput {
+	if _, err := RLCCSpec("rlcc", filepath.Join("/no/such", runfolder.PolicyFile), 0); err == nil || !strings.HasPrefix(err.Error(), "--policy: ") || clierr.Code(err) != clierr.ExitBadInput {
 		t.Errorf("a missing policy: %v", err)
 	}
 	for set, n := range map[string]int{"fdcc": 1, "rlcc": 1} {
@@ -177,7 +177,7 @@ func TestEvalFlags(t *testing.T) {
 	if p, err := FDCCPolicyParams("default"); p != nil || err != nil {
 		t.Errorf("--policy default: %v, %v", p, err)
 	}
-	if _, err := FDCCPolicyParams("/no/such/policy.json"); err == nil || clierr.Code(err) != clierr.ExitBadInput {
+	if _, err := FDCCPolicyParams(filepath.Join("/no/such", runfolder.PolicyFile)); err == nil || clierr.Code(err) != clierr.ExitBadInput {
 		t.Errorf("--policy missing: %v", err)
 	}
 }
