@@ -5,6 +5,11 @@
 // never renamed or retyped inside a version; times are int64 nanoseconds
 // with the unit in the name; enumerations are dictionary-encoded strings;
 // no unsigned integers.
+//
+// Version 1 is frozen: these declarations stay as version 1 files were
+// written, and readers of old files use them. Version 2 (schema/v2) names
+// the rows it did not change (every one but FlowRow) as aliases of these,
+// so a change for version 2 is a new declaration there, never an edit here.
 package v1
 
 // Version is written into every file's key/value metadata (key

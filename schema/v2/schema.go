@@ -13,53 +13,47 @@
 // pfc_paused_ns (time the flow was held by a PFC pause at its sender), and
 // its standalone_fct_ns is now exactly the simulator's formula
 // (topology.NS3StandaloneFCT; v1 used ccreplay's own base RTT with the ACK).
+//
+// The row types version 2 did not change (packets, messages, ports,
+// decisions, comparison, learning) and the packet event and kind names are
+// version 1's, declared in this package as aliases: a later change to one
+// of them replaces its alias by a declaration of its own, and schema/v1
+// stays as version 1 files were written.
 package v2
+
+import v1 "github.com/ccreplay/ccreplay/schema/v1"
 
 // Version is written into every file's key/value metadata (key
 // "ccreplay.schema") and into summary.json.
 const Version = "ccreplay.v2"
 
 // MetadataKey is the Parquet key/value metadata key holding Version.
-const MetadataKey = "ccreplay.schema"
+const MetadataKey = v1.MetadataKey
 
-// Packet event names (PacketRow.Event).
+// Packet event names (PacketRow.Event), as in version 1.
 const (
-	EventDequeue = "dequeue" // a packet left an egress queue onto a link
-	EventDeliver = "deliver" // a data packet reached its destination NIC
-	EventDrop    = "drop"    // a packet was dropped (buffer full)
+	EventDequeue = v1.EventDequeue // a packet left an egress queue onto a link
+	EventDeliver = v1.EventDeliver // a data packet reached its destination NIC
+	EventDrop    = v1.EventDrop    // a packet was dropped (buffer full)
 )
 
-// Packet kinds (PacketRow.Kind).
+// Packet kinds (PacketRow.Kind), as in version 1.
 const (
-	KindData   = "DATA"
-	KindAck    = "ACK"
-	KindNack   = "NACK"
-	KindCNP    = "CNP"
-	KindPause  = "PAUSE"
-	KindResume = "RESUME"
+	KindData   = v1.KindData
+	KindAck    = v1.KindAck
+	KindNack   = v1.KindNack
+	KindCNP    = v1.KindCNP
+	KindPause  = v1.KindPause
+	KindResume = v1.KindResume
 	// KindRTTReq and KindRTTResp are RTT probe packets (algorithms that
 	// measure RTT with probes, e.g. RL-CC).
-	KindRTTReq  = "RTT_REQ"
-	KindRTTResp = "RTT_RESP"
+	KindRTTReq  = v1.KindRTTReq
+	KindRTTResp = v1.KindRTTResp
 )
 
-// PacketRow is one packet event at one hop.
-type PacketRow struct {
-	TNs          int64  `parquet:"t_ns,delta"`           // event time, ns
-	Event        string `parquet:"event,dict"`           // dequeue, deliver or drop
-	Kind         string `parquet:"kind,dict"`            // DATA, ACK, NACK, CNP, PAUSE, RESUME, RTT_REQ, RTT_RESP
-	Node         int32  `parquet:"node"`                 // node id where the event happened
-	Port         int32  `parquet:"port"`                 // port index on that node (-1 for deliver)
-	Prio         int32  `parquet:"prio"`                 // priority class (0 = highest)
-	FlowID       int64  `parquet:"flow_id"`              // flow (queue pair) id, -1 for PAUSE/RESUME
-	Src          int32  `parquet:"src"`                  // source host
-	Dst          int32  `parquet:"dst"`                  // destination host
-	PSN          int64  `parquet:"psn"`                  // packet sequence number (data) or acked PSN
-	Bytes        int32  `parquet:"bytes"`                // wire size, bytes
-	CE           bool   `parquet:"ce"`                   // ECN congestion experienced
-	QDepthBytes  int64  `parquet:"qdepth_enq_bytes"`     // egress queue depth when it was enqueued, bytes
-	QueueDelayNs int64  `parquet:"queue_delay_ns,delta"` // time spent in this queue, ns
-}
+// PacketRow is one packet event at one hop; unchanged from version 1
+// (v1.PacketRow lists the columns and their units).
+type PacketRow = v1.PacketRow
 
 // FlowRow is one flow (queue pair): all messages between a source and a
 // destination on one QP.
@@ -111,41 +105,10 @@ type FlowRow struct {
 	PFCPausedNs int64 `parquet:"pfc_paused_ns"`
 }
 
-// MessageRow is one message of the trace.
-type MessageRow struct {
-	MsgID        int64   `parquet:"msg_id"`
-	FlowID       int64   `parquet:"flow_id"`
-	Src          int32   `parquet:"src"`
-	Dst          int32   `parquet:"dst"`
-	SizeBytes    int64   `parquet:"size_bytes"`
-	CollectiveID int64   `parquet:"collective_id"`  // -1 when none
-	ReleaseNs    int64   `parquet:"release_ns"`     // when it became ready to send, ns
-	FirstTxNs    int64   `parquet:"first_tx_ns"`    // first packet left the NIC, ns
-	FinishNs     int64   `parquet:"finish_ns"`      // last byte delivered, ns (-1 unfinished)
-	MCTNs        int64   `parquet:"mct_ns"`         // finish - release, ns (-1 unfinished)
-	IdealMCTNs   int64   `parquet:"ideal_mct_ns"`   // one-way lower bound, ns
-	Slowdown     float64 `parquet:"slowdown"`       // mct / ideal (0 unfinished)
-	SenderDoneNs int64   `parquet:"sender_done_ns"` // completion notice reached the sender, ns
-}
+// MessageRow is one message of the trace; unchanged from version 1
+// (v1.MessageRow lists the columns and their units).
+type MessageRow = v1.MessageRow
 
-// PortRow is one egress port of a node over the whole run.
-type PortRow struct {
-	Node           int32   `parquet:"node"`
-	Port           int32   `parquet:"port"`
-	IsSwitch       bool    `parquet:"is_switch"`
-	PeerNode       int32   `parquet:"peer_node"`
-	RateBps        int64   `parquet:"rate_bps"`
-	SimDurationNs  int64   `parquet:"sim_duration_ns"` // length of the run, ns (same in every row)
-	TxBytes        int64   `parquet:"tx_bytes"`        // wire bytes sent, all kinds
-	TxDataBytes    int64   `parquet:"tx_data_bytes"`   // wire bytes of data packets
-	TxPkts         int64   `parquet:"tx_pkts"`
-	MarkedPkts     int64   `parquet:"ecn_marked_pkts"` // CE marks applied at this queue
-	DroppedPkts    int64   `parquet:"dropped_pkts"`
-	DroppedBytes   int64   `parquet:"dropped_bytes"`
-	PausedNs       int64   `parquet:"paused_ns"` // time this port was PFC-paused, ns
-	PausesReceived int64   `parquet:"pauses_received"`
-	PausesSent     int64   `parquet:"pauses_sent"` // PAUSE frames sent to this port's peer
-	QLenMaxBytes   int64   `parquet:"qlen_max_bytes"`
-	QLenAvgBytes   float64 `parquet:"qlen_avg_bytes"` // time-weighted mean over the run
-	QLenP99Bytes   int64   `parquet:"qlen_p99_bytes"` // time-weighted 99th percentile
-}
+// PortRow is one egress port of a node over the whole run; unchanged from
+// version 1 (v1.PortRow lists the columns and their units).
+type PortRow = v1.PortRow
