@@ -323,21 +323,30 @@ func TestScanStopsOnError(t *testing.T) {
 	}
 }
 
-// writePackets streams n packet rows to path.
-func writePackets(tb testing.TB, path string, n int) {
+// streamPackets streams the packet rows row(0), ..., row(n-1) to path as
+// a run writes packets.parquet.
+func streamPackets(tb testing.TB, path string, n int64, row func(i int64) v2.PacketRow) {
 	tb.Helper()
 	s, err := output.NewStream[v2.PacketRow](path, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	src := randomRows[v2.PacketRow](1<<14, 6)
 	for i := range n {
-		r := src[i&(len(src)-1)]
-		r.TNs, r.PSN = int64(i), int64(i)
-		s.Append(r)
+		s.Append(row(i))
 	}
 	if err := s.Close(); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+// randomPackets gives row i of a log of random packet rows (a cycle of
+// 2^14) whose t_ns and psn are i.
+func randomPackets() func(i int64) v2.PacketRow {
+	src := randomRows[v2.PacketRow](1<<14, 6)
+	return func(i int64) v2.PacketRow {
+		r := src[i&(int64(len(src))-1)]
+		r.TNs, r.PSN = i, i
+		return r
 	}
 }
 
@@ -347,7 +356,7 @@ func writePackets(tb testing.TB, path string, n int) {
 func TestScanPacketsMemory(t *testing.T) {
 	const n = 200_000
 	path := filepath.Join(t.TempDir(), runfolder.PacketsFile)
-	writePackets(t, path, n)
+	streamPackets(t, path, n, randomPackets())
 
 	// Arrow's buffers are all released at the end.
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -445,7 +454,7 @@ func TestComputeFromParquet(t *testing.T) {
 func BenchmarkScanPackets(b *testing.B) {
 	const n = 200_000
 	path := filepath.Join(b.TempDir(), runfolder.PacketsFile)
-	writePackets(b, path, n)
+	streamPackets(b, path, n, randomPackets())
 	b.ReportAllocs()
 	b.ResetTimer()
 	var rows int64

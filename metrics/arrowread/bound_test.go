@@ -12,8 +12,6 @@ import (
 
 	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/limits"
-	"github.com/ccreplay/ccreplay/runfolder"
-	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // Every reader of a run folder's Parquet files takes a regular file within
@@ -22,23 +20,7 @@ import (
 // folder at once, and a named pipe with no writer at once too (a plain
 // open would wait for a writer for ever), each in one line naming the file.
 func TestReadersAreBounded(t *testing.T) {
-	readers := []struct {
-		name, what string
-		max        int64
-		read       func(string) error
-	}{
-		{runfolder.FlowsFile, "a run's " + runfolder.FlowsFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadFlows(p); return err }},
-		{runfolder.MessagesFile, "a run's " + runfolder.MessagesFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadMessages(p); return err }},
-		{runfolder.PortsFile, "a run's " + runfolder.PortsFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadPorts(p); return err }},
-		{runfolder.LinksFile, "an estimate's " + runfolder.LinksFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadLinks(p); return err }},
-		{runfolder.ComparisonFile, "a comparison's " + runfolder.ComparisonFile, limits.MaxRunParquetBytes, func(p string) error { _, err := ReadComparison(p); return err }},
-		{runfolder.PacketsFile, "a run's " + runfolder.PacketsFile, limits.MaxPacketsParquetBytes, func(p string) error {
-			return ScanPackets(p, func(*v2.PacketRow) error { return nil })
-		}},
-		{runfolder.PacketsFile, "a run's " + runfolder.PacketsFile, limits.MaxPacketsParquetBytes, func(p string) error { _, err := ScanPacketStats(p); return err }},
-		{runfolder.PacketsFile, "a run's " + runfolder.PacketsFile, limits.MaxPacketsParquetBytes, func(p string) error { _, err := NumRows(p); return err }},
-	}
-	for _, r := range readers {
+	for _, r := range fileReaders {
 		dir := t.TempDir()
 		p := filepath.Join(dir, r.name)
 		oneLine := func(kind string, err error, want string) {

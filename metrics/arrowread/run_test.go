@@ -38,20 +38,6 @@ func simPacket(i int64) v2.PacketRow {
 	return r
 }
 
-func writeSimPackets(tb testing.TB, path string, n int64) {
-	tb.Helper()
-	s, err := output.NewStream[v2.PacketRow](path, 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for i := range n {
-		s.Append(simPacket(i))
-	}
-	if err := s.Close(); err != nil {
-		tb.Fatal(err)
-	}
-}
-
 // TestScanPacketStats checks the streamed statistics against the same
 // accumulator fed from memory, and that scanning with the accumulator
 // keeps the live heap flat (the issue: "memory must not grow with the
@@ -59,7 +45,7 @@ func writeSimPackets(tb testing.TB, path string, n int64) {
 func TestScanPacketStats(t *testing.T) {
 	const n = 300_000
 	path := filepath.Join(t.TempDir(), runfolder.PacketsFile)
-	writeSimPackets(t, path, n)
+	streamPackets(t, path, n, simPacket)
 
 	want := metrics.NewPacketAccumulator()
 	for i := range int64(n) {
@@ -112,7 +98,7 @@ func TestScanPacketStats(t *testing.T) {
 // its Snappy decoder; the reader returns an error naming the file instead.
 func TestCorruptPageIsAnError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), runfolder.PacketsFile)
-	writeSimPackets(t, path, 100_000)
+	streamPackets(t, path, 100_000, simPacket)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +150,7 @@ func TestRecompute(t *testing.T) {
 	if !reflect.DeepEqual(rec.Summary, want) || rec.Packets != nil || len(rec.Rows.Flows) != 500 {
 		t.Errorf("recomputed %+v", rec)
 	}
-	writeSimPackets(t, filepath.Join(dir, runfolder.PacketsFile), 1000)
+	streamPackets(t, filepath.Join(dir, runfolder.PacketsFile), 1000, simPacket)
 	if rec, err = Recompute(rf, RecomputeOptions{}); err != nil || rec.Packets == nil || rec.Packets.Rows != 1000 {
 		t.Errorf("with packets: %+v, %v", rec, err)
 	}
