@@ -105,7 +105,7 @@ func BySize(msgs []v2.MessageRow) SizeTable {
 		}
 	}
 	for j := range t.Rows {
-		st := intSummary(mcts[j])
+		st := summary(mcts[j])
 		r := &t.Rows[j]
 		r.MessagesFinished = int64(len(mcts[j]))
 		r.MCTMeanNs, r.MCTP50Ns, r.MCTP99Ns = st.mean, st.p50, st.p99

@@ -191,13 +191,13 @@ func (a *Accumulator) flowStats(s *Summary) {
 	}
 	s.GoodputMeanBps = ratio(sum, float64(len(a.rates)))
 
-	st := intSummary(a.fcts)
+	st := summary(a.fcts)
 	s.FCTMeanNs, s.FCTP50Ns, s.FCTP90Ns, s.FCTP95Ns = st.mean, st.p50, st.p90, st.p95
 	s.FCTP99Ns, s.FCTP999Ns, s.FCTMaxNs = st.p99, st.p999, st.max
-	sd := floatSummary(a.slowdowns)
+	sd := summary(a.slowdowns)
 	s.SlowdownMean, s.SlowdownP50, s.SlowdownP90, s.SlowdownP95 = sd.mean, sd.p50, sd.p90, sd.p95
 	s.SlowdownP99, s.SlowdownP999, s.SlowdownMax = sd.p99, sd.p999, sd.max
-	ss := floatSummary(a.sdStand)
+	ss := summary(a.sdStand)
 	s.SlowdownStandaloneMean, s.SlowdownStandaloneP50, s.SlowdownStandaloneP99 = ss.mean, ss.p50, ss.p99
 }
 
@@ -231,7 +231,7 @@ func goodput(sizeBytes, fctNs int64) float64 {
 // use, so its iteration order decides nothing.
 func (a *Accumulator) messageStats(s *Summary) {
 	s.MessagesFinished = int64(len(a.mcts))
-	st := intSummary(a.mcts)
+	st := summary(a.mcts)
 	s.MCTMeanNs, s.MCTP50Ns, s.MCTP90Ns, s.MCTP95Ns = st.mean, st.p50, st.p90, st.p95
 	s.MCTP99Ns, s.MCTP999Ns, s.MCTMaxNs = st.p99, st.p999, st.max
 	var ccts []int64
@@ -242,7 +242,7 @@ func (a *Accumulator) messageStats(s *Summary) {
 	}
 	s.Collectives = int64(len(a.colls))
 	s.CollectivesFinished = int64(len(ccts))
-	st = intSummary(ccts)
+	st = summary(ccts)
 	s.CCTMeanNs, s.CCTP50Ns, s.CCTP90Ns, s.CCTP95Ns = st.mean, st.p50, st.p90, st.p95
 	s.CCTP99Ns, s.CCTP999Ns, s.CCTMaxNs = st.p99, st.p999, st.max
 }

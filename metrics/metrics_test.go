@@ -229,7 +229,7 @@ func TestPercentileSmall(t *testing.T) {
 	for i := range vs {
 		vs[i] = int64(i + 1)
 	}
-	st := intSummary(vs)
+	st := summary(vs)
 	if st.p999 != 999 || st.p99 != 990 || st.p50 != 500 || st.max != 1000 || st.mean != 500.5 {
 		t.Errorf("1..1000: %+v", st)
 	}

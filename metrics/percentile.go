@@ -40,53 +40,29 @@ func percentile[T cmp.Ordered](sorted []T, perMille int) T {
 	return sorted[rank(len(sorted), perMille)]
 }
 
-// intStats summarizes int64 values (nanoseconds): an exact mean of an exact
-// int64 sum, and percentiles that are values of the input.
-type intStats struct {
+// stats summarizes values: nanoseconds (int64) or slowdowns (float64). The
+// mean of int64 values is that of their exact int64 sum; the percentiles
+// are values of the input.
+type stats[T int64 | float64] struct {
 	mean                          float64
-	p50, p90, p95, p99, p999, max int64
+	p50, p90, p95, p99, p999, max T
 }
 
-// intSummary sorts vs in place and summarizes them; all zeros when empty.
-func intSummary(vs []int64) intStats {
+// summary sorts vs in place and summarizes them; all zeros when empty.
+// Float values must be finite; their mean is summed in the given (row)
+// order before vs is sorted, so the result does not depend on anything but
+// the rows (a sum of int64 values is exact in any order).
+func summary[T int64 | float64](vs []T) stats[T] {
 	if len(vs) == 0 {
-		return intStats{}
+		return stats[T]{}
 	}
-	slices.Sort(vs)
-	var sum int64
+	var sum T
 	for _, v := range vs {
 		sum += v
 	}
-	return intStats{
-		mean: float64(sum) / float64(len(vs)),
-		p50:  percentile(vs, p50),
-		p90:  percentile(vs, p90),
-		p95:  percentile(vs, p95),
-		p99:  percentile(vs, p99),
-		p999: percentile(vs, p999),
-		max:  vs[len(vs)-1],
-	}
-}
-
-// floatStats summarizes float64 values (slowdowns).
-type floatStats struct {
-	mean, p50, p90, p95, p99, p999, max float64
-}
-
-// floatSummary summarizes vs, which must be finite; the mean is summed in
-// the given (row) order before vs is sorted in place, so the result does not
-// depend on anything but the rows.
-func floatSummary(vs []float64) floatStats {
-	if len(vs) == 0 {
-		return floatStats{}
-	}
-	var sum float64
-	for _, v := range vs {
-		sum += v
-	}
-	mean := sum / float64(len(vs))
+	mean := float64(sum) / float64(len(vs))
 	slices.Sort(vs)
-	return floatStats{
+	return stats[T]{
 		mean: finite(mean),
 		p50:  percentile(vs, p50),
 		p90:  percentile(vs, p90),
