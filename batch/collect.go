@@ -80,31 +80,21 @@ func Collect(root string, pl *Plan, states []ItemState) (*Table, error) {
 		}
 	}
 	t.Columns = append(t.Columns, point, dir, state, errc, hash)
-	labels := map[string]int{}
-	var keys []string
-	var texts [][]*string
+	labels := newTextColumns(n)
 	for i := range pl.Items {
 		for _, l := range pl.Items[i].Labels {
-			j, ok := labels[l.Key]
-			if !ok {
-				j = len(keys)
-				labels[l.Key] = j
-				keys = append(keys, l.Key)
-				texts = append(texts, make([]*string, n))
-			}
+			cells := labels.column(l.Key)
 			if !l.Null {
 				v := l.Value
-				texts[j][i] = &v
+				cells[i] = &v
 			}
 		}
 	}
-	for j, k := range keys {
-		t.Columns = append(t.Columns, typedColumn(k, texts[j]))
+	for j, k := range labels.names {
+		t.Columns = append(t.Columns, typedColumn(k, labels.cells[j]))
 	}
 	// Metrics, in the order summary.json first gives them.
-	index := map[string]int{}
-	var names []string
-	var cols [][]*string
+	metrics := newTextColumns(n)
 	for i, s := range states {
 		if s.State != Done {
 			continue
@@ -115,28 +105,47 @@ func Collect(root string, pl *Plan, states []ItemState) (*Table, error) {
 			return nil, fmt.Errorf("%s: %w", d, err)
 		}
 		for _, kv := range nums {
-			j, ok := index[kv.name]
-			if !ok {
-				j = len(names)
-				index[kv.name] = j
-				names = append(names, kv.name)
-				cols = append(cols, make([]*string, n))
-			}
 			v := kv.value
-			cols[j][i] = &v
+			metrics.column(kv.name)[i] = &v
 		}
 	}
 	have := map[string]bool{}
 	for _, c := range t.Columns {
 		have[c.Name] = true
 	}
-	for j, name := range names {
+	for j, name := range metrics.names {
 		if have[name] {
 			name = "metric_" + name
 		}
-		t.Columns = append(t.Columns, typedColumn(name, cols[j]))
+		t.Columns = append(t.Columns, typedColumn(name, metrics.cells[j]))
 	}
 	return t, nil
+}
+
+// textColumns gathers columns of texts, one cell per item (nil: null),
+// in the order their names first come.
+type textColumns struct {
+	rows  int
+	index map[string]int
+	names []string
+	cells [][]*string
+}
+
+func newTextColumns(rows int) *textColumns {
+	return &textColumns{rows: rows, index: map[string]int{}}
+}
+
+// column returns the cells of the named column, adding it (all null) the
+// first time the name comes.
+func (c *textColumns) column(name string) []*string {
+	j, ok := c.index[name]
+	if !ok {
+		j = len(c.names)
+		c.index[name] = j
+		c.names = append(c.names, name)
+		c.cells = append(c.cells, make([]*string, c.rows))
+	}
+	return c.cells[j]
 }
 
 // typedColumn types a column of texts: int64 when every value is an
