@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -63,6 +64,31 @@ type Options struct {
 	Timings bool
 	// Progress, when set, is told after each link simulation.
 	Progress func(done, total int) `json:"-"`
+}
+
+// withDefaults returns opt with its empty Aggregate and Combine and its
+// zero PoolFlows set to their defaults, and an error when Aggregate or
+// Combine is none of its choices (the setting is then kept as given).
+func (opt Options) withDefaults() (Options, error) {
+	var errAgg, errComb error
+	opt.Aggregate, errAgg = choice("aggregation", opt.Aggregate, AggregateOwn, AggregateSample)
+	opt.Combine, errComb = choice("combination", opt.Combine, CombineMax, CombineSum)
+	if opt.PoolFlows == 0 {
+		opt.PoolFlows = DefaultPoolFlows
+	}
+	return opt, cmp.Or(errAgg, errComb)
+}
+
+// choice returns v, or def when v is empty; v is def or other, else an
+// error names what it is.
+func choice(what, v, def, other string) (string, error) {
+	switch v {
+	case "":
+		return def, nil
+	case def, other:
+		return v, nil
+	}
+	return v, fmt.Errorf("%s %q: want %s or %s", what, v, def, other)
 }
 
 // Result is an estimate: rows for flows.parquet, messages.parquet and
@@ -173,19 +199,9 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 	if err := cfg.ValidateFor(tr); err != nil {
 		return nil, badInput{err}
 	}
-	switch opt.Aggregate {
-	case "":
-		opt.Aggregate = AggregateOwn
-	case AggregateOwn, AggregateSample:
-	default:
-		return nil, fmt.Errorf("aggregation %q: want %s or %s", opt.Aggregate, AggregateOwn, AggregateSample)
-	}
-	switch opt.Combine {
-	case "":
-		opt.Combine = CombineMax
-	case CombineMax, CombineSum:
-	default:
-		return nil, fmt.Errorf("combination %q: want %s or %s", opt.Combine, CombineMax, CombineSum)
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	flows, err := replay.FlowPaths(&cfg, tr)
 	if err != nil {
@@ -201,9 +217,6 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 	p.feats = make([]Features, len(p.links))
 	for i := range p.links {
 		p.feats[i] = LinkFeatures(&p.links[i], flows, span, p.w)
-	}
-	if p.opt.PoolFlows == 0 {
-		p.opt.PoolFlows = DefaultPoolFlows
 	}
 	p.cl = Cluster(p.feats, p.opt.Tolerance, p.opt.PoolFlows)
 	ideal := make([]units.Time, len(flows))

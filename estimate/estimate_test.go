@@ -275,3 +275,28 @@ func TestLinksFolder(t *testing.T) {
 		t.Fatal("a link's hash does not depend on the scenario")
 	}
 }
+
+// TestOptionDefaults: empty settings take their defaults, the choices are
+// kept, and a setting that is none of them is an error naming it.
+func TestOptionDefaults(t *testing.T) {
+	o, err := Options{}.withDefaults()
+	if err != nil || o.Aggregate != AggregateOwn || o.Combine != CombineMax || o.PoolFlows != DefaultPoolFlows {
+		t.Errorf("zero options: %+v, %v", o, err)
+	}
+	o, err = Options{Aggregate: AggregateSample, Combine: CombineSum, PoolFlows: -1}.withDefaults()
+	if err != nil || o.Aggregate != AggregateSample || o.Combine != CombineSum || o.PoolFlows != -1 {
+		t.Errorf("set options: %+v, %v", o, err)
+	}
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Aggregate: "mean"}, `aggregation "mean": want own or sample`},
+		{Options{Combine: "min"}, `combination "min": want max or sum`},
+		{Options{Aggregate: "mean", Combine: "min"}, `aggregation "mean": want own or sample`},
+	} {
+		if _, err := c.opt.withDefaults(); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: error %v, want %s", c.opt, err, c.want)
+		}
+	}
+}

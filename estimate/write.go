@@ -25,27 +25,16 @@ func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) ru
 	m.Files = []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.LinksFile, runfolder.SummaryFile}
 	m.Warnings = append([]string(nil), res.Warnings...)
 	m.Mode = runfolder.ModeEstimate
-	agg := opt.Aggregate
-	if agg == "" {
-		agg = AggregateOwn
-	}
-	comb := opt.Combine
-	if comb == "" {
-		comb = CombineMax
-	}
-	pool := opt.PoolFlows
-	switch {
-	case pool == 0:
-		pool = DefaultPoolFlows
-	case pool < 0:
-		pool = 1
-	}
+	// NB: Run has refused settings that are none of their choices.
+	o, _ := opt.withDefaults()
+	// A negative PoolFlows (one link per cluster) is echoed as 1.
+	pool := max(o.PoolFlows, 1)
 	tol := opt.Tolerance
 	if tol < 0 {
 		tol = -1
 	}
 	m.Estimate = &runfolder.EstimateEcho{
-		Method: Method, Tolerance: tol, PoolFlows: pool, Aggregate: agg, Combine: comb, FastFactor: FastFactor,
+		Method: Method, Tolerance: tol, PoolFlows: pool, Aggregate: o.Aggregate, Combine: o.Combine, FastFactor: FastFactor,
 		BucketMinFlows: BucketMin, BucketSpread: BucketSpread, Links: len(res.Links), LinksSimulated: res.Simulated,
 	}
 	return m
