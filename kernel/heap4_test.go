@@ -8,17 +8,7 @@ func (q *heap4) len() int { return len(q.h) }
 
 func (q *heap4) push(e event) {
 	q.h = append(q.h, e)
-	h := q.h
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 4
-		if !e.less(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
+	siftUp(q.h, len(q.h)-1, e, 4)
 }
 
 // pop removes the earliest event by bottom-up deletion.
@@ -48,14 +38,6 @@ func (q *heap4) pop() event {
 		h[i] = h[m]
 		i = m
 	}
-	for i > 0 {
-		p := (i - 1) / 4
-		if !last.less(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = last
+	siftUp(h, i, last, 4)
 	return top
 }

@@ -137,9 +137,16 @@ func (q *radixQueue) popUntil(until units.Time) (e event, ok bool) {
 // pushX adds e to the heap b0x.
 func (q *radixQueue) pushX(e event) {
 	h := append(q.b0x, e)
-	i := len(h) - 1
+	siftUp(h, len(h)-1, e, 2)
+	q.b0x = h
+}
+
+// siftUp puts e, which belongs at index i of the d-ary heap h (the
+// children of j at d*j+1 .. d*j+d), at i or above: each ancestor later
+// than e moves down one level.
+func siftUp(h []event, i int, e event, d int) {
 	for i > 0 {
-		p := (i - 1) / 2
+		p := (i - 1) / d
 		if !e.less(&h[p]) {
 			break
 		}
@@ -147,7 +154,6 @@ func (q *radixQueue) pushX(e event) {
 		i = p
 	}
 	h[i] = e
-	q.b0x = h
 }
 
 // popX removes and returns the top of the heap b0x, which is not empty.

@@ -122,11 +122,7 @@ func DefaultConfig() Config {
 // units.MaxRate. What depends on the switch or the topology (one data
 // packet must fit a switch buffer) is checked by replay.Config.Validate.
 func (c *Config) Validate() error {
-	for _, f := range []struct {
-		key string
-		v   units.Bytes
-		min units.Bytes
-	}{
+	for _, f := range []bound[units.Bytes]{
 		{"nic.mtu_payload", c.MTUPayload, 1},
 		{"nic.header", c.HeaderBytes, 0},
 		{"nic.ack_bytes", c.AckBytes, 1},
@@ -139,11 +135,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("%s must be in [%d, 10^18] bytes, got %d B", f.key, int64(f.min), int64(f.v))
 		}
 	}
-	for _, f := range []struct {
-		key string
-		v   units.Time
-		min units.Time
-	}{
+	for _, f := range []bound[units.Time]{
 		{"nic.cnp_interval", c.CNPInterval, 0},
 		{"nic.rto", c.RTO, 1},
 		{"nic.probe_timeout", c.ProbeTimeout, 0},
@@ -177,6 +169,14 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// bound is one field Validate checks: its key, its value and the least
+// value it may take.
+type bound[T any] struct {
+	key string
+	v   T
+	min T
 }
 
 // Packets is the number of data packets a message of b payload bytes needs

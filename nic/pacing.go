@@ -12,15 +12,7 @@ func earlier(a, b *Flow) bool {
 
 func (p *pacingHeap) push(f *Flow) {
 	p.h = append(p.h, f)
-	i := len(p.h) - 1
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !earlier(p.h[i], p.h[parent]) {
-			break
-		}
-		p.h[i], p.h[parent] = p.h[parent], p.h[i]
-		i = parent
-	}
+	p.up(len(p.h) - 1)
 }
 
 func (p *pacingHeap) pop() *Flow {
@@ -51,14 +43,7 @@ func (p *pacingHeap) removeAt(i int) {
 	}
 	// The moved flow may belong above i (it came from another subtree)
 	// or below it.
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !earlier(p.h[i], p.h[parent]) {
-			break
-		}
-		p.h[i], p.h[parent] = p.h[parent], p.h[i]
-		i = parent
-	}
+	i = p.up(i)
 	for {
 		l, r, m := 2*i+1, 2*i+2, i
 		if l < last && earlier(p.h[l], p.h[m]) {
@@ -73,4 +58,18 @@ func (p *pacingHeap) removeAt(i int) {
 		p.h[i], p.h[m] = p.h[m], p.h[i]
 		i = m
 	}
+}
+
+// up moves the flow at index i towards the root while it is earlier than
+// its parent, and returns where it stops.
+func (p *pacingHeap) up(i int) int {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !earlier(p.h[i], p.h[parent]) {
+			break
+		}
+		p.h[i], p.h[parent] = p.h[parent], p.h[i]
+		i = parent
+	}
+	return i
 }

@@ -83,68 +83,36 @@ type Env struct {
 func (e *Env) Has(key string) bool { _, ok := e.args[key]; return ok }
 
 // Time is key as a time (0 when absent).
-func (e *Env) Time(key string) units.Time {
-	v, ok := e.args[key]
-	if !ok {
-		return 0
-	}
-	x, err := units.ParseDuration(v)
-	if err != nil {
-		e.TD.Fatalf(e.T, "%s: %v", key, err)
-	}
-	return x
-}
+func (e *Env) Time(key string) units.Time { return arg(e, key, 0, units.ParseDuration) }
 
 // Size is key as a size, def when absent.
 func (e *Env) Size(key string, def units.Bytes) units.Bytes {
-	v, ok := e.args[key]
-	if !ok {
-		return def
-	}
-	b, err := units.ParseSize(v)
-	if err != nil {
-		e.TD.Fatalf(e.T, "%s: %v", key, err)
-	}
-	return b
+	return arg(e, key, def, units.ParseSize)
 }
 
 // Rate is key as a rate, def when absent.
 func (e *Env) Rate(key string, def units.BitsPerSec) units.BitsPerSec {
-	v, ok := e.args[key]
-	if !ok {
-		return def
-	}
-	r, err := units.ParseRate(v)
-	if err != nil {
-		e.TD.Fatalf(e.T, "%s: %v", key, err)
-	}
-	return r
+	return arg(e, key, def, units.ParseRate)
 }
 
 // Float is key as a number, def when absent.
-func (e *Env) Float(key string, def float64) float64 {
-	v, ok := e.args[key]
-	if !ok {
-		return def
-	}
-	f, err := units.ParseFloat(v)
-	if err != nil {
-		e.TD.Fatalf(e.T, "%s: %v", key, err)
-	}
-	return f
-}
+func (e *Env) Float(key string, def float64) float64 { return arg(e, key, def, units.ParseFloat) }
 
 // Int is key as an integer, def when absent.
-func (e *Env) Int(key string, def int) int {
+func (e *Env) Int(key string, def int) int { return arg(e, key, def, strconv.Atoi) }
+
+// arg is key parsed by parse, def when absent; a value parse rejects
+// fails the script at its line.
+func arg[T any](e *Env, key string, def T, parse func(string) (T, error)) T {
 	v, ok := e.args[key]
 	if !ok {
 		return def
 	}
-	n, err := strconv.Atoi(v)
+	x, err := parse(v)
 	if err != nil {
 		e.TD.Fatalf(e.T, "%s: %v", key, err)
 	}
-	return n
+	return x
 }
 
 // runner is the state of one script.
