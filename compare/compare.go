@@ -24,6 +24,9 @@ import (
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
+	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/units"
 	"github.com/ccreplay/ccreplay/version"
 )
 
@@ -35,14 +38,56 @@ type Run struct {
 	Seed uint64
 	// Rel is the run's folder inside the comparison (cca=PART/seed=N).
 	Rel string
-	// Res and Sum are the replay's message rows (Res.Messages, the only
-	// rows kept once the run is written) and the run's metrics (its
-	// summary.json's), once it has run.
-	Res *replay.Result
-	Sum metrics.Summary
+	// Sum is the run's metrics (its summary.json's) and Digest what the
+	// tables read of its message rows, once it has run.
+	Sum    metrics.Summary
+	Digest Digest
 	// Collapse is the run's collapse warning, "" when none
 	// (runner.CheckCollapse).
 	Collapse string
+}
+
+// Digest is all a finished run keeps of its message rows for the tables
+// printed once every run is done: the rows themselves (about 100 bytes a
+// message) are dropped as soon as the run is written, so that a
+// comparison's memory does not grow with the rows of its finished runs
+// (issue 33, finding 4). Its size depends on the workload's message sizes
+// and collectives, not on its messages.
+type Digest struct {
+	// Messages is the number of the run's message rows.
+	Messages int
+	// BySize is metrics.BySize of the rows (empty without messages).
+	BySize metrics.SizeTable
+	// OSU is the osu-alltoall benchmark's report (mean latency per
+	// message size) when the workload is that benchmark, or OSUErr why
+	// it could not be made (a collective that did not finish).
+	OSU    []gen.OSUPoint
+	OSUErr error
+}
+
+// NewDigest digests a run's message rows of the workload spec wl (the
+// --workload flag's or the configuration file's).
+func NewDigest(wl string, msgs []v2.MessageRow) Digest {
+	d := Digest{Messages: len(msgs), BySize: metrics.BySize(msgs)}
+	if !gen.IsOSU(wl) {
+		return d
+	}
+	plan, err := gen.OSUPlan(wl)
+	if err != nil {
+		d.OSUErr = err
+		return d
+	}
+	spans := map[int64]gen.Span{}
+	for i := range msgs {
+		m := &msgs[i]
+		fin := units.Nanos(m.FinishNs)
+		if m.FinishNs < 0 {
+			fin = -1
+		}
+		gen.AddSpan(spans, m.CollectiveID, units.Nanos(m.ReleaseNs), fin)
+	}
+	d.OSU, d.OSUErr = gen.OSULatency(plan, spans)
+	return d
 }
 
 // Comparison is a planned comparison: every algorithm of a resolved setup
@@ -127,10 +172,8 @@ func (c *Comparison) Execute(ctx context.Context, dir string, jobs int, progress
 					return fmt.Errorf("%s seed %d: %w", r.Spec.Name, r.Seed, err)
 				}
 				if err == nil {
-					// NB: only the message rows are read after the runs (the
-					// tables by size, the OSU report): the flow and port rows of
-					// a finished run are not kept while the others run.
-					r.Res, r.Sum = &replay.Result{Messages: res.Messages}, man.Summary
+					// Of the rows, only the digest outlives the run.
+					r.Digest, r.Sum = NewDigest(st.Req.Workload, res.Messages), man.Summary
 				}
 				return err
 			},

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -12,8 +15,11 @@ import (
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/metrics"
+	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/runfolder"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -129,8 +135,7 @@ func TestNetworkDiffs(t *testing.T) {
 // bucket's slowdown p99.
 func TestTableMeanMinMax(t *testing.T) {
 	run := func(p99 int64, bucket float64) *Run {
-		return &Run{Sum: metrics.Summary{FCTP99Ns: p99, Buckets: []metrics.Bucket{{SizeMinBytes: 1, SizeMaxBytes: 100, SlowdownP99: bucket}}},
-			Res: &replay.Result{}}
+		return &Run{Sum: metrics.Summary{FCTP99Ns: p99, Buckets: []metrics.Bucket{{SizeMinBytes: 1, SizeMaxBytes: 100, SlowdownP99: bucket}}}}
 	}
 	c := &Comparison{Specs: []cca.Spec{{Name: "a"}, {Name: "b"}}, Seeds: []uint64{1, 2},
 		Runs: []*Run{run(1000, 2), run(3000, 4), run(5000, 1), run(5000, 1)}}
@@ -156,11 +161,10 @@ func TestTableMeanMinMax(t *testing.T) {
 	}
 }
 
-// Execute keeps, of each finished run, only the message rows it reads
-// later (the tables by size, the OSU report): a comparison of many runs no
-// longer holds every run's flow and port rows to the end. The tables are
-// those of all the rows.
-func TestExecuteKeepsOnlyMessageRows(t *testing.T) {
+// Execute keeps, of each finished run, only its metrics and the digest of
+// its message rows the tables read (the size table, the OSU report), and
+// the tables are those of all the rows (issue 33, finding 4).
+func TestExecuteKeepsDigest(t *testing.T) {
 	st, err := runconfig.Resolve(runconfig.Request{Workload: "incast:n=4,size=20KB", CCA: "dcqcn,hpcc", CCAList: true, Packets: "none"}, all.Registry())
 	if err != nil {
 		t.Fatal(err)
@@ -169,12 +173,20 @@ func TestExecuteKeepsOnlyMessageRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Execute(context.Background(), t.TempDir(), 2, nil); err != nil {
+	dir := t.TempDir()
+	if _, err := c.Execute(context.Background(), dir, 2, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range c.Runs {
-		if len(r.Res.Messages) != 4 || r.Res.Flows != nil || r.Res.Ports != nil {
-			t.Errorf("%s seed %d: kept %d messages, %d flows, %d ports; want 4 messages only", r.Part, r.Seed, len(r.Res.Messages), len(r.Res.Flows), len(r.Res.Ports))
+		msgs, err := arrowread.ReadMessages(filepath.Join(dir, r.Rel, runfolder.MessagesFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := metrics.BySize(msgs); r.Digest.Messages != 4 || !reflect.DeepEqual(r.Digest.BySize, want) {
+			t.Errorf("%s seed %d: digest of %d messages, size table %+v; want 4 and %+v (messages.parquet's)", r.Part, r.Seed, r.Digest.Messages, r.Digest.BySize, want)
+		}
+		if r.Digest.OSU != nil || r.Digest.OSUErr != nil {
+			t.Errorf("%s seed %d: OSU report %v, %v of an incast", r.Part, r.Seed, r.Digest.OSU, r.Digest.OSUErr)
 		}
 		if r.Sum.Flows != 4 {
 			t.Errorf("%s seed %d: summary of %d flows", r.Part, r.Seed, r.Sum.Flows)
@@ -184,5 +196,87 @@ func TestExecuteKeepsOnlyMessageRows(t *testing.T) {
 	c.WriteSizeTable(&b)
 	if !strings.Contains(b.String(), "20000") {
 		t.Errorf("size table:\n%s", b.String())
+	}
+}
+
+// A Run holds no row slice and no replay result (issue 33, finding 4: a
+// comparison kept every finished run's message rows, about 100 bytes a
+// message, until the last run finished): nothing reachable from its type
+// can hold rows.
+func TestRunHoldsNoRows(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(typ reflect.Type, path string)
+	walk = func(typ reflect.Type, path string) {
+		if seen[typ] {
+			return
+		}
+		seen[typ] = true
+		if typ == reflect.TypeOf(replay.Result{}) {
+			t.Errorf("%s is a replay.Result", path)
+		}
+		switch typ.Kind() {
+		case reflect.Slice, reflect.Array:
+			if e := typ.Elem(); e.Kind() == reflect.Struct && e.PkgPath() == reflect.TypeOf(v2.MessageRow{}).PkgPath() && strings.HasSuffix(e.Name(), "Row") {
+				t.Errorf("%s holds %s rows", path, e)
+			}
+			walk(typ.Elem(), path+"[]")
+		case reflect.Pointer:
+			walk(typ.Elem(), path)
+		case reflect.Map:
+			walk(typ.Key(), path+"[key]")
+			walk(typ.Elem(), path+"[]")
+		case reflect.Struct:
+			for i := 0; i < typ.NumField(); i++ {
+				walk(typ.Field(i).Type, path+"."+typ.Field(i).Name)
+			}
+		}
+	}
+	walk(reflect.TypeOf(Run{}), "Run")
+}
+
+// The heap a comparison's runs hold once they are done does not grow with
+// their messages (issue 33, finding 4): 8 times the messages, and the
+// runs' retained heap grows by far less than the 100-odd bytes a message
+// row takes (under 16 bytes a message).
+func TestFinishedRunsHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 2 x 4,608 flows")
+	}
+	retained := func(flows int) (int64, int) {
+		st, err := runconfig.Resolve(runconfig.Request{Workload: fmt.Sprintf("incast:n=8,per_host=%d,size=1KB", flows/8), CCA: "dcqcn,hpcc",
+			CCAList: true, Packets: "none"}, all.Registry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := New(st, []uint64{1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Execute(context.Background(), t.TempDir(), 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		with := m.HeapAlloc
+		n := len(c.Runs)
+		for _, r := range c.Runs {
+			if r.Digest.Messages != flows {
+				t.Fatalf("%s: %d messages, want %d", r.Part, r.Digest.Messages, flows)
+			}
+		}
+		c.Runs = nil
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		runtime.KeepAlive(c)
+		return int64(with) - int64(m.HeapAlloc), n
+	}
+	small, _ := retained(512)
+	large, runs := retained(4096)
+	t.Logf("finished runs retain %d bytes at 512 messages each, %d at 4,096", small, large)
+	if limit := int64(16 * (4096 - 512) * runs); large-small > limit {
+		t.Errorf("finished runs hold %d bytes at 512 messages each, %d at 4,096: grew %d, want under %d (16 bytes a message)", small, large, large-small, limit)
 	}
 }

@@ -71,8 +71,8 @@ func (c *Comparison) WriteJSON(w io.Writer, dir string) error {
 	}{SchemaVersion: v2.Version, NetworkDifferences: diffs, SameNetwork: held}
 	for _, r := range c.Runs {
 		j := jsonRun{CCA: r.Part, Spec: r.Spec.Name, Seed: r.Seed, Dir: filepath.ToSlash(filepath.Join(dir, r.Rel)), Metrics: r.Sum}
-		if len(r.Res.Messages) > 0 {
-			t := metrics.BySize(r.Res.Messages)
+		if r.Digest.Messages > 0 {
+			t := r.Digest.BySize
 			j.BySize = &t
 		}
 		out.Runs = append(out.Runs, j)
@@ -146,12 +146,12 @@ func (c *Comparison) WriteTable(w io.Writer) {
 // same ones. Nothing when the runs have no messages.
 func (c *Comparison) WriteSizeTable(w io.Writer) {
 	specs, seeds, runs := c.Specs, c.Seeds, c.Runs
-	if len(runs) == 0 || len(runs[0].Res.Messages) == 0 {
+	if len(runs) == 0 || runs[0].Digest.Messages == 0 {
 		return
 	}
 	tables := make([]metrics.SizeTable, len(runs))
 	for i, r := range runs {
-		tables[i] = metrics.BySize(r.Res.Messages)
+		tables[i] = r.Digest.BySize
 	}
 	ref := tables[0]
 	colls := false

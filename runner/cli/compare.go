@@ -8,7 +8,6 @@ import (
 	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/compare"
 	"github.com/ccreplay/ccreplay/internal/clierr"
-	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/trace/gen"
 )
@@ -111,11 +110,11 @@ func printComparison(env Env, cmp *compare.Comparison, out string) error {
 	for i, sp := range cmp.Specs {
 		labels = append(labels, sp.Name)
 		for j, seed := range cmp.Seeds {
-			p, err := reproduce.OSULatency(wl, cmp.Runs[i*len(cmp.Seeds)+j].Res.Messages)
-			if err != nil {
-				return fmt.Errorf("%s seed %d: %w", sp.Name, seed, err)
+			d := &cmp.Runs[i*len(cmp.Seeds)+j].Digest
+			if d.OSUErr != nil {
+				return fmt.Errorf("%s seed %d: %w", sp.Name, seed, d.OSUErr)
 			}
-			pts[i] = append(pts[i], p)
+			pts[i] = append(pts[i], d.OSU)
 		}
 	}
 	gen.WriteOSUTable(w, labels, pts)
