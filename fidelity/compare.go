@@ -138,20 +138,25 @@ type MatchSummary struct {
 // Overall compares every matched flow.
 type Overall struct {
 	Flows int `json:"flows"`
-	// Slowdown of each side (its FCT / its standalone FCT),
-	// SlowdownOtherRefStandalone the other's FCT over the reference's
-	// standalone FCT; the ratios are other / reference.
-	SlowdownRef                Stats   `json:"slowdown_reference"`
-	SlowdownOther              Stats   `json:"slowdown_other"`
-	SlowdownOtherRefStandalone Stats   `json:"slowdown_other_ref_standalone"`
-	SlowdownRatio              Stats   `json:"slowdown_ratio"`
-	SlowdownRatioRefStandalone Stats   `json:"slowdown_ratio_ref_standalone"`
-	FCTMeanRefNs               float64 `json:"fct_mean_reference_ns"`
-	FCTMeanOtherNs             float64 `json:"fct_mean_other_ns"`
-	FCTMeanRatio               float64 `json:"fct_mean_ratio"`
-	LastCompletionRefNs        int64   `json:"last_completion_reference_ns"`
-	LastCompletionOtherNs      int64   `json:"last_completion_other_ns"`
-	LastCompletionRatio        float64 `json:"last_completion_ratio"`
+	SlowdownStats
+	FCTMeanRefNs          float64 `json:"fct_mean_reference_ns"`
+	FCTMeanOtherNs        float64 `json:"fct_mean_other_ns"`
+	FCTMeanRatio          float64 `json:"fct_mean_ratio"`
+	LastCompletionRefNs   int64   `json:"last_completion_reference_ns"`
+	LastCompletionOtherNs int64   `json:"last_completion_other_ns"`
+	LastCompletionRatio   float64 `json:"last_completion_ratio"`
+}
+
+// SlowdownStats are the slowdowns of a set of matched flows, Overall's and
+// each Bucket's (their JSON holds these fields in place): of each side (its
+// FCT / its standalone FCT), SlowdownOtherRefStandalone the other's FCT
+// over the reference's standalone FCT; the ratios are other / reference.
+type SlowdownStats struct {
+	SlowdownRef                Stats `json:"slowdown_reference"`
+	SlowdownOther              Stats `json:"slowdown_other"`
+	SlowdownOtherRefStandalone Stats `json:"slowdown_other_ref_standalone"`
+	SlowdownRatio              Stats `json:"slowdown_ratio"`
+	SlowdownRatioRefStandalone Stats `json:"slowdown_ratio_ref_standalone"`
 }
 
 // BucketSet is one bucketing of the matched flows.
@@ -168,12 +173,7 @@ type Bucket struct {
 	SizeMinBytes int64 `json:"size_min_bytes"`
 	SizeMaxBytes int64 `json:"size_max_bytes"`
 	Flows        int   `json:"flows"`
-	// As Overall's fields of the same names.
-	SlowdownRef                Stats `json:"slowdown_reference"`
-	SlowdownOther              Stats `json:"slowdown_other"`
-	SlowdownOtherRefStandalone Stats `json:"slowdown_other_ref_standalone"`
-	SlowdownRatio              Stats `json:"slowdown_ratio"`
-	SlowdownRatioRefStandalone Stats `json:"slowdown_ratio_ref_standalone"`
+	SlowdownStats
 }
 
 // FlowDiff is one matched flow on both sides. Src, Dst and the ports are
@@ -262,11 +262,7 @@ func Compare(ref, other Side, opt Options) (*Report, error) {
 
 // overall computes Overall over the matched flows.
 func overall(fs []FlowDiff) Overall {
-	o := Overall{Flows: len(fs)}
-	sa, sb, sbr := slowdowns(fs, allOf(len(fs)))
-	o.SlowdownRef, o.SlowdownOther, o.SlowdownOtherRefStandalone = summarize(sa, NearestRank), summarize(sb, NearestRank), summarize(sbr, NearestRank)
-	o.SlowdownRatio = ratioStats(o.SlowdownOther, o.SlowdownRef)
-	o.SlowdownRatioRefStandalone = ratioStats(o.SlowdownOtherRefStandalone, o.SlowdownRef)
+	o := Overall{Flows: len(fs), SlowdownStats: slowdownStats(fs, allOf(len(fs)), NearestRank)}
 	var sumA, sumB int64
 	firstA, firstB := int64(math.MaxInt64), int64(math.MaxInt64)
 	var lastA, lastB int64
@@ -303,6 +299,16 @@ func slowdowns(fs []FlowDiff, idx []int) (ref, other, otherRefSA []float64) {
 	return ref, other, otherRefSA
 }
 
+// slowdownStats summarizes, by rule, the slowdowns of the flows at idx
+// and their ratios.
+func slowdownStats(fs []FlowDiff, idx []int, rule string) SlowdownStats {
+	sa, sb, sbr := slowdowns(fs, idx)
+	s := SlowdownStats{SlowdownRef: summarize(sa, rule), SlowdownOther: summarize(sb, rule), SlowdownOtherRefStandalone: summarize(sbr, rule)}
+	s.SlowdownRatio = ratioStats(s.SlowdownOther, s.SlowdownRef)
+	s.SlowdownRatioRefStandalone = ratioStats(s.SlowdownOtherRefStandalone, s.SlowdownRef)
+	return s
+}
+
 // sizeOrder is the flows' indices sorted by (size, start, row): the
 // reference's values, so both sides fall into the same buckets.
 // NB: fct_analysis.py sorts with `sort -n -k 2`, which breaks ties of
@@ -335,14 +341,10 @@ func hpccGroups(order []int, step int) [][]int {
 func bucketStats(fs []FlowDiff, groups [][]int, rule string) []Bucket {
 	out := make([]Bucket, 0, len(groups))
 	for _, g := range groups {
-		sa, sb, sbr := slowdowns(fs, g)
-		b := Bucket{
+		out = append(out, Bucket{
 			SizeMinBytes: fs[g[0]].SizeBytes, SizeMaxBytes: fs[g[len(g)-1]].SizeBytes, Flows: len(g),
-			SlowdownRef: summarize(sa, rule), SlowdownOther: summarize(sb, rule), SlowdownOtherRefStandalone: summarize(sbr, rule),
-		}
-		b.SlowdownRatio = ratioStats(b.SlowdownOther, b.SlowdownRef)
-		b.SlowdownRatioRefStandalone = ratioStats(b.SlowdownOtherRefStandalone, b.SlowdownRef)
-		out = append(out, b)
+			SlowdownStats: slowdownStats(fs, g, rule),
+		})
 	}
 	return out
 }
