@@ -2,9 +2,7 @@ package nn
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -142,35 +140,18 @@ func TestLSTMPaddingIgnored(t *testing.T) {
 // documents give one-line errors; Clone is independent.
 func TestLSTMJSON(t *testing.T) {
 	l := filledLSTM(t, 2, 3)
-	b1, err := json.Marshal(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b1, _ := jsonRoundTrip(t, l)
 	if !bytes.HasPrefix(b1, []byte(`{"inputs":2,"hidden":3,"gates":"ifgo","w":[[`)) {
 		t.Fatalf("unexpected form %s", b1)
 	}
-	var back LSTM
-	if err := json.Unmarshal(b1, &back); err != nil {
-		t.Fatal(err)
-	}
-	b2, _ := json.Marshal(&back)
-	if !bytes.Equal(b1, b2) {
-		t.Fatalf("round trip changed the JSON:\n%s\n%s", b1, b2)
-	}
-	for _, bad := range []struct{ doc, want string }{
+	jsonRejects[LSTM](t, []badDoc{
 		{`{"inputs":1,"hidden":1,"gates":"iofg","w":[[1,1],[1,1],[1,1],[1,1]],"b":[0,0,0,0]}`, "gate order"},
 		{`{"inputs":0,"hidden":1,"gates":"ifgo","w":[],"b":[]}`, "widths"},
 		{`{"inputs":1,"hidden":1,"gates":"ifgo","w":[[1,1],[1,1],[1,1]],"b":[0,0,0,0]}`, "want 4 weight rows"},
 		{`{"inputs":1,"hidden":1,"gates":"ifgo","w":[[1,1],[1,1],[1],[1,1]],"b":[0,0,0,0]}`, "row 2: want 2 weights"},
 		{`{"inputs":1,"hidden":1,"gates":"ifgo","w":[[1,1],[1,1],[1,1],[1,1]],"b":[0,0,0,1e999]}`, "lstm"},
 		{`[1]`, "nn: lstm"},
-	} {
-		var l LSTM
-		err := json.Unmarshal([]byte(bad.doc), &l)
-		if err == nil || !strings.Contains(err.Error(), bad.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: error %v, want one line containing %q", bad.doc, err, bad.want)
-		}
-	}
+	})
 	c := l.Clone()
 	c.Params[0] += 1
 	if l.Params[0] == c.Params[0] {

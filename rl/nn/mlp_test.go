@@ -55,24 +55,13 @@ func TestNewZeroLayout(t *testing.T) {
 // identical outputs; malformed documents give one-line errors.
 func TestJSONRoundTrip(t *testing.T) {
 	m := filled(t, []int{3, 4, 1})
-	b1, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back MLP
-	if err := json.Unmarshal(b1, &back); err != nil {
-		t.Fatal(err)
-	}
-	b2, _ := json.Marshal(&back)
-	if !bytes.Equal(b1, b2) {
-		t.Fatalf("round trip changed the JSON:\n%s\n%s", b1, b2)
-	}
+	_, back := jsonRoundTrip(t, m)
 	x := []float64{0.1, -0.2, 0.3}
 	w := make([]float64, m.WorkSize())
 	if m.Forward(x, w) != back.Forward(x, w) {
 		t.Fatal("round trip changed the output")
 	}
-	for _, bad := range []struct{ doc, want string }{
+	jsonRejects[MLP](t, []badDoc{
 		{`{"sizes":[2,1],"hidden":"relu","output":"sigmoid","layers":[{"w":[[1,2]],"b":[0]}]}`, "activations"},
 		{`{"sizes":[2,3],"hidden":"relu","output":"tanh","layers":[]}`, "width 1"},
 		{`{"sizes":[2,1],"hidden":"relu","output":"tanh","layers":[]}`, "need 1 layers"},
@@ -80,13 +69,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		{`{"sizes":[2,1],"hidden":"relu","output":"tanh","layers":[{"w":[[1,2]],"b":[]}]}`, "want 1 weight rows and 1 biases"},
 		{`{"sizes":[0,1],"hidden":"relu","output":"tanh","layers":[{"w":[],"b":[0]}]}`, "layer widths"},
 		{`[1,2]`, "nn:"},
-	} {
-		var m MLP
-		err := json.Unmarshal([]byte(bad.doc), &m)
-		if err == nil || !strings.Contains(err.Error(), bad.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: error %v, want one line containing %q", bad.doc, err, bad.want)
-		}
-	}
+	})
 }
 
 // TestForwardAllocFree: agents call Forward once per RTT, so it must not
@@ -97,5 +80,40 @@ func TestForwardAllocFree(t *testing.T) {
 	w := make([]float64, m.WorkSize())
 	if n := testing.AllocsPerRun(100, func() { m.Forward(x, w) }); n != 0 {
 		t.Fatalf("Forward allocates %v times", n)
+	}
+}
+
+// jsonRoundTrip encodes v, decodes the document into a new T and encodes
+// that again: the two documents must be the same bytes. It returns the
+// document and the decoded copy.
+func jsonRoundTrip[T any](t *testing.T, v *T) ([]byte, *T) {
+	t.Helper()
+	b1, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := new(T)
+	if err := json.Unmarshal(b1, back); err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := json.Marshal(back)
+	if !bytes.Equal(b1, b2) {
+		t.Fatalf("round trip changed the JSON:\n%s\n%s", b1, b2)
+	}
+	return b1, back
+}
+
+// badDoc is a malformed document and a phrase its error must contain.
+type badDoc struct{ doc, want string }
+
+// jsonRejects decodes each document into a T: each must fail with a
+// one-line error containing its phrase.
+func jsonRejects[T any](t *testing.T, docs []badDoc) {
+	t.Helper()
+	for _, bad := range docs {
+		err := json.Unmarshal([]byte(bad.doc), new(T))
+		if err == nil || !strings.Contains(err.Error(), bad.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line containing %q", bad.doc, err, bad.want)
+		}
 	}
 }
