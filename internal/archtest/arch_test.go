@@ -119,6 +119,8 @@ var rules = []rule{
 		why: "the run and compare commands as Go calls resolve their inputs through runconfig and build algorithms only through the registry they are given: no concrete algorithm, trainer, sweep or model"},
 	{pkgs: []string{"rl/nn", "rl/gbt", "rl/reward"}, allow: none,
 		why: "models and rewards are plain math that both the runtime and the trainers build on"},
+	{pkgs: []string{"rl/gbt/internal/gbttest"}, allow: []string{"rl/gbt"},
+		why: "tests only: the data and model check the tree tests share; no training package, so rl/gbt/fit's tests can import it"},
 	{pkgs: []string{"netcalc"}, allow: []string{"units"},
 		why: "the network-calculus model is min-plus algebra on curves: it never runs the packet replay it is compared with"},
 	{pkgs: []string{"netcalc/scenario"}, deny: []string{"cca/*", "rl/...", "sweep", "reproduce", "batch"},

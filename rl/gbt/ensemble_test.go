@@ -1,6 +1,7 @@
 package gbt
 
 import (
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ func TestReadJSONRejects(t *testing.T) {
 	if _, err := ReadJSON(strings.NewReader(good)); err != nil {
 		t.Fatalf("good model: %v", err)
 	}
-	cases := []struct{ name, in, want string }{
+	cases := []rejectCase{
 		{"format", strings.Replace(good, "ccreplay.gbt", "other", 1), `format is "other"`},
 		{"version", strings.Replace(good, `"version":1`, `"version":9`, 1), "version 9"},
 		{"unknown field", strings.Replace(good, `"base_score"`, `"bias":1,"base_score"`, 1), "unknown field"},
@@ -23,14 +24,28 @@ func TestReadJSONRejects(t *testing.T) {
 		{"feature", strings.Replace(good, `"feature":0`, `"feature":1`, 1), "feature index 1"},
 		{"names", strings.Replace(good, `"num_features":1`, `"num_features":1,"features":["a","b"]`, 1), "2 feature names for 1"},
 	}
+	checkRejects(t, good, cases, ReadJSON)
+}
+
+// rejectCase is one malformed model and a phrase its error must contain.
+type rejectCase struct{ name, in, want string }
+
+// checkRejects reads each case's model with read: each must fail with a
+// one-line error that contains the case's phrase. good is the valid model
+// the cases edit; a case equal to it is an edit that did not apply.
+func checkRejects(t *testing.T, good string, cases []rejectCase, read func(io.Reader) (*Ensemble, error)) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.in == good {
 				t.Fatal("replacement did not apply")
 			}
-			_, err := ReadJSON(strings.NewReader(c.in))
+			_, err := read(strings.NewReader(c.in))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("err = %v, want %q", err, c.want)
+				t.Fatalf("err = %v, want it to mention %q", err, c.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error is not one line: %q", err)
 			}
 		})
 	}

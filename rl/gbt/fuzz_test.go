@@ -2,6 +2,7 @@ package gbt
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"testing"
@@ -44,40 +45,34 @@ func addSeeds(f *testing.F, files ...string) {
 	}
 }
 
-func FuzzReadXGBoostJSON(f *testing.F) {
-	addSeeds(f, "xgb_v2.json", "xgb_v1.json")
-	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[{"left_children":[-1],"right_children":[-1],"split_indices":[0],"split_conditions":[1],"default_left":[0]}]}},"learner_model_param":{"base_score":"0","num_feature":"1"},"objective":{"name":"reg:squarederror"}}}`))
+// fuzzRead feeds arbitrary bytes to read: a model it accepts must pass
+// checkLoaded.
+func fuzzRead(f *testing.F, read func(io.Reader) (*Ensemble, error)) {
 	f.Fuzz(func(t *testing.T, b []byte) {
-		e, err := ReadXGBoostJSON(bytes.NewReader(b))
+		e, err := read(bytes.NewReader(b))
 		if err != nil {
 			return
 		}
 		checkLoaded(t, e)
 	})
+}
+
+func FuzzReadXGBoostJSON(f *testing.F) {
+	addSeeds(f, "xgb_v2.json", "xgb_v1.json")
+	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[{"left_children":[-1],"right_children":[-1],"split_indices":[0],"split_conditions":[1],"default_left":[0]}]}},"learner_model_param":{"base_score":"0","num_feature":"1"},"objective":{"name":"reg:squarederror"}}}`))
+	fuzzRead(f, ReadXGBoostJSON)
 }
 
 func FuzzReadLightGBM(f *testing.F) {
 	addSeeds(f, "lgb_v4.txt")
 	f.Add([]byte("tree\nversion=v4\nmax_feature_idx=0\nobjective=regression\n\nTree=0\nnum_leaves=1\nleaf_value=1\n\nend of trees\n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		e, err := ReadLightGBM(bytes.NewReader(b))
-		if err != nil {
-			return
-		}
-		checkLoaded(t, e)
-	})
+	fuzzRead(f, ReadLightGBM)
 }
 
 func FuzzReadJSON(f *testing.F) {
 	f.Add([]byte(`{"format":"ccreplay.gbt","version":1,"base_score":0.5,"num_features":2,"trees":[{"nodes":[{"feature":1,"threshold":1,"left":1,"right":2,"missing_left":true},{"leaf":1},{"leaf":2}]}]}`))
 	f.Add([]byte(`{"format":"ccreplay.gbt","version":1,"base_score":0,"num_features":1,"trees":[{"nodes":[{"leaf":1}]}]}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		e, err := ReadJSON(bytes.NewReader(b))
-		if err != nil {
-			return
-		}
-		checkLoaded(t, e)
-	})
+	fuzzRead(f, ReadJSON)
 }
 
 // FuzzXGBThreshold: for every float32 threshold t and float64 x inside the

@@ -3,38 +3,24 @@ package gbt_test
 import (
 	"bytes"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/rl/gbt"
 	"github.com/ccreplay/ccreplay/rl/gbt/fit"
+	"github.com/ccreplay/ccreplay/rl/gbt/internal/gbttest"
 )
-
-func randomData(n, d int, seed uint64) ([][]float64, []float64) {
-	r := rand.New(rand.NewPCG(seed, 1))
-	X := make([][]float64, n)
-	y := make([]float64, n)
-	for i := range X {
-		X[i] = make([]float64, d)
-		for j := range X[i] {
-			X[i][j] = r.Float64()
-		}
-		y[i] = math.Sin(6*X[i][0]) + X[i][1]*X[i][2] + 0.1*r.NormFloat64()
-	}
-	return X, y
-}
 
 // TestJSONRoundTripByteIdentical: WriteJSON -> ReadJSON -> WriteJSON gives
 // the same bytes and the same predictions.
 func TestJSONRoundTripByteIdentical(t *testing.T) {
-	X, y := randomData(1000, 7, 11)
+	X, y := gbttest.RandomData(1000, 7, 11)
 	names := []string{"rate_frac", "rtt_inflation", "cnps", "nacks", "prev_action", "prev_rate_frac", "prev_rtt_inflation"}
 	e, err := fit.Fit(X, y, names, gbt.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a, b bytes.Buffer
+	var a bytes.Buffer
 	if err := e.WriteJSON(&a); err != nil {
 		t.Fatal(err)
 	}
@@ -42,24 +28,14 @@ func TestJSONRoundTripByteIdentical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := back.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a.Bytes(), b.Bytes()) {
-		t.Fatal("round trip changed the bytes")
-	}
-	for _, x := range X {
-		if e.Predict(x) != back.Predict(x) {
-			t.Fatalf("prediction changed for %v", x)
-		}
-	}
+	gbttest.SameModel(t, e, back, X)
 	if strings.Join(back.FeatureNames(), ",") != strings.Join(names, ",") {
 		t.Fatalf("names %v", back.FeatureNames())
 	}
 }
 
 func TestPredictAllocationFree(t *testing.T) {
-	X, y := randomData(2000, 7, 13)
+	X, y := gbttest.RandomData(2000, 7, 13)
 	e, err := fit.Fit(X, y, nil, gbt.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +51,7 @@ func TestPredictAllocationFree(t *testing.T) {
 // depth 4 over the 7 observation features
 // (RL-CC-NIC, Fuhrer 2023, Section V-C).
 func BenchmarkPredict(b *testing.B) {
-	X, y := randomData(5000, 7, 17)
+	X, y := gbttest.RandomData(5000, 7, 17)
 	e, err := fit.Fit(X, y, nil, gbt.DefaultParams())
 	if err != nil {
 		b.Fatal(err)
@@ -96,7 +72,7 @@ func BenchmarkPredict(b *testing.B) {
 // (plus its base score, width and names) rebuilds it exactly: the same
 // JSON bytes and the same predictions. Tree and AddTree are inverse.
 func TestBuilderRebuildsTrees(t *testing.T) {
-	X, y := randomData(1000, 5, 23)
+	X, y := gbttest.RandomData(1000, 5, 23)
 	names := []string{"a", "b", "c", "d", "e"}
 	e, err := fit.Fit(X, y, names, gbt.DefaultParams())
 	if err != nil {
@@ -115,21 +91,7 @@ func TestBuilderRebuildsTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want, got bytes.Buffer
-	if err := e.WriteJSON(&want); err != nil {
-		t.Fatal(err)
-	}
-	if err := back.WriteJSON(&got); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(want.Bytes(), got.Bytes()) {
-		t.Fatal("rebuilt ensemble differs")
-	}
-	for _, x := range X {
-		if e.Predict(x) != back.Predict(x) {
-			t.Fatalf("prediction changed for %v", x)
-		}
-	}
+	gbttest.SameModel(t, e, back, X)
 	if err := b.AddTree([]gbt.Node{{Leaf: true}}, 0); err == nil {
 		t.Fatal("AddTree after Ensemble accepted")
 	}

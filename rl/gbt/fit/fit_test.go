@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"bytes"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/rl/gbt"
+	"github.com/ccreplay/ccreplay/rl/gbt/internal/gbttest"
 )
 
 // piecewise is a depth-2 step function of two features whose first split
@@ -120,20 +120,6 @@ func TestFitFirstSplitByHand(t *testing.T) {
 	}
 }
 
-func randomData(n, d int, seed uint64) ([][]float64, []float64) {
-	r := rand.New(rand.NewPCG(seed, 1))
-	X := make([][]float64, n)
-	y := make([]float64, n)
-	for i := range X {
-		X[i] = make([]float64, d)
-		for j := range X[i] {
-			X[i][j] = r.Float64()
-		}
-		y[i] = math.Sin(6*X[i][0]) + X[i][1]*X[i][2] + 0.1*r.NormFloat64()
-	}
-	return X, y
-}
-
 // leafCounts returns, per (tree, node index), how many training rows
 // reach that leaf.
 func leafCounts(e *gbt.Ensemble, X [][]float64) map[[2]int]int {
@@ -159,7 +145,7 @@ func leafCounts(e *gbt.Ensemble, X [][]float64) map[[2]int]int {
 // parameters (RL-CC-NIC, Fuhrer 2023, Section V-C: <= 10 trees of
 // depth <= 4).
 func TestFitLimits(t *testing.T) {
-	X, y := randomData(2000, 5, 3)
+	X, y := gbttest.RandomData(2000, 5, 3)
 	for _, p := range []gbt.Params{
 		{Trees: 10, MaxDepth: 4, LearningRate: 0.3, MinLeaf: 20, Lambda: 1},
 		{Trees: 3, MaxDepth: 1, LearningRate: 1, MinLeaf: 1},
@@ -206,7 +192,7 @@ func TestFitLimits(t *testing.T) {
 // TestFitReducesError: more trees, lower training RMSE (the boosting
 // objective F^ = argmin E[L(y, F(x))]; RL-CC-NIC, Fuhrer 2023, Section V-C).
 func TestFitReducesError(t *testing.T) {
-	X, y := randomData(3000, 4, 5)
+	X, y := gbttest.RandomData(3000, 4, 5)
 	prev := math.Inf(1)
 	for _, k := range []int{1, 3, 10} {
 		e, err := Fit(X, y, nil, gbt.Params{Trees: k, MaxDepth: 4, LearningRate: 0.5, MinLeaf: 5, Lambda: 1})
@@ -230,20 +216,16 @@ func TestFitReducesError(t *testing.T) {
 }
 
 func TestFitDeterministic(t *testing.T) {
-	X, y := randomData(1500, 6, 9)
-	var out [2]bytes.Buffer
-	for i := range out {
+	X, y := gbttest.RandomData(1500, 6, 9)
+	var fits [2]*gbt.Ensemble
+	for i := range fits {
 		e, err := Fit(X, y, nil, gbt.DefaultParams())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := e.WriteJSON(&out[i]); err != nil {
-			t.Fatal(err)
-		}
+		fits[i] = e
 	}
-	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
-		t.Fatal("two fits of the same data differ")
-	}
+	gbttest.SameModel(t, fits[0], fits[1], X)
 }
 
 func TestFitConstantTarget(t *testing.T) {
@@ -294,7 +276,7 @@ func TestFitRejects(t *testing.T) {
 
 // BenchmarkFit measures training on a distillation-sized data set.
 func BenchmarkFit(b *testing.B) {
-	X, y := randomData(20000, 7, 19)
+	X, y := gbttest.RandomData(20000, 7, 19)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := Fit(X, y, nil, gbt.DefaultParams()); err != nil {
