@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -206,19 +207,13 @@ func TestConnectXCNPBurst(t *testing.T) {
 // before the event (an event cuts at most once), nor below the min rate.
 func TestMinDecFactorRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
-	for run := range 50 {
-		params := map[string]string{
-			"min_dec_factor":    pick("0.25", "0.5", "0.9", "1"),
-			"cut":               pick("half-alpha", "alpha"),
-			"decrease_mode":     pick("immediate", "tick"),
-			"decrease_interval": pick("0us", "4us"),
-			"g":                 pick("0.0048828125", "1"),
-		}
-		spec, err := Build(pick("connectx", "zhu2015", "hpcc"), params)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ccatest.RandomSpecs(t, rng, 50, Build, []string{"connectx", "zhu2015", "hpcc"}, []ccatest.Choice{
+		ccatest.Pick("min_dec_factor", "0.25", "0.5", "0.9", "1"),
+		ccatest.Pick("cut", "half-alpha", "alpha"),
+		ccatest.Pick("decrease_mode", "immediate", "tick"),
+		ccatest.Pick("decrease_interval", "0us", "4us"),
+		ccatest.Pick("g", "0.0048828125", "1"),
+	}, func(run int, spec cca.Spec, params map[string]string) {
 		d := spec.New().(*DCQCN)
 		d.Start(0, cca.FlowInfo{LineRate: 100 * units.Gbps, MTU: 1000})
 		m, minRate := d.Config().MinDecFactor, d.Config().MinRate
@@ -239,7 +234,7 @@ func TestMinDecFactorRandom(t *testing.T) {
 				t.Fatalf("run %d step %d: R_C %v -> %v, below %v (%v)", run, step, before, d.Rate(), floor, params)
 			}
 		}
-	}
+	})
 }
 
 // TestZhuNS3FirstCuts: Zhu et al.'s ns-3 DCQCN model (ns3-rdma,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -17,27 +18,21 @@ import (
 //     see the same state.
 func TestRandomEvents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
-	for run := range 100 {
-		params := map[string]string{
-			"cut":               pick("half-alpha", "alpha"),
-			"alpha_mode":        pick("zhu", "mlx"),
-			"increase_mode":     pick("zhu", "mlx"),
-			"byte_counter":      pick("off", "64KB", "1MB", "10MB"),
-			"decrease_interval": pick("0us", "4us", "50us"),
-			"clamp_target_rate": pick("true", "false"),
-			"fast_recovery":     pick("1", "2", "5"),
-			"increase_timer":    pick("1us", "55us", "900us"),
-			"alpha_timer":       pick("1us", "55us"),
-			"alpha_init":        pick("1", "0.5", "0.01"),
-			"g":                 pick("0.00390625", "0.0625", "1"),
-			"hai_rate":          pick("50Mbps", "5Gbps"),
-			"min_rate":          pick("100Mbps", "10Gbps"),
-		}
-		spec, err := Build(pick("zhu2015", "hpcc", "dolce"), params)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ccatest.RandomSpecs(t, rng, 100, Build, []string{"zhu2015", "hpcc", "dolce"}, []ccatest.Choice{
+		ccatest.Pick("cut", "half-alpha", "alpha"),
+		ccatest.Pick("alpha_mode", "zhu", "mlx"),
+		ccatest.Pick("increase_mode", "zhu", "mlx"),
+		ccatest.Pick("byte_counter", "off", "64KB", "1MB", "10MB"),
+		ccatest.Pick("decrease_interval", "0us", "4us", "50us"),
+		ccatest.Pick("clamp_target_rate", "true", "false"),
+		ccatest.Pick("fast_recovery", "1", "2", "5"),
+		ccatest.Pick("increase_timer", "1us", "55us", "900us"),
+		ccatest.Pick("alpha_timer", "1us", "55us"),
+		ccatest.Pick("alpha_init", "1", "0.5", "0.01"),
+		ccatest.Pick("g", "0.00390625", "0.0625", "1"),
+		ccatest.Pick("hai_rate", "50Mbps", "5Gbps"),
+		ccatest.Pick("min_rate", "100Mbps", "10Gbps"),
+	}, func(run int, spec cca.Spec, params map[string]string) {
 		line := []units.BitsPerSec{25 * units.Gbps, 100 * units.Gbps, 400 * units.Gbps}[rng.IntN(3)]
 		punctual, late := spec.New().(*DCQCN), spec.New().(*DCQCN)
 		f := cca.FlowInfo{LineRate: line, BaseRTT: 8 * units.Microsecond, MTU: 1000}
@@ -85,5 +80,5 @@ func TestRandomEvents(t *testing.T) {
 					run, step, now, punctual, punctual.NextTimer(), late, late.NextTimer(), params)
 			}
 		}
-	}
+	})
 }

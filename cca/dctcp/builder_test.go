@@ -1,7 +1,6 @@
 package dctcp
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -96,18 +95,10 @@ func TestBuildErrors(t *testing.T) {
 
 // TestRegister checks the registry entry.
 func TestRegister(t *testing.T) {
-	r := cca.NewRegistry()
-	Register(r)
-	s, err := r.Build("dctcp:hpcc", map[string]string{"g": "0.0625"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Name != "dctcp:hpcc-run" || s.Params["g"] != "0.0625" || !strings.Contains(r.Doc("dctcp"), "DCTCP") {
-		t.Errorf("spec %+v doc %q", s, r.Doc("dctcp"))
-	}
-	if _, err := r.Build("dctcp", map[string]string{"x": "1"}); err == nil || !strings.HasPrefix(err.Error(), `dctcp: unknown parameter "x"`) {
-		t.Errorf("err %v", err)
-	}
+	ccatest.CheckRegister(t, Register, ccatest.Registered{
+		Spec: "dctcp:hpcc", Params: map[string]string{"g": "0.0625"}, Name: "dctcp:hpcc-run", Doc: "DCTCP",
+		Bad: "dctcp", BadParams: map[string]string{"x": "1"}, BadErr: `dctcp: unknown parameter "x"`,
+	})
 }
 
 // TestStartValidation checks Start's panics and the event methods'

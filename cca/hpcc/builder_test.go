@@ -2,7 +2,6 @@ package hpcc
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
@@ -110,18 +109,10 @@ func TestBuildErrors(t *testing.T) {
 
 // TestRegister checks the registry entry.
 func TestRegister(t *testing.T) {
-	r := cca.NewRegistry()
-	Register(r)
-	s, err := r.Build("hpcc:hpcc-repo", map[string]string{"eta": "0.9"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Name != "hpcc:hpcc-config" || s.Params["eta"] != "0.9" || !strings.Contains(r.Doc("hpcc"), "HPCC") {
-		t.Errorf("spec %+v doc %q", s, r.Doc("hpcc"))
-	}
-	if _, err := r.Build("hpcc:x", nil); err == nil || !strings.HasPrefix(err.Error(), "hpcc: unknown preset") {
-		t.Errorf("err %v", err)
-	}
+	ccatest.CheckRegister(t, Register, ccatest.Registered{
+		Spec: "hpcc:hpcc-repo", Params: map[string]string{"eta": "0.9"}, Name: "hpcc:hpcc-config", Doc: "HPCC",
+		Bad: "hpcc:x", BadErr: "hpcc: unknown preset",
+	})
 }
 
 // TestMeasureInflightTwoHops checks U against a hand computation of

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -18,21 +19,15 @@ import (
 //   - an ACK below the target never decreases the window.
 func TestRandomEvents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
-	for run := range 200 {
-		params := map[string]string{
-			"base_target": pick("5us", "25us"),
-			"fs_range":    pick("0us", "30us", "125us"),
-			"max_mdf":     pick("0.5", "0.2", "0.9"),
-			"beta":        pick("0.8", "2"),
-			"init_cwnd":   pick("bdp", "0.5", "20"),
-			"max_cwnd":    pick("auto", "40"),
-			"retx_reset":  pick("1", "3", "5"),
-		}
-		spec, err := Build("", params)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ccatest.RandomSpecs(t, rng, 200, Build, nil, []ccatest.Choice{
+		ccatest.Pick("base_target", "5us", "25us"),
+		ccatest.Pick("fs_range", "0us", "30us", "125us"),
+		ccatest.Pick("max_mdf", "0.5", "0.2", "0.9"),
+		ccatest.Pick("beta", "0.8", "2"),
+		ccatest.Pick("init_cwnd", "bdp", "0.5", "20"),
+		ccatest.Pick("max_cwnd", "auto", "40"),
+		ccatest.Pick("retx_reset", "1", "3", "5"),
+	}, func(run int, spec cca.Spec, _ map[string]string) {
 		s := spec.New().(*Swift)
 		line := 100 * units.Gbps
 		s.Start(0, cca.FlowInfo{LineRate: line, BaseRTT: 4 * units.Microsecond, MTU: 1048, Hops: 2})
@@ -78,5 +73,5 @@ func TestRandomEvents(t *testing.T) {
 			}
 			lastDec, decreased = now, true
 		}
-	}
+	})
 }

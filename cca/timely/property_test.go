@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -16,20 +17,14 @@ import (
 // 1 - beta of its value on rule (2).
 func TestRandomEvents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
-	for run := range 200 {
-		params := map[string]string{
-			"t_low":    pick("5us", "20us", "2.5x"),
-			"t_high":   pick("100us", "500us", "25x"),
-			"delta":    pick("10Mbps", "0.001x"),
-			"segment":  pick("1KB", "16KB", "rtt"),
-			"hai_mode": pick("gradient", "increase"),
-			"min_rtt":  pick("base", "20us"),
-		}
-		spec, err := Build(pick("mittal2015", "hpcc", "scaled"), params)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ccatest.RandomSpecs(t, rng, 200, Build, []string{"mittal2015", "hpcc", "scaled"}, []ccatest.Choice{
+		ccatest.Pick("t_low", "5us", "20us", "2.5x"),
+		ccatest.Pick("t_high", "100us", "500us", "25x"),
+		ccatest.Pick("delta", "10Mbps", "0.001x"),
+		ccatest.Pick("segment", "1KB", "16KB", "rtt"),
+		ccatest.Pick("hai_mode", "gradient", "increase"),
+		ccatest.Pick("min_rtt", "base", "20us"),
+	}, func(run int, spec cca.Spec, _ map[string]string) {
 		tm := spec.New().(*Timely)
 		line := 100 * units.Gbps
 		tm.Start(0, cca.FlowInfo{LineRate: line, BaseRTT: 4 * units.Microsecond, MTU: 1048, Hops: 2})
@@ -70,5 +65,5 @@ func TestRandomEvents(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }

@@ -118,3 +118,40 @@ func CheckPanics[A any](t *testing.T, fresh func() A, cases map[string]func(A)) 
 		}()
 	}
 }
+
+// Registered is what a package's registry test expects of its Register.
+type Registered struct {
+	// Spec ("name:preset") built with Params must be named Name and carry
+	// every value of Params in Spec.Params.
+	Spec, Name string
+	Params     map[string]string
+	// Doc is a word of the algorithm's doc line.
+	Doc string
+	// Bad built with BadParams must fail with an error starting BadErr.
+	Bad, BadErr string
+	BadParams   map[string]string
+}
+
+// CheckRegister registers into a fresh registry with register and checks
+// the build, the doc line and the error want describes.
+func CheckRegister(t *testing.T, register func(*cca.Registry), want Registered) {
+	t.Helper()
+	r := cca.NewRegistry()
+	register(r)
+	s, err := r.Build(want.Spec, want.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	algo, _, _ := strings.Cut(want.Spec, ":")
+	if s.Name != want.Name || !strings.Contains(r.Doc(algo), want.Doc) {
+		t.Errorf("spec %+v doc %q, want name %q and a doc naming %q", s, r.Doc(algo), want.Name, want.Doc)
+	}
+	for k, v := range want.Params {
+		if s.Params[k] != v {
+			t.Errorf("Params[%q] = %q, want %q", k, s.Params[k], v)
+		}
+	}
+	if _, err := r.Build(want.Bad, want.BadParams); err == nil || !strings.HasPrefix(err.Error(), want.BadErr) {
+		t.Errorf("Build(%q, %v): err %v, want %q...", want.Bad, want.BadParams, err, want.BadErr)
+	}
+}
