@@ -88,9 +88,7 @@ func TestReadJSONLLimits(t *testing.T) {
 // errors name the row and the column. (Row counts beyond
 // limits.MaxMessages: TestParquetBombs, "file rows".)
 func TestReadParquetLimits(t *testing.T) {
-	ok := func(id int64) rowV2 {
-		return rowV2{ID: id, Src: 0, Dst: 1, Bytes: 1, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1}
-	}
+	ok := okRowV2
 	with := func(f func(r *rowV2)) rowV2 { r := ok(2); f(&r); return r }
 	for _, tc := range []struct {
 		name string

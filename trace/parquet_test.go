@@ -171,27 +171,35 @@ type rowV1 struct {
 	GapNs        int64   `parquet:"gap_ns"`
 }
 
-// rowV2 mirrors the v2 Parquet schema.
+// rowV2 mirrors the v2 Parquet schema: the v1 columns (parquet-go
+// flattens the embedded struct), then the four v2 added.
 type rowV2 struct {
-	ID           int64   `parquet:"id"`
-	Src          int32   `parquet:"src"`
-	Dst          int32   `parquet:"dst"`
-	Bytes        int64   `parquet:"bytes"`
-	ReleaseNs    int64   `parquet:"release_ns"`
-	FlowID       int64   `parquet:"flow_id"`
-	CollectiveID int64   `parquet:"collective_id"`
-	Deps         []int64 `parquet:"deps,list"`
-	GapNs        int64   `parquet:"gap_ns"`
-	Priority     int32   `parquet:"priority"`
-	Iteration    int64   `parquet:"iteration"`
-	SrcRank      int32   `parquet:"src_rank"`
-	DstRank      int32   `parquet:"dst_rank"`
+	rowV1
+	Priority  int32 `parquet:"priority"`
+	Iteration int64 `parquet:"iteration"`
+	SrcRank   int32 `parquet:"src_rank"`
+	DstRank   int32 `parquet:"dst_rank"`
+}
+
+// okRowV2 is a valid v2 row with the given id: one byte from host 0 to 1,
+// no flow, collective, iteration or ranks.
+func okRowV2(id int64) rowV2 {
+	return rowV2{rowV1: rowV1{ID: id, Src: 0, Dst: 1, Bytes: 1, FlowID: -1, CollectiveID: -1}, Iteration: -1, SrcRank: -1, DstRank: -1}
+}
+
+// readRows writes rows to a Parquet file with opts and reads it back as a
+// trace.
+func readRows[R any](t *testing.T, rows []R, opts ...parquet.WriterOption) (*trace.Trace, error) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := parquet.Write(&b, rows, opts...); err != nil {
+		t.Fatal(err)
+	}
+	return trace.ReadParquet(bytes.NewReader(b.Bytes()), int64(b.Len()))
 }
 
 func TestReadParquetV2RowErrors(t *testing.T) {
-	ok := func(id int64) rowV2 {
-		return rowV2{ID: id, Src: 0, Dst: 1, Bytes: 1, FlowID: -1, CollectiveID: -1, Iteration: -1, SrcRank: -1, DstRank: -1}
-	}
+	ok := okRowV2
 	with := func(f func(r *rowV2)) rowV2 { r := ok(1); f(&r); return r }
 	mpi := []parquet.WriterOption{parquet.KeyValueMetadata(trace.PPNKey, "1"), parquet.KeyValueMetadata(trace.RanksKey, "0;1")}
 	for _, tc := range []struct {
@@ -210,11 +218,7 @@ func TestReadParquetV2RowErrors(t *testing.T) {
 			if tc.name != "no version key" {
 				opts = append(opts, parquet.KeyValueMetadata(trace.MetadataKey, trace.SchemaVersion))
 			}
-			var b bytes.Buffer
-			if err := parquet.Write(&b, tc.rows, opts...); err != nil {
-				t.Fatal(err)
-			}
-			got, err := trace.ReadParquet(bytes.NewReader(b.Bytes()), int64(b.Len()))
+			got, err := readRows(t, tc.rows, opts...)
 			if tc.want == "" {
 				// Without the key, a file with every v2 column is read as v2.
 				if err != nil || got.PPN != 1 || got.Messages[0].SrcRank != 0 || got.Messages[0].DstRank != 1 {
@@ -248,11 +252,7 @@ func TestReadParquetRowErrors(t *testing.T) {
 			if tc.hosts != "" {
 				opts = append(opts, parquet.KeyValueMetadata(trace.HostsKey, tc.hosts))
 			}
-			var b bytes.Buffer
-			if err := parquet.Write(&b, tc.rows, opts...); err != nil {
-				t.Fatal(err)
-			}
-			got, err := trace.ReadParquet(bytes.NewReader(b.Bytes()), int64(b.Len()))
+			got, err := readRows(t, tc.rows, opts...)
 			if tc.want == "" {
 				if err != nil || got.Hosts != 7 || got.Messages[1].Deps[0] != 0 || got.Messages[1].Iteration != -1 || got.Messages[1].SrcRank != -1 {
 					t.Errorf("ReadParquet() = %+v, %v; want 7 hosts", got, err)

@@ -31,36 +31,19 @@ func sampleParquet(t testing.TB) []byte {
 	return b.Bytes()
 }
 
-// dictRowV2 is the version 2 schema with dictionary-encoded sizes, as
-// other writers make it.
-type dictRowV2 struct {
-	ID           int64   `parquet:"id"`
-	Src          int32   `parquet:"src"`
-	Dst          int32   `parquet:"dst"`
-	Bytes        int64   `parquet:"bytes,dict"`
-	ReleaseNs    int64   `parquet:"release_ns"`
-	FlowID       int64   `parquet:"flow_id"`
-	CollectiveID int64   `parquet:"collective_id"`
-	Deps         []int64 `parquet:"deps,list"`
-	GapNs        int64   `parquet:"gap_ns"`
-	Priority     int32   `parquet:"priority"`
-	Iteration    int64   `parquet:"iteration"`
-	SrcRank      int32   `parquet:"src_rank"`
-	DstRank      int32   `parquet:"dst_rank"`
-}
-
-// dictParquet returns a zstd file of dictRowV2 rows, one per message of
-// sampleTrace.
+// dictParquet returns a zstd file of rowV2 rows, one per message of
+// sampleTrace, with the sizes dictionary-encoded, as other writers make
+// it.
 func dictParquet(t testing.TB) []byte {
 	t.Helper()
 	tr := sampleTrace()
-	var rows []dictRowV2
+	var rows []rowV2
 	for _, m := range tr.Messages {
-		rows = append(rows, dictRowV2{m.ID, m.Src, m.Dst, m.Bytes, m.Release.Nanoseconds(), m.FlowID, m.CollectiveID,
-			m.Deps, m.Gap.Nanoseconds(), m.Priority, m.Iteration, m.SrcRank, m.DstRank})
+		rows = append(rows, rowV2{rowV1{m.ID, m.Src, m.Dst, m.Bytes, m.Release.Nanoseconds(), m.FlowID, m.CollectiveID,
+			m.Deps, m.Gap.Nanoseconds()}, m.Priority, m.Iteration, m.SrcRank, m.DstRank})
 	}
 	var b bytes.Buffer
-	if err := parquet.Write(&b, rows, parquet.Compression(&parquet.Zstd),
+	if err := parquet.Write(&b, rows, &parquet.StructTagOption{ColumnPath: []string{"Bytes"}, StructTag: `parquet:"bytes,dict"`}, parquet.Compression(&parquet.Zstd),
 		parquet.KeyValueMetadata(trace.MetadataKey, trace.SchemaVersion), parquet.KeyValueMetadata(trace.HostsKey, "3")); err != nil {
 		t.Fatal(err)
 	}
