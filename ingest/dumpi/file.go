@@ -132,13 +132,41 @@ func NewFile(r io.ReaderAt, size int64, name string) (*File, error) {
 	if err := f.readIndex(); err != nil {
 		return nil, err
 	}
-	steps := []func() error{f.readHeader, f.readNumbering, f.readFooter, f.readSizes, f.readPerfLabels, f.readAddrs, f.readKeyvals}
-	for _, step := range steps {
-		if err := step(); err != nil {
+	f.readNumbering()
+	for _, s := range []struct {
+		off  int64
+		what string // as in "truncated <what>"
+		read func(b *byteReader) error
+	}{
+		{f.idx.header, "header", f.readHeader},
+		{f.idx.footer, "footer", f.readFooter},
+		{f.idx.sizes, "datatype sizes", func(b *byteReader) error { f.TypeSizes = readInt32s(b); return nil }},
+		{f.idx.perf, "performance counter labels", func(b *byteReader) error { f.PerfLabels = readArray(b, 2, b.str16); return nil }},
+		{f.idx.addrs, "function addresses", func(b *byteReader) error { f.Functions = readArray(b, 10, b.profiledFunction); return nil }},
+		{f.idx.keyval, "key/value section", func(b *byteReader) error { f.Keyvals = readArray(b, 4, b.keyVal); return nil }},
+	} {
+		if err := f.readSection(s.off, s.what, s.read); err != nil {
 			return nil, err
 		}
 	}
 	return f, nil
+}
+
+// readSection reads the section starting at off, if the index has one,
+// with read; a read that runs past the section's end is an error
+// "truncated <what>" at the offset where it stopped.
+func (f *File) readSection(off int64, what string, read func(b *byteReader) error) error {
+	if off == 0 {
+		return nil
+	}
+	b := f.section(off)
+	if err := read(b); err != nil {
+		return err
+	}
+	if b.err != nil {
+		return f.errorf(b.off, "truncated %s", what)
+	}
+	return nil
 }
 
 // errorf returns a *DecodeError about the file outside the stream.
@@ -209,11 +237,8 @@ func (f *File) sectionEnd(off int64) int64 {
 // section returns a reader over the section starting at off.
 func (f *File) section(off int64) *byteReader { return newByteReader(f.r, off, f.sectionEnd(off)) }
 
-func (f *File) readHeader() error {
-	if f.idx.header == 0 {
-		return nil
-	}
-	b := f.section(f.idx.header)
+// readHeader reads the header section.
+func (f *File) readHeader(b *byteReader) error {
 	h := &f.Header
 	for i := range h.Version {
 		h.Version[i] = b.u8()
@@ -226,22 +251,22 @@ func (f *File) readHeader() error {
 	if len(h.MeshCoords) > 0 && (h.Version[0] > 0 || h.Version[1] > 4) {
 		h.MeshSize = readInt32s(b)
 	}
-	if b.err != nil {
-		return f.errorf(b.off, "truncated header")
-	}
 	return nil
 }
 
-func readInt32s(b *byteReader) []int32 {
-	n := b.count(4)
-	if n == 0 {
-		return nil
-	}
-	v := make([]int32, n)
-	for i := range v {
-		v[i] = b.i32()
-	}
-	return v
+// readInt32s reads a 32-bit count, then that many 32-bit integers.
+func readInt32s(b *byteReader) []int32 { return readArray(b, 4, b.i32) }
+
+// profiledFunction reads an entry of the function address section.
+func (b *byteReader) profiledFunction() ProfiledFunction {
+	a := b.u64()
+	return ProfiledFunction{Addr: a, Name: b.str16()}
+}
+
+// keyVal reads an entry of the key/value section.
+func (b *byteReader) keyVal() KeyVal {
+	k := b.str16()
+	return KeyVal{Key: k, Val: b.str16()}
 }
 
 // readNumbering decides whether the file predates the MPI_Pcontrol label.
@@ -249,22 +274,21 @@ func readInt32s(b *byteReader) []int32 {
 // value is the enum's last: 293 with MPI_Pcontrol, 292 without. In a file
 // cut short there, the footer's length tells: it holds two counts per
 // function.
-func (f *File) readNumbering() error {
+func (f *File) readNumbering() {
 	if f.idx.header >= f.idx.body+8+2 {
 		b := newByteReader(f.r, f.idx.header-2, f.idx.header)
 		switch b.u16() {
 		case uint16(fnEndOfStream):
-			return nil
+			return
 		case uint16(fnEndOfStream) - 1:
 			f.LegacyNumbering = true
-			return nil
+			return
 		}
 	}
 	if f.idx.footer > 0 {
 		avail := f.sectionEnd(f.idx.footer) - f.idx.footer - 8
 		f.LegacyNumbering = avail >= 2*4*int64(NumFunctions) && avail < 2*4*int64(NumFunctions+1)
 	}
-	return nil
 }
 
 // funcOf maps a label read from the file to a FuncID.
@@ -275,11 +299,9 @@ func (f *File) funcOf(label uint16) FuncID {
 	return FuncID(label)
 }
 
-func (f *File) readFooter() error {
-	if f.idx.footer == 0 {
-		return nil
-	}
-	b := f.section(f.idx.footer)
+// readFooter reads the footer section: its magic, then the calls made
+// and the calls not recorded, by function.
+func (f *File) readFooter(b *byteReader) error {
 	if m := b.u64(); b.err != nil || m != footMagic {
 		return f.errorf(f.idx.footer, "bad footer magic %#x", m)
 	}
@@ -296,67 +318,5 @@ func (f *File) readFooter() error {
 	}
 	f.Calls = read()
 	f.Ignored = read()
-	if b.err != nil {
-		return f.errorf(b.off, "truncated footer")
-	}
-	return nil
-}
-
-func (f *File) readSizes() error {
-	if f.idx.sizes == 0 {
-		return nil
-	}
-	b := f.section(f.idx.sizes)
-	f.TypeSizes = readInt32s(b)
-	if b.err != nil {
-		return f.errorf(b.off, "truncated datatype sizes")
-	}
-	return nil
-}
-
-func (f *File) readPerfLabels() error {
-	if f.idx.perf == 0 {
-		return nil
-	}
-	b := f.section(f.idx.perf)
-	n := b.count(2)
-	for range n {
-		f.PerfLabels = append(f.PerfLabels, b.str16())
-	}
-	if b.err != nil {
-		return f.errorf(b.off, "truncated performance counter labels")
-	}
-	return nil
-}
-
-func (f *File) readAddrs() error {
-	if f.idx.addrs == 0 {
-		return nil
-	}
-	b := f.section(f.idx.addrs)
-	n := b.count(10)
-	for range n {
-		a := b.u64()
-		f.Functions = append(f.Functions, ProfiledFunction{Addr: a, Name: b.str16()})
-	}
-	if b.err != nil {
-		return f.errorf(b.off, "truncated function addresses")
-	}
-	return nil
-}
-
-func (f *File) readKeyvals() error {
-	if f.idx.keyval == 0 {
-		return nil
-	}
-	b := f.section(f.idx.keyval)
-	n := b.count(4)
-	for range n {
-		k := b.str16()
-		f.Keyvals = append(f.Keyvals, KeyVal{Key: k, Val: b.str16()})
-	}
-	if b.err != nil {
-		return f.errorf(b.off, "truncated key/value section")
-	}
 	return nil
 }

@@ -259,13 +259,14 @@ func (f *File) readField(b *byteReader, s *fieldSpec, fd *Field, mask uint8) {
 	}
 }
 
-// readArray reads a 32-bit count and that many elements of elem bytes.
-func readArray(b *byteReader, elem int64, read func() int64) []int64 {
+// readArray reads a 32-bit count and that many elements of at least elem
+// bytes each: nil when the count is 0 or more than the bytes left hold.
+func readArray[T any](b *byteReader, elem int64, read func() T) []T {
 	n := b.count(elem)
 	if n == 0 {
 		return nil
 	}
-	v := make([]int64, n)
+	v := make([]T, n)
 	for i := range v {
 		v[i] = read()
 	}
