@@ -110,26 +110,30 @@ func (r *rbuf) u8() uint8 {
 	return v
 }
 
+// full reads n bytes as they are, or fails and returns nil.
+func (r *rbuf) full(n int) []byte {
+	if r.left() < n {
+		r.fail("truncated")
+		return nil
+	}
+	r.pos += n
+	return r.b[r.pos-n : r.pos]
+}
+
 // full64 reads an uncompressed 64-bit value.
 func (r *rbuf) full64() uint64 {
-	if r.left() < 8 {
-		r.fail("truncated")
-		return 0
+	if p := r.full(8); p != nil {
+		return r.order().Uint64(p)
 	}
-	v := r.order().Uint64(r.b[r.pos:])
-	r.pos += 8
-	return v
+	return 0
 }
 
 // full32 reads an uncompressed 32-bit value.
 func (r *rbuf) full32() uint32 {
-	if r.left() < 4 {
-		r.fail("truncated")
-		return 0
+	if p := r.full(4); p != nil {
+		return r.order().Uint32(p)
 	}
-	v := r.order().Uint32(r.b[r.pos:])
-	r.pos += 4
-	return v
+	return 0
 }
 
 // comp reads a compressed integer of at most max bytes.
@@ -149,12 +153,12 @@ func (r *rbuf) comp(maxLen int) uint64 {
 	case n > maxLen:
 		r.fail(fmt.Sprintf("invalid compressed-integer length %d", n))
 		return 0
-	case r.left() < n:
-		r.fail("truncated")
+	}
+	p := r.full(n)
+	if p == nil {
 		return 0
 	}
 	var v uint64
-	p := r.b[r.pos : r.pos+n]
 	if r.big {
 		for _, c := range p {
 			v = v<<8 | uint64(c)
@@ -164,7 +168,6 @@ func (r *rbuf) comp(maxLen int) uint64 {
 			v = v<<8 | uint64(p[i])
 		}
 	}
-	r.pos += n
 	return v
 }
 
