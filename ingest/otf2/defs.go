@@ -165,6 +165,18 @@ func recErr(r *rbuf, what string) error {
 	return &DecodeError{Msg: msg}
 }
 
+// record reads the length of the record what (named in errors) that
+// starts at r and returns a reader over its body; r moves past it.
+func (r *rbuf) record(what string) (*rbuf, error) {
+	end := r.recordLen()
+	if r.err != nil {
+		return nil, recErr(r, what)
+	}
+	rr := r.sub(end)
+	r.pos = end
+	return rr, nil
+}
+
 // parseGlobalDefs reads the global definition file.
 func parseGlobalDefs(name string, data []byte, chunk uint64) (*Defs, error) {
 	d := &Defs{Strings: map[uint32]string{}, Nodes: map[uint32]SystemTreeNode{},
@@ -186,13 +198,11 @@ func parseGlobalDefs(name string, data []byte, chunk uint64) (*Defs, error) {
 		reg: map[uint32][2]uint32{}, grp: map[uint32]uint32{}, comm: map[uint32]uint32{}}
 	err := scanChunks(name, data, chunk, defFile, func(typ uint8, r *rbuf, _ uint64) error {
 		what := defName(typ)
-		end := r.recordLen()
-		if r.err != nil {
-			return recErr(r, what)
+		rr, err := r.record(what)
+		if err != nil {
+			return err
 		}
 		d.Records[what]++
-		rr := r.sub(end)
-		r.pos = end
 		switch typ {
 		case defClockProperties:
 			c := ClockProperties{Resolution: rr.u64(), GlobalOffset: rr.u64(), TraceLength: rr.u64()}
@@ -405,12 +415,10 @@ func parseLocalDefs(name string, data []byte, chunk uint64) (*localDefs, error) 
 		case localClockOffset:
 			what = "ClockOffset"
 		}
-		end := r.recordLen()
-		if r.err != nil {
-			return recErr(r, what)
+		rr, err := r.record(what)
+		if err != nil {
+			return err
 		}
-		rr := r.sub(end)
-		r.pos = end
 		switch typ {
 		case localMappingTable:
 			mt := int(rr.u8())

@@ -143,12 +143,10 @@ func readEvents(name string, data []byte, chunk uint64, ld *localDefs, fn func(*
 			}
 			return fn(&ev)
 		}
-		end := r.recordLen()
-		if r.err != nil {
-			return recErr(r, what)
+		rr, err := r.record(what)
+		if err != nil {
+			return err
 		}
-		rr := r.sub(end)
-		r.pos = end
 		switch et {
 		case EvMpiSend, EvMpiIsend, EvMpiRecv, EvMpiIrecv:
 			ev.Peer = rr.u32()
