@@ -167,28 +167,31 @@ func fabricDelta(rng *rand.Rand) units.Time {
 	return tx + 1_000_000
 }
 
-func BenchmarkQueueRadixUniform(b *testing.B) {
-	benchQueue(b, &radixQueue{}, 1000, uniformDelta)
-}
-
-func BenchmarkQueueHeap4Uniform(b *testing.B) {
-	benchQueue(b, &heap4{}, 1000, uniformDelta)
-}
-
-func BenchmarkQueueRadixFabric(b *testing.B) {
-	benchQueue(b, &radixQueue{}, 2000, fabricDelta)
-}
-
-func BenchmarkQueueHeap4Fabric(b *testing.B) {
-	benchQueue(b, &heap4{}, 2000, fabricDelta)
-}
-
-func BenchmarkQueueCalendarUniform(b *testing.B) {
-	benchQueue(b, &calendar{}, 1000, uniformDelta)
-}
-
-func BenchmarkQueueCalendarFabric(b *testing.B) {
-	benchQueue(b, &calendar{}, 2000, fabricDelta)
+// BenchmarkQueue compares the radix heap with the 4-ary heap and the
+// calendar queue under each event mix (sub-benchmarks RadixUniform,
+// Heap4Fabric, ...).
+func BenchmarkQueue(b *testing.B) {
+	queues := []struct {
+		name string
+		make func() queue
+	}{
+		{"Radix", func() queue { return &radixQueue{} }},
+		{"Heap4", func() queue { return &heap4{} }},
+		{"Calendar", func() queue { return &calendar{} }},
+	}
+	mixes := []struct {
+		name    string
+		pending int
+		delta   func(*rand.Rand) units.Time
+	}{
+		{"Uniform", 1000, uniformDelta},
+		{"Fabric", 2000, fabricDelta},
+	}
+	for _, q := range queues {
+		for _, m := range mixes {
+			b.Run(q.name+m.name, func(b *testing.B) { benchQueue(b, q.make(), m.pending, m.delta) })
+		}
+	}
 }
 
 // The calendar queue the benchmarks compare gives the heap's order too.

@@ -39,37 +39,9 @@ func TestDataDriven(t *testing.T) {
 			for _, a := range td.CmdArgs {
 				args[a.Key] = strings.Join(a.Vals, ",")
 			}
-			has := func(k string) bool { _, ok := args[k]; return ok }
-			dur := func(k string, def units.Time) units.Time {
-				if !has(k) {
-					return def
-				}
-				v, err := units.ParseDuration(args[k])
-				if err != nil {
-					td.Fatalf(t, "%s: %v", k, err)
-				}
-				return v
-			}
-			size := func(k string, def units.Bytes) units.Bytes {
-				if !has(k) {
-					return def
-				}
-				v, err := units.ParseSize(args[k])
-				if err != nil {
-					td.Fatalf(t, "%s: %v", k, err)
-				}
-				return v
-			}
-			num := func(k string, def int) int {
-				if !has(k) {
-					return def
-				}
-				v, err := strconv.Atoi(args[k])
-				if err != nil {
-					td.Fatalf(t, "%s: %v", k, err)
-				}
-				return v
-			}
+			dur := func(k string, def units.Time) units.Time { return scriptArg(t, td, args, k, def, units.ParseDuration) }
+			size := func(k string, def units.Bytes) units.Bytes { return scriptArg(t, td, args, k, def, units.ParseSize) }
+			num := func(k string, def int) int { return scriptArg(t, td, args, k, def, strconv.Atoi) }
 			if td.Cmd != "switch" && r == nil {
 				td.Fatalf(t, "%s before switch", td.Cmd)
 			}
@@ -182,4 +154,18 @@ func TestDataDriven(t *testing.T) {
 			}
 		})
 	})
+}
+
+// scriptArg is the command's argument k parsed by parse, def when absent;
+// a value parse rejects fails the script at its line.
+func scriptArg[T any](t *testing.T, td *datadriven.TestData, args map[string]string, k string, def T, parse func(string) (T, error)) T {
+	v, ok := args[k]
+	if !ok {
+		return def
+	}
+	x, err := parse(v)
+	if err != nil {
+		td.Fatalf(t, "%s: %v", k, err)
+	}
+	return x
 }

@@ -70,9 +70,24 @@ func newDynRig(t *testing.T, headroom units.Bytes, preload int) *dynRig {
 	return r
 }
 
+// pauseOn fills ingress 0 (fillUntilPause) and checks that the hand
+// formula pauses on packet example, the worked example of the test's
+// comment, and that the switch pauses on the same packet; failing that it
+// stops the test with format, given the switch's packet and the formula's.
+func (r *dynRig) pauseOn(t *testing.T, totalHeadroom units.Bytes, example int, format string) {
+	t.Helper()
+	k, wantK := r.fillUntilPause(t, totalHeadroom)
+	if wantK != example {
+		t.Fatalf("the hand formula says %d, the worked example %d", wantK, example)
+	}
+	if k != wantK {
+		t.Fatalf(format, k, wantK)
+	}
+}
+
 // fillUntilPause sends 1000 B packets from host 0 into ingress 0 until
-// the switch sends a PAUSE, and returns how many it took; it fails if the
-// hand-computed threshold says otherwise at any step.
+// the switch sends a PAUSE, and returns how many it took and how many the
+// hand-computed threshold (paperThreshold) says it takes.
 func (r *dynRig) fillUntilPause(t *testing.T, totalHeadroom units.Bytes) (k, wantK int) {
 	t.Helper()
 	in := r.sw.Port(0)
@@ -110,13 +125,7 @@ func TestDynamicPFCThresholdByHand(t *testing.T) {
 	const headroom = 10 * units.KB
 	const rate = 10 * units.Gbps
 	r := newDynRig(t, headroom, 5)
-	k, wantK := r.fillUntilPause(t, 2*headroom)
-	if wantK != 39 {
-		t.Fatalf("the hand formula says %d, the worked example 39", wantK)
-	}
-	if k != wantK {
-		t.Fatalf("PAUSE on packet %d, FDCC (Zhang 2023) threshold says %d", k, wantK)
-	}
+	r.pauseOn(t, 2*headroom, 39, "PAUSE on packet %d, FDCC (Zhang 2023) threshold says %d")
 	r.sim.Run(units.Never)
 	ctl, tx := units.TxTime(64, rate), units.TxTime(1000, rate)
 	if f := r.peers[0].got; len(f) != 1 || f[0].p.Kind != fabric.Pause || f[0].at != ctl+units.Microsecond {
@@ -153,15 +162,9 @@ func TestDynamicPFCThresholdByHand(t *testing.T) {
 func TestDynamicPFCSharedUseIsPerPortExcess(t *testing.T) {
 	const headroom = 10 * units.KB
 	r := newDynRig(t, headroom, 0)
-	k, wantK := r.fillUntilPause(t, 2*headroom)
-	if wantK != 39 {
-		t.Fatalf("the hand formula says %d, the worked example 39", wantK)
-	}
-	if k != wantK {
-		t.Fatalf("PAUSE on packet %d, FDCC (Zhang 2023) says %d: dynamicThreshold takes shared use as "+
-			"used - totalReserve, which counts idle ports' unused private queues as free shared buffer "+
-			"(shared should be the sum over ingress ports of max(0, held - reserve))", k, wantK)
-	}
+	r.pauseOn(t, 2*headroom, 39, "PAUSE on packet %d, FDCC (Zhang 2023) says %d: dynamicThreshold takes shared use as "+
+		"used - totalReserve, which counts idle ports' unused private queues as free shared buffer "+
+		"(shared should be the sum over ingress ports of max(0, held - reserve))")
 }
 
 // PFCConfig.HeadroomBytes = 0 sizes each port's headroom as
@@ -177,13 +180,7 @@ func TestDynamicPFCDefaultHeadroom(t *testing.T) {
 	if perPort != 7000 {
 		t.Fatalf("hand headroom %d", perPort)
 	}
-	k, wantK := r.fillUntilPause(t, 2*perPort)
-	if wantK != 40 {
-		t.Fatalf("the hand formula says %d, the worked example 40", wantK)
-	}
-	if k != wantK {
-		t.Fatalf("PAUSE on packet %d, the documented default headroom (2 x delay x rate + 3 x 1500 B "+
-			"= 7000 B per port here) gives %d: switchmodel.New computes 2*BytesIn(2*Delay, Rate) + 4500, "+
-			"i.e. 4 x delay x rate (9500 B per port)", k, wantK)
-	}
+	r.pauseOn(t, 2*perPort, 40, "PAUSE on packet %d, the documented default headroom (2 x delay x rate + 3 x 1500 B "+
+		"= 7000 B per port here) gives %d: switchmodel.New computes 2*BytesIn(2*Delay, Rate) + 4500, "+
+		"i.e. 4 x delay x rate (9500 B per port)")
 }
