@@ -23,9 +23,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ccreplay/ccreplay/output"
-	"github.com/ccreplay/ccreplay/reproduce"
 )
 
 // maxLoad is how long a report may take to open in the browser: the
@@ -68,15 +65,7 @@ func TestChromium(t *testing.T) {
 	}
 	dir := t.TempDir()
 	repro := filepath.Join(dir, "repro")
-	copyDir(t, runDir, filepath.Join(repro, "case=a"))
-	rep := reproduce.Report{SchemaVersion: reproduce.ReportVersion, Experiment: "test-exp", Paper: "A Paper (2024), Table 1", Title: "a test", Scale: "small",
-		Claims: []reproduce.ClaimResult{
-			{ID: "a/fct", What: "mean FCT", Unit: "us", Paper: 100, Ours: 110, Rule: "within x1.2", Verdict: reproduce.Reproduces},
-			{ID: "a/q", What: "queue", Unit: "KB", Paper: 50, Ours: 500, Rule: "within x2", Verdict: reproduce.Differs, Note: "deeper buffer"},
-		}}
-	if err := output.WriteJSONAtomic(filepath.Join(repro, reproduce.ReportFile), rep); err != nil {
-		t.Fatal(err)
-	}
+	writeReproduction(t, repro)
 	pages := []struct {
 		name string
 		dirs []string

@@ -71,11 +71,15 @@ func (p *page) para(text string) { fmt.Fprintf(&p.b, "<p>%s</p>\n", esc(text)) }
 // raw writes HTML as it is (callers escape).
 func (p *page) raw(s string) { p.b.WriteString(s) }
 
-// warnings lists ws in a box ("none" when empty is not written).
-func (p *page) warnings(ws []string) {
+// warnings writes a "Warnings" heading and under it ws in a box, kept in
+// the report's Result, or the paragraph none when there are none.
+func (p *page) warnings(ws []string, none string) {
+	p.h3("Warnings")
 	if len(ws) == 0 {
+		p.para(none)
 		return
 	}
+	p.res.Warnings = append(p.res.Warnings, ws...)
 	p.b.WriteString("<div class=\"warn\"><ul>\n")
 	for _, w := range ws {
 		fmt.Fprintf(&p.b, "<li>%s</li>\n", esc(w))

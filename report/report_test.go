@@ -129,21 +129,26 @@ func TestSameNumbersAsMetrics(t *testing.T) {
 	rows := append(metrics.SummaryRows(rec.Summary), metrics.PacketRows(*rec.Packets)...)
 	_, sizes := metrics.SizeCells(metrics.BySize(rec.Rows.Messages))
 	for _, c := range sizes {
-		if !strings.Contains(page, `<th scope="row">`+c[0]+`</th><td class="n">`+strings.Join(c[1:], `</td><td class="n">`)+`</td>`) {
+		if !strings.Contains(page, numberRow(c)) {
 			t.Errorf("message size %s is not in the page as metrics prints it", c[0])
 		}
 	}
 	for _, r := range rows {
-		cell := fmt.Sprintf(`<tr><th scope="row">%s</th><td class="n">%s</td></tr>`, esc(r.Label), esc(r.Value))
-		if !strings.Contains(page, cell) {
+		if !strings.Contains(page, "<tr>"+numberRow([]string{esc(r.Label), esc(r.Value)})+"</tr>") {
 			t.Errorf("metrics row %q = %q is not in the page", r.Label, r.Value)
 		}
 	}
 	for _, cells := range metrics.BucketCells(rec.Summary.Buckets) {
-		if !strings.Contains(page, `<th scope="row">`+cells[0]+`</th><td class="n">`+strings.Join(cells[1:], `</td><td class="n">`)+`</td>`) {
+		if !strings.Contains(page, numberRow(cells)) {
 			t.Errorf("bucket %s is not in the page as metrics prints it", cells[0])
 		}
 	}
+}
+
+// numberRow is a table row's HTML, without <tr>: cells[0] its header, the
+// other cells right-aligned numbers.
+func numberRow(cells []string) string {
+	return `<th scope="row">` + cells[0] + `</th><td class="n">` + strings.Join(cells[1:], `</td><td class="n">`) + `</td>`
 }
 
 // TestRunSections: every part of a run's page is there: what was run
@@ -265,15 +270,7 @@ func TestSweep(t *testing.T) {
 // TestReproduce: the paper's numbers beside ours with the verdicts.
 func TestReproduce(t *testing.T) {
 	dir := t.TempDir()
-	copyDir(t, runDir, filepath.Join(dir, "case=a"))
-	rep := reproduce.Report{SchemaVersion: reproduce.ReportVersion, Experiment: "test-exp", Paper: "A Paper (2024), Table 1", Title: "a test", Scale: "small",
-		Claims: []reproduce.ClaimResult{
-			{ID: "a/fct", What: "mean FCT", Unit: "us", Paper: 100, Ours: 110, Rule: "within x1.2", Verdict: reproduce.Reproduces},
-			{ID: "a/q", What: "queue", Unit: "KB", Paper: 50, Ours: 500, Rule: "within x2", Verdict: reproduce.Differs, Note: "the buffer is deeper here"},
-		}}
-	if err := output.WriteJSONAtomic(filepath.Join(dir, reproduce.ReportFile), rep); err != nil {
-		t.Fatal(err)
-	}
+	writeReproduction(t, dir)
 	page, res := build(t, dir)
 	for _, want := range []string{"A Paper (2024), Table 1", "<th scope=\"row\">mean FCT</th><td class=\"n\">100 us</td><td class=\"n\">110 us</td><td>reproduces</td>",
 		"queue: the buffer is deeper here", "2 claims: 1 differs, 1 reproduces."} {
@@ -450,6 +447,22 @@ axes:
 		}
 	}
 	return root
+}
+
+// writeReproduction makes dir a reproduce folder of two claims, one that
+// reproduces and one that differs with a note, over the test run as its
+// one case (case=a).
+func writeReproduction(t *testing.T, dir string) {
+	t.Helper()
+	copyDir(t, runDir, filepath.Join(dir, "case=a"))
+	rep := reproduce.Report{SchemaVersion: reproduce.ReportVersion, Experiment: "test-exp", Paper: "A Paper (2024), Table 1", Title: "a test", Scale: "small",
+		Claims: []reproduce.ClaimResult{
+			{ID: "a/fct", What: "mean FCT", Unit: "us", Paper: 100, Ours: 110, Rule: "within x1.2", Verdict: reproduce.Reproduces},
+			{ID: "a/q", What: "queue", Unit: "KB", Paper: 50, Ours: 500, Rule: "within x2", Verdict: reproduce.Differs, Note: "the buffer is deeper here"},
+		}}
+	if err := output.WriteJSONAtomic(filepath.Join(dir, reproduce.ReportFile), rep); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func copyDir(t *testing.T, from, to string) {

@@ -64,13 +64,7 @@ func (p *page) reproduction(id, dir string) error {
 			ws = append(ws, c.What+": "+c.Note)
 		}
 	}
-	p.h3("Warnings")
-	if len(ws) == 0 {
-		p.para("None: no note on a claim that does not reproduce.")
-	} else {
-		p.warnings(ws)
-		p.res.Warnings = append(p.res.Warnings, ws...)
-	}
+	p.warnings(ws, "None: no note on a claim that does not reproduce.")
 	if len(s.X) > 0 {
 		fig.Panels = []plot.Panel{{Series: []plot.Series{s}, Legend: []plot.Key{{Label: "ccreplay / paper", Colour: -1, Points: true}}}}
 		fig.Notes = append(fig.Notes, "x is the claim's row in the table above; 1 is the paper's value")

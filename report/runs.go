@@ -289,13 +289,7 @@ func (p *page) runWarnings(runs []*plot.Run) {
 			ws = append(ws, fmt.Sprintf("%s: %d of %d flows did not finish (left out of FCT and slowdown)", r.Label, all-fin, all))
 		}
 	}
-	p.h3("Warnings")
-	if len(ws) == 0 {
-		p.para("None: no run's " + runfolder.SummaryFile + " holds a warning and every flow finished.")
-		return
-	}
-	p.warnings(ws)
-	p.res.Warnings = append(p.res.Warnings, ws...)
+	p.warnings(ws, "None: no run's "+runfolder.SummaryFile+" holds a warning and every flow finished.")
 }
 
 // runMetrics writes the headline metrics (summary.json's, which `ccreplay

@@ -93,13 +93,7 @@ func (p *page) sweep(id, dir string, colours map[string]int) error {
 	if c.Pending+c.Running > 0 {
 		ws = append(ws, fmt.Sprintf("%d points are not done yet: the figures and means are over the %d done points", c.Pending+c.Running, c.Done))
 	}
-	p.h3("Warnings")
-	if len(ws) == 0 {
-		p.para("None: every point is done.")
-	} else {
-		p.warnings(ws)
-		p.res.Warnings = append(p.res.Warnings, ws...)
-	}
+	p.warnings(ws, "None: every point is done.")
 
 	// The line axis is the algorithm; seeds are averaged over.
 	line := ""
