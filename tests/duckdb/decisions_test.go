@@ -1,6 +1,7 @@
 package duckdbcheck
 
 import (
+	"database/sql"
 	"math"
 	"os"
 	"path/filepath"
@@ -139,35 +140,15 @@ func TestLearningFromCLI(t *testing.T) {
 	if !hasSubcommand("train") {
 		t.Skip("ccreplay has no `train` subcommand yet: " + runfolder.LearningFile + " is not checked")
 	}
-	out := filepath.Join(workDir, "train")
-	if _, err := ccreplayErr("train", "rlcc", "-o", out, "--episodes", "3", "--duration", "200us"); err != nil {
-		t.Fatalf("ccreplay train rlcc: %v", err)
-	}
-	p := filepath.Join(out, runfolder.LearningFile)
-	db := openDB(t)
-	checkColumns(t, db, p, v2.LearningRow{})
-	checkMetadata(t, db, p)
-	if n := count(t, db, p); n != 3 {
-		t.Errorf("%s: %d rows, want one per episode (3)", p, n)
-	}
+	checkTrained(t, "train", v2.LearningRow{}, 3, "rlcc", "--episodes", "3", "--duration", "200us")
 }
 
 // TestFDCCLearningFromCLI checks learning.parquet of `ccreplay train fdcc`
 // (a four-episode curriculum): the columns and types of fdcctrain.Row, the
 // schema metadata, one row per episode and the curriculum's flow counts.
 func TestFDCCLearningFromCLI(t *testing.T) {
-	out := filepath.Join(workDir, "train-fdcc")
-	if _, err := ccreplayErr("train", "fdcc", "-o", out, "--curriculum", "2,4", "--episodes-per-stage", "2", "--duration", "1ms",
-		"--updates", "2", "--batch", "16", "--hidden", "4", "--head", "4"); err != nil {
-		t.Fatalf("ccreplay train fdcc: %v", err)
-	}
-	p := filepath.Join(out, runfolder.LearningFile)
-	db := openDB(t)
-	checkColumns(t, db, p, fdcctrain.Row{})
-	checkMetadata(t, db, p)
-	if n := count(t, db, p); n != 4 {
-		t.Errorf("%s: %d rows, want one per episode (4)", p, n)
-	}
+	db, p := checkTrained(t, "train-fdcc", fdcctrain.Row{}, 4, "fdcc", "--curriculum", "2,4", "--episodes-per-stage", "2", "--duration", "1ms",
+		"--updates", "2", "--batch", "16", "--hidden", "4", "--head", "4")
 	var flows string
 	if err := db.QueryRow(`SELECT string_agg(CAST(flows AS VARCHAR), ',' ORDER BY episode) FROM read_parquet('` + p + `')`).Scan(&flows); err != nil {
 		t.Fatal(err)
@@ -175,6 +156,26 @@ func TestFDCCLearningFromCLI(t *testing.T) {
 	if flows != "2,2,2,4" {
 		t.Errorf("%s: flows by episode %s, want 2,2,2,4 (stage 1 keeps stage 0's 2-to-1)", p, flows)
 	}
+}
+
+// checkTrained runs `ccreplay train ALGORITHM -o DIR FLAGS...` (args are
+// the algorithm and its flags; DIR is name under workDir) and checks its
+// learning.parquet: the columns and types of row, the schema metadata and
+// one row per episode. It returns the database and the file's path.
+func checkTrained(t *testing.T, name string, row any, episodes int64, args ...string) (*sql.DB, string) {
+	t.Helper()
+	out := filepath.Join(workDir, name)
+	if _, err := ccreplayErr(append([]string{"train", args[0], "-o", out}, args[1:]...)...); err != nil {
+		t.Fatalf("ccreplay train %s: %v", args[0], err)
+	}
+	p := filepath.Join(out, runfolder.LearningFile)
+	db := openDB(t)
+	checkColumns(t, db, p, row)
+	checkMetadata(t, db, p)
+	if n := count(t, db, p); n != episodes {
+		t.Errorf("%s: %d rows, want one per episode (%d)", p, n, episodes)
+	}
+	return db, p
 }
 
 // writeSyntheticDecisions writes syntheticDecisions to a temporary

@@ -39,10 +39,15 @@ func runDir(name string, args ...string) (string, error) {
 	return out, nil
 }
 
-// writeConfig writes a run.yaml into workDir.
-func writeConfig(name, text string) (string, error) {
-	p := filepath.Join(workDir, name)
-	return p, os.WriteFile(p, []byte(text), 0o644)
+// incastWith runs the incast under DCQCN, every packet logged, with the
+// run configuration text (written as workDir/NAME.yaml) into
+// workDir/runs/name.
+func incastWith(name, text string) (string, error) {
+	cfg := filepath.Join(workDir, name+".yaml")
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		return "", err
+	}
+	return runDir(name, "--workload", incastSpec, "--cca", "dcqcn", "--packets", "all", "--config", cfg)
 }
 
 // incast: the plain run, every packet logged.
@@ -55,13 +60,7 @@ func getIncast(t testing.TB) string {
 // pfc: the same incast into a 300 KB switch buffer, so that PFC pauses the
 // senders (lossless).
 func getPFC(t testing.TB) string {
-	return pfcRun.get(t, func() (string, error) {
-		cfg, err := writeConfig("pfc.yaml", "switch:\n  buffer: 300KB\n")
-		if err != nil {
-			return "", err
-		}
-		return runDir("pfc", "--workload", incastSpec, "--cca", "dcqcn", "--packets", "all", "--config", cfg)
-	})
+	return pfcRun.get(t, func() (string, error) { return incastWith("pfc", "switch:\n  buffer: 300KB\n") })
 }
 
 // lossy: the same incast into a 100 KB buffer without PFC: drops, NACKs,
@@ -69,11 +68,7 @@ func getPFC(t testing.TB) string {
 // 20, NACKs recover every loss and no timeout fires).
 func getLossy(t testing.TB) string {
 	return lossyRun.get(t, func() (string, error) {
-		cfg, err := writeConfig("lossy.yaml", "switch:\n  buffer: 100KB\n  pfc:\n    enabled: false\n")
-		if err != nil {
-			return "", err
-		}
-		return runDir("lossy", "--workload", incastSpec, "--cca", "dcqcn", "--packets", "all", "--config", cfg)
+		return incastWith("lossy", "switch:\n  buffer: 100KB\n  pfc:\n    enabled: false\n")
 	})
 }
 

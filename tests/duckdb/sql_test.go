@@ -219,12 +219,16 @@ func TestCollectivesSQL(t *testing.T) {
 	}
 }
 
-// TestPacketLogMatchesPorts: per egress port, the packet log's dequeues,
-// bytes, drops and PAUSE frames equal ports.parquet's counters.
-func TestPacketLogMatchesPorts(t *testing.T) {
+// TestPacketLogMatchesPortsAndFlows: in the incast, PFC and lossy runs,
+// per egress port, the packet log's dequeues, bytes, drops and PAUSE frames
+// equal ports.parquet's counters (checkPortCounts), and per flow its
+// deliveries, CE marks, distinct PSNs, last delivery and drops equal
+// flows.parquet (checkFlowCounts).
+func TestPacketLogMatchesPortsAndFlows(t *testing.T) {
 	db := openDB(t)
 	for name, dir := range map[string]string{"incast": getIncast(t), "pfc": getPFC(t), "lossy": getLossy(t)} {
 		checkPortCounts(t, db, name, dir)
+		checkFlowCounts(t, db, name, dir)
 	}
 }
 
@@ -240,15 +244,6 @@ func checkPortCounts(t *testing.T, db *sql.DB, name, dir string) {
 				t.Errorf("%s: node %v port %v: packet log %s = %v, "+runfolder.PortsFile+" %v", name, r["node"], r["port"], c, r["log_"+c], r[c])
 			}
 		}
-	}
-}
-
-// TestPacketLogMatchesFlows: per flow, deliveries, CE marks, distinct PSNs,
-// the last delivery and drops of the packet log equal flows.parquet.
-func TestPacketLogMatchesFlows(t *testing.T) {
-	db := openDB(t)
-	for name, dir := range map[string]string{"incast": getIncast(t), "pfc": getPFC(t), "lossy": getLossy(t)} {
-		checkFlowCounts(t, db, name, dir)
 	}
 }
 
