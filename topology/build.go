@@ -99,10 +99,16 @@ func (c *argCheck) size(hosts, switches int64) {
 
 // fmtRate formats r for a spec string so that units.ParseRate gives r back.
 func fmtRate(r units.BitsPerSec) string {
-	if s := r.String(); mustRate(s) == r {
+	return roundTrip(r, r.String(), mustRate, fmt.Sprintf("%d", int64(r)))
+}
+
+// roundTrip returns s, the short form of v, when back reads it as v again,
+// else raw, an exact form.
+func roundTrip[T comparable](v T, s string, back func(string) T, raw string) string {
+	if back(s) == v {
 		return s
 	}
-	return fmt.Sprintf("%d", int64(r))
+	return raw
 }
 
 func mustRate(s string) units.BitsPerSec {
@@ -113,10 +119,7 @@ func mustRate(s string) units.BitsPerSec {
 // fmtDelay formats d for a spec string so that units.ParseDuration gives d
 // back.
 func fmtDelay(d units.Time) string {
-	if s := d.String(); mustDelay(s) == d {
-		return s
-	}
-	return fmt.Sprintf("%dps", int64(d))
+	return roundTrip(d, d.String(), mustDelay, fmt.Sprintf("%dps", int64(d)))
 }
 
 func mustDelay(s string) units.Time {
