@@ -208,18 +208,25 @@ func TestCCParams(t *testing.T) {
 // The DCQCN parameters build, and reproduce the dcqcn "hpcc-config" preset
 // that was written from the same config.txt.
 func TestCCParamsBuildDCQCN(t *testing.T) {
-	_, p := parse(t, mixConfig, "config.txt").CCParams()
+	// The config's window (HAS_WIN) is the NIC's in a --hpcc-config run.
+	checkDCQCNPreset(t, mixConfig, "hpcc-config", map[string]string{"window": "off"}, "config.txt")
+}
+
+// checkDCQCNPreset checks that the DCQCN parameters of config (described
+// as from in errors) build the same DCQCN as preset with the overrides.
+func checkDCQCNPreset(t *testing.T, config, preset string, overrides map[string]string, from string) {
+	t.Helper()
+	_, p := parse(t, config, "config.txt").CCParams()
 	got, err := dcqcn.Build("zhu2015", p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The config's window (HAS_WIN) is the NIC's in a --hpcc-config run.
-	want, err := dcqcn.Build("hpcc-config", map[string]string{"window": "off"})
+	want, err := dcqcn.Build(preset, overrides)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got.Params, want.Params) || *got.ECN != *want.ECN || got.CNPInterval != want.CNPInterval {
-		t.Errorf("from config.txt:\n%v\nhpcc-config preset:\n%v", got.Params, want.Params)
+		t.Errorf("from %s:\n%v\n%s preset:\n%v", from, got.Params, preset, want.Params)
 	}
 }
 
@@ -252,18 +259,7 @@ PMAX_MAP 2 100000000000 0.20 400000000000 0.20
 // included. run.py writes AI and HAI for the NIC's rate; the preset
 // carries that rule as ai_ref_rate, which the config cannot say.
 func TestCCParamsRunPyDCQCN(t *testing.T) {
-	_, p := parse(t, runPyDCQCN, "config.txt").CCParams()
-	got, err := dcqcn.Build("zhu2015", p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := dcqcn.Build("hpcc-run", map[string]string{"ai_ref_rate": "off"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got.Params, want.Params) || *got.ECN != *want.ECN || got.CNPInterval != want.CNPInterval {
-		t.Errorf("from run.py's config:\n%v\nhpcc-run preset:\n%v", got.Params, want.Params)
-	}
+	checkDCQCNPreset(t, runPyDCQCN, "hpcc-run", map[string]string{"ai_ref_rate": "off"}, "run.py's config")
 }
 
 // A table that does not scale with the rate is left to ECNTable.
