@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -58,6 +59,21 @@ func addSeeds(f *testing.F, ext string) {
 	}
 }
 
+// fuzzText is the fuzz body of a text reader called name: an error and
+// no trace, or a trace that round-trips.
+func fuzzText(name string, read func(io.Reader) (*trace.Trace, error)) func(*testing.T, []byte) {
+	return func(t *testing.T, data []byte) {
+		tr, err := read(bytes.NewReader(data))
+		if err != nil {
+			if tr != nil {
+				t.Fatal(name + " returned both a trace and an error")
+			}
+			return
+		}
+		fuzzRoundTrip(t, tr)
+	}
+}
+
 func FuzzReadCSV(f *testing.F) {
 	addSeeds(f, ".csv")
 	f.Add([]byte(csvHead + "0,0,3,1000,0,-1,-1,,0\n1,0,3,-5,0,-1,-1,,0\n"))
@@ -68,16 +84,7 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("# hosts=\n\"a\nb\",\"\n"))
 	f.Add([]byte(csvHead + "0,0,3,1000000000000,1000000000000000,-1,-1,,0\n1,0,3,1,9223372036854775,-1,-1,0,1000000000000001\n"))
 	f.Add([]byte("# hosts=1048577\n# ppn=1\n# ranks=1048575\n" + trace.CSVHeaderV1 + "\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := trace.ReadCSV(bytes.NewReader(data))
-		if err != nil {
-			if tr != nil {
-				t.Fatal("ReadCSV returned both a trace and an error")
-			}
-			return
-		}
-		fuzzRoundTrip(t, tr)
-	})
+	f.Fuzz(fuzzText("ReadCSV", trace.ReadCSV))
 }
 
 func FuzzReadJSONL(f *testing.F) {
@@ -87,16 +94,7 @@ func FuzzReadJSONL(f *testing.F) {
 	f.Add([]byte(`{"id":0,"src":0,"dst":1,"bytes":1e3,"deps":[null,"x"]}`))
 	f.Add([]byte(`{"hosts":2} {"id":1}` + "\n[]\nnull\n"))
 	f.Add([]byte(`{"hosts":1048576}` + "\n" + `{"id":0,"src":1048575,"dst":0,"bytes":1000000000000,"release_ns":1000000000000000,"gap_ns":9223372036854775}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := trace.ReadJSONL(bytes.NewReader(data))
-		if err != nil {
-			if tr != nil {
-				t.Fatal("ReadJSONL returned both a trace and an error")
-			}
-			return
-		}
-		fuzzRoundTrip(t, tr)
-	})
+	f.Fuzz(fuzzText("ReadJSONL", trace.ReadJSONL))
 }
 
 // maxParquetAlloc bounds what reading a Parquet file of size bytes may

@@ -172,11 +172,6 @@ func TestBuiltinSampleMean(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, n := stratifiedMean(d, rng); math.Abs(got/d.Mean()-1) > 0.01 {
-			t.Errorf("%v: stratified mean of %d draws %.1f, want within 1%% of %.1f", d, n, got, d.Mean())
-		}
-		if got, bound := iidCheck(d, 200_000, rng); math.Abs(got-d.Mean()) > bound {
-			t.Errorf("%v: i.i.d. sample mean %.1f, want within %.1f of %.1f", d, got, bound, d.Mean())
-		}
+		checkSampleMean(t, d, rng)
 	}
 }

@@ -138,6 +138,18 @@ func iidCheck(d *Dist, n int, rng *rand.Rand) (got, bound float64) {
 	return sum / float64(n), 4*sd/math.Sqrt(float64(n)) + 0.5 // + rounding to whole bytes
 }
 
+// checkSampleMean checks that Sample agrees with Mean: the stratified mean
+// within 1 %, the mean of 200k i.i.d. draws within 4 standard errors.
+func checkSampleMean(t *testing.T, d *Dist, rng *rand.Rand) {
+	t.Helper()
+	if got, n := stratifiedMean(d, rng); math.Abs(got/d.Mean()-1) > 0.01 {
+		t.Errorf("%v: stratified mean of %d draws %.1f, want within 1%% of %.1f", d, n, got, d.Mean())
+	}
+	if got, bound := iidCheck(d, 200_000, rng); math.Abs(got-d.Mean()) > bound {
+		t.Errorf("%v: i.i.d. sample mean %.1f, want within %.1f (4 standard errors) of %.1f", d, got, bound, d.Mean())
+	}
+}
+
 func TestSampleMeanSmall(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []*Dist{
@@ -146,12 +158,7 @@ func TestSampleMeanSmall(t *testing.T) {
 		mustNew(t, []float64{100, 1000, 1e4, 1e5, 1e6}, []float64{0.3, 0.6, 0.8, 0.95, 1}, Step),
 		mustNew(t, []float64{50, 60, 1e6}, []float64{0.5, 0.99, 1}, Linear),
 	} {
-		if got, n := stratifiedMean(d, rng); math.Abs(got/d.Mean()-1) > 0.01 {
-			t.Errorf("%v: stratified mean of %d draws %.1f, want within 1%% of %.1f", d, n, got, d.Mean())
-		}
-		if got, bound := iidCheck(d, 200_000, rng); math.Abs(got-d.Mean()) > bound {
-			t.Errorf("%v: i.i.d. sample mean %.1f, want within %.1f (4 standard errors) of %.1f", d, got, bound, d.Mean())
-		}
+		checkSampleMean(t, d, rng)
 	}
 }
 
