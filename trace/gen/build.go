@@ -142,30 +142,57 @@ func (b *builder) alltoall(g *group, ph phase, bytes int64) result {
 // k-1 send and its step k-1 receive. A member's part ends with its last
 // send and receive.
 func (b *builder) pairwiseAlltoall(g *group, ph phase, bytes int64) result {
+	return b.sendrecvSteps(g, ph, upTo(len(g.hosts)-1), func(int) int64 { return bytes }, shiftTo, shiftFrom)
+}
+
+// shiftTo and shiftFrom are the partners of member a in a step of
+// distance d among n members: it sends to (a+d) mod n and receives from
+// (a-d) mod n.
+func shiftTo(a, d, n int) int   { return (a + d) % n }
+func shiftFrom(a, d, n int) int { return (a - d + n) % n }
+
+// upTo returns 1, 2, ..., k.
+func upTo(k int) []int {
+	out := make([]int, max(k, 0))
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+// sendrecvSteps adds an algorithm made of MPI_Sendrecv steps, one per
+// element d of steps: in step d member a sends size(d) bytes to
+// to(a, d, n) and receives from from(a, d, n) (the member that sends to
+// it). A member's first send waits for the phase; its later sends wait for
+// both its own previous send and its previous receive. A member's part
+// ends with its last send and receive. Fewer than 2 members exchange
+// nothing.
+func (b *builder) sendrecvSteps(g *group, ph phase, steps []int, size func(d int) int64, to, from func(a, d, n int) int) result {
 	n := len(g.hosts)
 	res := result{touch: make([][]int64, n)}
-	if n < 2 {
+	if n < 2 || len(steps) == 0 {
 		return res
 	}
-	prev := make([]int64, n) // member a's send of the previous step
-	for k := 1; k < n; k++ {
+	var prev []int64 // member a's send of the previous step
+	for i, d := range steps {
+		bytes := size(d)
 		cur := make([]int64, n)
 		for a := range n {
-			m := g.msg(a, (a+k)%n, bytes)
+			m := g.msg(a, to(a, d, n), bytes)
 			m.CollectiveID, m.Iteration = ph.coll, ph.iter
-			if k == 1 {
+			if i == 0 {
 				b.start(&m, ph.ready[a], ph.gap, ph.release)
 			} else {
-				// the receive of step k-1 is the send of a-(k-1)
-				m.Deps = []int64{prev[(a-(k-1)+n)%n], prev[a]}
+				m.Deps = []int64{prev[from(a, steps[i-1], n)], prev[a]} // receive, own send
 			}
 			cur[a] = b.add(m)
 			res.msgs = append(res.msgs, cur[a])
 		}
 		prev = cur
 	}
+	last := steps[len(steps)-1]
 	for a := range n {
-		res.touch[a] = []int64{prev[a], prev[(a-(n-1)+n)%n]}
+		res.touch[a] = []int64{prev[a], prev[from(a, last, n)]}
 	}
 	return res
 }
@@ -178,31 +205,12 @@ func (b *builder) pairwiseAlltoall(g *group, ph phase, bytes int64) result {
 // receive.
 func (b *builder) ringAllreduce(g *group, ph phase, bytes int64) result {
 	n := len(g.hosts)
-	res := result{touch: make([][]int64, n)}
-	if n < 2 {
-		return res
-	}
 	chunk := (bytes + int64(n) - 1) / int64(n)
-	prev := make([]int64, n) // member a's send of the previous step
-	for s := range 2 * (n - 1) {
-		cur := make([]int64, n)
-		for a := range n {
-			m := g.msg(a, (a+1)%n, chunk)
-			m.CollectiveID, m.Iteration = ph.coll, ph.iter
-			if s == 0 {
-				b.start(&m, ph.ready[a], ph.gap, ph.release)
-			} else {
-				m.Deps = []int64{prev[(a+n-1)%n], prev[a]} // receive, own send
-			}
-			cur[a] = b.add(m)
-			res.msgs = append(res.msgs, cur[a])
-		}
-		prev = cur
+	ones := make([]int, max(2*(n-1), 0))
+	for s := range ones {
+		ones[s] = 1
 	}
-	for a := range n {
-		res.touch[a] = []int64{prev[a], prev[(a+n-1)%n]}
-	}
-	return res
+	return b.sendrecvSteps(g, ph, ones, func(int) int64 { return chunk }, shiftTo, shiftFrom)
 }
 
 // binomialBcast adds a broadcast of bytes from member 0 along a binomial
@@ -286,39 +294,20 @@ func filled(n int, v int64) []int64 {
 // time and are not modelled.
 func (b *builder) bruckAlltoall(g *group, ph phase, bytes int64) result {
 	n := len(g.hosts)
-	res := result{touch: make([][]int64, n)}
-	if n < 2 {
-		return res
+	var dist []int
+	for d := 1; d < n; d *= 2 {
+		dist = append(dist, d)
 	}
-	var prev []int64 // member a's send of the previous step
-	d := 1
-	for ; d < n; d *= 2 {
-		blocks := int64(0)
+	blocks := func(d int) int64 { // the block indices with bit d set
+		c := int64(0)
 		for i := range n {
 			if i&d != 0 {
-				blocks++
+				c++
 			}
 		}
-		cur := make([]int64, n)
-		for a := range n {
-			m := g.msg(a, (a+d)%n, blocks*bytes)
-			m.CollectiveID, m.Iteration = ph.coll, ph.iter
-			if prev == nil {
-				b.start(&m, ph.ready[a], ph.gap, ph.release)
-			} else {
-				// the receive of the previous step is the send of a-d/2
-				m.Deps = []int64{prev[(a-d/2+n)%n], prev[a]}
-			}
-			cur[a] = b.add(m)
-			res.msgs = append(res.msgs, cur[a])
-		}
-		prev = cur
+		return c * bytes
 	}
-	last := d / 2
-	for a := range n {
-		res.touch[a] = []int64{prev[a], prev[(a-last+n)%n]}
-	}
-	return res
+	return b.sendrecvSteps(g, ph, dist, blocks, shiftTo, shiftFrom)
 }
 
 // scatteredAlltoall adds an all-to-all by MPICH's "scattered" algorithm
@@ -388,29 +377,6 @@ func slicesClone(s []int64) []int64 { return append([]int64(nil), s...) }
 // a XOR (k-1)). For other sizes MPICH sends to a+k and receives from a-k,
 // which is pairwiseAlltoall.
 func (b *builder) xorPairwiseAlltoall(g *group, ph phase, bytes int64) result {
-	n := len(g.hosts)
-	res := result{touch: make([][]int64, n)}
-	if n < 2 {
-		return res
-	}
-	prev := make([]int64, n)
-	for k := 1; k < n; k++ {
-		cur := make([]int64, n)
-		for a := range n {
-			m := g.msg(a, a^k, bytes)
-			m.CollectiveID, m.Iteration = ph.coll, ph.iter
-			if k == 1 {
-				b.start(&m, ph.ready[a], ph.gap, ph.release)
-			} else {
-				m.Deps = []int64{prev[a^(k-1)], prev[a]}
-			}
-			cur[a] = b.add(m)
-			res.msgs = append(res.msgs, cur[a])
-		}
-		prev = cur
-	}
-	for a := range n {
-		res.touch[a] = []int64{prev[a], prev[a^(n-1)]}
-	}
-	return res
+	xor := func(a, k, _ int) int { return a ^ k }
+	return b.sendrecvSteps(g, ph, upTo(len(g.hosts)-1), func(int) int64 { return bytes }, xor, xor)
 }
