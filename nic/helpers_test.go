@@ -2,6 +2,7 @@ package nic_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,13 +89,7 @@ func (w *wire) Receive(now units.Time, p *fabric.Packet, inPort int32) {
 }
 
 func (w *wire) kind(k fabric.Kind) []sent {
-	var out []sent
-	for _, s := range w.log {
-		if s.p.Kind == k {
-			out = append(out, s)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(w.log), func(s sent) bool { return s.p.Kind != k })
 }
 
 type hookEvent struct {

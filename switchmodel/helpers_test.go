@@ -1,6 +1,7 @@
 package switchmodel_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/fabric"
@@ -40,13 +41,7 @@ func (r *peer) Receive(now units.Time, p *fabric.Packet, _ int32) {
 }
 
 func (r *peer) kinds(k fabric.Kind) []frame {
-	var out []frame
-	for _, f := range r.got {
-		if f.p.Kind == k {
-			out = append(out, f)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(r.got), func(f frame) bool { return f.p.Kind != k })
 }
 
 // rig is one switch whose port i leads to recording peer i (host i).

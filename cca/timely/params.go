@@ -125,71 +125,62 @@ func Build(preset string, overrides map[string]string) (cca.Spec, error) {
 	return algorithm.Build(preset, overrides)
 }
 
-// parseMultiple parses "2.5x" into 2.5; ok is false without the suffix.
-func parseMultiple(v string) (f float64, ok bool, err error) {
-	v = strings.ToLower(strings.TrimSpace(v))
-	num, found := strings.CutSuffix(v, "x")
-	if !found {
-		return 0, false, nil
+// parseRelative parses v as a multiple "Nx" (N in (0, maxMult]) of what
+// of names, or else as an absolute value with parseAbs; example is a
+// multiple the error of a bad absolute value suggests. Exactly one of mult
+// and abs is set.
+func parseRelative[T any](v string, maxMult float64, of, example string, parseAbs func(string) (T, error)) (mult float64, abs T, err error) {
+	lower := strings.ToLower(strings.TrimSpace(v))
+	if num, found := strings.CutSuffix(lower, "x"); found {
+		f, err := keyval.ParseFloatIn(num, keyval.Positive)
+		switch {
+		case err != nil:
+			return 0, abs, fmt.Errorf("want a positive multiple such as 2.5x, got %q", lower)
+		case f > maxMult:
+			return 0, abs, fmt.Errorf("%s must be at most %.0fx, got %q", of, maxMult, v)
+		}
+		return f, abs, nil
 	}
-	f, err = keyval.ParseFloatIn(num, keyval.Positive)
+	abs, err = parseAbs(v)
 	if err != nil {
-		return 0, true, fmt.Errorf("want a positive multiple such as 2.5x, got %q", v)
+		return 0, abs, fmt.Errorf("%w, or %s such as %s", err, of, example)
 	}
-	return f, true, nil
+	return 0, abs, nil
+}
+
+// formatRelative is mult as "Nx" when it is set, else abs.
+func formatRelative(mult float64, abs string) string {
+	if mult > 0 {
+		return units.FormatFloat(mult) + "x"
+	}
+	return abs
 }
 
 // parseThreshold parses a time ("50us") or a multiple of the base RTT
 // ("2.5x").
 func parseThreshold(v string) (Threshold, error) {
-	if f, ok, err := parseMultiple(v); ok {
-		if err != nil {
-			return Threshold{}, err
-		}
-		if f > MaxBaseRTTs {
-			return Threshold{}, fmt.Errorf("a multiple of the base RTT must be at most %.0fx, got %q", MaxBaseRTTs, v)
-		}
-		return Threshold{BaseRTTs: f}, nil
-	}
-	t, err := units.ParseDuration(v)
-	if err != nil {
-		return Threshold{}, fmt.Errorf("%w, or a multiple of the base RTT such as 2.5x", err)
-	}
-	if t <= 0 {
+	f, t, err := parseRelative(v, MaxBaseRTTs, "a multiple of the base RTT", "2.5x", units.ParseDuration)
+	switch {
+	case err != nil:
+		return Threshold{}, err
+	case f == 0 && t <= 0:
 		return Threshold{}, fmt.Errorf("must be positive, got %q", v)
 	}
-	return Threshold{Abs: t}, nil
+	return Threshold{Abs: t, BaseRTTs: f}, nil
 }
 
 func formatThreshold(t Threshold) string {
-	if t.BaseRTTs > 0 {
-		return units.FormatFloat(t.BaseRTTs) + "x"
-	}
-	return units.FormatDuration(t.Abs)
+	return formatRelative(t.BaseRTTs, units.FormatDuration(t.Abs))
 }
 
 // parseStep parses a rate ("10Mbps") or a fraction of the line rate
 // ("0.001x").
 func parseStep(v string) (Step, error) {
-	if f, ok, err := parseMultiple(v); ok {
-		if err != nil {
-			return Step{}, err
-		}
-		if f > 1 {
-			return Step{}, fmt.Errorf("a fraction of the line rate must be at most 1x, got %q", v)
-		}
-		return Step{LineFrac: f}, nil
-	}
-	r, err := units.ParseRate(v)
+	f, r, err := parseRelative(v, 1, "a fraction of the line rate", "0.001x", units.ParseRate)
 	if err != nil {
-		return Step{}, fmt.Errorf("%w, or a fraction of the line rate such as 0.001x", err)
+		return Step{}, err
 	}
-	return Step{Abs: r}, nil
+	return Step{Abs: r, LineFrac: f}, nil
 }
 
-func formatStep(s Step) string {
-	if s.LineFrac > 0 {
-		return units.FormatFloat(s.LineFrac) + "x"
-	}
-	return units.FormatRate(s.Abs)
-}
+func formatStep(s Step) string { return formatRelative(s.LineFrac, units.FormatRate(s.Abs)) }

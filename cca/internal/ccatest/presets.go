@@ -1,9 +1,9 @@
 package ccatest
 
 import (
+	"maps"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -46,11 +46,11 @@ func CheckPresets(t *testing.T, build cca.Builder, algo string, keys []string, c
 			t.Errorf("%q: hints ECN %+v, CNP interval %v, INT %v, flow counter %v; want ECN %+v, %v, %v, %v", tc.Preset,
 				s.ECN, s.CNPInterval, s.NeedsINT, s.NeedsFlowCounter, h.ECN, h.CNPInterval, h.NeedsINT, h.NeedsFlowCounter)
 		}
-		if got := sortedKeys(s.Params); !slices.Equal(got, keys) {
+		if got := slices.Sorted(maps.Keys(s.Params)); !slices.Equal(got, keys) {
 			t.Errorf("%q: Params has keys %v, want %v", tc.Preset, got, keys)
 		}
 		if tc.Params != nil {
-			if got := sortedKeys(tc.Params); !slices.Equal(got, keys) {
+			if got := slices.Sorted(maps.Keys(tc.Params)); !slices.Equal(got, keys) {
 				t.Errorf("%q: the test checks keys %v of %v", tc.Preset, got, keys)
 			}
 			for k, v := range tc.Params {
@@ -63,15 +63,6 @@ func CheckPresets(t *testing.T, build cca.Builder, algo string, keys []string, c
 			t.Errorf("%q: New makes %q, want %q", tc.Preset, a.Name(), algo)
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 
