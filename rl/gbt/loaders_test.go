@@ -2,6 +2,7 @@ package gbt
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -39,6 +40,31 @@ func readFile(t *testing.T, name string) []byte {
 
 // xgbLess is XGBoost's split rule: the feature is stored as float32 and
 // compared with the float32 split condition; NaN takes the default branch.
+// loadModel reads testdata/name with read.
+func loadModel(t *testing.T, name string, read func(io.Reader) (*Ensemble, error)) *Ensemble {
+	t.Helper()
+	e, err := read(bytes.NewReader(readFile(t, name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// checkAgainst checks e's feature names (comma-separated) and that on
+// every probe it predicts within tol of ref (0: equal bit for bit).
+func checkAgainst(t *testing.T, e *Ensemble, names string, ref func([]float64) float64, tol float64) {
+	t.Helper()
+	if got := strings.Join(e.FeatureNames(), ","); got != names {
+		t.Fatalf("feature names %q, want %q", got, names)
+	}
+	for _, x := range probes() {
+		want := ref(x)
+		if got := e.Predict(x); got != want && !(math.Abs(got-want) <= tol) {
+			t.Errorf("Predict(%v) = %v, want %v", x, got, want)
+		}
+	}
+}
+
 func xgbLess(x, cond float64, defaultLeft bool) bool {
 	if math.IsNaN(x) {
 		return defaultLeft
@@ -75,22 +101,11 @@ func xgbV2Reference(x []float64) float64 {
 }
 
 func TestReadXGBoostJSONv2MatchesTrees(t *testing.T) {
-	e, err := ReadXGBoostJSON(bytes.NewReader(readFile(t, "xgb_v2.json")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadModel(t, "xgb_v2.json", ReadXGBoostJSON)
 	if e.NumTrees() != 2 || e.MaxDepth() != 2 || e.NumFeatures() != 3 || e.NumNodes() != 10 {
 		t.Fatalf("trees %d depth %d features %d nodes %d, want 2 2 3 10", e.NumTrees(), e.MaxDepth(), e.NumFeatures(), e.NumNodes())
 	}
-	if got := strings.Join(e.FeatureNames(), ","); got != "rate_frac,rtt_inflation,cnps" {
-		t.Fatalf("feature names %q", got)
-	}
-	for _, x := range probes() {
-		want := xgbV2Reference(x)
-		if got := e.Predict(x); math.Abs(got-want) > 1e-12 {
-			t.Errorf("Predict(%v) = %v, want %v", x, got, want)
-		}
-	}
+	checkAgainst(t, e, "rate_frac,rtt_inflation,cnps", xgbV2Reference, 1e-12)
 	// NB: 1.4999999999 rounds to 1.5 in float32, so XGBoost sends it right.
 	if got, want := e.Predict([]float64{0, 1.4999999999, 0}), float64(float32(0.5))+float64(float32(0.3))+float64(float32(-0.01)); math.Abs(got-want) > 1e-12 {
 		t.Fatalf("float32 rounding at the threshold: got %v, want %v", got, want)
@@ -98,10 +113,7 @@ func TestReadXGBoostJSONv2MatchesTrees(t *testing.T) {
 }
 
 func TestReadXGBoostJSONv1Booleans(t *testing.T) {
-	e, err := ReadXGBoostJSON(bytes.NewReader(readFile(t, "xgb_v1.json")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadModel(t, "xgb_v1.json", ReadXGBoostJSON)
 	if e.FeatureNames() != nil {
 		t.Fatalf("empty feature_names should give nil, got %v", e.FeatureNames())
 	}
@@ -213,23 +225,12 @@ func lgbReference(x []float64) float64 {
 }
 
 func TestReadLightGBMMatchesTrees(t *testing.T) {
-	e, err := ReadLightGBM(bytes.NewReader(readFile(t, "lgb_v4.txt")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadModel(t, "lgb_v4.txt", ReadLightGBM)
 	if e.NumTrees() != 3 || e.MaxDepth() != 2 || e.NumFeatures() != 3 || e.BaseScore() != 0 {
 		t.Fatalf("trees %d depth %d features %d base %v, want 3 2 3 0", e.NumTrees(), e.MaxDepth(), e.NumFeatures(), e.BaseScore())
 	}
-	if got := strings.Join(e.FeatureNames(), ","); got != "rate_frac,rtt_inflation,cnps" {
-		t.Fatalf("feature names %q", got)
-	}
-	for _, x := range probes() {
-		want := lgbReference(x)
-		// Same additions in the same order: equal bit for bit.
-		if got := e.Predict(x); got != want {
-			t.Errorf("Predict(%v) = %v, want %v", x, got, want)
-		}
-	}
+	// Same additions in the same order: equal bit for bit.
+	checkAgainst(t, e, "rate_frac,rtt_inflation,cnps", lgbReference, 0)
 	// x == threshold goes left in LightGBM.
 	if got, want := e.Predict([]float64{0.25, 1.5, 5}), 0.59999999999999998-0.01+0.001; got != want {
 		t.Fatalf("on-threshold: got %v want %v", got, want)
