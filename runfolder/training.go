@@ -2,6 +2,7 @@ package runfolder
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/ccreplay/ccreplay/output"
@@ -35,6 +36,30 @@ type Training struct {
 func WriteTraining(dir string, m *Training) error {
 	m.SchemaVersion, m.Kind, m.Complete = Version, KindTraining, true
 	return output.WriteJSONAtomic(filepath.Join(dir, TrainingFile), m)
+}
+
+// TrainingSummary heads what `ccreplay train rlcc` and `ccreplay train
+// fdcc` report of a finished training (their --json output): the policy
+// and the learning curve written into the training folder, the episodes,
+// the seed and the command line the policy records.
+type TrainingSummary struct {
+	Policy     string `json:"policy"`
+	Learning   string `json:"learning"`
+	Episodes   int    `json:"episodes"`
+	Seed       uint64 `json:"seed"`
+	ProducedBy string `json:"produced_by"`
+}
+
+// NewTrainingSummary is the summary head of a training written to dir.
+func NewTrainingSummary(dir string, episodes int, seed uint64, producedBy string) TrainingSummary {
+	return TrainingSummary{Policy: filepath.Join(dir, PolicyFile), Learning: filepath.Join(dir, LearningFile),
+		Episodes: episodes, Seed: seed, ProducedBy: producedBy}
+}
+
+// WriteHead writes the first line the train commands print: the files
+// written, the episodes and the seed.
+func (s TrainingSummary) WriteHead(w io.Writer) {
+	fmt.Fprintf(w, "wrote %s and %s (%d episodes, seed %d)\n", s.Policy, s.Learning, s.Episodes, s.Seed)
 }
 
 // ReadTraining reads dir's training.json and checks that it is a complete

@@ -77,13 +77,9 @@ func (c *CheckpointScorer) Scores() []CheckpointScore {
 // Summary is what `ccreplay train fdcc` reports of a finished training
 // (its --json output).
 type Summary struct {
-	Policy     string `json:"policy"`
-	Learning   string `json:"learning"`
-	Episodes   int    `json:"episodes"`
-	Seed       uint64 `json:"seed"`
-	ProducedBy string `json:"produced_by"`
-	First      Row    `json:"first"`
-	Last       Row    `json:"last"`
+	runfolder.TrainingSummary
+	First Row `json:"first"`
+	Last  Row `json:"last"`
 	// Checkpoints are the periodic checkpoints' scores.
 	Checkpoints []CheckpointScore `json:"checkpoints,omitempty"`
 	// Heldout are the held-out evaluations (Options.Heldout); Kept the
@@ -100,11 +96,10 @@ type Summary struct {
 // Summarize is the summary of res, trained with o and written to dir.
 func Summarize(dir string, o Options, res *Result, scores []CheckpointScore) *Summary {
 	s := &Summary{
-		Policy: filepath.Join(dir, runfolder.PolicyFile), Learning: filepath.Join(dir, runfolder.LearningFile),
-		Episodes: len(o.Curriculum) * o.EpisodesPerStage, Seed: o.Seed, ProducedBy: o.ProducedBy,
 		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1], Checkpoints: scores,
 		Heldout: res.Checkpoints, Kept: res.Selected, dir: dir,
 	}
+	s.TrainingSummary = runfolder.NewTrainingSummary(dir, len(o.Curriculum)*o.EpisodesPerStage, o.Seed, o.ProducedBy)
 	seen := map[int32]bool{}
 	for i := len(res.Curve) - 1; i >= 0 && len(seen) < len(o.Curriculum); i-- {
 		if r := res.Curve[i]; !seen[r.Flows] {
@@ -119,7 +114,7 @@ func Summarize(dir string, o Options, res *Result, scores []CheckpointScore) *Su
 // files, the checkpoints' scores, the kept held-out checkpoint's table
 // and the last episode of each flow count.
 func (s *Summary) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "wrote %s and %s (%d episodes, seed %d)\n", s.Policy, s.Learning, s.Episodes, s.Seed)
+	s.WriteHead(w)
 	if len(s.Checkpoints) > 0 {
 		best := 0
 		for i, sc := range s.Checkpoints {

@@ -14,14 +14,10 @@ import (
 // Summary is what `ccreplay train rlcc` reports of a finished training
 // (its --json output).
 type Summary struct {
-	Policy     string           `json:"policy"`
-	Learning   string           `json:"learning"`
-	Episodes   int              `json:"episodes"`
-	Seed       uint64           `json:"seed"`
-	ProducedBy string           `json:"produced_by"`
-	First      v2.LearningRow   `json:"first"`
-	Last       v2.LearningRow   `json:"last"`
-	LastByN    []v2.LearningRow `json:"last_by_flows"`
+	runfolder.TrainingSummary
+	First   v2.LearningRow   `json:"first"`
+	Last    v2.LearningRow   `json:"last"`
+	LastByN []v2.LearningRow `json:"last_by_flows"`
 	// Checkpoints and Selected: the checks of the policy during training
 	// and the index of the kept one.
 	Checkpoints []Checkpoint `json:"checkpoints,omitempty"`
@@ -36,11 +32,10 @@ type Summary struct {
 // o.Flows.
 func Summarize(dir string, o Options, res *Result) *Summary {
 	s := &Summary{
-		Policy: filepath.Join(dir, runfolder.PolicyFile), Learning: filepath.Join(dir, runfolder.LearningFile),
-		Episodes: o.Episodes, Seed: o.Seed, ProducedBy: o.ProducedBy,
 		First: res.Curve[0], Last: res.Curve[len(res.Curve)-1],
 		Checkpoints: res.Checkpoints, Selected: res.Selected, dir: dir, selectFlows: o.SelectFlows,
 	}
+	s.TrainingSummary = runfolder.NewTrainingSummary(dir, o.Episodes, o.Seed, o.ProducedBy)
 	for i := max(len(res.Curve)-len(o.Flows), 0); i < len(res.Curve); i++ {
 		s.LastByN = append(s.LastByN, res.Curve[i])
 	}
@@ -51,7 +46,7 @@ func Summarize(dir string, o Options, res *Result) *Summary {
 // files, the kept checkpoint (its held-out table, or its smallest FR) and
 // the last iteration of each flow count.
 func (s *Summary) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "wrote %s and %s (%d episodes, seed %d)\n", s.Policy, s.Learning, s.Episodes, s.Seed)
+	s.WriteHead(w)
 	if len(s.Checkpoints) > 0 {
 		c := s.Checkpoints[s.Selected]
 		if c.Table != nil {
