@@ -115,6 +115,7 @@ func unfairDuringIncast(s *metrics.Summary) float64 {
 }
 
 func init() {
+	g := grid{table62Flows, fdccAlgorithms, func(_ Scale, n int, spec string) Run { return table62Run(n, spec) }}
 	register(&Experiment{
 		Name:  "fdcc-table6.2",
 		Paper: "FDCC (Zhang 2023), Table 6.2",
@@ -126,30 +127,25 @@ func init() {
 			"Goodput is all payload over the span from the first start to the last finish, normalized to 100 Gb/s; FCTSD is the " +
 			"mean slowdown (FCT over the ideal FCT, which for 20 MB flows is within 0.1 % of the standalone FCT); Qlen is the " +
 			"largest time-weighted mean queue over switch ports. Small scale: 4- and 16-to-1; full: also 256 and 1024 (16 flows per host).",
-		Runs: func(s Scale) []Run {
-			return gridRuns(table62Flows(s), fdccAlgorithms, func(n int, b variant) Run { return table62Run(n, b.spec) })
-		},
-		Claims: func(s Scale) []Claim {
-			return gridClaims(table62Flows(s), fdccAlgorithms, func(n int, b variant) []Claim {
-				row := table62[n][b.name]
-				label := table62Run(n, b.spec).Label
-				id := fmt.Sprintf("n=%d/%s/", n, b.name)
-				what := fmt.Sprintf("%d-to-1 %s ", n, b.spec)
-				return []Claim{
-					{ID: id + "goodput", What: what + "goodput / 100G", Paper: row.goodput, Kind: Quantity, Factor: 1.1,
-						Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1),
-						Note:    map[bool]string{true: noteDCQCNRecovery}[b.name == "dcqcn"]},
-					{ID: id + "fctsd", What: what + "mean FCT slowdown", Paper: row.fctsdAvg, Kind: Quantity, Factor: 1.2,
-						Measure: quantity(label, func(s *metrics.Summary) float64 { return s.SlowdownMean }, 1)},
-					{ID: id + "unfair", What: what + "unfair ratio during the incast", Paper: row.unfair, Kind: Quantity, Factor: 10,
-						Measure: quantity(label, unfairDuringIncast, 1),
-						Note:    noteUnfairConcurrent},
-					{ID: id + "qlen", What: what + "mean queue", Unit: "B", Paper: row.qlenAvg, Kind: Quantity, Factor: 2,
-						Measure: quantity(label, func(s *metrics.Summary) float64 { return s.QLenAvgBytes }, 1),
-						Note:    map[bool]string{true: noteWindowQueue}[b.name == "dcqcn" || b.name == "timely"]},
-				}
-			})
-		},
+		Runs: g.runs,
+		Claims: g.claims(func(n int, b variant, label string) []Claim {
+			row := table62[n][b.name]
+			id := fmt.Sprintf("n=%d/%s/", n, b.name)
+			what := fmt.Sprintf("%d-to-1 %s ", n, b.spec)
+			return []Claim{
+				{ID: id + "goodput", What: what + "goodput / 100G", Paper: row.goodput, Kind: Quantity, Factor: 1.1,
+					Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1),
+					Note:    map[bool]string{true: noteDCQCNRecovery}[b.name == "dcqcn"]},
+				{ID: id + "fctsd", What: what + "mean FCT slowdown", Paper: row.fctsdAvg, Kind: Quantity, Factor: 1.2,
+					Measure: quantity(label, func(s *metrics.Summary) float64 { return s.SlowdownMean }, 1)},
+				{ID: id + "unfair", What: what + "unfair ratio during the incast", Paper: row.unfair, Kind: Quantity, Factor: 10,
+					Measure: quantity(label, unfairDuringIncast, 1),
+					Note:    noteUnfairConcurrent},
+				{ID: id + "qlen", What: what + "mean queue", Unit: "B", Paper: row.qlenAvg, Kind: Quantity, Factor: 2,
+					Measure: quantity(label, func(s *metrics.Summary) float64 { return s.QLenAvgBytes }, 1),
+					Note:    map[bool]string{true: noteWindowQueue}[b.name == "dcqcn" || b.name == "timely"]},
+			}
+		}),
 	})
 }
 
@@ -189,6 +185,7 @@ func table61Run(s Scale, n int, spec string) Run {
 }
 
 func init() {
+	g := grid{table61Flows, fdccAlgorithms, table61Run}
 	register(&Experiment{
 		Name:  "fdcc-table6.1",
 		Paper: "FDCC (Zhang 2023), Table 6.1",
@@ -200,16 +197,11 @@ func init() {
 			"switch (32 MB shared buffer, dynamic PFC, ECMP) and the same algorithm presets as fdcc-table6.2. Goodput is all payload over " +
 			"the span from the first start to the last finish, normalized to 100 Gb/s. Small scale: 48-to-1 with 2 MB flows; full: 48, " +
 			"192 and 768 flows (1, 4 and 16 per host) of 20 MB.",
-		Runs: func(s Scale) []Run {
-			return gridRuns(table61Flows(s), fdccAlgorithms, func(n int, b variant) Run { return table61Run(s, n, b.spec) })
-		},
-		Claims: func(s Scale) []Claim {
-			return gridClaims(table61Flows(s), fdccAlgorithms, func(n int, b variant) []Claim {
-				label := table61Run(s, n, b.spec).Label
-				return []Claim{{ID: fmt.Sprintf("n=%d/%s/goodput", n, b.name), What: fmt.Sprintf("%d-to-1 %s goodput / 100G", n, b.spec),
-					Paper: table61[n][b.name], Kind: Quantity, Factor: 1.1,
-					Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1)}}
-			})
-		},
+		Runs: g.runs,
+		Claims: g.claims(func(n int, b variant, label string) []Claim {
+			return []Claim{{ID: fmt.Sprintf("n=%d/%s/goodput", n, b.name), What: fmt.Sprintf("%d-to-1 %s goodput / 100G", n, b.spec),
+				Paper: table61[n][b.name], Kind: Quantity, Factor: 1.1,
+				Measure: quantity(label, func(s *metrics.Summary) float64 { return s.GoodputNorm }, 1)}}
+		}),
 	})
 }

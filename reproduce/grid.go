@@ -4,26 +4,37 @@ package reproduce
 // ccreplay runs for it (an algorithm spec, or a policy).
 type variant struct{ name, spec string }
 
-// gridRuns is the runs of an experiment over flow counts and variants, one
-// run(n, v) each, flow count outermost.
-func gridRuns(flows []int, vs []variant, run func(n int, v variant) Run) []Run {
+// grid is an experiment over flow counts and variants: at each scale one
+// run of every variant at every flow count, flow count outermost.
+type grid struct {
+	flows    func(Scale) []int
+	variants []variant
+	// run is the run of spec at n flows at scale s.
+	run func(s Scale, n int, spec string) Run
+}
+
+// runs is the grid's runs at s (an Experiment's Runs).
+func (g grid) runs(s Scale) []Run {
 	var runs []Run
-	for _, n := range flows {
-		for _, v := range vs {
-			runs = append(runs, run(n, v))
+	for _, n := range g.flows(s) {
+		for _, v := range g.variants {
+			runs = append(runs, g.run(s, n, v.spec))
 		}
 	}
 	return runs
 }
 
-// gridClaims is the claims of every flow count and variant, in gridRuns'
-// order.
-func gridClaims(flows []int, vs []variant, claims func(n int, v variant) []Claim) []Claim {
-	var cs []Claim
-	for _, n := range flows {
-		for _, v := range vs {
-			cs = append(cs, claims(n, v)...)
+// claims is an Experiment's Claims for the grid: at each scale the claims
+// of every flow count and variant, in the order of runs; each gets the
+// label of its run.
+func (g grid) claims(claims func(n int, v variant, label string) []Claim) func(Scale) []Claim {
+	return func(s Scale) []Claim {
+		var cs []Claim
+		for _, n := range g.flows(s) {
+			for _, v := range g.variants {
+				cs = append(cs, claims(n, v, g.run(s, n, v.spec).Label)...)
+			}
 		}
+		return cs
 	}
-	return cs
 }

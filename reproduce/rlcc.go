@@ -125,6 +125,7 @@ const noteRLCCFairness = "RL-CC's fairness: the shipped policy (trees distilled 
 	"this experiment's to the first digit)."
 
 func init() {
+	g := grid{table1Flows, table1Algorithms, func(_ Scale, n int, spec string) Run { return manyToOneRun(n, spec) }}
 	register(&Experiment{
 		Name:  "rlcc-table1",
 		Paper: "RL-CC (Tessler 2022), Table 1",
@@ -135,24 +136,20 @@ func init() {
 			"on, 10 ms, measured over [5 ms, 10 ms) from " + runfolder.PacketsFile + " as `ccreplay eval rlcc` measures during a run; " +
 			"RL-CC's shipped policy, DC2QCN as DCQCN's zhu2015 preset, HPCC and Swift presets. Small scale: 128 flows; full: " +
 			"128, 1024, 4096 and 8192.",
-		Runs: func(s Scale) []Run {
-			return gridRuns(table1Flows(s), table1Algorithms, func(n int, a variant) Run { return manyToOneRun(n, a.spec) })
-		},
-		Claims: func(s Scale) []Claim {
-			return gridClaims(table1Flows(s), table1Algorithms, func(n int, a variant) []Claim {
-				row, label := table1[n][a.name], manyToOneRun(n, a.spec).Label
-				id, what := fmt.Sprintf("n=%d/%s/", n, a.name), fmt.Sprintf("%d to 1 %s ", n, a.spec)
-				return []Claim{
-					{ID: id + "su", What: what + "SU", Unit: "%", Paper: row.su, Kind: Quantity, Factor: 1.1,
-						Measure: table1Measure(label, func(f table1Figures) float64 { return f.su })},
-					{ID: id + "fr", What: what + "FR", Paper: row.fr, Kind: Quantity, Factor: 1.5,
-						Measure: table1Measure(label, func(f table1Figures) float64 { return f.fr }),
-						Note:    map[bool]string{true: noteRLCCFairness}[a.name == "rlcc"]},
-					{ID: id + "ql", What: what + "QL", Unit: "us", Paper: row.ql, Kind: Quantity, Factor: 2,
-						Measure: table1Measure(label, func(f table1Figures) float64 { return f.ql })},
-				}
-			})
-		},
+		Runs: g.runs,
+		Claims: g.claims(func(n int, a variant, label string) []Claim {
+			row := table1[n][a.name]
+			id, what := fmt.Sprintf("n=%d/%s/", n, a.name), fmt.Sprintf("%d to 1 %s ", n, a.spec)
+			return []Claim{
+				{ID: id + "su", What: what + "SU", Unit: "%", Paper: row.su, Kind: Quantity, Factor: 1.1,
+					Measure: table1Measure(label, func(f table1Figures) float64 { return f.su })},
+				{ID: id + "fr", What: what + "FR", Paper: row.fr, Kind: Quantity, Factor: 1.5,
+					Measure: table1Measure(label, func(f table1Figures) float64 { return f.fr }),
+					Note:    map[bool]string{true: noteRLCCFairness}[a.name == "rlcc"]},
+				{ID: id + "ql", What: what + "QL", Unit: "us", Paper: row.ql, Kind: Quantity, Factor: 2,
+					Measure: table1Measure(label, func(f table1Figures) float64 { return f.ql })},
+			}
+		}),
 	})
 }
 
@@ -244,6 +241,7 @@ func table3Measure(label string, latency bool) func(Outcomes) (float64, error) {
 }
 
 func init() {
+	g := grid{table3Flows, table3Policies, func(_ Scale, n int, spec string) Run { return table3Run(n, spec) }}
 	register(&Experiment{
 		Name:  "rlccnic-table3",
 		Paper: "RL-CC-NIC (Fuhrer 2023), Table III",
@@ -255,18 +253,14 @@ func init() {
 			"its own training, not the paper's. GP counts the in-order payload the receiver accepted (1000 of every 1048 wire " +
 			"bytes, so at most 0.954); latency is a data packet's delivery minus its departure from the sender's NIC. Small " +
 			"scale: 64 flows; full: 64, 512 and 2048.",
-		Runs: func(s Scale) []Run {
-			return gridRuns(table3Flows(s), table3Policies, func(n int, p variant) Run { return table3Run(n, p.spec) })
-		},
-		Claims: func(s Scale) []Claim {
-			return gridClaims(table3Flows(s), table3Policies, func(n int, p variant) []Claim {
-				row, label := table3[n][p.name], table3Run(n, p.spec).Label
-				id, what := fmt.Sprintf("n=%d/%s/", n, p.name), fmt.Sprintf("%d to 1 %s ", n, p.name)
-				return []Claim{
-					{ID: id + "gp", What: what + "GP", Paper: row[0], Kind: Quantity, Factor: 1.1, Measure: table3Measure(label, false)},
-					{ID: id + "latency", What: what + "latency", Unit: "us", Paper: row[1], Kind: Quantity, Factor: 2, Measure: table3Measure(label, true)},
-				}
-			})
-		},
+		Runs: g.runs,
+		Claims: g.claims(func(n int, p variant, label string) []Claim {
+			row := table3[n][p.name]
+			id, what := fmt.Sprintf("n=%d/%s/", n, p.name), fmt.Sprintf("%d to 1 %s ", n, p.name)
+			return []Claim{
+				{ID: id + "gp", What: what + "GP", Paper: row[0], Kind: Quantity, Factor: 1.1, Measure: table3Measure(label, false)},
+				{ID: id + "latency", What: what + "latency", Unit: "us", Paper: row[1], Kind: Quantity, Factor: 2, Measure: table3Measure(label, true)},
+			}
+		}),
 	})
 }
