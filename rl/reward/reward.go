@@ -146,14 +146,24 @@ func FDCCDraining(o FDCCObs) bool {
 // telemetry (SwitchRate or QLen NaN) the stage is unknown and the reward
 // is NaN.
 func FDCC(o FDCCObs) float64 {
+	return fdccTwoStage(o, func(o FDCCObs) float64 {
+		x := float64(max(o.Flows, 1)) * o.Throughput
+		return x + invRTT(o.RTT) - (x-1)*(x-1)
+	})
+}
+
+// fdccTwoStage is the frame of FDCC (Zhang 2023), Algorithm 1, that every
+// reading of its reward shares: NaN without telemetry (SwitchRate or QLen
+// NaN: the stage is unknown), -RTT while the bottleneck drains (line 3),
+// line5(o) otherwise.
+func fdccTwoStage(o FDCCObs, line5 func(FDCCObs) float64) float64 {
 	if math.IsNaN(o.SwitchRate) || math.IsNaN(o.QLen) {
 		return math.NaN()
 	}
 	if FDCCDraining(o) {
 		return -o.RTT
 	}
-	x := float64(max(o.Flows, 1)) * o.Throughput
-	return x + invRTT(o.RTT) - (x-1)*(x-1)
+	return line5(o)
 }
 
 // FDCCLiteral is the two-stage reward of FDCC (Zhang 2023), Algorithm 1,
@@ -166,14 +176,10 @@ func FDCC(o FDCCObs) float64 {
 // 1 + 1/N + 1/N^2 at most, so it barely pays for using the link
 // (TestFDCCRewardIncentives, docs/FDCC.md). NaN and RTT as FDCC.
 func FDCCLiteral(o FDCCObs) float64 {
-	if math.IsNaN(o.SwitchRate) || math.IsNaN(o.QLen) {
-		return math.NaN()
-	}
-	if FDCCDraining(o) {
-		return -o.RTT
-	}
-	d := o.Throughput - 1/float64(max(o.Flows, 1))
-	return o.Throughput + invRTT(o.RTT) - d*d
+	return fdccTwoStage(o, func(o FDCCObs) float64 {
+		d := o.Throughput - 1/float64(max(o.Flows, 1))
+		return o.Throughput + invRTT(o.RTT) - d*d
+	})
 }
 
 // FDCCLink is the two-stage reward of FDCC (Zhang 2023), Algorithm 1,
@@ -194,14 +200,10 @@ func FDCCLiteral(o FDCCObs) float64 {
 // link's utilisation whatever its own share. SWITCHRATE is used as
 // measured (not clamped). NaN and RTT as FDCC.
 func FDCCLink(o FDCCObs) float64 {
-	if math.IsNaN(o.SwitchRate) || math.IsNaN(o.QLen) {
-		return math.NaN()
-	}
-	if FDCCDraining(o) {
-		return -o.RTT
-	}
-	x := float64(max(o.Flows, 1)) * o.Throughput
-	return o.SwitchRate + invRTT(o.RTT) - (x-1)*(x-1)
+	return fdccTwoStage(o, func(o FDCCObs) float64 {
+		x := float64(max(o.Flows, 1)) * o.Throughput
+		return o.SwitchRate + invRTT(o.RTT) - (x-1)*(x-1)
+	})
 }
 
 // FDCCReward names one reading of Algorithm 1's line 5.
