@@ -10,6 +10,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -89,4 +90,13 @@ func parseDuration(flag, s string, zeroOK bool) (units.Time, error) {
 		return 0, clierr.Usagef("--%s: want a positive time such as 10ms, got %q", flag, s)
 	}
 	return d, nil
+}
+
+// interrupted is err, or for a cancelled command (context.Canceled) the
+// interruption saying what was left undone: "nothing " + nothing.
+func interrupted(err error, nothing string) error {
+	if errors.Is(err, context.Canceled) {
+		return clierr.Interruptedf("%v; nothing %s", err, nothing)
+	}
+	return err
 }

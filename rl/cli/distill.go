@@ -139,10 +139,7 @@ func (o *Distill) Run(env Env) error {
 		fmt.Fprintf(env.Err, "collecting the teacher's decisions on %s flows and fitting %d trees of depth %d ...\n", o.Flows, o.Trees, o.Depth)
 	}
 	res, err := distill.Distill(d)
-	if errors.Is(err, context.Canceled) {
-		return clierr.Interruptedf("%v; nothing written to %s", err, o.Out)
-	}
-	if err != nil {
+	if err := interrupted(err, "written to "+o.Out); err != nil {
 		return err
 	}
 	rep := distill.NewReport(filepath.Join(o.Out, runfolder.PolicyFile), o.Teacher, d, res)

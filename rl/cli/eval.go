@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -72,10 +70,7 @@ func (o *EvalRLCC) Run(env Env) error {
 	}
 	eo := eval.Options{Duration: dur, Lossy: o.Lossy, Seed: o.Seed, BufferBytes: buf, Context: env.Ctx}
 	rows, err := eval.Compare(entries, flows, eo, env.evalProgress())
-	if errors.Is(err, context.Canceled) {
-		return clierr.Interruptedf("%v; nothing printed", err)
-	}
-	if err != nil {
+	if err := interrupted(err, "printed"); err != nil {
 		return err
 	}
 	if o.JSON {
@@ -154,10 +149,7 @@ func (o *EvalHeldout) Run(env Env) error {
 		entries = append(entries, heldout.Entry{Label: sp.Name, Spec: sp})
 	}
 	out, err := heldout.Compare(entries, scs, heldout.Options{Seed: o.Seed, Parallel: o.Parallel, Context: env.Ctx})
-	if errors.Is(err, context.Canceled) {
-		return clierr.Interruptedf("%v; nothing printed", err)
-	}
-	if err != nil {
+	if err := interrupted(err, "printed"); err != nil {
 		return err
 	}
 	if o.JSON {

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -179,10 +177,7 @@ func (o *TrainFDCC) Run(env Env) error {
 	}
 	res, err := fdcctrain.Train(t)
 	env.Progress.Clear()
-	if errors.Is(err, context.Canceled) {
-		return clierr.Interruptedf("%v; nothing written to %s", err, o.Out)
-	}
-	if err != nil {
+	if err := interrupted(err, "written to "+o.Out); err != nil {
 		return err
 	}
 	if err := fdcctrain.WriteOutputs(st.Dir, res); err != nil {

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -141,10 +139,7 @@ func (o *TrainRLCC) Run(env Env) error {
 	}
 	res, err := train.Train(t)
 	env.Progress.Clear()
-	if errors.Is(err, context.Canceled) {
-		return clierr.Interruptedf("%v; nothing written to %s", err, o.Out)
-	}
-	if err != nil {
+	if err := interrupted(err, "written to "+o.Out); err != nil {
 		return err
 	}
 	if err := train.WriteOutputs(st.Dir, res); err != nil {
