@@ -23,19 +23,34 @@ func mustParse(t *testing.T, spec string, seed int64) *trace.Trace {
 	return tr
 }
 
+// checkEach parses spec, checks that the trace has hosts hosts and n
+// messages (or stops the test) and that ok holds for every message, and
+// returns the trace.
+func checkEach(t *testing.T, spec string, hosts, n int, ok func(i int, m trace.Message) bool) *trace.Trace {
+	t.Helper()
+	tr := mustParse(t, spec, 1)
+	if tr.Hosts != hosts || len(tr.Messages) != n {
+		t.Fatalf("%q: %d hosts, %d messages; want %d, %d", spec, tr.Hosts, len(tr.Messages), hosts, n)
+	}
+	for i, m := range tr.Messages {
+		if !ok(i, m) {
+			t.Errorf("%q: message %d = %+v", spec, i, m)
+		}
+	}
+	return tr
+}
+
+// isFlow reports whether m is message i of a trace of single-message
+// flows released at 0: from host i to dst, bytes long, on flow i, in no
+// collective, iteration or MPI job.
+func isFlow(m trace.Message, i int, dst int32, bytes int64) bool {
+	return reflect.DeepEqual(m, trace.Message{ID: int64(i), Src: int32(i), Dst: dst, Bytes: bytes, FlowID: int64(i), CollectiveID: -1,
+		Iteration: -1, SrcRank: -1, DstRank: -1})
+}
+
 func TestIncastDefaults(t *testing.T) {
 	for _, spec := range []string{"incast", "incast:", "incast:n=16,size=1MB", " incast : n = 16 "} {
-		tr := mustParse(t, spec, 1)
-		if tr.Hosts != 17 || len(tr.Messages) != 16 {
-			t.Fatalf("%q: %d hosts, %d messages; want 17, 16", spec, tr.Hosts, len(tr.Messages))
-		}
-		for i, m := range tr.Messages {
-			want := trace.Message{ID: int64(i), Src: int32(i), Dst: 16, Bytes: 1_000_000, FlowID: int64(i), CollectiveID: -1,
-				Iteration: -1, SrcRank: -1, DstRank: -1}
-			if !reflect.DeepEqual(m, want) {
-				t.Errorf("%q: message %d = %+v, want %+v", spec, i, m, want)
-			}
-		}
+		checkEach(t, spec, 17, 16, func(i int, m trace.Message) bool { return isFlow(m, i, 16, 1_000_000) })
 	}
 }
 
@@ -135,19 +150,9 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestLongflows(t *testing.T) {
-	tr := mustParse(t, "longflows", 1)
-	if tr.Hosts != 5 || len(tr.Messages) != 4 {
-		t.Fatalf("%d hosts, %d messages; want 5, 4", tr.Hosts, len(tr.Messages))
-	}
-	for i, m := range tr.Messages {
-		want := trace.Message{ID: int64(i), Src: int32(i), Dst: 4, Bytes: 100_000_000, FlowID: int64(i), CollectiveID: -1,
-			Iteration: -1, SrcRank: -1, DstRank: -1}
-		if !reflect.DeepEqual(m, want) {
-			t.Errorf("message %d = %+v, want %+v", i, m, want)
-		}
-	}
+	checkEach(t, "longflows", 5, 4, func(i int, m trace.Message) bool { return isFlow(m, i, 4, 100_000_000) })
 	// The FDCC fair-share run: 4 flows join one every 35 ms.
-	tr = mustParse(t, "longflows:n=4,size=1GB,start=5us,stagger=35ms,mode=pairs", 1)
+	tr := mustParse(t, "longflows:n=4,size=1GB,start=5us,stagger=35ms,mode=pairs", 1)
 	if tr.Hosts != 8 {
 		t.Errorf("pairs: %d hosts, want 8", tr.Hosts)
 	}

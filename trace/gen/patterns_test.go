@@ -140,15 +140,9 @@ func TestLongShort(t *testing.T) {
 // TestFairshare is FDCC's fair-share join (Sec. 6.1, Fig. 6.2): 4 flows
 // join one by one every 35 ms.
 func TestFairshare(t *testing.T) {
-	tr := mustParse(t, "fairshare", 1)
-	if tr.Hosts != 5 || len(tr.Messages) != 4 {
-		t.Fatalf("%d hosts, %d flows", tr.Hosts, len(tr.Messages))
-	}
-	for i, m := range tr.Messages {
-		if m.Src != int32(i) || m.Dst != 4 || m.Bytes != 1_000_000_000 || m.Release != units.Time(i)*35*units.Millisecond {
-			t.Errorf("flow %d = %+v", i, m)
-		}
-	}
+	checkEach(t, "fairshare", 5, 4, func(i int, m trace.Message) bool {
+		return m.Src == int32(i) && m.Dst == 4 && m.Bytes == 1_000_000_000 && m.Release == units.Time(i)*35*units.Millisecond
+	})
 	if tr := mustParse(t, "fairshare:mode=pairs", 1); tr.Hosts != 8 || tr.Messages[3].Dst != 7 {
 		t.Errorf("pairs: %d hosts", tr.Hosts)
 	}
@@ -198,15 +192,9 @@ func TestAllToAllPCCRL(t *testing.T) {
 // Liebeherr (Sec. V): 31 senders start a 10 MB burst together to one
 // destination.
 func TestDNNBurstPaper(t *testing.T) {
-	tr := mustParse(t, "dnn-burst", 1)
-	if tr.Hosts != 32 || len(tr.Messages) != 31 {
-		t.Fatalf("%d hosts, %d messages; want 32, 31", tr.Hosts, len(tr.Messages))
-	}
-	for i, m := range tr.Messages {
-		if m.Src != int32(i) || m.Dst != 31 || m.Bytes != 10_000_000 || m.Release != 0 || m.CollectiveID != 0 || m.Iteration != 0 || len(m.Deps) != 0 {
-			t.Errorf("burst %d = %+v", i, m)
-		}
-	}
+	checkEach(t, "dnn-burst", 32, 31, func(i int, m trace.Message) bool {
+		return m.Src == int32(i) && m.Dst == 31 && m.Bytes == 10_000_000 && m.Release == 0 && m.CollectiveID == 0 && m.Iteration == 0 && len(m.Deps) == 0
+	})
 }
 
 func TestDNNBurstClosedLoop(t *testing.T) {
