@@ -120,15 +120,15 @@ func LoadFiles(files []string, opt Options) (*trace.Trace, *Report, error) {
 		return nil, nil, fmt.Errorf("chakra: %d ranks is too many", len(files))
 	}
 	parsed := make([]*File, len(files))
-	errs := pool.RunAll(context.Background(), len(files), pool.Options{Parallel: runtime.GOMAXPROCS(0), KeepGoing: true}, func(_ context.Context, r int) error {
+	// Every rank is read (keep going); the error is the lowest rank's, so
+	// that errors are reproducible.
+	err := pool.Run(context.Background(), len(files), pool.Options{Parallel: runtime.GOMAXPROCS(0), KeepGoing: true}, func(_ context.Context, r int) error {
 		var err error
 		parsed[r], err = ReadFile(files[r])
 		return err
 	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, nil, err // the lowest rank's, so that errors are reproducible
-		}
+	if err != nil {
+		return nil, nil, err
 	}
 	return Convert(parsed, opt)
 }

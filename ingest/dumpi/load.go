@@ -58,7 +58,7 @@ func LoadFiles(files []string, opt Options) (*trace.Trace, *Report, error) {
 	var hdr Header
 	// Every rank is read (keep going), so that the error shown is the
 	// lowest rank's whatever the scheduling.
-	errs := pool.RunAll(context.Background(), len(files), pool.Options{Parallel: runtime.GOMAXPROCS(0), KeepGoing: true}, func(_ context.Context, r int) error {
+	err := pool.Run(context.Background(), len(files), pool.Options{Parallel: runtime.GOMAXPROCS(0), KeepGoing: true}, func(_ context.Context, r int) error {
 		f, err := Open(files[r])
 		if err != nil {
 			return err
@@ -70,10 +70,8 @@ func LoadFiles(files []string, opt Options) (*trace.Trace, *Report, error) {
 		logs[r], err = extract(f, r)
 		return err
 	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, nil, err
-		}
+	if err != nil {
+		return nil, nil, err
 	}
 	tr, rep, err := build(logs, opt)
 	if err != nil {
