@@ -232,12 +232,7 @@ func TestGzipBombRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("inflates 65 MiB")
 	}
-	hdr := make([]byte, 24)
-	binary.LittleEndian.PutUint32(hdr[0:], 0xa1b2c3d4)
-	binary.LittleEndian.PutUint16(hdr[4:], 2)
-	binary.LittleEndian.PutUint16(hdr[6:], 4)
-	binary.LittleEndian.PutUint32(hdr[16:], 65535)
-	binary.LittleEndian.PutUint32(hdr[20:], 1) // Ethernet
+	hdr := writePcap(t, 1, nil) // Ethernet, no packets
 	member := func(b []byte) []byte {
 		var z bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)

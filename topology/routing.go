@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/ccreplay/ccreplay/internal/splitmix"
@@ -226,7 +227,7 @@ func newPortSets(switches int) *portSets {
 // id returns the id of port set ports of switch s, adding it to r's
 // storage if it is new.
 func (b *portSets) id(r *Routing, s int32, ports []int32) int32 {
-	if id := b.last[s]; equalPorts(r.set(id), ports) {
+	if id := b.last[s]; slices.Equal(r.set(id), ports) {
 		return id
 	}
 	id, ok := b.lookup(ports)
@@ -287,18 +288,6 @@ type span struct{ lo, hi int32 }
 func (r *Routing) set(id int32) []int32 {
 	sp := r.spans[id]
 	return r.ports[sp.lo:sp.hi:sp.hi]
-}
-
-func equalPorts(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // NumPortSets returns the number of distinct port sets among the switches'

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func sameRoutes(t *testing.T, topo *Topology) {
 	for node := int32(-1); node <= int32(len(topo.Nodes)); node++ {
 		for dst := int32(-1); dst <= int32(topo.NumHosts); dst++ {
 			g, w := got.NextPorts(node, dst), want.NextPorts(node, dst)
-			if !equalPorts(g, w) {
+			if !slices.Equal(g, w) {
 				t.Fatalf("%s: NextPorts(%d, %d) = %v, the reference says %v", topo.Name, node, dst, g, w)
 			}
 		}

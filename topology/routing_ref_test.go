@@ -1,6 +1,9 @@
 package topology
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // refRouting is the routing table as Routes built it before it grouped
 // destinations by attachment switch: one breadth-first search over all
@@ -62,7 +65,7 @@ func referenceRoutes(t *Topology) *refRouting {
 					scratch = append(scratch, int32(pi))
 				}
 			}
-			if id := last[s-nh]; equalPorts(r.set(id), scratch) {
+			if id := last[s-nh]; slices.Equal(r.set(id), scratch) {
 				r.setOf[row] = id
 				continue
 			}
