@@ -3,6 +3,7 @@ package dumpi
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -90,22 +91,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Version, r.Hostname, r.Ranks, r.Hosts, r.PPN, r.Records, float64(r.DurationNs)/1e9)
 	fmt.Fprintf(&b, "point-to-point: %d sends, %d bytes; %d receives, %d matched; %d sends unmatched\n",
 		r.Sends, r.SendBytes, r.Receives, r.Matched, r.UnmatchedSends)
-	names := make([]string, 0, len(r.Collectives))
-	for k := range r.Collectives {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(r.Collectives)) {
 		fmt.Fprintf(&b, "collective %s: %d\n", k, r.Collectives[k])
 	}
 	fmt.Fprintf(&b, "collectives: %d messages, %d bytes\n", r.CollectiveMessages, r.CollectiveBytes)
 	fmt.Fprintf(&b, "trace: %d messages, %d bytes, %d synchronization points\n", r.Messages, r.Bytes, r.SyncPoints)
-	names = names[:0]
-	for k := range r.NotRecorded {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(r.NotRecorded)) {
 		fmt.Fprintf(&b, "not recorded by the tracer: %d %s\n", r.NotRecorded[k], k)
 	}
 	for _, s := range r.Skipped {
@@ -124,12 +115,7 @@ func (r *Report) Warnings() []string {
 	if r.UnmatchedSends > 0 {
 		out = append(out, fmt.Sprintf("%d point-to-point sends matched no receive (they are replayed all the same)", r.UnmatchedSends))
 	}
-	names := make([]string, 0, len(r.NotRecorded))
-	for k := range r.NotRecorded {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(r.NotRecorded)) {
 		out = append(out, fmt.Sprintf("%d %s calls were counted but not recorded by the tracer: they are missing from the replay", r.NotRecorded[k], k))
 	}
 	for _, s := range r.Skipped {

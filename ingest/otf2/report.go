@@ -3,6 +3,7 @@ package otf2
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -119,12 +120,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "clock: %d ticks/s, global offset %d, %d clock offsets\n", r.TimerResolution, r.GlobalOffset, r.ClockOffsets)
 	fmt.Fprintf(&b, "point-to-point: %d sends, %d bytes; %d receives, %d matched; %d sends unmatched\n",
 		r.Sends, r.SendBytes, r.Receives, r.Matched, r.UnmatchedSends)
-	for _, k := range sortedKeys(r.Collectives) {
+	for _, k := range slices.Sorted(maps.Keys(r.Collectives)) {
 		fmt.Fprintf(&b, "collective %s: %d, %d bytes\n", k, r.Collectives[k], r.CollectiveBytes[k])
 	}
 	fmt.Fprintf(&b, "collectives: %d messages\n", r.CollectiveMessages)
 	fmt.Fprintf(&b, "trace: %d messages, %d bytes, %d synchronization points\n", r.Messages, r.Bytes, r.SyncPoints)
-	for _, k := range sortedKeys(r.Events) {
+	for _, k := range slices.Sorted(maps.Keys(r.Events)) {
 		fmt.Fprintf(&b, "events %s: %d\n", k, r.Events[k])
 	}
 	for _, s := range r.Skipped {
@@ -145,14 +146,5 @@ func (r *Report) Warnings() []string {
 	for _, s := range r.Skipped {
 		out = append(out, fmt.Sprintf("%d %s skipped: %s", s.Count, s.Kind, s.Reason))
 	}
-	return out
-}
-
-func sortedKeys(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
 	return out
 }
