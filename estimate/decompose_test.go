@@ -31,14 +31,21 @@ func dumbbellCase(t *testing.T) (replay.Config, *trace.Trace) {
 	return config(t, topo, "dcqcn"), tr
 }
 
-// TestDecomposeDumbbell checks by hand which flows cross which link.
-func TestDecomposeDumbbell(t *testing.T) {
+// dumbbellLinks is dumbbellCase routed (its flows' paths) and decomposed
+// into links.
+func dumbbellLinks(t *testing.T) (*trace.Trace, []replay.FlowPath, []Link) {
+	t.Helper()
 	cfg, tr := dumbbellCase(t)
 	flows, err := replay.FlowPaths(&cfg, tr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	links := Decompose(cfg.Topology, flows)
+	return tr, flows, Decompose(cfg.Topology, flows)
+}
+
+// TestDecomposeDumbbell checks by hand which flows cross which link.
+func TestDecomposeDumbbell(t *testing.T) {
+	_, flows, links := dumbbellLinks(t)
 	type want struct {
 		node, port, peer int32
 		kind             LinkKind
@@ -79,9 +86,7 @@ func TestDecomposeDumbbell(t *testing.T) {
 // rate, the 40 Gb/s link under study, receivers h2 and h3 behind 1 Tb/s
 // links (FastFactor x 100 Gb/s) whose delay restores the base RTT.
 func TestLinkNetDumbbell(t *testing.T) {
-	cfg, tr := dumbbellCase(t)
-	flows, _ := replay.FlowPaths(&cfg, tr)
-	links := Decompose(cfg.Topology, flows)
+	tr, flows, links := dumbbellLinks(t)
 	w := wire{1048, 60}
 	net, err := BuildLinkNet(&links[5], flows, tr, w.data, w.ack)
 	if err != nil {
@@ -205,12 +210,7 @@ func TestLinkNetsFatTree(t *testing.T) {
 // f3: 40); host 3 sends nothing, so its downlink none; the bottleneck
 // left->right those of f3 (40), right->left those of f0 and f1 (30).
 func TestReverseAcks(t *testing.T) {
-	cfg, tr := dumbbellCase(t)
-	flows, err := replay.FlowPaths(&cfg, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	links := Decompose(cfg.Topology, flows)
+	tr, flows, links := dumbbellLinks(t)
 	ReverseAcks(links, flows, 10*units.Microsecond, 1000, 60, 1)
 	g := units.BitsPerSec(48_000_000) // one ACK per 10 us
 	want := map[[2]int32]units.BitsPerSec{{0, 0}: 40 * g, {1, 0}: 30 * g, {2, 0}: 10 * g, {4, 0}: 40 * g, {4, 1}: 20 * g,

@@ -251,13 +251,10 @@ func (c *Config) validate() (*plan, error) {
 		fallthrough
 	case AIMDRate:
 		a := p.aimd
+		if err := checkIncDec("aimd", int64(a.Alpha), a.Beta, a.Timeout); err != nil {
+			return nil, err
+		}
 		switch {
-		case a.Alpha < 0:
-			return nil, errors.New("aimd alpha must not be negative")
-		case !(a.Beta > 0 && a.Beta < 1):
-			return nil, fmt.Errorf("aimd beta %v must be in (0,1)", a.Beta)
-		case a.Timeout < 0:
-			return nil, errors.New("aimd timeout must not be negative")
 		case a.IncreaseEvery < c.Dt:
 			return nil, fmt.Errorf("aimd increaseEvery %v must be at least dt %v", a.IncreaseEvery, c.Dt)
 		case a.InitRate < 0 || a.MaxRate < 0:
@@ -267,14 +264,10 @@ func (c *Config) validate() (*plan, error) {
 		p.dTo, p.dAI = c.stepsOf(a.Timeout), c.stepsOf(a.IncreaseEvery)
 	case AIMDWindow:
 		w := c.Window
-		switch {
-		case w.Alpha < 0:
-			return nil, errors.New("window alpha must not be negative")
-		case !(w.Beta > 0 && w.Beta < 1):
-			return nil, fmt.Errorf("window beta %v must be in (0,1)", w.Beta)
-		case w.Timeout < 0:
-			return nil, errors.New("window timeout must not be negative")
-		case w.W0 <= 0 || w.Threshold < 0:
+		if err := checkIncDec("window", int64(w.Alpha), w.Beta, w.Timeout); err != nil {
+			return nil, err
+		}
+		if w.W0 <= 0 || w.Threshold < 0 {
 			return nil, errors.New("window w0 must be positive and threshold non-negative")
 		}
 		p.timeout, p.dTo = w.Timeout > 0, c.stepsOf(w.Timeout)
@@ -320,6 +313,21 @@ func (c *Config) validate() (*plan, error) {
 }
 
 // stepsOf rounds a duration to the nearest number of grid steps.
+// checkIncDec checks what the rate and the window AIMD (what: "aimd",
+// "window") share: the increase α not negative, the decrease β in (0,1)
+// and the timeout τ_o not negative.
+func checkIncDec(what string, alpha int64, beta float64, timeout units.Time) error {
+	switch {
+	case alpha < 0:
+		return errors.New(what + " alpha must not be negative")
+	case !(beta > 0 && beta < 1):
+		return fmt.Errorf("%s beta %v must be in (0,1)", what, beta)
+	case timeout < 0:
+		return errors.New(what + " timeout must not be negative")
+	}
+	return nil
+}
+
 func (c *Config) stepsOf(d units.Time) int { return int((d + c.Dt/2) / c.Dt) }
 
 func (c *Config) validateFlow(f Flow) error {

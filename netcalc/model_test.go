@@ -315,6 +315,12 @@ func TestConfigErrors(t *testing.T) {
 		{"record", func(c *Config) { c.Record = c.Dt + 1 }, "record"},
 		{"size", func(c *Config) { c.Dt = 1 }, "too large"},
 		{"window w0", func(c *Config) { c.CC, c.ECN, c.Window = AIMDWindow, nil, WindowParams{Beta: 0.5} }, "w0"},
+		{"aimd alpha", func(c *Config) { c.AIMD = DCQCNParams(); c.AIMD.Alpha = -1 }, "aimd alpha must not be negative"},
+		{"aimd beta", func(c *Config) { c.AIMD = DCQCNParams(); c.AIMD.Beta = 1.5 }, "aimd beta 1.5 must be in (0,1)"},
+		{"aimd timeout", func(c *Config) { c.AIMD = DCQCNParams(); c.AIMD.Timeout = -1 }, "aimd timeout must not be negative"},
+		{"window alpha", func(c *Config) { c.CC, c.ECN, c.Window = AIMDWindow, nil, WindowParams{Alpha: -1, Beta: 0.5, W0: 1} }, "window alpha must not be negative"},
+		{"window beta", func(c *Config) { c.CC, c.ECN, c.Window = AIMDWindow, nil, WindowParams{Beta: 1, W0: 1} }, "window beta 1 must be in (0,1)"},
+		{"window timeout", func(c *Config) { c.CC, c.ECN, c.Window = AIMDWindow, nil, WindowParams{Beta: 0.5, W0: 1, Timeout: -1} }, "window timeout must not be negative"},
 	} {
 		c := good
 		c.Flows = append([]Flow(nil), good.Flows...)
