@@ -255,6 +255,17 @@ func TestStatusAndCollect(t *testing.T) {
 	if v := tab.Column("slowdown_p99").Values; v[1] != 3.0 || v[2] != nil {
 		t.Errorf("slowdown_p99 %v", v)
 	}
+	// Number: an int64 or float64 value as a float64, not a null or text.
+	for _, c := range []struct {
+		col  string
+		row  int
+		want float64
+		ok   bool
+	}{{"slowdown_p99", 1, 3, true}, {"slowdown_p99", 2, 0, false}, {"point", 4, 4, true}, {"seed", 4, 0, false}, {"cca", 0, 0, false}} {
+		if v, ok := tab.Column(c.col).Number(c.row); v != c.want || ok != c.ok {
+			t.Errorf("%s row %d: Number = %v, %v; want %v, %v", c.col, c.row, v, ok, c.want, c.ok)
+		}
+	}
 	if tab.Column("status").Values[2] != "failed" || tab.Column("error").Values[0] != nil {
 		t.Errorf("status %v error %v", tab.Column("status").Values, tab.Column("error").Values)
 	}

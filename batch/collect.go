@@ -38,6 +38,18 @@ type Column struct {
 	Values []any // int64, float64 or string, or nil
 }
 
+// Number returns row i's value as a float64; ok is false when it is null
+// or text.
+func (c *Column) Number(i int) (v float64, ok bool) {
+	switch x := c.Values[i].(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
 // Table is a plan's items in one table: one row per item.
 type Table struct {
 	Columns []Column

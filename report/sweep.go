@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -172,12 +171,13 @@ func (p *page) sweep(id, dir string, colours map[string]int) error {
 			row = append(row, cell(t.Column(a.Column), i))
 		}
 		for _, sm := range present {
-			v := t.Column(sm.col).Values[i]
-			if v == nil {
+			// NB: the headline metrics' columns hold numbers or nulls.
+			v, ok := t.Column(sm.col).Number(i)
+			if !ok {
 				row = append(row, "")
 				continue
 			}
-			row = append(row, metrics.Format(toFloat(v), sm.unit))
+			row = append(row, metrics.Format(v, sm.unit))
 		}
 		rows = append(rows, row)
 	}
@@ -213,14 +213,4 @@ func cell(c *sweep.Column, i int) string {
 		return ""
 	}
 	return fmt.Sprint(c.Values[i])
-}
-
-func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	}
-	return math.NaN()
 }
