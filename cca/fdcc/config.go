@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/policyparam"
 	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -75,14 +76,8 @@ var table = &keyval.Table[Config]{
 			Reproduces: "FDCC (Zhang 2023), Tables 6.1 and 6.2 (the FDCC rows)"},
 	},
 	Params: []*keyval.Param[Config]{
-		keyval.Custom("policy", "file", "default or a policy file", setPolicy, func(c *Config) string {
-			if c.PolicyPath == "" {
-				return "default"
-			}
-			return c.PolicyPath
-		}).
-			Default("default").
-			Doc("the actor: the embedded trained policy or a file written by `ccreplay train fdcc`"),
+		policyparam.Param("default or a policy file", "the actor: the embedded trained policy or a file written by `ccreplay train fdcc`",
+			func(c *Config) (**Policy, *string) { return &c.Policy, &c.PolicyPath }, Load),
 		keyval.Real("alpha", func(c *Config) *float64 { return &c.Alpha }, keyval.Interval{Lo: 0, Hi: 1, OpenLo: true}).
 			Default("0.5").DefaultIfZero().
 			Doc("α of the rescaling a(1 + α o) or a / (1 - α o) (Sec. 4.2)"),
@@ -125,30 +120,11 @@ var table = &keyval.Table[Config]{
 	},
 }
 
-// setPolicy reads policy=default or a file.
-func setPolicy(c *Config, v string) error {
-	v = strings.TrimSpace(v)
-	if v == "" || v == "default" {
-		c.Policy, c.PolicyPath = nil, "default"
-		return nil
-	}
-	p, err := Load(v)
-	if err != nil {
-		return err
-	}
-	c.Policy, c.PolicyPath = p, v
-	return nil
-}
-
 // validate loads the default policy when none is set, fills defaults and
 // checks every field.
 func (c *Config) validate() error {
-	if c.Policy == nil {
-		p, err := Default()
-		if err != nil {
-			return err
-		}
-		c.Policy, c.PolicyPath = p, "default"
+	if err := policyparam.Fill(&c.Policy, &c.PolicyPath, Default); err != nil {
+		return err
 	}
 	table.Fill(c)
 	if err := table.Check(c); err != nil {

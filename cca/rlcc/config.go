@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ccreplay/ccreplay/cca/internal/policyparam"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -51,12 +52,8 @@ type Config struct {
 // fields that take a default (see the table in params.go), resolves
 // "auto" latency and checks every field.
 func (c *Config) validate() error {
-	if c.Policy == nil {
-		p, err := Default()
-		if err != nil {
-			return err
-		}
-		c.Policy, c.PolicyPath = p, "default"
+	if err := policyparam.Fill(&c.Policy, &c.PolicyPath, Default); err != nil {
+		return err
 	}
 	table.Fill(c)
 	if c.Latency < 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/policyparam"
 	"github.com/ccreplay/ccreplay/internal/keyval"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -43,14 +44,8 @@ var table = &keyval.Table[Config]{
 			Reproduces: "RL-CC-NIC (Fuhrer 2023), Table III"},
 	},
 	Params: []*keyval.Param[Config]{
-		keyval.Custom("policy", "file", "default, teacher or a policy file", setPolicy, func(c *Config) string {
-			if c.PolicyPath == "" {
-				return "default"
-			}
-			return c.PolicyPath
-		}).
-			Default("default").
-			Doc("the policy: the embedded distilled trees, the embedded MLP teacher, or a file (rlcc.LoadFile)"),
+		policyparam.Param("default, teacher or a policy file", "the policy: the embedded distilled trees, the embedded MLP teacher, or a file (rlcc.LoadFile)",
+			func(c *Config) (**Policy, *string) { return &c.Policy, &c.PolicyPath }, Named),
 		keyval.Time("latency", func(c *Config) *units.Time { return &c.Latency }).
 			Word("auto", func(c *Config) { c.Latency = -1 }, nil).
 			Default("auto").In("ideal", "0us").In("tree", "900ns").In("mlp", "17us").In("lstm", "450us").In("sim2us", "2us").
@@ -85,21 +80,6 @@ var table = &keyval.Table[Config]{
 			Default("probe").
 			Doc("what triggers a decision: RTT probe responses (RL-CC, Tessler 2022, Fig. 2) or data ACKs"),
 	},
-}
-
-// setPolicy reads policy=default, teacher or a file (see Named).
-func setPolicy(c *Config, v string) error {
-	v = strings.TrimSpace(v)
-	if v == "" || v == "default" {
-		c.Policy, c.PolicyPath = nil, "default"
-		return nil
-	}
-	p, err := Named(v)
-	if err != nil {
-		return err
-	}
-	c.Policy, c.PolicyPath = p, v
-	return nil
 }
 
 // algorithm registers RL-CC under the name "rlcc". RL-CC reads CNP counts,
