@@ -17,6 +17,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
+	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
@@ -327,16 +328,12 @@ func TestParseRewards(t *testing.T) {
 // returns the run folder.
 func runCase(t *testing.T, workload, spec string, rec bool, dcfg Config) string {
 	t.Helper()
-	cc := star.Spec(t, spec, nil, dcqcn.Register, dolce.Register, hpcc.Register, rlcc.Register)
-	tr, err := workloadOf(workload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := star.Config(t, tr, cc)
+	cc, tr, cfg := starCase(t, workload, spec)
 	cfg.Seed = 7
 	topo := cfg.Topology
 	dir := t.TempDir()
 	var r *Recorder
+	var err error
 	if rec {
 		dcfg.Flows = Flows(tr, topo)
 		dcfg.CCA = cc.Name
@@ -356,6 +353,18 @@ func runCase(t *testing.T, workload, spec string, rec bool, dcfg Config) string 
 		checkFlowMeta(t, dcfg.Flows, res.Flows)
 	}
 	return dir
+}
+
+// starCase is workload (workloadOf) on the default star under the
+// algorithm spec: the algorithm, the trace and the replay configuration.
+func starCase(t *testing.T, workload, spec string) (cca.Spec, *trace.Trace, replay.Config) {
+	t.Helper()
+	cc := star.Spec(t, spec, nil, dcqcn.Register, dolce.Register, hpcc.Register, rlcc.Register)
+	tr, err := workloadOf(workload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cc, tr, star.Config(t, tr, cc)
 }
 
 // workloadOf builds a generator's trace, or for "qps" two senders with

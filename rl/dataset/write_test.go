@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
-	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -74,12 +73,7 @@ func TestInfoJSONSafe(t *testing.T) {
 // the run had none (FDCC, Zhang 2023, Section 4.2) and said so, and the
 // same bytes for the same seed.
 func TestWrite(t *testing.T) {
-	cc := star.Spec(t, "hpcc", nil, hpcc.Register)
-	tr, err := workloadOf("incast:n=4,size=200KB")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := star.Config(t, tr, cc)
+	cc, tr, cfg := starCase(t, "incast:n=4,size=200KB", "hpcc")
 	cfg.Seed = 3
 	write := func() (Info, string) {
 		dir := t.TempDir()
@@ -144,12 +138,7 @@ func TestWrite(t *testing.T) {
 // streams, every message row passes OnMessage during the run, and the
 // folder's files are the bytes of a run that kept its rows.
 func TestWriteStreamsRows(t *testing.T) {
-	cc := star.Spec(t, "dcqcn", nil, dcqcn.Register)
-	tr, err := workloadOf("incast:n=4,size=200KB")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := star.Config(t, tr, cc)
+	_, tr, cfg := starCase(t, "incast:n=4,size=200KB", "dcqcn")
 	write := func(min int) (string, int) {
 		defer func(n int) { runner.StreamRowsMin = n }(runner.StreamRowsMin)
 		runner.StreamRowsMin = min
