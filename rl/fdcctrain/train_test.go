@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,7 +93,7 @@ func TestTransitionsNStep(t *testing.T) {
 	// The newest row of a history is the decision's own observation.
 	var last [fdcc.NumFeatures]float64
 	fdcc.Transform(last[:], &f.Decisions[10].Obs)
-	if got := tr[10].Obs[len(tr[10].Obs)-fdcc.NumFeatures:]; !equal(got, last[:]) {
+	if got := tr[10].Obs[len(tr[10].Obs)-fdcc.NumFeatures:]; !slices.Equal(got, last[:]) {
 		t.Errorf("history of t=10 ends with %v, want %v", got, last)
 	}
 	// A finished flow's last step is terminal.
@@ -107,18 +108,6 @@ func TestTransitionsNStep(t *testing.T) {
 	if tr = e.Transitions(gamma, n); len(tr) != 10 {
 		t.Errorf("%d transitions, want 10 (the one whose reward is undefined skipped)", len(tr))
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // tiny is a training run of a few seconds.
