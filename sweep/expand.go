@@ -94,13 +94,7 @@ func FromFlags(f Flags) (*Spec, error) {
 		}
 	}
 	if f.CCA != "" {
-		vals, err := ParseValues(f.CCA)
-		if err != nil {
-			return nil, bad("cca", err)
-		}
-		if len(vals) == 1 {
-			set("cca", vals[0].Text)
-		} else if err := sp.AddAxis("cca", vals); err != nil {
+		if err := sp.listFlag("cca", f.CCA, set); err != nil {
 			return nil, bad("cca", err)
 		}
 	}
@@ -156,13 +150,7 @@ func FromFlags(f Flags) (*Spec, error) {
 		set("max_time", f.MaxTime)
 	}
 	if f.Seeds != "" {
-		vals, err := ParseValues(f.Seeds)
-		if err != nil {
-			return nil, bad("seeds", err)
-		}
-		if len(vals) == 1 {
-			set("seed", vals[0].Text)
-		} else if err := sp.AddAxis("seed", vals); err != nil {
+		if err := sp.listFlag("seed", f.Seeds, set); err != nil {
 			return nil, bad("seeds", err)
 		}
 	}
@@ -205,6 +193,20 @@ func (sp *Spec) mergeConfig(path string) error {
 		}
 	}
 	return nil
+}
+
+// listFlag sets key from a flag's comma-separated list (ParseValues): to
+// its value when it has one, else as an axis of its values.
+func (sp *Spec) listFlag(key, list string, set func(key, val string)) error {
+	vals, err := ParseValues(list)
+	if err != nil {
+		return err
+	}
+	if len(vals) == 1 {
+		set(key, vals[0].Text)
+		return nil
+	}
+	return sp.AddAxis(key, vals)
 }
 
 // specFlag sets a workload, trace or topology spec whose parameters may
