@@ -87,26 +87,27 @@ func FromFlags(f Flags) (*Spec, error) {
 	if f.Trace != "" && f.Workload != "" {
 		return nil, flagErrorf("give either --trace or --workload, not both")
 	}
+	// A trace replaces the file's workload and a workload its trace.
 	if f.Trace != "" {
 		deleteKey(sp.Base, "workload")
-		if err := sp.specFlag("trace", f.Trace, set); err != nil {
-			return nil, bad("trace", err)
-		}
-	}
-	if f.CCA != "" {
-		if err := sp.listFlag("cca", f.CCA, set); err != nil {
-			return nil, bad("cca", err)
-		}
 	}
 	if f.Workload != "" {
 		deleteKey(sp.Base, "trace")
-		if err := sp.specFlag("workload", f.Workload, set); err != nil {
-			return nil, bad("workload", err)
-		}
 	}
-	if f.Topology != "" {
-		if err := sp.specFlag("topology", f.Topology, set); err != nil {
-			return nil, bad("topology", err)
+	for _, fl := range []struct {
+		key, val string
+		apply    func(key, val string, set func(key, val string)) error
+	}{
+		{"trace", f.Trace, sp.specFlag},
+		{"cca", f.CCA, sp.listFlag},
+		{"workload", f.Workload, sp.specFlag},
+		{"topology", f.Topology, sp.specFlag},
+	} {
+		if fl.val == "" {
+			continue
+		}
+		if err := fl.apply(fl.key, fl.val, set); err != nil {
+			return nil, bad(fl.key, err)
 		}
 	}
 	for _, kv := range f.CCAParams {
