@@ -48,14 +48,14 @@ func osuRun(s Scale, spec string) Run {
 }
 
 // osuAt is the mean MPI_Alltoall latency at size bytes of a run, us, as
-// osu_alltoall reports it.
+// osu_alltoall reports it, from the run's collective spans.
 func osuAt(s Scale, label string, size int64) func(Outcomes) (float64, error) {
 	return func(o Outcomes) (float64, error) {
 		oc, ok := o[label]
-		if !ok || oc.Result == nil {
+		if !ok || !oc.Done {
 			return 0, fmt.Errorf("no run %q", label)
 		}
-		pts, err := OSULatency(osuWorkload(s), oc.Result.Messages)
+		pts, err := osuReport(osuWorkload(s), oc.Spans)
 		if err != nil {
 			return 0, err
 		}
@@ -72,18 +72,31 @@ func osuAt(s Scale, label string, size int64) func(Outcomes) (float64, error) {
 // computed from the messages of a replay of the osu-alltoall workload
 // spec, as `ccreplay run` and `compare` print it.
 func OSULatency(workload string, msgs []v2.MessageRow) ([]gen.OSUPoint, error) {
+	spans := map[int64]gen.Span{}
+	for i := range msgs {
+		addSpan(spans, &msgs[i])
+	}
+	return osuReport(workload, spans)
+}
+
+// osuReport is osu_alltoall's report of a replay of the osu-alltoall
+// workload spec whose message rows were folded into spans (addSpan).
+func osuReport(workload string, spans map[int64]gen.Span) ([]gen.OSUPoint, error) {
 	plan, err := gen.OSUPlan(workload)
 	if err != nil {
 		return nil, err
 	}
-	ids, rel, fin := make([]int64, len(msgs)), make([]units.Time, len(msgs)), make([]units.Time, len(msgs))
-	for i, m := range msgs {
-		ids[i], rel[i], fin[i] = m.CollectiveID, units.Nanos(m.ReleaseNs), units.Nanos(m.FinishNs)
-		if m.FinishNs < 0 {
-			fin[i] = -1
-		}
+	return gen.OSULatency(plan, spans)
+}
+
+// addSpan folds message row m into the collective spans (gen.AddSpan; an
+// unfinished message has a finish of -1).
+func addSpan(spans map[int64]gen.Span, m *v2.MessageRow) {
+	fin := units.Nanos(m.FinishNs)
+	if m.FinishNs < 0 {
+		fin = -1
 	}
-	return gen.OSULatency(plan, gen.CollectiveSpans(ids, rel, fin))
+	gen.AddSpan(spans, m.CollectiveID, units.Nanos(m.ReleaseNs), fin)
 }
 
 // dolceFCTTable is one of Tables I and II: mean FCT per load.

@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccreplay/ccreplay/metrics"
-	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
+	"github.com/ccreplay/ccreplay/trace/gen"
 )
 
 // Scale is how large an experiment is run.
@@ -46,15 +46,26 @@ type Run struct {
 	Config runconfig.File
 }
 
-// Outcome is what one run produced.
+// Outcome is what one run produced, as the claims read it: the run's
+// metrics and the spans of its collectives, a digest that does not grow
+// with the run's flows or messages. It holds no row of the run (Execute
+// keeps every run's Outcome until all are judged: issue 33, finding 4);
+// a measure that needs rows reads them back from the run folder (Dir),
+// one run at a time (fromRun).
 type Outcome struct {
 	Run Run
 	// Dir is the run's folder (inside the staged output while Execute
 	// runs, the final place afterwards).
-	Dir    string
-	Result *replay.Result
+	Dir string
+	// Done says the run finished and Summary and Spans are set.
+	Done bool
 	// Summary is the run's metrics (its summary.json's).
 	Summary metrics.Summary
+	// Spans are the run's collectives, by collective id: the first release
+	// and the last finish of their messages (gen.AddSpan, folded as the
+	// message rows pass), what the OSU report is made of (OSUFromSpans).
+	// Empty when no message belongs to a collective.
+	Spans map[int64]gen.Span
 
 	// derived holds what measures computed from the run's files, by kind,
 	// so that claims sharing a scan of packets.parquet read it once.
@@ -67,7 +78,7 @@ type Outcomes map[string]*Outcome
 // summary returns the summary of the run labelled label.
 func (o Outcomes) summary(label string) (*metrics.Summary, error) {
 	oc, ok := o[label]
-	if !ok || oc.Result == nil {
+	if !ok || !oc.Done {
 		return nil, fmt.Errorf("no run %q", label)
 	}
 	return &oc.Summary, nil

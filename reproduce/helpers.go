@@ -62,7 +62,7 @@ func fctMeanUs(s *metrics.Summary) float64 { return s.FCTMeanNs / 1e3 }
 func fromRun[T any](label, kind string, read func(*Outcome) (T, error), pick func(T) float64) func(Outcomes) (float64, error) {
 	return func(o Outcomes) (float64, error) {
 		oc, ok := o[label]
-		if !ok || oc.Result == nil {
+		if !ok || !oc.Done {
 			return 0, fmt.Errorf("no run %q", label)
 		}
 		if v, ok := oc.derived[kind].(T); ok {

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/all"
-	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
 )
 
@@ -218,7 +217,7 @@ func TestFormat(t *testing.T) {
 func TestFromRunDerivesOnce(t *testing.T) {
 	reads := 0
 	read := func(*Outcome) ([2]float64, error) { reads++; return [2]float64{1, 2}, nil }
-	o := Outcomes{"a": {Result: &replay.Result{}}}
+	o := Outcomes{"a": {Done: true}}
 	first := fromRun("a", "k", read, func(v [2]float64) float64 { return v[0] })
 	second := fromRun("a", "k", read, func(v [2]float64) float64 { return v[1] })
 	if v, err := first(o); v != 1 || err != nil {

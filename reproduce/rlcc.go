@@ -100,8 +100,12 @@ func readTable1(oc *Outcome) (table1Figures, error) {
 	}
 	win := float64(table1To-table1From) / 1e9 // s
 	out := table1Figures{su: 100 * float64(bytes) * 8 / (100e9 * win), ql: float64(qsum) / float64(qpkts) / 1e3}
+	flows, err := arrowread.ReadFlows(filepath.Join(oc.Dir, runfolder.FlowsFile))
+	if err != nil {
+		return table1Figures{}, err
+	}
 	lo, hi := int64(-1), int64(0)
-	for _, f := range oc.Result.Flows {
+	for _, f := range flows {
 		b := good[f.FlowID] // a flow that delivered nothing in the window has 0
 		if lo < 0 || b < lo {
 			lo = b

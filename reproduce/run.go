@@ -19,6 +19,8 @@ import (
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
+	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/version"
 )
 
@@ -131,15 +133,22 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 	pl := &batch.Plan{}
 	for i, oc := range outs {
 		pl.Items = append(pl.Items, batch.Item{Dir: oc.Run.Label, Run: func(ctx context.Context, dir string) error {
-			sc := runner.Scenario{Config: &cfgs[i], Trace: setups[i].Trace, TraceName: filepath.ToSlash(setups[i].TraceName), Warnings: setups[i].Warnings}
-			res, man, err := runner.Run(ctx, &sc, dir, nil)
+			// The run keeps a digest of its rows (Outcome), not the rows:
+			// they stream to the folder's Parquet files as flows finish
+			// (or, for a small trace, are dropped with the Result), and
+			// its trace goes once it has run.
+			spans := map[int64]gen.Span{}
+			sc := runner.Scenario{Config: &cfgs[i], Trace: setups[i].Trace, TraceName: filepath.ToSlash(setups[i].TraceName), Warnings: setups[i].Warnings,
+				StreamRows: true, OnMessage: func(m *v2.MessageRow) { addSpan(spans, m) }}
+			_, man, err := runner.Run(ctx, &sc, dir, nil)
+			setups[i] = nil
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
 					return err
 				}
 				return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
 			}
-			oc.Result, oc.Summary = res, man.Summary
+			oc.Done, oc.Summary, oc.Spans = true, man.Summary, spans
 			return nil
 		}})
 	}
