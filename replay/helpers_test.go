@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
-	"github.com/ccreplay/ccreplay/cca/dcqcn"
-	"github.com/ccreplay/ccreplay/cca/hpcc"
-	"github.com/ccreplay/ccreplay/cca/linerate"
+	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/output"
@@ -19,13 +17,11 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
+// ccSpec builds name (algorithm[:preset]) with params from the registry of
+// every shipped algorithm.
 func ccSpec(t testing.TB, name string, params map[string]string) cca.Spec {
 	t.Helper()
-	r := cca.NewRegistry()
-	dcqcn.Register(r)
-	linerate.Register(r)
-	hpcc.Register(r)
-	s, err := r.Build(name, params)
+	s, err := all.Registry().Build(name, params)
 	if err != nil {
 		t.Fatal(err)
 	}
