@@ -87,6 +87,30 @@ func noTemps(t *testing.T, dir string) {
 	}
 }
 
+// streamOf starts a Stream of packet rows to path, handing batch rows at
+// a time to the writer, and appends rows to it.
+func streamOf(t *testing.T, path string, batch int, rows []v2.PacketRow) *Stream[v2.PacketRow] {
+	t.Helper()
+	s, err := NewStream[v2.PacketRow](path, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		s.Append(r)
+	}
+	return s
+}
+
+// nothingLeft fails if path exists or its folder dir holds a temporary
+// file, after what happened ("after Abort").
+func nothingLeft(t *testing.T, dir, path, after string) {
+	t.Helper()
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s exists %s", path, after)
+	}
+	noTemps(t, dir)
+}
+
 func TestWriteRowsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "packet-rows.parquet")
@@ -139,14 +163,7 @@ func TestWriteRowsDeterministic(t *testing.T) {
 	}
 	// The same holds for a Stream fed the same rows in the same batches.
 	for _, p := range []string{a, b} {
-		s, err := NewStream[v2.PacketRow](p, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			s.Append(r)
-		}
-		if err := s.Close(); err != nil {
+		if err := streamOf(t, p, 1000, rows).Close(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -178,15 +195,9 @@ func TestWriteRowsBadDir(t *testing.T) {
 func TestStreamAppearsOnlyOnClose(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "packet-rows.parquet")
-	s, err := NewStream[v2.PacketRow](path, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Abort() // a no-op after Close
 	want := samplePackets(1234)
-	for _, r := range want {
-		s.Append(r)
-	}
+	s := streamOf(t, path, 100, want)
+	defer s.Abort() // a no-op after Close
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("%s exists before Close (err=%v)", path, err)
 	}
@@ -209,22 +220,13 @@ func TestStreamAppearsOnlyOnClose(t *testing.T) {
 func TestStreamAbort(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "packet-rows.parquet")
-	s, err := NewStream[v2.PacketRow](path, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range samplePackets(25) {
-		s.Append(r)
-	}
+	s := streamOf(t, path, 10, samplePackets(25))
 	s.Abort()
 	s.Append(v2.PacketRow{}) // remembered, not written
 	if err := s.Close(); err == nil {
 		t.Error("Close after Abort: want an error")
 	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("%s exists after Abort", path)
-	}
-	noTemps(t, dir)
+	nothingLeft(t, dir, path, "after Abort")
 }
 
 // TestStreamWriteErrorReturnedByClose checks that a failing write is kept
@@ -243,10 +245,7 @@ func TestStreamWriteErrorReturnedByClose(t *testing.T) {
 	if err := s.Close(); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("Close = %v, want an error naming %s", err, path)
 	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("%s exists after a failed write", path)
-	}
-	noTemps(t, dir)
+	nothingLeft(t, dir, path, "after a failed write")
 }
 
 func TestWriteJSONAtomic(t *testing.T) {
