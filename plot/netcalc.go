@@ -116,12 +116,7 @@ func NetcalcBacklog(c *NetcalcCurves) (Figure, error) {
 	top := 0.0
 	add := func(label string, colour int, v []float64) {
 		x, y := binMax(c.TNs, v, k)
-		for i := range y {
-			y[i] /= 1e6
-			top = max(top, y[i])
-		}
-		p.Series = append(p.Series, Series{Label: label, Colour: colour, X: x, Y: y})
-		p.Legend = append(p.Legend, Key{Label: label, Colour: colour})
+		top = max(top, p.addScaled(Series{Label: label, Colour: colour, X: x, Y: y}, 1e6))
 	}
 	add("model", 0, c.ModelBacklog)
 	if c.ReplayBacklog != nil {
@@ -166,11 +161,7 @@ func NetcalcRates(c *NetcalcCurves) (Figure, error) {
 	p := Panel{}
 	add := func(label string, colour, dash int, v []float64) {
 		x, y := binMean(c.TNs, v, k)
-		for i := range y {
-			y[i] /= 1e9
-		}
-		p.Series = append(p.Series, Series{Label: label, Colour: colour, Dash: dash, X: x, Y: y})
-		p.Legend = append(p.Legend, Key{Label: label, Colour: colour, Dash: dash})
+		p.addScaled(Series{Label: label, Colour: colour, Dash: dash, X: x, Y: y}, 1e9)
 	}
 	add("model (all flows)", 0, 0, c.ModelRate)
 	if c.ReplayRate != nil {
@@ -187,6 +178,19 @@ func NetcalcRates(c *NetcalcCurves) (Figure, error) {
 	}
 	fig.Panels = []Panel{p}
 	return fig, nil
+}
+
+// addScaled divides s's values by div (to MB, to Gb/s) and adds s and its
+// key to p; it returns the largest value, 0 when none is larger.
+func (p *Panel) addScaled(s Series, div float64) float64 {
+	top := 0.0
+	for i := range s.Y {
+		s.Y[i] /= div
+		top = max(top, s.Y[i])
+	}
+	p.Series = append(p.Series, s)
+	p.Legend = append(p.Legend, Key{Label: s.Label, Colour: s.Colour, Dash: s.Dash})
+	return top
 }
 
 func titled(what, run string) string {
