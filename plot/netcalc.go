@@ -80,6 +80,17 @@ func (c *NetcalcCurves) check() error {
 	return nil
 }
 
+// overTime checks c and starts its figure name over time (x in ms, both
+// axes from 0), titled what and the run, with y labelled yLabel; k is
+// the number of recorded steps merged into one point (NetcalcBins).
+func (c *NetcalcCurves) overTime(name, what, yLabel string) (fig Figure, k int, err error) {
+	if err := c.check(); err != nil {
+		return Figure{}, 0, err
+	}
+	fig = Figure{Name: name, Title: titled(what, c.Title), XLabel: "time (ms)", YLabel: yLabel, XFromZero: true, YFromZero: true}
+	return fig, NetcalcBins(len(c.TNs)), nil
+}
+
 // NetcalcBins is the number of recorded steps merged into one point for
 // n steps: ceil(n/NetcalcMaxPoints), at least 1.
 func NetcalcBins(n int) int { return max(1, (n+NetcalcMaxPoints-1)/NetcalcMaxPoints) }
@@ -106,12 +117,10 @@ func Netcalc(c *NetcalcCurves) ([]Figure, error) {
 // which some flow (model: colour 6) or some port (replay: colour 7) is
 // paused; intervals closer than one bin are merged.
 func NetcalcBacklog(c *NetcalcCurves) (Figure, error) {
-	if err := c.check(); err != nil {
+	fig, k, err := c.overTime(NetcalcBacklogName, "Backlog", "backlog (MB)")
+	if err != nil {
 		return Figure{}, err
 	}
-	k := NetcalcBins(len(c.TNs))
-	fig := Figure{Name: NetcalcBacklogName, Title: titled("Backlog", c.Title),
-		XLabel: "time (ms)", YLabel: "backlog (MB)", XFromZero: true, YFromZero: true}
 	p := Panel{}
 	top := 0.0
 	add := func(label string, colour int, v []float64) {
@@ -152,12 +161,10 @@ func NetcalcBacklog(c *NetcalcCurves) (Figure, error) {
 // rates (colours 2-5, dotted). With more than NetcalcMaxPoints steps each
 // point is the mean of NetcalcBins adjacent steps, at their middle.
 func NetcalcRates(c *NetcalcCurves) (Figure, error) {
-	if err := c.check(); err != nil {
+	fig, k, err := c.overTime(NetcalcRatesName, "Arrival rate", "rate (Gb/s)")
+	if err != nil {
 		return Figure{}, err
 	}
-	k := NetcalcBins(len(c.TNs))
-	fig := Figure{Name: NetcalcRatesName, Title: titled("Arrival rate", c.Title),
-		XLabel: "time (ms)", YLabel: "rate (Gb/s)", XFromZero: true, YFromZero: true}
 	p := Panel{}
 	add := func(label string, colour, dash int, v []float64) {
 		x, y := binMean(c.TNs, v, k)
