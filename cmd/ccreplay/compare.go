@@ -78,5 +78,5 @@ into log-spaced ranges). Outputs are identical whatever --parallel is.`,
 
 // compareRun runs every (algorithm, seed) pair and prints the comparison.
 func compareRun(o *compareOptions) error {
-	return runcli.Compare(o.ctx, o.flags(), &o.CompareOptions, o.f.runEnv())
+	return runcli.Compare(o.ctx, &o.Flags, &o.CompareOptions, o.f.runEnv())
 }

@@ -113,7 +113,7 @@ func datasetRun(o *datasetOptions) error {
 	if err := checkMemory(r.MaxMemory, st.Topology, st.Trace, 1); err != nil {
 		return err
 	}
-	stage, err := r.stage()
+	stage, err := r.Stage()
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func datasetRun(o *datasetOptions) error {
 	info, err := dataset.Write(r.ctx, *scenarioOf(st, &cfg), p, stage.Dir)
 	prog.clear()
 	if err != nil {
-		return r.failed(err, stage)
+		return r.Failed(err, stage)
 	}
 	if err := stage.Commit(); err != nil {
 		return err

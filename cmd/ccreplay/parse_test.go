@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/runconfig"
 )
 
 // parseRun runs `ccreplay run ARGS` through the root command with a runF
@@ -38,7 +40,7 @@ func parseRun(t *testing.T, args ...string) (*runOptions, error) {
 func TestParseRunFlags(t *testing.T) {
 	// defaults is what `ccreplay run` with no flags parses to.
 	defaults := func() runOptions {
-		return runOptions{CCA: "dcqcn", Seed: 1, Out: "out", Packets: "data", PPN: 1, Scale: 1, Threads: runtime.NumCPU()}
+		return runOptions{Flags: runconfig.Flags{CCA: "dcqcn", Seed: 1, Out: "out", Packets: "data", PPN: 1, Scale: 1, Threads: runtime.NumCPU()}}
 	}
 	tests := []struct {
 		name string
@@ -77,11 +79,11 @@ func TestParseRunFlags(t *testing.T) {
 			"--topology", "star:hosts=8", "--seed", "9", "--out", "o", "--packets", "all", "--config", "c.yaml",
 			"--json", "--stats", "--max-time", "1ms", "--check", "5us", "--threads", "4",
 		}, func(o *runOptions) {
-			*o = runOptions{
+			*o = runOptions{Flags: runconfig.Flags{
 				Workload: smallWorkload, CCA: "dcqcn:dolce", CCAParams: []string{"kmin=10KB", "kmax=100KB"},
 				Topology: "star:hosts=8", Seed: 9, Out: "o", Packets: "all", Config: "c.yaml",
 				JSON: true, Stats: true, MaxTime: "1ms", Check: "5us", PPN: 1, Scale: 1, Threads: 4,
-			}
+			}}
 		}},
 	}
 	for _, tt := range tests {
@@ -93,16 +95,16 @@ func TestParseRunFlags(t *testing.T) {
 			want := defaults()
 			tt.want(&want)
 			got := *o
-			got.f, got.ctx, got.set = nil, nil, nil
+			got.f, got.ctx, got.Set = nil, nil, nil
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("parse %q:\n got %+v\nwant %+v", tt.args, got, want)
 			}
 			if o.ctx == nil {
 				t.Errorf("parse %q: the options hold no context", tt.args)
 			}
-			for name := range o.set {
+			for name := range o.Set {
 				if !slices.ContainsFunc(tt.args, func(a string) bool { return a == "--"+name || strings.HasPrefix(a, "--"+name+"=") }) {
-					t.Errorf("parse %q: o.set names --%s, which was not given", tt.args, name)
+					t.Errorf("parse %q: o.Set names --%s, which was not given", tt.args, name)
 				}
 			}
 		})
@@ -190,11 +192,11 @@ func TestParseCompareFlags(t *testing.T) {
 		t.Errorf("parsed %+v", *got)
 	}
 	for _, name := range []string{"workload", "cca", "seeds", "same-network", "parallel"} {
-		if !got.set[name] {
-			t.Errorf("--%s given but not recorded in set %v", name, got.set)
+		if !got.Set[name] {
+			t.Errorf("--%s given but not recorded in set %v", name, got.Set)
 		}
 	}
-	if got.set["out"] || got.f != f || got.ctx == nil {
-		t.Errorf("set %v, factory injected %v, context %v", got.set, got.f == f, got.ctx)
+	if got.Set["out"] || got.f != f || got.ctx == nil {
+		t.Errorf("set %v, factory injected %v, context %v", got.Set, got.f == f, got.ctx)
 	}
 }

@@ -18,47 +18,14 @@ type runOptions struct {
 	f   *Factory
 	ctx context.Context // the command's (set when it runs)
 
-	Trace     string
-	Workload  string
-	CCA       string
-	CCAParams []string
-	Topology  string
-	Seed      uint64
-	Out       string
-	Packets   string
-	Config    string
-	JSON      bool
-	MaxTime   string
-	Check     string
-	Stats     bool
-	Threads   int
-	HPCC      string
-	FCTTxt    string
-	PPN       int
-	Scale     float64
-	Force     bool
-	Strict    bool
-	MaxMemory string
-
-	set map[string]bool // flags given on the command line
-}
-
-// flags are the run flags as runconfig and runner/cli take them.
-func (o *runOptions) flags() *runconfig.Flags {
-	return &runconfig.Flags{Trace: o.Trace, Workload: o.Workload, CCA: o.CCA, CCAParams: o.CCAParams, Topology: o.Topology,
-		Seed: o.Seed, Out: o.Out, Packets: o.Packets, Config: o.Config, JSON: o.JSON, MaxTime: o.MaxTime, Check: o.Check,
-		Stats: o.Stats, Threads: o.Threads, HPCC: o.HPCC, FCTTxt: o.FCTTxt, PPN: o.PPN, Scale: o.Scale, Force: o.Force,
-		Strict: o.Strict, MaxMemory: o.MaxMemory, Set: o.set}
+	runconfig.Flags
 }
 
 // resolve resolves the flags and the configuration file into a Setup,
 // printing the input's warnings on stderr, and takes the merged --out and
 // --seed (runconfig.Flags.Resolve).
 func (o *runOptions) resolve(list bool) (*runconfig.Setup, error) {
-	fl := o.flags()
-	st, err := fl.Resolve(list, o.f.registry(), o.f.Err)
-	o.Out, o.Seed = fl.Out, fl.Seed
-	return st, err
+	return o.Flags.Resolve(list, o.f.registry(), o.f.Err)
 }
 
 const runExamples = `  # 16-to-1 incast of 1 MB flows under DCQCN on a star sized to the workload
@@ -151,15 +118,7 @@ func addOutputFlags(f *pflag.FlagSet, o *runOptions) {
 
 // given records the flags given on the command line and the command's
 // context, as the command starts.
-func (o *runOptions) given(cmd *cobra.Command) { o.ctx, o.set = cmd.Context(), givenFlags(cmd) }
-
-// stage and failed are runconfig.Flags' Stage and Failed (dataset and
-// estimate stage their folders as run does).
-func (o *runOptions) stage() (*runfolder.Staged, error) { return o.flags().Stage() }
-
-func (o *runOptions) failed(err error, stage *runfolder.Staged) error {
-	return o.flags().Failed(err, stage)
-}
+func (o *runOptions) given(cmd *cobra.Command) { o.ctx, o.Set = cmd.Context(), givenFlags(cmd) }
 
 // scenarioOf is the scenario of st under cfg, for runner.Run.
 var scenarioOf = runcli.Scenario
@@ -171,4 +130,4 @@ func (f *Factory) runEnv() runcli.Env {
 }
 
 // runRun replays the workload and writes the run folder.
-func runRun(o *runOptions) error { return runcli.Run(o.ctx, o.flags(), o.f.runEnv()) }
+func runRun(o *runOptions) error { return runcli.Run(o.ctx, &o.Flags, o.f.runEnv()) }
