@@ -40,10 +40,7 @@ docs/PARAMETERS.md is the same information for every algorithm.`,
 			if len(args) > 0 {
 				o.Name = args[0]
 			}
-			if runF != nil {
-				return runF(o)
-			}
-			return algorithmsRun(o)
+			return runOr(runF, algorithmsRun, o)
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the presets and parameters as JSON")

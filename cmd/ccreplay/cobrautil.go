@@ -66,3 +66,12 @@ func givenFlags(cmd *cobra.Command) map[string]bool {
 	cmd.Flags().Visit(func(fl *pflagFlag) { set[fl.Name] = true })
 	return set
 }
+
+// runOr ends a command's RunE: it calls runF with the parsed options o
+// when runF is not nil (a test keeping them), and run otherwise.
+func runOr[O any](runF, run func(O) error, o O) error {
+	if runF != nil {
+		return runF(o)
+	}
+	return run(o)
+}

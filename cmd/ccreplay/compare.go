@@ -51,10 +51,7 @@ into log-spaced ranges). Outputs are identical whatever --parallel is.`,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.given(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return compareRun(o)
+			return runOr(runF, compareRun, o)
 		},
 	}
 	fl := c.Flags()

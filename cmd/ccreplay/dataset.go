@@ -65,10 +65,7 @@ The columns are documented in docs/DATASETS.md.`,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.run.given(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return datasetRun(o)
+			return runOr(runF, datasetRun, o)
 		},
 	}
 	fl, r := c.Flags(), &o.run

@@ -36,10 +36,7 @@ func NewCmdGen(f *Factory, runF func(*genOptions) error) *cobra.Command {
 				return err
 			}
 			o.Spec = args[0]
-			if runF != nil {
-				return runF(o)
-			}
-			return genRun(o)
+			return runOr(runF, genRun, o)
 		},
 	}
 	c.Flags().StringVarP(&o.Out, "out", "o", "", "output trace file (.parquet, .csv or .jsonl)")

@@ -71,10 +71,7 @@ every event kind skipped.`,
 			if err := o.Validate(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(o)
-			}
-			return ingestRun(o)
+			return runOr(runF, ingestRun, o)
 		},
 	}
 	fl := c.Flags()

@@ -95,10 +95,7 @@ are bit-identical); a difference fails with exit code 1.`,
 					}
 				}
 			}
-			if runF != nil {
-				return runF(o)
-			}
-			return metricsRun(o)
+			return runOr(runF, metricsRun, o)
 		},
 	}
 	fl := c.Flags()

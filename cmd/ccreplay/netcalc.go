@@ -76,10 +76,7 @@ func NewCmdNetcalc(f *Factory, runF func(*netcalcOptions) error) *cobra.Command 
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ctx, o.Set, o.Registry = commandContext(cmd), givenFlags(cmd), f.registry()
-			if runF != nil {
-				return runF(o)
-			}
-			return netcalcRun(o)
+			return runOr(runF, netcalcRun, o)
 		},
 	}
 	fl := c.Flags()

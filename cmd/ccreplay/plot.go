@@ -62,10 +62,7 @@ note; that is not an error. See docs/PLOTS.md.`,
 				return err
 			}
 			o.Dirs = args
-			if runF != nil {
-				return runF(o)
-			}
-			return plotRun(o)
+			return runOr(runF, plotRun, o)
 		},
 	}
 	fl := c.Flags()

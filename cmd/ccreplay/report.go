@@ -48,10 +48,7 @@ a file that cannot be written a failure (exit 1). See docs/REPORT.md.`,
 		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Dirs = args
-			if runF != nil {
-				return runF(o)
-			}
-			return reportRun(o)
+			return runOr(runF, reportRun, o)
 		},
 	}
 	fl := c.Flags()

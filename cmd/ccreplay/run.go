@@ -75,10 +75,7 @@ as the last step. A folder holding a previous run is replaced only with
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.given(cmd)
-			if runF != nil {
-				return runF(o)
-			}
-			return runRun(o)
+			return runOr(runF, runRun, o)
 		},
 	}
 	fl := c.Flags()

@@ -100,10 +100,7 @@ same command again to submit what failed. Follow with 'sweep status', finish wit
 				o.opts.Flags.Dataset.NStep = &o.nstep
 			}
 			o.ctx = cmd.Context()
-			if runF != nil {
-				return runF(o)
-			}
-			return sweepRun(o)
+			return runOr(runF, sweepRun, o)
 		},
 	}
 	o.addFlags(c.Flags())

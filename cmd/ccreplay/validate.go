@@ -82,10 +82,7 @@ func NewCmdValidate(f *Factory, runF func(*validateOptions) error) *cobra.Comman
 			if err := o.Validate(args, cmd.Flags().Changed); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(o)
-			}
-			return validateRun(o)
+			return runOr(runF, validateRun, o)
 		},
 	}
 	fl := c.Flags()

@@ -27,10 +27,7 @@ func NewCmdVersion(f *Factory, runF func(*versionOptions) error) *cobra.Command 
 		Example: "  ccreplay version\n  ccreplay version --json",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(o)
-			}
-			return versionRun(o)
+			return runOr(runF, versionRun, o)
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print as JSON")
