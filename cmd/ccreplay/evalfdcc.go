@@ -1,8 +1,6 @@
 package main
 
 import (
-	"runtime"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ccreplay/ccreplay/rl/cli"
@@ -53,11 +51,6 @@ runs' policy replaced by --policy: the run folders, configs/*.yaml,
 	f := c.Flags()
 	f.StringVar(&o.Table, "table", "6.2", "the table: 6.1 (fat-tree goodput) or 6.2 (dumbbell queue, slowdown, unfairness, goodput)")
 	f.StringVar(&o.Policy, "policy", "default", `FDCC policy file (written by ccreplay train fdcc), or "default" (the embedded one)`)
-	f.StringVar(&o.Scale, "scale", "small", "small (minutes on a laptop) or full (the thesis' flow counts)")
-	f.StringVarP(&o.Out, "out", "o", "", "output folder (default reproduce-fdcc-table6.N-SCALE)")
-	f.BoolVar(&o.Force, "force", false, "replace a previous ccreplay output folder at --out")
-	f.BoolVar(&o.JSON, "json", false, "print the report as JSON")
-	f.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "simulations at once")
-	f.StringVar(&o.Figures, "figure", "png", "figure formats: png, svg, png,svg or none")
+	o.addFlags(f, "the thesis' flow counts", "reproduce-fdcc-table6.N-SCALE", "report")
 	return c
 }

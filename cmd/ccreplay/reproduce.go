@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -65,21 +66,25 @@ The exit code is 0 whatever the verdicts: a difference is a result, not an error
 			if len(args) > 0 {
 				o.Name = args[0]
 			}
-			if runF != nil {
-				return runF(o)
-			}
-			return reproduceRun(o)
+			return runOr(runF, reproduceRun, o)
 		},
 	}
 	fl := c.Flags()
 	fl.BoolVar(&o.List, "list", false, "list the experiments and exit")
-	fl.StringVar(&o.Scale, "scale", "small", "small (minutes on a laptop) or full (the paper's setup)")
-	fl.StringVarP(&o.Out, "out", "o", "", "output folder (default reproduce-NAME-SCALE)")
+	o.addFlags(fl, "the paper's setup", "reproduce-NAME-SCALE", "report (or the list)")
+	return c
+}
+
+// addFlags binds the flags of how a reproduction runs and where it is
+// written, which eval fdcc shares; full, out and printed are the command's
+// words for the full scale, the default folder and what --json prints.
+func (o *reproduceOptions) addFlags(fl *pflag.FlagSet, full, out, printed string) {
+	fl.StringVar(&o.Scale, "scale", "small", "small (minutes on a laptop) or full ("+full+")")
+	fl.StringVarP(&o.Out, "out", "o", "", "output folder (default "+out+")")
 	fl.BoolVar(&o.Force, "force", false, "replace a previous ccreplay output folder at --out")
-	fl.BoolVar(&o.JSON, "json", false, "print the report (or the list) as JSON")
+	fl.BoolVar(&o.JSON, "json", false, "print the "+printed+" as JSON")
 	fl.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "simulations at once")
 	fl.StringVar(&o.Figures, "figure", "png", "figure formats: png, svg, png,svg or none")
-	return c
 }
 
 // reproduceRun lists the experiments or runs one.
