@@ -1,23 +1,15 @@
 package runconfig
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/switchmodel"
 )
 
 // writeFile writes content to name inside dir and returns the path.
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+var writeFile = testfiles.Write
 
 // Defect 1 (values that pass validation and fail later): YAML reads .nan
 // and .inf as floats, and `pmax: .nan` passed the range check p < 0 ||

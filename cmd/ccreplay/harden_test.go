@@ -34,8 +34,8 @@ func zeroLink(t *testing.T, dir, name string) string {
 	return p
 }
 
-// copyTree copies the regular files below src to dst.
-func copyTree(t *testing.T, src, dst string) {
+// copyTree copies the regular files below src to dst and returns dst.
+func copyTree(t *testing.T, src, dst string) string {
 	t.Helper()
 	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
@@ -54,6 +54,28 @@ func copyTree(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dst
+}
+
+// copyWithout copies src to dst without its file rel, for the test to put
+// a damaged one in its place, and returns dst.
+func copyWithout(t *testing.T, src, dst, rel string) string {
+	t.Helper()
+	copyTree(t, src, dst)
+	if err := os.Remove(filepath.Join(dst, rel)); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// mkdirIn makes the folder name inside dir and returns its path.
+func mkdirIn(t *testing.T, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.Mkdir(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // smallRun writes a run folder (no packets.parquet unless packets) and
@@ -78,25 +100,17 @@ func TestBoundedReaders(t *testing.T) {
 	dir := t.TempDir()
 	run := smallRun(t, dir, "run", false)
 
-	bigSummary := filepath.Join(dir, "bigsummary")
-	copyTree(t, run, bigSummary)
-	os.Remove(filepath.Join(bigSummary, runfolder.SummaryFile))
+	bigSummary := copyWithout(t, run, filepath.Join(dir, "bigsummary"), runfolder.SummaryFile)
 	sparse(t, bigSummary, runfolder.SummaryFile, limits.MaxRunJSONBytes+1)
-	zeroSummary := filepath.Join(dir, "zerosummary")
-	copyTree(t, run, zeroSummary)
-	os.Remove(filepath.Join(zeroSummary, runfolder.SummaryFile))
+	zeroSummary := copyWithout(t, run, filepath.Join(dir, "zerosummary"), runfolder.SummaryFile)
 	zeroLink(t, zeroSummary, runfolder.SummaryFile)
 
-	bigSweep := filepath.Join(dir, "bigsweep")
-	os.Mkdir(bigSweep, 0o755)
+	bigSweep := mkdirIn(t, dir, "bigsweep")
 	sparse(t, bigSweep, runfolder.SweepManifestFile, limits.MaxSweepJSONBytes+1)
-	zeroSweep := filepath.Join(dir, "zerosweep")
-	os.Mkdir(zeroSweep, 0o755)
+	zeroSweep := mkdirIn(t, dir, "zerosweep")
 	zeroLink(t, zeroSweep, runfolder.SweepManifestFile)
 
-	evt := filepath.Join(dir, "otf2")
-	copyTree(t, "../../examples/otf2_halo8", evt)
-	os.Remove(filepath.Join(evt, "traces", "3.evt"))
+	evt := copyWithout(t, "../../examples/otf2_halo8", filepath.Join(dir, "otf2"), filepath.Join("traces", "3.evt"))
 	zeroLink(t, filepath.Join(evt, "traces"), "3.evt")
 
 	w := []string{"--workload", "incast:n=2,size=1KB"}
@@ -247,11 +261,9 @@ func TestMessagesNameWhatAndWhere(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	run := smallRun(t, dir, "run", false)
-	damaged := filepath.Join(dir, "damaged")
-	copyTree(t, run, damaged)
+	damaged := copyTree(t, run, filepath.Join(dir, "damaged"))
 	writeFile(t, damaged, runfolder.SummaryFile, `{"schema_version": 5}`)
-	sw := filepath.Join(dir, "sw")
-	os.Mkdir(sw, 0o755)
+	sw := mkdirIn(t, dir, "sw")
 	writeFile(t, sw, runfolder.SweepManifestFile, `{"kind": "sweep", "points": {}}`)
 
 	pcap, err := os.ReadFile("../../examples/alltoall_roce.pcap")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
 
@@ -43,14 +44,7 @@ func (r cliResult) mustSucceed(t *testing.T) {
 }
 
 // writeFile writes content to name inside dir and returns the path.
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+var writeFile = testfiles.Write
 
 // csvTrace joins the header and rows into a CSV trace.
 func csvTrace(rows ...string) string {

@@ -1,10 +1,11 @@
 // Package testfiles makes, for tests, the inputs a bounded reader must
 // refuse without reading them: a sparse file larger than a limit and a
-// link to an endless device.
+// link to an endless device; and small input files of given content.
 package testfiles
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -33,4 +34,15 @@ func ZeroLink(t testing.TB, path string) {
 	if err := os.Symlink("/dev/zero", path); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Write writes content to name inside dir, failing the test where it
+// cannot, and returns the file's path.
+func Write(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
