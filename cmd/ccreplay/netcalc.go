@@ -41,11 +41,11 @@ path's propagation delay, and each message (each queue pair) is a flow
 whose bytes arrive at its release time; r_o is the sender's link rate.
 Workloads and topologies are resolved as ` + "`ccreplay run`" + ` does. Writes, into
 --out (whole or not at all):
-  curves.parquet   per recorded step (--record) the aggregate (flow_id -1) and
+  ` + runfolder.CurvesFile + `   per recorded step (--record) the aggregate (flow_id -1) and
                    each flow: t_ns, flow_id, epoch, a_bytes, ahat_bytes, d_bytes,
                    d_lo_bytes, d_hi_bytes, backlog_bytes, rate_bps, window_bytes,
                    rtt_ns, paused (-1 where a value is not defined)
-  events.parquet   t_ns, flow_id, kind (inc, cnp, timeout, pause, resume, flight),
+  ` + runfolder.EventsFile + `   t_ns, flow_id, kind (inc, cnp, timeout, pause, resume, flight),
                    before, after, unit (bps or bytes)
   ` + runfolder.SummaryFile + `     inputs, the model's C/ΔR/flows, peak backlog and its time,
                    first PFC pause, cuts, events
@@ -60,7 +60,7 @@ per Gb/s of C (950/925 kB at 100 Gb/s).
 as linerate, dcqcn as dcqcn:zhu2015; static PFC at the same thresholds, a
 buffer that never overflows) and writes:
   replay/          the run folder, as ccreplay run writes it (--packets data)
-  compare.parquet  per recorded step: t_ns, model_/replay_backlog_bytes (payload
+  ` + runfolder.CompareFile + `  per recorded step: t_ns, model_/replay_backlog_bytes (payload
                    queued at the bottleneck), model_/replay_rate_bps (payload into
                    it), model_/replay_paused (1 or 0)`
 
@@ -94,7 +94,7 @@ func NewCmdNetcalc(f *Factory, runF func(*netcalcOptions) error) *cobra.Command 
 	fl.StringVar(&o.Format, "format", "parquet", "file format of curves and events: parquet or csv")
 	fl.BoolVar(&o.JSON, "json", false, "print "+runfolder.SummaryFile+" to stdout")
 	fl.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay output")
-	fl.BoolVar(&o.Compare, "compare", false, "also run the packet replay (linerate, or dcqcn:zhu2015 for dcqcn) into replay/ and write compare.parquet")
+	fl.BoolVar(&o.Compare, "compare", false, "also run the packet replay (linerate, or dcqcn:zhu2015 for dcqcn) into replay/ and write "+runfolder.CompareFile)
 	fl.StringVar(&o.Figure, "figure", "png", "figures backlog and rates (Figs. 7-10 of the paper): png, svg, png,svg or none")
 	fl.BoolVar(&o.Strict, "strict", false, "refuse a damaged input (a truncated capture) instead of warning")
 	return c

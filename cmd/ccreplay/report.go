@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/internal/iostreams"
 	"github.com/ccreplay/ccreplay/report"
+	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/version"
 )
 
@@ -35,8 +36,8 @@ func NewCmdReport(f *Factory, runF func(*reportOptions) error) *cobra.Command {
 		Long: `Reads output folders and writes one HTML file that opens offline: no script,
 font or style sheet is fetched, figures are inline SVG, tables are real tables.
 A DIR is a run folder (ccreplay run), an estimate (ccreplay estimate), a compare
-tree (comparison.json), any folder with run folders below it, a sweep (sweep.json)
-or a reproduce folder (reproduction.json). The page says what was run (commands,
+tree (` + runfolder.CollectionFile + `), any folder with run folders below it, a sweep (` + runfolder.SweepManifestFile + `)
+or a reproduce folder (` + runfolder.ReproductionFile + `). The page says what was run (commands,
 version, seed, topology, every effective parameter, the settings that differ),
 shows the metrics as ccreplay metrics prints them, the per-size-bucket tables,
 the warnings and the figures of ccreplay plot; a sweep each headline metric

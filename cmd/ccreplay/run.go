@@ -88,7 +88,7 @@ as the last step. A folder holding a previous run is replaced only with
 	fl.StringVarP(&o.Out, "out", "o", "out", "output folder")
 	fl.StringVar(&o.Packets, "packets", "data", "per-packet log detail: none, data or all")
 	fl.StringVar(&o.Config, "config", "", "YAML run configuration (unknown keys are rejected)")
-	fl.BoolVar(&o.JSON, "json", false, "print summary.json to stdout instead of the table")
+	fl.BoolVar(&o.JSON, "json", false, "print "+runfolder.SummaryFile+" to stdout instead of the table")
 	fl.StringVar(&o.MaxTime, "max-time", "", "stop at this simulated time (e.g. 10ms); default: when all messages complete")
 	fl.StringVar(&o.Check, "check", "", "verify byte conservation at this simulated period (e.g. 10us)")
 	fl.BoolVar(&o.Stats, "stats", false, "print wall time, data packets per second and peak memory to stderr")

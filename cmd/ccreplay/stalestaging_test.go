@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ccreplay/ccreplay/runfolder"
 )
 
 // stagingOf lists the staging folders of --out out in dir written by the
@@ -86,7 +88,7 @@ func TestSIGKILLedRunsStagingIsCleanedByTheNextRun(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, deadStaging)); !os.IsNotExist(err) {
 		t.Errorf("the killed run's staging %s is still there after the next run (stat: %v)", deadStaging, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "out", "summary.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "out", runfolder.SummaryFile)); err != nil {
 		t.Errorf("the next run did not land in out: %v", err)
 	}
 	select {

@@ -42,7 +42,7 @@ func flags(out string) *runconfig.Flags {
 func TestRun(t *testing.T) {
 	dir := t.TempDir()
 	f := flags(filepath.Join(dir, "run"))
-	f.JSON, f.Stats, f.FCTTxt = true, true, filepath.Join(dir, "run", "sub", "fct.txt")
+	f.JSON, f.Stats, f.FCTTxt = true, true, filepath.Join(dir, "run", "sub", runfolder.FCTFile)
 	var out, errw bytes.Buffer
 	if err := Run(t.Context(), f, testEnv(&out, &errw)); err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestRun(t *testing.T) {
 		t.Error(err)
 	}
 	if b, err := os.ReadFile(f.FCTTxt); err != nil || strings.Count(string(b), "\n") != 2 {
-		t.Errorf("fct.txt: %v\n%s", err, b)
+		t.Errorf("%s: %v\n%s", runfolder.FCTFile, err, b)
 	}
 	if errw.String() != "stats\n" {
 		t.Errorf("stderr %q", errw.String())
