@@ -74,7 +74,7 @@ exec %[3]s "$@"
 		t.Fatal(err)
 	}
 	if st.Done != n-1 || st.Failed != 1 || len(st.NotDone) != 1 || st.NotDone[0].Link != m.Links[0].Index || !strings.Contains(st.NotDone[0].Error, "not a ccreplay output folder") {
-		t.Fatalf("status after the first array, want %d done and link 0 failed on its foreign folder: %+v\nslurm output: %s", n-1, st, linkOutputs("est.links"))
+		t.Fatalf("status after the first array, want %d done and link 0 failed on its foreign folder: %+v\nslurm output: %s", n-1, st, slurmOutputs(filepath.Join("est.links", estimate.LinksStateDir)))
 	}
 	// Another run of the command while link 0 still fails resubmits it
 	// alone; clear the folder first so that it succeeds.
@@ -90,7 +90,7 @@ exec %[3]s "$@"
 	s = runCLI(t, "estimate", "status", "est.links")
 	s.mustSucceed(t)
 	if !strings.Contains(s.stdout, fmt.Sprintf("%d points: %d done, 0 failed", n, n)) {
-		t.Fatalf("status: %s\nslurm output: %s", s.stdout, linkOutputs("est.links"))
+		t.Fatalf("status: %s\nslurm output: %s", s.stdout, slurmOutputs(filepath.Join("est.links", estimate.LinksStateDir)))
 	}
 	r = runCLI(t, args...)
 	r.mustSucceed(t)
@@ -110,15 +110,4 @@ exec %[3]s "$@"
 	}
 	cl.stop(t)
 	t.Logf("an estimate's %d link simulations on real Slurm took %v", n, time.Since(start).Round(time.Millisecond))
-}
-
-// linkOutputs are the Slurm tasks' output files of a link folder.
-func linkOutputs(root string) string {
-	files, _ := filepath.Glob(filepath.Join(root, estimate.LinksStateDir, "slurm", "*.out"))
-	var b strings.Builder
-	for _, f := range files {
-		c, _ := os.ReadFile(f)
-		fmt.Fprintf(&b, "--- %s\n%s", f, c)
-	}
-	return b.String()
 }

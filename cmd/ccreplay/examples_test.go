@@ -37,18 +37,10 @@ func splitShell(line string) ([]string, error) {
 				cur.Reset()
 				inWord = false
 			}
-		case c == '\'':
-			j := strings.IndexByte(line[i+1:], '\'')
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(line[i+1:], c)
 			if j < 0 {
-				return nil, fmt.Errorf("unterminated ' in %q", line)
-			}
-			cur.WriteString(line[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case c == '"':
-			j := strings.IndexByte(line[i+1:], '"')
-			if j < 0 {
-				return nil, fmt.Errorf("unterminated \" in %q", line)
+				return nil, fmt.Errorf("unterminated %c in %q", c, line)
 			}
 			cur.WriteString(line[i+1 : i+1+j])
 			i += j + 1

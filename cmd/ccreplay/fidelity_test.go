@@ -171,25 +171,7 @@ func TestNS3Fidelity(t *testing.T) {
 		return
 	}
 	doc := fidelityTables(reports)
-	b, err := os.ReadFile(fidelityDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(b)
-	i, j := strings.Index(s, fidBegin), strings.Index(s, fidEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s: no generated section (%q ... %q)", fidelityDoc, fidBegin, fidEnd)
-	}
-	updated := s[:i+len(fidBegin)] + "\n" + doc + s[j:]
-	if *updateFidelity {
-		if err := os.WriteFile(fidelityDoc, []byte(updated), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if updated != s {
-		t.Errorf("%s is stale: run go test ./cmd/ccreplay -run TestNS3Fidelity -update-fidelity and read the diff", fidelityDoc)
-	}
+	checkGenerated(t, fidelityDoc, fidBegin, fidEnd, "\n"+doc, *updateFidelity, "go test ./cmd/ccreplay -run TestNS3Fidelity -update-fidelity")
 }
 
 // fidelityTables renders the per-run and per-bucket tables of

@@ -138,3 +138,29 @@ func checkNoTempFiles(t *testing.T, dir string) {
 		}
 	}
 }
+
+// checkGenerated checks that the part of the document path between the
+// markers begin and end is body, or with update rewrites it so; rerun is
+// the go test command that rewrites it, for the message when it is stale.
+func checkGenerated(t *testing.T, path, begin, end, body string, update bool, rerun string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no generated section (%q ... %q)", path, begin, end)
+	}
+	updated := s[:i+len(begin)] + body + s[j:]
+	if update {
+		if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if updated != s {
+		t.Errorf("%s is stale: run %s and read the diff", path, rerun)
+	}
+}

@@ -150,23 +150,5 @@ func TestLimitsDoc(t *testing.T) {
 		rows = append(rows, fmt.Sprintf("| %s | `ccreplay %s` | %d | `%s` |", c.class, cmd, r.code, strings.ReplaceAll(shown, "|", "\\|")))
 	}
 	table := "| bad input | command | exit | what it prints (one line on stderr) |\n|---|---|---|---|\n" + strings.Join(rows, "\n") + "\n"
-	b, err := os.ReadFile(limitsDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(b)
-	i, j := strings.Index(doc, genBegin), strings.Index(doc, genEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s: no generated section (%q ... %q)", limitsDoc, genBegin, genEnd)
-	}
-	want := doc[:i+len(genBegin)] + "\n" + table + doc[j:]
-	if *updateLimits {
-		if err := os.WriteFile(limitsDoc, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if want != doc {
-		t.Errorf("%s is stale: run go test ./cmd/ccreplay -run TestLimitsDoc -update-limits and read the diff", limitsDoc)
-	}
+	checkGenerated(t, limitsDoc, genBegin, genEnd, "\n"+table, *updateLimits, "go test ./cmd/ccreplay -run TestLimitsDoc -update-limits")
 }

@@ -129,25 +129,7 @@ func TestReproductionDoc(t *testing.T) {
 		rep.Out = ""
 		rep.WriteMarkdown(&doc, e)
 	}
-	b, err := os.ReadFile(reproductionDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(b)
-	i, j := strings.Index(s, reproBegin), strings.Index(s, reproEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s: no generated section (%q ... %q)", reproductionDoc, reproBegin, reproEnd)
-	}
-	updated := s[:i+len(reproBegin)] + "\n\n" + doc.String() + s[j:]
-	if *updateReproduction {
-		if err := os.WriteFile(reproductionDoc, []byte(updated), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if updated != s {
-		t.Errorf("%s is stale: run go test ./cmd/ccreplay -run TestReproductionDoc -update-reproduction and read the diff", reproductionDoc)
-	}
+	checkGenerated(t, reproductionDoc, reproBegin, reproEnd, "\n\n"+doc.String(), *updateReproduction, "go test ./cmd/ccreplay -run TestReproductionDoc -update-reproduction")
 }
 
 // A rerun of an experiment's configuration file with ccreplay run gives

@@ -48,7 +48,7 @@ func TestSweepOnRealSlurm(t *testing.T) {
 	st := runCLI(t, "sweep", "status", "sw", "--json")
 	st.mustSucceed(t)
 	if !strings.Contains(st.stdout, `"done": 4`) || !strings.Contains(st.stdout, `"failed": 4`) || !strings.Contains(st.stdout, "late.csv") {
-		t.Fatalf("status after the first array, want 4 done and 4 failed on late.csv:\n%s\nslurm output: %s", st.stdout, cl.outputs(t, "sw"))
+		t.Fatalf("status after the first array, want 4 done and 4 failed on late.csv:\n%s\nslurm output: %s", st.stdout, slurmOutputs(filepath.Join("sw", sweep.StateDir)))
 	}
 	// The same command again, once the missing file exists: only the
 	// failed points are submitted.
@@ -62,7 +62,7 @@ func TestSweepOnRealSlurm(t *testing.T) {
 	r = runCLI(t, args...)
 	r.mustSucceed(t)
 	if !strings.Contains(r.stdout, "nothing to submit: 8 points done") {
-		t.Fatalf("third submission: %s\nslurm output: %s", r.stdout, cl.outputs(t, "sw"))
+		t.Fatalf("third submission: %s\nslurm output: %s", r.stdout, slurmOutputs(filepath.Join("sw", sweep.StateDir)))
 	}
 	c := runCLI(t, "sweep", "collect", "sw")
 	c.mustSucceed(t)
@@ -89,7 +89,7 @@ func TestSweepOnRealSlurm(t *testing.T) {
 	cl.waitIdle(t)
 	for _, c := range []string{"dcqcn", "hpcc"} {
 		if m, err := runfolder.ReadManifest(filepath.Join("est", "cca="+c)); err != nil || m.Mode != runfolder.ModeEstimate {
-			t.Fatalf("estimate point %s on Slurm: %v\nslurm output: %s", c, err, cl.outputs(t, "est"))
+			t.Fatalf("estimate point %s on Slurm: %v\nslurm output: %s", c, err, slurmOutputs(filepath.Join("est", sweep.StateDir)))
 		}
 	}
 	cl.stop(t)
@@ -251,9 +251,10 @@ func (cl *slurmCluster) waitIdle(t *testing.T) {
 	}
 }
 
-// outputs are the tasks' output files, for failure messages.
-func (cl *slurmCluster) outputs(t *testing.T, root string) string {
-	files, _ := filepath.Glob(filepath.Join(root, sweep.StateDir, "slurm", "*.out"))
+// slurmOutputs are the output files of the Slurm tasks whose state is in
+// stateDir (a sweep's or a link folder's), for failure messages.
+func slurmOutputs(stateDir string) string {
+	files, _ := filepath.Glob(filepath.Join(stateDir, "slurm", "*.out"))
 	var b strings.Builder
 	for _, f := range files {
 		c, _ := os.ReadFile(f)
