@@ -8,28 +8,26 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-func parseSizeField(path, key, v string, dst *units.Bytes) error {
+// parseField parses the file's value v of key with parse into dst; an
+// empty v (the key not given) leaves dst as it is.
+func parseField[T any](path, key, v string, dst *T, parse func(string) (T, error)) error {
 	if v == "" {
 		return nil
 	}
-	b, err := units.ParseSize(v)
+	x, err := parse(v)
 	if err != nil {
 		return inputErrorf("%s: %s: %v", path, key, err)
 	}
-	*dst = b
+	*dst = x
 	return nil
 }
 
+func parseSizeField(path, key, v string, dst *units.Bytes) error {
+	return parseField(path, key, v, dst, units.ParseSize)
+}
+
 func parseTimeField(path, key, v string, dst *units.Time) error {
-	if v == "" {
-		return nil
-	}
-	t, err := units.ParseDuration(v)
-	if err != nil {
-		return inputErrorf("%s: %s: %v", path, key, err)
-	}
-	*dst = t
-	return nil
+	return parseField(path, key, v, dst, units.ParseDuration)
 }
 
 // ApplySwitch overrides sw with the file's switch section.

@@ -57,11 +57,7 @@ func TestDistillCLIText(t *testing.T) {
 func TestDistillCLIErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeFile(t, dir, "bad.json", `{"format":"nope"}`)
-	for _, c := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkExits(t, []exitCase{
 		{[]string{"distill", "rlcc", "-o", dir}, ExitUsage, "--teacher"},
 		{[]string{"distill", "rlcc", "--teacher", "default"}, ExitUsage, "-o DIR"},
 		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--trees", "11"}, ExitUsage, "--trees"},
@@ -78,12 +74,7 @@ func TestDistillCLIErrors(t *testing.T) {
 		{[]string{"eval", "rlcc", "--flows", "0"}, ExitUsage, "--flows"},
 		{[]string{"eval", "rlcc", "--baselines", "nosuch"}, ExitUsage, "--baselines"},
 		{[]string{"eval", "rlcc", "--policy", bad}, ExitBadInput, "--policy"},
-	} {
-		r := runCLI(t, c.args...)
-		if r.code != c.code || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
-			t.Errorf("%v: exit %d stderr %q, want exit %d mentioning %q on one line", c.args, r.code, r.stderr, c.code, c.want)
-		}
-	}
+	})
 }
 
 // TestEvalRLCCCLI: `ccreplay eval rlcc` prints RL-CC (Tessler 2022), Table 1 for RL-CC

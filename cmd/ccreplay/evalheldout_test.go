@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/rl/heldout"
@@ -32,19 +31,10 @@ func TestEvalHeldout(t *testing.T) {
 	if d := out[0].Table.Score - sum/4; d > 1e-12 || d < -1e-12 {
 		t.Errorf("score %v, rows' mean %v", out[0].Table.Score, sum/4)
 	}
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkExits(t, []exitCase{
 		{[]string{"eval", "heldout", "--set", "dolce"}, ExitUsage, "--set"},
 		{[]string{"eval", "heldout", "--set", "fdcc", "--policy", "/no/such/" + runfolder.PolicyFile}, ExitBadInput, "--policy"},
 		{[]string{"eval", "heldout", "--set", "rlcc", "--baselines", "nosuchcc"}, ExitUsage, "--baselines"},
 		{[]string{"eval", "heldout", "-j", "0"}, ExitUsage, "--parallel"},
-	} {
-		r := runCLI(t, tc.args...)
-		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, r.code, r.stderr, tc.code, tc.want)
-		}
-	}
+	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,16 +171,9 @@ func TestBadValuesRefused(t *testing.T) {
 	b, _ := os.ReadFile(cfg)
 	os.WriteFile(stop0, []byte(strings.Replace(string(b), "SIMULATOR_STOP_TIME 4.00", "SIMULATOR_STOP_TIME 0", 1)), 0o644)
 
-	runArgs := func(a ...string) []string {
-		return append([]string{"run", "--packets", "none", "--out", filepath.Join(dir, "out")}, a...)
-	}
+	runArgs := runArgsInto(dir)
 	w := []string{"--workload", "incast:n=2,size=1KB"}
-	for _, c := range []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
+	checkBadCases(t, []badCase{
 		{"yaml seed beyond uint64", runArgs("--config", file("s1.yaml", wl+"seed: 18446744073709551616\n")), ExitBadInput,
 			`s1.yaml:2: seed: "18446744073709551616" is out of range (want 0 .. 18446744073709551615)`},
 		{"yaml seed not whole", runArgs("--config", file("s2.yaml", wl+"seed: 1.5\n")), ExitBadInput, `s2.yaml:2: seed: "1.5" is not a non-negative integer`},
@@ -191,12 +185,7 @@ func TestBadValuesRefused(t *testing.T) {
 		{"empty jsonl", runArgs("--trace", file("e.jsonl", "")), ExitBadInput, "e.jsonl: the trace has no messages"},
 		{"header-only csv", runArgs("--trace", file("h.csv", traceHeader+"\n")), ExitBadInput, "h.csv: the trace has no messages"},
 		{"hpcc stop time 0", runArgs("--hpcc-config", stop0), ExitBadInput, "stop0.txt:12: SIMULATOR_STOP_TIME: 0 stops the simulator before anything happens"},
-	} {
-		r := runCLI(t, c.args...)
-		if got := checkOneErrorLine(t, r, c.code); !strings.Contains(got, c.want) {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // Class 5: plot refuses a run whose packets.parquet cannot be read, as
@@ -279,16 +268,9 @@ func TestMessagesNameWhatAndWhere(t *testing.T) {
 	folderFlows := writeFile(t, cfgDir, "folderflows.txt", strings.Replace(string(b), "FLOW_FILE mix/flow.txt", "FLOW_FILE flows", 1))
 	farStop := writeFile(t, cfgDir, "farstop.txt", strings.Replace(string(b), "SIMULATOR_STOP_TIME 4.00", "SIMULATOR_STOP_TIME 1e300", 1))
 
-	runArgs := func(a ...string) []string {
-		return append([]string{"run", "--packets", "none", "--out", filepath.Join(dir, "out")}, a...)
-	}
+	runArgs := runArgsInto(dir)
 	w := []string{"--workload", "incast:n=2,size=1KB"}
-	for _, c := range []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
+	checkBadCases(t, []badCase{
 		{"negative seed", runArgs(append(w, "--seed", "-1")...), ExitUsage, `--seed: "-1" is not a whole number >= 0`},
 		{"threads not a number", runArgs(append(w, "--threads", "abc")...), ExitUsage, `--threads: "abc" is not an integer`},
 		{"damaged " + runfolder.SummaryFile, []string{"metrics", damaged}, ExitBadInput, runfolder.SummaryFile + `: not a run manifest: key "schema_version": a JSON number where a string is wanted`},
@@ -297,15 +279,38 @@ func TestMessagesNameWhatAndWhere(t *testing.T) {
 		{"capture time far beyond the first packet", runArgs("--trace", farPcap), ExitBadInput, "is stamped 2.591e+09 s after the capture's first packet, beyond the limit of 1e+06 s"},
 		{"hpcc FLOW_FILE a folder", runArgs("--hpcc-config", folderFlows), ExitBadInput, "flows: is a folder; an HPCC flow file must be a regular file"},
 		{"hpcc stop time beyond the clock", runArgs("--hpcc-config", farStop), ExitBadInput, `farstop.txt:12: SIMULATOR_STOP_TIME: "1e300" is out of range (want seconds from 0 to 9000000)`},
-	} {
-		r := runCLI(t, c.args...)
-		got := checkOneErrorLine(t, r, c.code)
+	}, "strconv.", "json: cannot", "invalid character", "bufio.", "internal error", "no such file")
+}
+
+// runArgsInto makes the arguments of a run into dir/out without a packet
+// log, followed by a.
+func runArgsInto(dir string) func(a ...string) []string {
+	return func(a ...string) []string {
+		return append([]string{"run", "--packets", "none", "--out", filepath.Join(dir, "out")}, a...)
+	}
+}
+
+// badCase is one bad invocation: its arguments, the exit code it must end
+// with and a part of the one error line it must print.
+type badCase struct {
+	name string
+	args []string
+	code int
+	want string
+}
+
+// checkBadCases runs each case and checks its exit code and its one error
+// line, which must not hold any of the words of raw (a library's text).
+func checkBadCases(t *testing.T, cases []badCase, raw ...string) {
+	t.Helper()
+	for _, c := range cases {
+		got := checkOneErrorLine(t, runCLI(t, c.args...), c.code)
 		if !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
-		for _, raw := range []string{"strconv.", "json: cannot", "invalid character", "bufio.", "internal error", "no such file"} {
-			if strings.Contains(got, raw) {
-				t.Errorf("%s: %q says %q", c.name, got, raw)
+		for _, r := range raw {
+			if strings.Contains(got, r) {
+				t.Errorf("%s: %q says %q", c.name, got, r)
 			}
 		}
 	}
@@ -385,4 +390,23 @@ func TestSmallerFindings(t *testing.T) {
 	if strings.Contains(r.stdout, "warning") || !strings.HasPrefix(r.stderr, "warning: the capture is truncated or damaged at packet 458") {
 		t.Errorf("ingest: stdout %q\nstderr %q", r.stdout, r.stderr)
 	}
+}
+
+// exitCase is an invocation that must fail: its arguments, the exit code
+// it must end with and a part of the one error line it must print.
+type exitCase struct {
+	args []string
+	code int
+	want string
+}
+
+// checkExits checks each case as checkBadCases does, named by its
+// arguments.
+func checkExits(t *testing.T, cases []exitCase) {
+	t.Helper()
+	named := make([]badCase, len(cases))
+	for i, c := range cases {
+		named[i] = badCase{fmt.Sprint(c.args), c.args, c.code, c.want}
+	}
+	checkBadCases(t, named)
 }

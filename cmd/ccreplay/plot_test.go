@@ -89,14 +89,7 @@ func TestPlotIncast(t *testing.T) {
 	}
 
 	// The data behind the figures, from the same folders.
-	found, err := runfolder.Expand([]string{cmp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := plot.LoadRuns(runfolder.Dirs(found))
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := loadRuns(t, cmp)
 	cdf, err := plot.FCTCDF(runs)
 	if err != nil {
 		t.Fatal(err)
@@ -162,11 +155,7 @@ func TestPlotOSUAlltoall(t *testing.T) {
 		t.Errorf("files %q lack alltoall_latency.svg", rep.Files)
 	}
 
-	found, _ := runfolder.Expand([]string{cmp})
-	runs, err := plot.LoadRuns(runfolder.Dirs(found))
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := loadRuns(t, cmp)
 	fig, err := plot.AlltoallLatency(runs)
 	if err != nil {
 		t.Fatal(err)
@@ -217,11 +206,7 @@ func TestPlotWebSearch(t *testing.T) {
 	if !strings.Contains(r.stdout, "skipped queue_time: no run has "+runfolder.PacketsFile+"; run ccreplay run/compare with --packets data") {
 		t.Errorf("no clear message about the missing "+runfolder.PacketsFile+":\n%s", r.stdout)
 	}
-	found, _ := runfolder.Expand([]string{cmp})
-	runs, err := plot.LoadRuns(runfolder.Dirs(found))
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := loadRuns(t, cmp)
 	sd, err := plot.Slowdown(runs, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -274,4 +259,18 @@ func TestPlotRemovesStaleFigure(t *testing.T) {
 	if !strings.Contains(r.stdout, "removed") {
 		t.Errorf("stdout does not say the stale figure was removed:\n%s", r.stdout)
 	}
+}
+
+// loadRuns loads the run folders below dir as plot reads them.
+func loadRuns(t *testing.T, dir string) []*plot.Run {
+	t.Helper()
+	found, err := runfolder.Expand([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := plot.LoadRuns(runfolder.Dirs(found))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
 }

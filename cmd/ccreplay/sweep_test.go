@@ -170,11 +170,7 @@ func TestSweepErrors(t *testing.T) {
 	writeFile(t, dir, "bad.yaml", "workload: incast:n=2,size=1KB\naxes:\n  switch.bufer: [1MB]\n")
 	os.MkdirAll("foreign", 0o755)
 	writeFile(t, dir, "foreign/x.txt", "x")
-	for _, c := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkExits(t, []exitCase{
 		{[]string{"sweep", "--workload", "incast:n=2,size=1KB"}, ExitUsage, "--out"},
 		{[]string{"sweep", "--workload", "incast:n={2,3", "--out", "o"}, ExitUsage, "unbalanced braces"},
 		{[]string{"sweep", "--workload", "incast:n=2,size=1KB", "--axis", "nic.nope=1,2", "--out", "o"}, ExitUsage, `unknown key "nope" in section nic`},
@@ -182,12 +178,7 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"sweep", "--workload", "incast:n=2,size=1KB", "--out", "foreign"}, ExitUsage, "not a ccreplay sweep"},
 		{[]string{"sweep", "status", "foreign"}, ExitBadInput, "not a sweep folder"},
 		{[]string{"sweep", "--workload", "incast:n=2,size=1KB", "--out", "o", "--kind", "train"}, ExitUsage, "--kind"},
-	} {
-		r := runCLI(t, c.args...)
-		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, r.code, r.stderr, c.code, c.want)
-		}
-	}
+	})
 }
 
 // A dataset sweep writes decisions.parquet in every point folder, with

@@ -77,11 +77,7 @@ func TestRunRLCCDefault(t *testing.T) {
 func TestTrainRLCCErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeFile(t, dir, "bad.json", `{"format": "nope"}`)
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkExits(t, []exitCase{
 		{[]string{"train", "rlcc"}, ExitUsage, "-o DIR"},
 		{[]string{"train"}, ExitUsage, "ccreplay train rlcc"},
 		{[]string{"train", "rlcc", "-o", dir, "--episodes", "0"}, ExitUsage, "--episodes"},
@@ -96,10 +92,5 @@ func TestTrainRLCCErrors(t *testing.T) {
 		{[]string{"train", "rlcc", "-o", dir, "--select-flows", "x"}, ExitUsage, "--select-flows"},
 		{[]string{"train", "rlcc", "-o", dir, "--select-every", "0"}, ExitUsage, "--select-every"},
 		{[]string{"train", "rlcc", "-o", dir, "--init", bad}, ExitBadInput, "bad.json"},
-	} {
-		r := runCLI(t, tc.args...)
-		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
-			t.Errorf("%v: exit %d stderr %q, want %d containing %q", tc.args, r.code, r.stderr, tc.code, tc.want)
-		}
-	}
+	})
 }

@@ -143,11 +143,7 @@ func TestValidateShippedPair(t *testing.T) {
 func TestValidateBadInput(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.txt")
-	for _, c := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkExits(t, []exitCase{
 		{[]string{"validate", missing, validateOther}, ExitBadInput, "nope.txt: no such file or directory"},
 		{[]string{"validate", validateRef, "../../fidelity/testdata/malformed_fct.txt"}, ExitBadInput, "malformed_fct.txt:2: start_ns"},
 		{[]string{"validate", validateRef, dir}, ExitBadInput, "neither " + runfolder.FCTFile + " nor a ccreplay run folder"},
@@ -159,13 +155,7 @@ func TestValidateBadInput(t *testing.T) {
 		{[]string{"validate", validateRef, validateOther, "--top", "-1"}, ExitUsage, "--top must be >= 0"},
 		{[]string{"validate", validateRef, validateOther, "--min-match", "2"}, ExitUsage, "--min-match must be in 0..1"},
 		{[]string{"validate", validateRef, validateOther, "--hpcc-step", "0"}, ExitUsage, "--hpcc-step must be in 1..100"},
-	} {
-		r := runCLI(t, c.args...)
-		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-		if r.code != c.code || !strings.Contains(r.stderr, c.want) || len(lines) != 1 || r.stdout != "" {
-			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit %d and one line with %q", c.args, r.code, r.stderr, r.stdout, c.code, c.want)
-		}
-	}
+	})
 }
 
 // ccreplay on the HPCC simulator's ws16_hpcc scenario against the
