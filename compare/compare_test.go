@@ -19,6 +19,7 @@ import (
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runfolder"
+	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -277,5 +278,52 @@ func TestFinishedRunsHeapFlat(t *testing.T) {
 	t.Logf("finished runs retain %d bytes at 512 messages each, %d at 4,096", small, large)
 	if limit := int64(16 * (4096 - 512) * runs); large-small > limit {
 		t.Errorf("finished runs hold %d bytes at 512 messages each, %d at 4,096: grew %d, want under %d (16 bytes a message)", small, large, large-small, limit)
+	}
+}
+
+// The digest of an osu-alltoall run carries the benchmark's report, the
+// same as one computed from the run's messages.parquet read back (Arrow)
+// through gen.CollectiveSpans; a run stopped before its collectives end
+// carries why there is no report instead.
+func TestDigestOSUReport(t *testing.T) {
+	const wl = "osu-alltoall:nodes=4,ppn=1,sizes=256;4KiB,warmup=1,iters=2"
+	for _, maxTime := range []string{"", "1us"} {
+		st, err := runconfig.Resolve(runconfig.Request{Workload: wl, CCA: "dcqcn,hpcc", CCAList: true, Packets: "none", MaxTime: maxTime}, all.Registry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := New(st, []uint64{1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if _, err := c.Execute(context.Background(), dir, 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		plan, err := gen.OSUPlan(wl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range c.Runs {
+			msgs, err := arrowread.ReadMessages(filepath.Join(dir, r.Rel, runfolder.MessagesFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids, rel, fin := make([]int64, len(msgs)), make([]units.Time, len(msgs)), make([]units.Time, len(msgs))
+			for i, m := range msgs {
+				ids[i], rel[i], fin[i] = m.CollectiveID, units.Nanos(m.ReleaseNs), units.Nanos(m.FinishNs)
+				if m.FinishNs < 0 {
+					fin[i] = -1
+				}
+			}
+			want, wantErr := gen.OSULatency(plan, gen.CollectiveSpans(ids, rel, fin))
+			d := r.Digest
+			if maxTime == "" && (wantErr != nil || len(want) != 2 || !reflect.DeepEqual(d.OSU, want) || d.OSUErr != nil) {
+				t.Errorf("%s: digest's report %v, %v; want %v, %v (of messages.parquet)", r.Part, d.OSU, d.OSUErr, want, wantErr)
+			}
+			if maxTime != "" && (wantErr == nil || d.OSUErr == nil || d.OSUErr.Error() != wantErr.Error() || !strings.Contains(d.OSUErr.Error(), "did not finish")) {
+				t.Errorf("%s stopped at %s: digest's error %v, want %v", r.Part, maxTime, d.OSUErr, wantErr)
+			}
+		}
 	}
 }
