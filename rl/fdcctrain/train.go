@@ -19,8 +19,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/fdcc"
 	"github.com/ccreplay/ccreplay/internal/splitmix"
@@ -29,7 +29,6 @@ import (
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/heldout"
-	"github.com/ccreplay/ccreplay/rl/nn"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/rl/td3"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -231,32 +230,23 @@ func Train(o Options) (*Result, error) {
 		}
 		k := min(par, len(plan)-first)
 		eps := make([]*EpisodeResult, k)
-		errs := make([]error, k)
-		one := func(i int, net *nn.Recurrent) {
-			ep := first + i
+		// Each of k > 1 episodes runs with its own copy of the actor.
+		errs := pool.RunAll(context.Background(), k, pool.Options{Parallel: k, KeepGoing: true}, func(_ context.Context, i int) error {
+			ep, net := first+i, ag.Actor()
+			if k > 1 {
+				net = net.Clone()
+			}
 			pol, err := fdcc.NewPolicy(net, o.CCA.Rescale, "training")
 			if err != nil {
-				errs[i] = fmt.Errorf("train fdcc: %w", err)
-				return
+				return fmt.Errorf("train fdcc: %w", err)
 			}
 			eo := o
 			eo.random = ep < o.RandomEpisodes
-			eps[i], err = Episode(pol, plan[ep].flows, splitmix.Derive(o.Seed, ep), eo)
-			if err != nil {
-				errs[i] = fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, plan[ep].flows, err)
+			if eps[i], err = Episode(pol, plan[ep].flows, splitmix.Derive(o.Seed, ep), eo); err != nil {
+				return fmt.Errorf("train fdcc: episode %d (%d-to-1): %w", ep, plan[ep].flows, err)
 			}
-		}
-		if k == 1 {
-			one(0, ag.Actor())
-		} else {
-			var wg sync.WaitGroup
-			for i := range k {
-				net := ag.Actor().Clone()
-				wg.Add(1)
-				go func() { defer wg.Done(); one(i, net) }()
-			}
-			wg.Wait()
-		}
+			return nil
+		})
 		for _, err := range errs {
 			if err != nil {
 				return nil, err

@@ -19,8 +19,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/internal/splitmix"
@@ -342,8 +342,7 @@ type rollout struct {
 // with a copy of the network.
 func rollouts(pol *rlcc.Policy, net *nn.MLP, first, k int, o Options) ([]rollout, error) {
 	out := make([]rollout, k)
-	errs := make([]error, k)
-	one := func(i int, p *rlcc.Policy) {
+	one := func(i int, p *rlcc.Policy) error {
 		ep := first + i
 		flows := o.Flows[ep%len(o.Flows)]
 		seed := splitmix.Derive(o.Seed, ep)
@@ -352,32 +351,27 @@ func rollouts(pol *rlcc.Policy, net *nn.MLP, first, k int, o Options) ([]rollout
 		trajs, row, err := Episode(p, flows, seed, eo)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				errs[i] = fmt.Errorf("train: interrupted in episode %d of %d: %w", ep, o.Episodes, err)
-			} else {
-				errs[i] = fmt.Errorf("train: episode %d: %w", ep, err)
+				return fmt.Errorf("train: interrupted in episode %d of %d: %w", ep, o.Episodes, err)
 			}
-			return
+			return fmt.Errorf("train: episode %d: %w", ep, err)
 		}
 		out[i].row = row
 		out[i].steps = make([][]Step, len(trajs))
 		for j, t := range trajs {
 			out[i].steps[j] = Steps(t)
 		}
+		return nil
 	}
-	if k == 1 {
-		one(0, pol)
-	} else {
-		var wg sync.WaitGroup
-		for i := range k {
-			p, err := rlcc.NewMLPPolicy(net.Clone(), o.AMin, o.AMax, o.ProducedBy)
-			if err != nil {
-				return nil, fmt.Errorf("train: %w", err)
-			}
-			wg.Add(1)
-			go func() { defer wg.Done(); one(i, p) }()
+	errs := pool.RunAll(context.Background(), k, pool.Options{Parallel: k, KeepGoing: true}, func(_ context.Context, i int) error {
+		if k == 1 {
+			return one(i, pol)
 		}
-		wg.Wait()
-	}
+		p, err := rlcc.NewMLPPolicy(net.Clone(), o.AMin, o.AMax, o.ProducedBy)
+		if err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+		return one(i, p)
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
