@@ -14,6 +14,12 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
+// DefaultFCTOutput is the file name the HPCC simulator writes its flow
+// completions to when a config.txt has no FCT_OUTPUT_FILE (beside the
+// config). A ccreplay run folder keeps the same name for its ns-3-layout
+// flow completions (runfolder.FCTFile).
+const DefaultFCTOutput = "fct.txt"
+
 // Config is what ccreplay uses of an HPCC simulator config.txt. Every
 // field holds the simulator's own default (third.cc globals, else the
 // RdmaHw attribute default) when its key is absent; Has tells which keys
@@ -98,7 +104,7 @@ type Config struct {
 	// TopologyFile, FlowFile and FCTOutputFile are TOPOLOGY_FILE,
 	// FLOW_FILE and FCT_OUTPUT_FILE resolved with ResolvePath against
 	// Name ("" when absent, except FCTOutputFile whose default is
-	// fct.txt).
+	// DefaultFCTOutput beside the config).
 	TopologyFile, FlowFile, FCTOutputFile string
 
 	// Extra holds the remaining keys third.cc reads (netkeys.go).
@@ -198,7 +204,7 @@ func ParseConfig(r io.Reader, name string) (*Config, error) {
 		return nil, &trace.ParseError{File: name, Line: mapLines[err.key], Err: err}
 	}
 	if c.FCTOutputFile == "" {
-		c.FCTOutputFile = filepath.Join(filepath.Dir(name), "fct.txt")
+		c.FCTOutputFile = filepath.Join(filepath.Dir(name), DefaultFCTOutput)
 	}
 	return c, nil
 }

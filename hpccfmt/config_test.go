@@ -16,7 +16,7 @@ import (
 // ends, a trailing space, keys ccreplay ignores).
 const mixConfig = "ENABLE_QCN 1\r\nUSE_DYNAMIC_PFC_THRESHOLD 1\r\n\r\nPACKET_PAYLOAD_SIZE 1000\r\n" +
 	"TOPOLOGY_FILE mix/topology.txt\r\nFLOW_FILE mix/flow.txt\r\nTRACE_FILE mix/trace.txt\r\n" +
-	"FCT_OUTPUT_FILE mix/fct.txt\r\nSIMULATOR_STOP_TIME 4.00\r\nCC_MODE 1\r\n" +
+	"FCT_OUTPUT_FILE mix/" + DefaultFCTOutput + "\r\nSIMULATOR_STOP_TIME 4.00\r\nCC_MODE 1\r\n" +
 	"ALPHA_RESUME_INTERVAL 1\r\nRATE_DECREASE_INTERVAL 4\r\nCLAMP_TARGET_RATE 0\r\nRP_TIMER 900 \r\n" +
 	"EWMA_GAIN 0.00390625\r\nFAST_RECOVERY_TIMES 1\r\nRATE_AI 50Mb/s\r\nRATE_HAI 100Mb/s\r\nMIN_RATE 100Mb/s\r\n" +
 	"DCTCP_RATE_AI 1000Mb/s\r\nERROR_RATE_PER_LINK 0.0000\r\nL2_CHUNK_SIZE 4000\r\nL2_ACK_INTERVAL 1\r\n" +
@@ -91,7 +91,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	c := parse(t, "", "dir/config.txt")
 	if c.CCMode != 1 || c.MinRate != 100*units.Mbps || c.AlphaResumeInterval != 55*units.Microsecond ||
 		c.FastRecoveryTimes != 5 || c.MIThresh != 5 || c.BufferSize != 16<<20 || c.L2AckInterval != 0 ||
-		c.SimulatorStopTime != 3010*units.Millisecond || c.FCTOutputFile != filepath.Join("dir", "fct.txt") ||
+		c.SimulatorStopTime != 3010*units.Millisecond || c.FCTOutputFile != filepath.Join("dir", DefaultFCTOutput) ||
 		!c.HasWin || !c.GlobalT || c.VarWin || c.Has("CC_MODE") || len(c.ECNTable()) != 0 {
 		t.Errorf("defaults: %+v", c)
 	}
@@ -162,7 +162,7 @@ func TestResolvePath(t *testing.T) {
 	for _, c := range []struct{ cfg, p, want string }{
 		{cfg, "mix/topology.txt", filepath.Join(mix, "topology.txt")},                                        // next to config.txt
 		{cfg, "topology.txt", filepath.Join(mix, "topology.txt")},                                            // plain name
-		{cfg, "mix/fct.txt", filepath.Join(mix, "fct.txt")},                                                  // output: dir/mix is absent
+		{cfg, "mix/" + DefaultFCTOutput, filepath.Join(mix, DefaultFCTOutput)},                               // output: dir/mix is absent
 		{cfg, "/abs/x.txt", "/abs/x.txt"},                                                                    // absolute
 		{filepath.Join(root, "sim", "c.txt"), "mix/flow.txt", filepath.Join(root, "sim", "mix", "flow.txt")}, // config at the simulator's root
 		{filepath.Join(root, "sim", "c.txt"), "mix/new.txt", filepath.Join(root, "sim", "mix", "new.txt")},   // output under an existing mix/

@@ -33,7 +33,7 @@ func TestWriteReadFCT(t *testing.T) {
 	if buf.String() != want {
 		t.Errorf("WriteFCT wrote\n%s\nwant\n%s", buf.String(), want)
 	}
-	back, err := ReadFCT(&buf, "fct.txt")
+	back, err := ReadFCT(&buf, DefaultFCTOutput)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,16 +49,16 @@ func TestFCTErrors(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ in, want string }{
-		{"0b000201 0b000101 1 2 3 4 5\n", "fct.txt:1: want 8 fields"},
-		{"1 2 0b000201 0b000101 1 2 3 4 5 6\n", "fct.txt:1: want 8 fields (src_ip dst_ip sport dport size_bytes start_ns fct_ns standalone_fct_ns), or 9 with a flow id first, got 10"},
-		{"x 0b000201 0b000101 1 2 3 4 5 6\n", `fct.txt:1: flow id "x": want an integer >= 0`},
-		{"-1 0b000201 0b000101 1 2 3 4 5 6\n", `fct.txt:1: flow id "-1"`},
-		{"\nzz 0b000101 1 2 3 4 5 6\n", `fct.txt:2: ip "zz"`},
-		{"0b000202 0b000101 1 2 3 4 5 6\n", `fct.txt:1: ip "0b000202" is not an HPCC node address`},
-		{"0b000201 0b000101 1 70000 3 4 5 6\n", `fct.txt:1: port "70000"`},
-		{"0b000201 0b000101 1 2 3 4 -5 6\n", `fct.txt:1: fct_ns "-5": want an integer >= 0`},
+		{"0b000201 0b000101 1 2 3 4 5\n", DefaultFCTOutput + ":1: want 8 fields"},
+		{"1 2 0b000201 0b000101 1 2 3 4 5 6\n", DefaultFCTOutput + ":1: want 8 fields (src_ip dst_ip sport dport size_bytes start_ns fct_ns standalone_fct_ns), or 9 with a flow id first, got 10"},
+		{"x 0b000201 0b000101 1 2 3 4 5 6\n", DefaultFCTOutput + `:1: flow id "x": want an integer >= 0`},
+		{"-1 0b000201 0b000101 1 2 3 4 5 6\n", DefaultFCTOutput + `:1: flow id "-1"`},
+		{"\nzz 0b000101 1 2 3 4 5 6\n", DefaultFCTOutput + `:2: ip "zz"`},
+		{"0b000202 0b000101 1 2 3 4 5 6\n", DefaultFCTOutput + `:1: ip "0b000202" is not an HPCC node address`},
+		{"0b000201 0b000101 1 70000 3 4 5 6\n", DefaultFCTOutput + `:1: port "70000"`},
+		{"0b000201 0b000101 1 2 3 4 -5 6\n", DefaultFCTOutput + `:1: fct_ns "-5": want an integer >= 0`},
 	} {
-		_, err := ReadFCT(strings.NewReader(c.in), "fct.txt")
+		_, err := ReadFCT(strings.NewReader(c.in), DefaultFCTOutput)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("ReadFCT(%q) error %v, want prefix %q", c.in, err, c.want)
 		}
@@ -71,7 +71,7 @@ func TestFCTErrors(t *testing.T) {
 func TestReadFCTWithFlowIDs(t *testing.T) {
 	in := "7 0b000201 0b000101 10000 100 1000 2000000000 5000 4160\n" +
 		"0b000301 0b000101 10000 100 2000 2000000001 6000 5000\n"
-	rows, err := ReadFCT(strings.NewReader(in), "fct.txt")
+	rows, err := ReadFCT(strings.NewReader(in), DefaultFCTOutput)
 	if err != nil {
 		t.Fatal(err)
 	}

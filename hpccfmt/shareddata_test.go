@@ -42,7 +42,7 @@ func TestConfigSharedData(t *testing.T) {
 	}
 	dir := filepath.Dir(p)
 	if c.Algorithm != "hpcc" || c.TopologyFile != filepath.Join(dir, "topology.txt") || c.FlowFile != filepath.Join(dir, "flow.txt") ||
-		c.FCTOutputFile != filepath.Join(dir, "fct.txt") || c.BufferSize != 32<<20 || c.UTarget != 0.95 || c.MIThresh != 0 {
+		c.FCTOutputFile != filepath.Join(dir, DefaultFCTOutput) || c.BufferSize != 32<<20 || c.UTarget != 0.95 || c.MIThresh != 0 {
 		t.Errorf("config: %+v", c)
 	}
 	if e, ok := c.ECNFor(100 * units.Gbps); !ok || e.Kmin != 400*units.KB || e.Kmax != 1600*units.KB || e.Pmax != 0.2 {
