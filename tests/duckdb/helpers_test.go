@@ -3,7 +3,6 @@ package duckdbcheck
 import (
 	"bytes"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -216,29 +215,24 @@ func sqlParams(text string) []string {
 	return out
 }
 
-// manifest is the part of summary.json these tests read.
+// manifest is a run's summary.json as runfolder reads it, with its
+// metrics decoded.
 type manifest struct {
-	SchemaVersion string          `json:"schema_version"`
-	CCA           string          `json:"cca"`
-	Seed          uint64          `json:"seed"`
-	Packets       string          `json:"packets"`
-	PacketRows    int64           `json:"packet_rows"`
-	DataPackets   int64           `json:"data_packets"`
-	Files         []string        `json:"files"`
-	Metrics       metrics.Summary `json:"metrics"`
+	*runfolder.Manifest
+	Metrics metrics.Summary
 }
 
 func readManifest(t testing.TB, dir string) manifest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, runfolder.SummaryFile))
+	rf, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s/"+runfolder.SummaryFile+": %v", dir, err)
+	sum, err := metrics.DecodeSummary(rf.Manifest.Metrics)
+	if err != nil {
+		t.Fatalf("%s: %v", rf.Path(runfolder.SummaryFile), err)
 	}
-	return m
+	return manifest{rf.Manifest, sum}
 }
 
 // Tolerance of floating-point metrics that DuckDB sums in another order
