@@ -117,6 +117,17 @@ func (b *builder) add(nd node) int32 {
 // skip counts a call left out, with why.
 func (b *builder) skip(fn FuncID, why string) { b.skips[skipKey{fn.String(), why}]++ }
 
+// comm resolves rank r's communicator handle ref, used by a call fn, to
+// the communicator and its global id. When it cannot, it counts the call
+// as skipped, with the reason, and returns nil.
+func (b *builder) comm(r int, ref int32, fn FuncID) (*commInfo, int32) {
+	c, gid, why := b.res.global(r, ref)
+	if c == nil {
+		b.skip(fn, why)
+	}
+	return c, gid
+}
+
 // rendezvous reports whether waiting for send s means waiting for its
 // delivery (Options.EagerLimit).
 func (b *builder) rendezvous(s *sendOp) bool {

@@ -20,9 +20,8 @@ func (b *builder) collectives() {
 		b.collInst[r] = make([]*instance, len(l.colls))
 		for k := range l.colls {
 			op := &l.colls[k]
-			c, gid, why := b.res.global(r, op.comm)
+			c, gid := b.comm(r, op.comm, op.fn)
 			if c == nil {
-				b.skip(op.fn, why)
 				continue
 			}
 			sk := [2]int32{int32(r), gid}

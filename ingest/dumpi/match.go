@@ -1,5 +1,7 @@
 package dumpi
 
+import "slices"
+
 // Phase 3: point-to-point sends become messages; receives are matched to them.
 
 // sendQueue holds the sends from one rank to another on one communicator,
@@ -36,13 +38,11 @@ func (b *builder) matchP2P() {
 	sources := map[[2]int32][]int32{} // (comm, dst) -> sources with sends, ascending
 	b.sendNode = make([][]int32, len(b.logs))
 	for r, l := range b.logs {
-		b.sendNode[r] = make([]int32, len(l.sends))
+		b.sendNode[r] = slices.Repeat([]int32{-1}, len(l.sends))
 		for k := range l.sends {
 			s := &l.sends[k]
-			b.sendNode[r][k] = -1
-			c, gid, why := b.res.global(r, s.comm)
+			c, gid := b.comm(r, s.comm, s.fn)
 			if c == nil {
-				b.skip(s.fn, why)
 				continue
 			}
 			if s.dest < 0 || int(s.dest) >= len(c.members) {
@@ -67,13 +67,11 @@ func (b *builder) matchP2P() {
 	}
 	b.recvMatch = make([][]int32, len(b.logs))
 	for r, l := range b.logs {
-		b.recvMatch[r] = make([]int32, len(l.recvs))
+		b.recvMatch[r] = slices.Repeat([]int32{-1}, len(l.recvs))
 		for k := range l.recvs {
 			rv := &l.recvs[k]
-			b.recvMatch[r][k] = -1
-			c, gid, why := b.res.global(r, rv.comm)
+			c, gid := b.comm(r, rv.comm, rv.fn)
 			if c == nil {
-				b.skip(rv.fn, why)
 				continue
 			}
 			var q *sendQueue
