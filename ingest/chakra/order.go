@@ -3,7 +3,6 @@ package chakra
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"github.com/ccreplay/ccreplay/ingest/internal/depgraph"
 	"github.com/ccreplay/ccreplay/trace"
@@ -21,9 +20,7 @@ import (
 func (b *builder) order() ([]int32, error) {
 	n := len(b.nodes)
 	for i := range b.nodes {
-		nd := &b.nodes[i]
-		slices.Sort(nd.deps)
-		nd.deps = slices.Compact(nd.deps)
+		b.nodes[i].deps = depgraph.Tidy(b.nodes[i].deps)
 	}
 	est := make([]units.Time, n)
 	order, left := depgraph.Order(n, func(i int32) []int32 { return b.nodes[i].deps },

@@ -23,9 +23,7 @@ const maxNs = math.MaxInt64 / int64(units.Nanosecond)
 func (b *builder) order() ([]int32, error) {
 	n := len(b.nodes)
 	for i := range b.nodes {
-		nd := &b.nodes[i]
-		slices.Sort(nd.deps)
-		nd.deps = slices.Compact(nd.deps)
+		b.nodes[i].deps = depgraph.Tidy(b.nodes[i].deps)
 	}
 	order, _ := depgraph.Order(n, func(i int32) []int32 { return b.nodes[i].deps },
 		func(i int32) int64 { return b.nodes[i].when }, nil)

@@ -56,6 +56,13 @@ func Steps(parts []Part, entry int32, setDeps func(node int32, deps []int32)) []
 	return p
 }
 
+// Tidy sorts deps and drops repeats, in place, as Order wants a node's
+// dependencies, and returns the shortened slice.
+func Tidy(deps []int32) []int32 {
+	slices.Sort(deps)
+	return slices.Compact(deps)
+}
+
 // Order returns a topological order of n nodes, deps(i) being the nodes
 // node i depends on, sorted and without repeats: Kahn's algorithm, taking
 // among the nodes whose dependencies are all taken the one of least key,
