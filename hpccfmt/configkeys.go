@@ -112,22 +112,22 @@ func one[T any](v []string, parse func(string) (T, error)) (T, error) {
 }
 
 func parseInt(lo, hi int) func(string) (int, error) {
-	return func(s string) (int, error) {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("%q: want an integer in %d..%d", s, lo, hi)
-		}
-		return n, nil
-	}
+	return parseIn(strconv.Atoi, lo, hi, fmt.Sprintf("an integer in %d..%d", lo, hi))
 }
 
 func parseFloat(lo, hi float64) func(string) (float64, error) {
-	return func(s string) (float64, error) {
-		f, err := units.ParseFloat(s)
-		if err != nil || f < lo || f > hi {
-			return 0, fmt.Errorf("%q: want a number in [%g, %g]", s, lo, hi)
+	return parseIn(units.ParseFloat, lo, hi, fmt.Sprintf("a number in [%g, %g]", lo, hi))
+}
+
+// parseIn returns a parser of values conv reads and that lie in [lo, hi];
+// its error quotes the text and says it wants what.
+func parseIn[T int | float64](conv func(string) (T, error), lo, hi T, what string) func(string) (T, error) {
+	return func(s string) (T, error) {
+		v, err := conv(s)
+		if err != nil || v < lo || v > hi {
+			return 0, fmt.Errorf("%q: want %s", s, what)
 		}
-		return f, nil
+		return v, nil
 	}
 }
 
