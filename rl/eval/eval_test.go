@@ -11,20 +11,15 @@ import (
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/linerate"
 	"github.com/ccreplay/ccreplay/fabric"
+	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/rl/scenario"
 	"github.com/ccreplay/ccreplay/units"
 )
 
+// spec builds name from a registry of line rate and DCQCN.
 func spec(t *testing.T, name string) cca.Spec {
 	t.Helper()
-	r := cca.NewRegistry()
-	linerate.Register(r)
-	dcqcn.Register(r)
-	s, err := r.Build(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return star.Spec(t, name, nil, linerate.Register, dcqcn.Register)
 }
 
 func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
