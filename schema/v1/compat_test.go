@@ -8,6 +8,7 @@ package v1_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,32 +19,27 @@ import (
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
-// asV1 keeps the v1 columns of v2 rows (by their JSON field names, which
-// are the Go field names of both versions).
-func asV1[T any](t *testing.T, rows any) []T {
+// sameAsSample checks that rows, v2 rows read from testdata/<kind>.parquet,
+// hold in every column v1 has the rows of its JSON twin
+// testdata/<kind>.json. JSON keeps the v1 columns of the v2 rows: the JSON
+// field names are the Go field names of both versions.
+func sameAsSample[T any](t *testing.T, kind string, rows any) {
 	t.Helper()
 	b, err := json.Marshal(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []T
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func readJSON[T any](t *testing.T, kind string) []T {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", kind+".json"))
+	twin, err := os.ReadFile(filepath.Join("testdata", kind+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []T
-	if err := json.Unmarshal(b, &rows); err != nil {
+	var got, want []T
+	if err := errors.Join(json.Unmarshal(b, &got), json.Unmarshal(twin, &want)); err != nil {
 		t.Fatal(err)
 	}
-	return rows
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %+v\nwant %+v", kind, got, want)
+	}
 }
 
 func TestVersion1Readable(t *testing.T) {
@@ -52,9 +48,7 @@ func TestVersion1Readable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := asV1[v1.FlowRow](t, flows), readJSON[v1.FlowRow](t, "flows"); !reflect.DeepEqual(got, want) {
-		t.Errorf("flows:\n got %+v\nwant %+v", got, want)
-	}
+	sameAsSample[v1.FlowRow](t, "flows", flows)
 	for _, f := range flows {
 		if f.SenderFinishNs != -1 || f.SenderFCTNs != -1 || f.SenderSlowdown != 0 || f.ConcurrentBytes != -1 || f.PFCPausedNs != -1 {
 			t.Errorf("flow %d: v2 columns of a v1 file should read as unknown, got %d %d %g %d %d", f.FlowID, f.SenderFinishNs, f.SenderFCTNs, f.SenderSlowdown, f.ConcurrentBytes, f.PFCPausedNs)
@@ -64,21 +58,15 @@ func TestVersion1Readable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := asV1[v1.MessageRow](t, msgs), readJSON[v1.MessageRow](t, "messages"); !reflect.DeepEqual(got, want) {
-		t.Errorf("messages:\n got %+v\nwant %+v", got, want)
-	}
+	sameAsSample[v1.MessageRow](t, "messages", msgs)
 	ports, err := arrowread.ReadPorts(path("ports"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := asV1[v1.PortRow](t, ports), readJSON[v1.PortRow](t, "ports"); !reflect.DeepEqual(got, want) {
-		t.Errorf("ports:\n got %+v\nwant %+v", got, want)
-	}
+	sameAsSample[v1.PortRow](t, "ports", ports)
 	var pkts []v2.PacketRow
 	if err := arrowread.ScanPackets(path("packets"), func(r *v2.PacketRow) error { pkts = append(pkts, *r); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := asV1[v1.PacketRow](t, pkts), readJSON[v1.PacketRow](t, "packets"); !reflect.DeepEqual(got, want) {
-		t.Errorf("packets:\n got %+v\nwant %+v", got, want)
-	}
+	sameAsSample[v1.PacketRow](t, "packets", pkts)
 }
