@@ -1,10 +1,10 @@
 package dctcp_test
 
 import (
-	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/dctcp"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/units"
@@ -21,27 +21,8 @@ func run(t testing.TB, cc string, params map[string]string, workload string, twe
 	return star.RunWorkload(t, star.Spec(t, cc, params, dctcp.Register), workload, tweak)
 }
 
-// boundNs is the time n flows of size payload bytes need to cross one
-// 100 Gb/s link with their headers, ns.
-func boundNs(n, size int64) float64 { return star.BoundNs(n, size, 100e9) }
-
-// A 16-to-1 incast of 1 MB flows finishes, with no flow beating its ideal
-// FCT and no drop, within 5 % of the 1.342 ms the receiver's link needs.
-// Measured: 1.3435 ms (1.002 x the bound) under both presets. Every flow
-// starts at line rate; with the paper preset (no window) DCTCP cuts at
-// most once per window, and its windows stretch with the queue it builds
-// (the 16 MB burst is queued almost whole, 14.1 MB at most, and no PAUSE
-// was sent), so the incast is over before the cuts matter. hpcc-run's variable window (BDP*R/line) bounds the queue to
-// 16 windows, 787 KB.
-func TestIncast16To1(t *testing.T) {
-	bound := boundNs(16, 1_000_000)
-	for _, preset := range []string{"paper", "hpcc-run"} {
-		t.Run(preset, func(t *testing.T) {
-			res := run(t, "dctcp:"+preset, nil, "incast:n=16,size=1MB", star.Conserving)
-			star.CheckBound(t, res, bound, 1.05)
-		})
-	}
-}
+// The 16-to-1 incast under every preset is cca/conformance's
+// TestIncast16To1 (one table for every algorithm).
 
 // DCTCP holds the bottleneck queue around K (paper section 3: the queue
 // oscillates around the marking threshold with amplitude O(sqrt(C*RTT))).
@@ -54,7 +35,7 @@ func TestQueueAroundK(t *testing.T) {
 	const k = 24_000
 	res := run(t, "dctcp", nil, "longflows:n=4,size=50MB", nil)
 	s := star.CheckFinished(t, res)
-	bound := boundNs(4, 50_000_000)
+	bound := star.BoundNs(4, 50_000_000, 100e9)
 	t.Logf("queue mean %.0f B, p99 %d B, max %d B; last FCT %.3f ms = %.3f x bound",
 		s.QLenAvgBytes, s.QLenP99Bytes, s.QLenMaxBytes, float64(s.FCTMaxNs)/1e6, float64(s.FCTMaxNs)/bound)
 	if s.QLenAvgBytes < k/2 || s.QLenAvgBytes > 2*k {
@@ -86,27 +67,10 @@ func TestConvergesToFairShare(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long-running convergence test")
 	}
-	const n = 4
-	capacity := 100e9 * 1000 / 1048 // payload bit/s
-	fair := capacity / n
 	for _, preset := range []string{"paper", "hpcc-run"} {
 		t.Run(preset, func(t *testing.T) {
 			m, _ := star.Meter(t, star.Spec(t, "dctcp:"+preset, nil, dctcp.Register), star.LongFlows, 20*units.Millisecond, 60*units.Millisecond, 0)
-			rates := m.Rates(n)
-			lo, hi, total := math.Inf(1), 0.0, 0.0
-			for f, r := range rates {
-				t.Logf("flow %d: %.2f Gb/s (C/N %.2f)", f, r/1e9, fair/1e9)
-				lo, hi, total = min(lo, r), max(hi, r), total+r
-				if math.Abs(r-fair)/fair > 0.10 {
-					t.Errorf("flow %d got %.2f Gb/s, C/N %.2f Gb/s (tolerance 10 %%)", f, r/1e9, fair/1e9)
-				}
-			}
-			if hi/lo > 1.03 {
-				t.Errorf("max/min goodput %.3f > 1.03", hi/lo)
-			}
-			if total < 0.90*capacity {
-				t.Errorf("bottleneck carried %.2f Gb/s of %.2f", total/1e9, capacity/1e9)
-			}
+			ccatest.CheckFairShare(t, m.Rates(4), ccatest.FairShare{Capacity: 100e9 * 1000 / 1048, Tol: 0.10, Spread: 1.03, Used: 0.90})
 		})
 	}
 }

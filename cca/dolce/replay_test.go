@@ -1,12 +1,12 @@
 package dolce_test
 
 import (
-	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -74,26 +74,10 @@ func TestDolceRCConvergesToFairShare(t *testing.T) {
 	}
 	from, to := 100*units.Millisecond, 500*units.Millisecond
 	capacity := float64(100*units.Gbps) * 1000 / 1048 // payload bit/s
-	fair := capacity / 4
 	for _, fixed := range []string{"false", "true"} {
 		t.Run("fixed_point="+fixed, func(t *testing.T) {
 			m, _ := star.Meter(t, spec(t, "dolce", map[string]string{"ai_rate": "40Mbps", "fixed_point": fixed}), star.LongFlows, from, to, 0)
-			rates := m.Rates(4)
-			var total, sq float64
-			for f, r := range rates {
-				total += r
-				sq += r * r
-				t.Logf("flow %d: %.2f Gb/s (fair share %.2f, %+.1f %%)", f, r/1e9, fair/1e9, 100*(r-fair)/fair)
-				if math.Abs(r-fair)/fair > 0.15 {
-					t.Errorf("flow %d got %.2f Gb/s, fair share %.2f Gb/s (tolerance 15 %%)", f, r/1e9, fair/1e9)
-				}
-			}
-			if jain := total * total / 4 / sq; jain < 0.99 {
-				t.Errorf("Jain's index %.4f < 0.99", jain)
-			}
-			if total < 0.90*capacity {
-				t.Errorf("bottleneck carried %.2f Gb/s of %.2f", total/1e9, capacity/1e9)
-			}
+			ccatest.CheckFairShare(t, m.Rates(4), ccatest.FairShare{Capacity: capacity, Tol: 0.15, Jain: 0.99, Used: 0.90})
 		})
 	}
 }

@@ -1,11 +1,11 @@
 package hpcc_test
 
 import (
-	"math"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
+	"github.com/ccreplay/ccreplay/cca/internal/ccatest"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/units"
@@ -22,25 +22,8 @@ func run(t testing.TB, cc string, params map[string]string, workload string, twe
 	return star.RunWorkload(t, star.Spec(t, cc, params, hpcc.Register, dcqcn.Register), workload, tweak)
 }
 
-// boundNs is the time n flows of size payload bytes need to cross one
-// 100 Gb/s link with their headers, ns.
-func boundNs(n, size int64) float64 { return star.BoundNs(n, size, 100e9) }
-
-// A 16-to-1 incast of 1 MB flows finishes, with no flow beating its ideal
-// FCT and no drop, within 10 % of the 1.342 ms the receiver's link needs.
-// Measured: the last flow ends at 1.460 ms (paper, 1.088 x the bound) and
-// 1.432 ms (hpcc-repo, 1.067 x): every flow starts at line rate (W_init =
-// BDP), so the first RTT queues about 16 BDP (787 KB measured) which HPCC
-// drains while running at eta = 95 % of the link.
-func TestIncast16To1(t *testing.T) {
-	bound := boundNs(16, 1_000_000)
-	for _, preset := range []string{"paper", "hpcc-repo"} {
-		t.Run(preset, func(t *testing.T) {
-			res := run(t, "hpcc:"+preset, nil, "incast:n=16,size=1MB", star.Conserving)
-			star.CheckBound(t, res, bound, 1.10)
-		})
-	}
-}
+// The 16-to-1 incast under every preset is cca/conformance's
+// TestIncast16To1 (one table for every algorithm).
 
 // HPCC keeps the bottleneck queue near zero where DCQCN builds it (the
 // paper's abstract: "near-zero in-network queues" at high utilization). Four
@@ -63,7 +46,7 @@ func TestQueueNearZeroVersusDCQCN(t *testing.T) {
 	const wl = "longflows:n=4,size=50MB"
 	h := run(t, "hpcc", nil, wl, nil)
 	hs := star.CheckFinished(t, h)
-	bound := boundNs(4, 50_000_000)
+	bound := star.BoundNs(4, 50_000_000, 100e9)
 	t.Logf("hpcc: queue p99 %d B, max %d B, mean %.0f B, last FCT %.3f ms (bound %.3f ms)",
 		hs.QLenP99Bytes, hs.QLenMaxBytes, hs.QLenAvgBytes, float64(hs.FCTMaxNs)/1e6, bound/1e6)
 	if hs.QLenP99Bytes > 5*1048 {
@@ -119,32 +102,13 @@ func TestConvergesToFairShare(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long-running convergence test")
 	}
-	const n = 4
 	capacity := 100e9 * 1000 / 1048 // payload bit/s
-	fair := capacity / n
-	check := func(t *testing.T, rates []float64, tol, spread float64) {
-		lo, hi, total := math.Inf(1), 0.0, 0.0
-		for f, r := range rates {
-			t.Logf("flow %d: %.2f Gb/s (C/N %.2f)", f, r/1e9, fair/1e9)
-			lo, hi, total = min(lo, r), max(hi, r), total+r
-			if tol > 0 && math.Abs(r-fair)/fair > tol {
-				t.Errorf("flow %d got %.2f Gb/s, C/N %.2f Gb/s (tolerance %.0f %%)", f, r/1e9, fair/1e9, tol*100)
-			}
-			if r < 0.7*fair {
-				t.Errorf("flow %d starved: %.2f Gb/s", f, r/1e9)
-			}
-		}
-		if spread > 0 && hi/lo > spread {
-			t.Errorf("max/min goodput %.3f > %.2f", hi/lo, spread)
-		}
-		if total < 0.90*capacity {
-			t.Errorf("bottleneck carried %.2f Gb/s of %.2f", total/1e9, capacity/1e9)
-		}
-	}
 	t.Run("ai_flows=20", func(t *testing.T) {
-		check(t, goodputs(t, map[string]string{"ai_flows": "20"}, 20*units.Millisecond, 60*units.Millisecond), 0.10, 1.05)
+		ccatest.CheckFairShare(t, goodputs(t, map[string]string{"ai_flows": "20"}, 20*units.Millisecond, 60*units.Millisecond),
+			ccatest.FairShare{Capacity: capacity, Tol: 0.10, Floor: 0.7, Spread: 1.05, Used: 0.90})
 	})
 	t.Run("paper", func(t *testing.T) {
-		check(t, goodputs(t, nil, 40*units.Millisecond, 60*units.Millisecond), 0, 0)
+		ccatest.CheckFairShare(t, goodputs(t, nil, 40*units.Millisecond, 60*units.Millisecond),
+			ccatest.FairShare{Capacity: capacity, Floor: 0.7, Used: 0.90})
 	})
 }

@@ -10,35 +10,8 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// A 16-to-1 incast of 1 MB completes under every preset, no flow beats its
-// ideal FCT, nothing is dropped, and the last flow finishes no earlier than
-// 16 x 1 MB x 1.048 x 8 / 100G = 1.3414 ms. TIMELY has no window: every
-// flow starts at line rate and the first RTT samples only arrive after
-// megabytes are queued (PFC keeps it lossless). Measured last FCT:
-//
-//	scaled      1.87 ms (1.39 x): one update per RTT with T_low at 10.4 us
-//	hpcc        1.34 ms (1.0016 x): RTTs stay under T_high = 500 us and
-//	            the 20 us min_rtt keeps the cuts mild, so the queue drains
-//	            at line rate
-//	mittal2015 11.25 ms (8.4 x): normalized by a 4.18 us min_rtt, the
-//	            gradients reach 4.8 > 1/beta and cut every flow to
-//	            min_rate (100 Mb/s), from which +10 Mb/s per 16 KB segment
-//	            takes milliseconds to recover
-//
-// Asserted: the bound from below, and from above 1.5 x for the presets
-// meant for this fabric (scaled, hpcc), 10 x for the 10 Gb/s paper preset.
-func TestIncast16(t *testing.T) {
-	bound := star.BoundNs(16, 1_000_000, 100e9)
-	for _, tc := range []struct {
-		spec  string
-		slack float64
-	}{{"timely:scaled", 1.5}, {"timely:hpcc", 1.5}, {"timely:mittal2015", 10}} {
-		t.Run(tc.spec, func(t *testing.T) {
-			res := star.RunWorkload(t, star.Spec(t, tc.spec, nil, Register), "incast:n=16,size=1MB", nil)
-			star.CheckBound(t, res, bound, tc.slack)
-		})
-	}
-}
+// The 16-to-1 incast under every preset is cca/conformance's
+// TestIncast16To1 (one table for every algorithm).
 
 // gbps is bytes delivered in d as Gb/s.
 func gbps(b int64, d units.Time) float64 { return float64(b) * 8 / d.Seconds() / 1e9 }
