@@ -7,8 +7,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -223,18 +221,4 @@ func (f l4Frame) bytes(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
-}
-
-// sharedData is ../shared/data beside the project checkout, seen from this
-// package's directory.
-const sharedData = "../../shared/data"
-
-// sharedFile returns the path of a file under sharedData, skipping the
-// test when the folder is absent (a fresh clone without the data).
-func sharedFile(t *testing.T, rel string) string {
-	t.Helper()
-	if _, err := os.Stat(sharedData); err != nil {
-		t.Skipf("shared data %s not present (it lives in ../shared/data beside the checkout); skipping", sharedData)
-	}
-	return filepath.Join(sharedData, rel)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/ingest/internal/shareddata"
 )
 
 // Tests on the real captures in ../shared/data/pcap (facts checked with
@@ -12,7 +14,7 @@ import (
 // TestIngestOferbySharedData: an HTTP-over-RDMA proxy, RC SENDs, one
 // side sending from UDP source port 69.
 func TestIngestOferbySharedData(t *testing.T) {
-	tr, rep, err := Load(sharedFile(t, "pcap/roce/oferby_proxy_roce.pcap"), Options{VerifyICRC: true})
+	tr, rep, err := Load(shareddata.File(t, "pcap/roce/oferby_proxy_roce.pcap"), Options{VerifyICRC: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func equalMaps[K comparable, V comparable](a, b map[K]V) bool {
 
 // TestIngestCNPSharedData: one real CNP from a ConnectX-4 Lx.
 func TestIngestCNPSharedData(t *testing.T) {
-	_, rep, err := Load(sharedFile(t, "pcap/roce/scapy_cnp_connectx4lx.pcap"), Options{VerifyICRC: true})
+	_, rep, err := Load(shareddata.File(t, "pcap/roce/scapy_cnp_connectx4lx.pcap"), Options{VerifyICRC: true})
 	if !errors.Is(err, ErrNoMessages) {
 		t.Fatalf("error %v, want ErrNoMessages", err)
 	}
@@ -88,7 +90,7 @@ func TestIngestCNPSharedData(t *testing.T) {
 // TestIngestERFSharedData: native InfiniBand (ERF link type) is refused
 // with one line naming the file and the link type.
 func TestIngestERFSharedData(t *testing.T) {
-	path := sharedFile(t, "pcap/ib_native/wireshark_sample_infiniband_erf.pcap")
+	path := shareddata.File(t, "pcap/ib_native/wireshark_sample_infiniband_erf.pcap")
 	_, rep, err := Load(path, Options{})
 	if err == nil || rep != nil || !strings.HasPrefix(err.Error(), path+": ERF (197) is not supported") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("error %v", err)
@@ -110,7 +112,7 @@ func TestIngestTCPSharedData(t *testing.T) {
 		{"pathspider_tcp_ipv4_ecn.pcap", 10, 0, true, 100, 1000},
 		{"pathspider_tcp_ipv6_ecn.pcap", 10, 0, true, 100, 1000},
 	} {
-		tr, rep, err := Load(sharedFile(t, "pcap/tcp/"+c.file), Options{})
+		tr, rep, err := Load(shareddata.File(t, "pcap/tcp/"+c.file), Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}

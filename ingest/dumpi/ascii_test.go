@@ -9,19 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/ingest/internal/shareddata"
 )
 
-// sharedDir is the shared data folder beside the checkout.
-const sharedDir = "../../../shared/data/mpi/dumpi"
-
 // sharedData returns the path of a file in the shared DUMPI folder, or
-// skips the test when the folder is absent (a fresh clone).
+// skips the test when the shared data are absent (a fresh clone).
 func sharedData(t testing.TB, name string) string {
 	t.Helper()
-	if _, err := os.Stat(sharedDir); err != nil {
-		t.Skipf("shared data not available (%s absent): %v", sharedDir, err)
-	}
-	return filepath.Join(sharedDir, name)
+	return shareddata.File(t, filepath.Join("mpi/dumpi", name))
 }
 
 // asciiCall is one call as dumpi2ascii prints it.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/ingest/internal/shareddata"
 )
 
 // FuzzDecode feeds arbitrary bytes to the reader and, when they decode,
@@ -24,7 +26,7 @@ func FuzzDecode(f *testing.F) {
 		{fn: fnWaitall, args: args{"count": 1, "requests": []int64{4}, "statuses": []Status{{Bytes: 1}}}},
 	}
 	f.Add((&fixture{recs: rng}).bytes())
-	if data, err := os.ReadFile(sharedDir + "/testtrace-0000.bin"); err == nil {
+	if data, err := os.ReadFile(shareddata.Path("mpi/dumpi/testtrace-0000.bin")); err == nil {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

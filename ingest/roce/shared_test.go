@@ -2,33 +2,19 @@ package roce
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/ingest/internal/shareddata"
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 )
 
-// sharedData is ../shared/data beside the project checkout, seen from this
-// package's directory.
-const sharedData = "../../../shared/data"
-
-// sharedFile returns the path of a file under sharedData, skipping the
-// test when the folder is absent (a fresh clone without the data).
-func sharedFile(t *testing.T, rel string) string {
-	t.Helper()
-	if _, err := os.Stat(sharedData); err != nil {
-		t.Skipf("shared data %s not present (it lives in ../shared/data beside the checkout); skipping", sharedData)
-	}
-	return filepath.Join(sharedData, rel)
-}
-
 // TestCNPSharedData decodes the one real CNP in
 // ../shared/data/pcap/roce/scapy_cnp_connectx4lx.pcap (captured from a
 // ConnectX-4 Lx): facts checked with tshark in the data README.
 func TestCNPSharedData(t *testing.T) {
-	f, err := os.Open(sharedFile(t, "pcap/roce/scapy_cnp_connectx4lx.pcap"))
+	f, err := os.Open(shareddata.File(t, "pcap/roce/scapy_cnp_connectx4lx.pcap"))
 	if err != nil {
 		t.Fatal(err)
 	}
