@@ -67,22 +67,19 @@ func (o Overrides) Params() (Params, error) {
 		}
 		p.Rewards = r
 	}
-	if o.Gamma != nil {
-		p.Gamma = *o.Gamma
-	}
-	if o.NStep != nil {
-		p.NStep = *o.NStep
-	}
-	if o.DecisionIntervalNs != nil {
-		p.IntervalNs = *o.DecisionIntervalNs
-	}
-	if o.RLCCTarget != nil {
-		p.Target = *o.RLCCTarget
-	}
-	if o.RLCCBeta != nil {
-		p.Beta = *o.RLCCBeta
-	}
+	override(&p.Gamma, o.Gamma)
+	override(&p.NStep, o.NStep)
+	override(&p.IntervalNs, o.DecisionIntervalNs)
+	override(&p.Target, o.RLCCTarget)
+	override(&p.Beta, o.RLCCBeta)
 	return p, p.Check()
+}
+
+// override sets *dst to *v when v is given (not nil).
+func override[T any](dst, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }
 
 // parseRewardList is ParseRewards refusing a list that names no reward.

@@ -502,17 +502,16 @@ func (r *Row) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*r = Row(v.plain)
-	r.Fairness, r.Unfair, r.JoinShare = math.NaN(), math.NaN(), math.NaN()
-	if v.JoinShare != nil {
-		r.JoinShare = *v.JoinShare
-	}
-	if v.Fairness != nil {
-		r.Fairness = *v.Fairness
-	}
-	if v.Unfair != nil {
-		r.Unfair = *v.Unfair
-	}
+	r.Fairness, r.Unfair, r.JoinShare = orNaN(v.Fairness), orNaN(v.Unfair), orNaN(v.JoinShare)
 	return nil
+}
+
+// orNaN is *x, or NaN for a null figure (nil).
+func orNaN(x *float64) float64 {
+	if x == nil {
+		return math.NaN()
+	}
+	return *x
 }
 
 // Entry is one algorithm of a comparison on a held-out set, and its label.
