@@ -57,13 +57,11 @@ type NIC struct {
 	pacing      pacingHeap
 	pausedFlows []*Flow // blocked by a PAUSE of their class
 
-	paused      uint8
-	pausedSince units.Time
-	// PausedTime is how long the data class was PFC-paused, picoseconds;
-	// PausesReceived counts PAUSE frames.
-	PausedTime     units.Time
-	PausesReceived int64
-	Counters       Counters
+	// PauseState is the PFC state of the data classes: PausedTime is how
+	// long a data class was PFC-paused, picoseconds; PausesReceived counts
+	// PAUSE frames.
+	fabric.PauseState
+	Counters Counters
 
 	ack cca.Ack // reused for every OnAck call: no allocation per ACK
 
@@ -164,7 +162,7 @@ func (n *NIC) unblock(now units.Time, f *Flow) {
 	if f.sched != schedBlocked || !n.windowOpen(f) {
 		return
 	}
-	if n.paused&(1<<f.Prio) != 0 {
+	if n.ClassPaused(f.Prio) {
 		n.holdForResume(now, f)
 		return
 	}
@@ -292,7 +290,7 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		case f.nxt >= f.relPSN:
 			n.quiet(now, f)
 			continue // a late ACK moved it past its released data
-		case n.paused&(1<<f.Prio) != 0:
+		case n.ClassPaused(f.Prio):
 			f.sched = schedBlocked
 			n.holdForResume(now, f)
 			continue
@@ -312,14 +310,14 @@ func (n *NIC) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 // ctrl, moving RTT requests of a paused class to held on the way.
 func (n *NIC) nextCtrl() *fabric.Packet {
 	for i, p := range n.held {
-		if n.paused&(1<<p.Prio) == 0 {
+		if !n.ClassPaused(p.Prio) {
 			n.held = slices.Delete(n.held, i, i+1)
 			return p
 		}
 	}
 	for n.ctrl.Len() > 0 {
 		p := n.ctrl.Pop()
-		if p.Prio != fabric.ControlPrio && n.paused&(1<<p.Prio) != 0 && !(n.cfg.AckIgnoresPause && (p.Kind == fabric.Ack || p.Kind == fabric.Nack)) {
+		if p.Prio != fabric.ControlPrio && n.ClassPaused(p.Prio) && !(n.cfg.AckIgnoresPause && (p.Kind == fabric.Ack || p.Kind == fabric.Nack)) {
 			n.held = append(n.held, p)
 			continue
 		}
@@ -331,7 +329,7 @@ func (n *NIC) nextCtrl() *fabric.Packet {
 // heldSendable reports whether a held RTT request's class has resumed.
 func (n *NIC) heldSendable() bool {
 	for _, p := range n.held {
-		if n.paused&(1<<p.Prio) == 0 {
+		if !n.ClassPaused(p.Prio) {
 			return true
 		}
 	}
@@ -493,19 +491,7 @@ func (n *NIC) Receive(now units.Time, p *fabric.Packet, _ int32) {
 }
 
 func (n *NIC) setPaused(now units.Time, prio uint8, on bool) {
-	was := n.paused != 0
-	if on {
-		n.paused |= 1 << prio
-		n.PausesReceived++
-	} else {
-		n.paused &^= 1 << prio
-	}
-	switch is := n.paused != 0; {
-	case is && !was:
-		n.pausedSince = now
-	case !is && was:
-		n.PausedTime += now - n.pausedSince
-	}
+	n.RecordPause(now, prio, on)
 	if !on {
 		// Wake the flows a pause of this class had blocked. NB: a flow of
 		// another class still paused is woken too and held again at the
@@ -526,14 +512,6 @@ func (n *NIC) setPaused(now units.Time, prio uint8, on bool) {
 		}
 		n.Port.Kick(now)
 	}
-}
-
-// PausedUntilNow is PausedTime plus the current pause, if any, up to now.
-func (n *NIC) PausedUntilNow(now units.Time) units.Time {
-	if n.paused != 0 {
-		return n.PausedTime + now - n.pausedSince
-	}
-	return n.PausedTime
 }
 
 // receiveData is the receiver side: CNP on CE (at most one per

@@ -23,9 +23,6 @@ type Egress struct {
 	nonEmpty uint8       // bit i set when q[i] holds packets
 	pfcQ     fabric.Ring[*fabric.Packet]
 
-	paused      uint8 // bit i set when priority i is paused by the peer
-	pausedSince units.Time
-
 	kmin, kmax, headroom, xoff, xon units.Bytes
 	pmax                            float64
 
@@ -33,11 +30,13 @@ type Egress struct {
 
 	// Stats is the queue length over time.
 	Stats QueueStats
-	// MarkedPkts, DroppedPkts, DroppedBytes, PausesSent and PausesReceived
-	// count events at this port; PausedTime is the time any priority of it
-	// was paused, picoseconds.
-	MarkedPkts, DroppedPkts, DroppedBytes, PausesSent, PausesReceived int64
-	PausedTime                                                        units.Time
+	// MarkedPkts, DroppedPkts, DroppedBytes and PausesSent count events at
+	// this port.
+	MarkedPkts, DroppedPkts, DroppedBytes, PausesSent int64
+	// PauseState is the PFC state of the port's priorities: PausesReceived
+	// counts PAUSE frames, PausedTime is the time any priority of it was
+	// paused, picoseconds.
+	fabric.PauseState
 }
 
 // QueueBytes is the bytes queued at priority prio.
@@ -76,7 +75,7 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 		}
 		return p, e.nextHint()
 	}
-	ready := e.nonEmpty &^ e.paused
+	ready := e.nonEmpty &^ e.PausedClasses()
 	if ready == 0 {
 		return nil, units.Never
 	}
@@ -140,35 +139,15 @@ func (e *Egress) Dequeue(now units.Time) (*fabric.Packet, units.Time) {
 // (0: when the transmitter is free) or whether it must wait for a Kick
 // (enqueue, RESUME or a PFC frame).
 func (e *Egress) nextHint() units.Time {
-	if e.pfcQ.Len() > 0 || e.nonEmpty&^e.paused != 0 {
+	if e.pfcQ.Len() > 0 || e.nonEmpty&^e.PausedClasses() != 0 {
 		return 0
 	}
 	return units.Never
 }
 
 func (e *Egress) setPaused(now units.Time, prio uint8, on bool) {
-	was := e.paused != 0
-	if on {
-		e.paused |= 1 << prio
-		e.PausesReceived++
-	} else {
-		e.paused &^= 1 << prio
-	}
-	switch is := e.paused != 0; {
-	case is && !was:
-		e.pausedSince = now
-	case !is && was:
-		e.PausedTime += now - e.pausedSince
-	}
+	e.RecordPause(now, prio, on)
 	if !on {
 		e.Port.Kick(now)
 	}
-}
-
-// PausedUntilNow is PausedTime plus the current pause, if any, up to now.
-func (e *Egress) PausedUntilNow(now units.Time) units.Time {
-	if e.paused != 0 {
-		return e.PausedTime + now - e.pausedSince
-	}
-	return e.PausedTime
 }
