@@ -46,11 +46,10 @@ func ParseRate(s string) (BitsPerSec, error) {
 	case strings.HasSuffix(s, "k"):
 		mult, s = 1e3, s[:len(s)-1]
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	_, r, ok := scaled(s, mult)
+	if !ok {
 		return 0, fmt.Errorf("invalid rate %q (want e.g. 100Gbps, 25G, 50Mb/s)", orig)
 	}
-	r := math.Round(v * mult)
 	if r < 1 || r > float64(MaxRate) {
 		return 0, fmt.Errorf("rate %q out of range (must be >= 1bps and <= 1Pbps)", orig)
 	}
@@ -74,11 +73,10 @@ func ParseDuration(s string) (Time, error) {
 	}{{"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"µs", 1e6}, {"ms", 1e9}, {"s", 1e12}}
 	for _, u := range units {
 		if strings.HasSuffix(s, u.suf) {
-			v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, u.suf)), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			v, t, ok := scaled(strings.TrimSuffix(s, u.suf), u.mult)
+			if !ok {
 				break
 			}
-			t := math.Round(v * u.mult)
 			switch {
 			case v < 0:
 				return 0, fmt.Errorf("duration %q out of range (must be >= 0)", orig)
@@ -107,11 +105,10 @@ func ParseSize(s string) (Bytes, error) {
 			break
 		}
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, b, ok := scaled(s, mult)
+	if !ok {
 		return 0, fmt.Errorf("invalid size %q (want e.g. 1MB, 64KB, 1MiB, 1000)", orig)
 	}
-	b := math.Round(v * mult)
 	if v < 0 || b > float64(MaxSize) {
 		return 0, fmt.Errorf("size %q out of range (must be >= 0 and <= 10^18 bytes)", orig)
 	}
@@ -121,6 +118,17 @@ func ParseSize(s string) (Bytes, error) {
 		return 0, fmt.Errorf("size %q is not a whole number of bytes", orig)
 	}
 	return Bytes(b), nil
+}
+
+// scaled reads the number of a rate, duration or size whose unit suffix
+// has been cut off, and its value in the base unit, v*mult rounded to a
+// whole number; ok is false for text that is not a finite number.
+func scaled(num string, mult float64) (v, rounded float64, ok bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, 0, false
+	}
+	return v, math.Round(v * mult), true
 }
 
 // ParseFloat parses a finite number: NaN and the infinities are errors in
