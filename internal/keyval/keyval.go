@@ -62,12 +62,7 @@ type Exclusive struct {
 
 // Keys lists the table's keys in sorted order.
 func (t *Table[C]) Keys() []string {
-	out := make([]string, len(t.Params))
-	for i, p := range t.Params {
-		out[i] = p.key
-	}
-	sort.Strings(out)
-	return out
+	return sortedNames(t.Params, func(p *Param[C]) string { return p.key })
 }
 
 // Param is the parameter of key, or nil.
@@ -82,9 +77,14 @@ func (t *Table[C]) Param(key string) *Param[C] {
 
 // PresetNames lists the canonical preset names in sorted order.
 func (t *Table[C]) PresetNames() []string {
-	out := make([]string, len(t.Presets))
-	for i, p := range t.Presets {
-		out[i] = p.Name
+	return sortedNames(t.Presets, func(p cca.Preset) string { return p.Name })
+}
+
+// sortedNames lists the names of xs in sorted order.
+func sortedNames[T any](xs []T, name func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = name(x)
 	}
 	sort.Strings(out)
 	return out
