@@ -183,7 +183,7 @@ func TestExecuteKeepsDigest(t *testing.T) {
 			t.Fatal(err)
 		}
 		if want := metrics.BySize(msgs); r.Digest.Messages != 4 || !reflect.DeepEqual(r.Digest.BySize, want) {
-			t.Errorf("%s seed %d: digest of %d messages, size table %+v; want 4 and %+v (messages.parquet's)", r.Part, r.Seed, r.Digest.Messages, r.Digest.BySize, want)
+			t.Errorf("%s seed %d: digest of %d messages, size table %+v; want 4 and %+v (%s's)", r.Part, r.Seed, r.Digest.Messages, r.Digest.BySize, want, runfolder.MessagesFile)
 		}
 		if r.Digest.OSU != nil || r.Digest.OSUErr != nil {
 			t.Errorf("%s seed %d: OSU report %v, %v of an incast", r.Part, r.Seed, r.Digest.OSU, r.Digest.OSUErr)
@@ -319,7 +319,7 @@ func TestDigestOSUReport(t *testing.T) {
 			want, wantErr := gen.OSULatency(plan, gen.CollectiveSpans(ids, rel, fin))
 			d := r.Digest
 			if maxTime == "" && (wantErr != nil || len(want) != 2 || !reflect.DeepEqual(d.OSU, want) || d.OSUErr != nil) {
-				t.Errorf("%s: digest's report %v, %v; want %v, %v (of messages.parquet)", r.Part, d.OSU, d.OSUErr, want, wantErr)
+				t.Errorf("%s: digest's report %v, %v; want %v, %v (of %s)", r.Part, d.OSU, d.OSUErr, want, wantErr, runfolder.MessagesFile)
 			}
 			if maxTime != "" && (wantErr == nil || d.OSUErr == nil || d.OSUErr.Error() != wantErr.Error() || !strings.Contains(d.OSUErr.Error(), "did not finish")) {
 				t.Errorf("%s stopped at %s: digest's error %v, want %v", r.Part, maxTime, d.OSUErr, wantErr)
