@@ -45,6 +45,8 @@ var rules = []rule{
 		why: "the INT hop record sits below both the packet (fabric) and the algorithm boundary (cca), so neither imports the other"},
 	{pkgs: []string{"internal/staging"}, allow: none,
 		why: "naming and cleaning temporary outputs is file-system plumbing every writer may use: it depends on nothing of ours"},
+	{pkgs: []string{"internal/errtest"}, allow: none,
+		why: "tests only: the one check of an error against a table's wanted message is a leaf the packages' tests share"},
 	{pkgs: []string{"internal/clierr"}, allow: none,
 		why: "the typed errors behind the exit codes are a leaf: runconfig, sweep and the CLI share them without importing one another"},
 	{pkgs: []string{"internal/procstat"}, allow: none,
