@@ -56,21 +56,9 @@ func FuzzLoadConfig(f *testing.F) {
 		}
 		sw, n := switchmodel.DefaultConfig(), nic.DefaultConfig()
 		swErr := fc.ApplySwitch(path, &sw)
-		if swErr == nil {
-			if err := sw.Validate(); err != nil {
-				t.Fatalf("applySwitch accepted an invalid switch config: %v", err)
-			}
-		} else if containsNewline(swErr.Error()) {
-			t.Fatalf("error is not one line: %q", swErr)
-		}
+		checkApplied(t, "applySwitch", "switch", swErr, sw.Validate)
 		nicErr := fc.ApplyNIC(path, &n)
-		if nicErr == nil {
-			if err := n.Validate(); err != nil {
-				t.Fatalf("applyNIC accepted an invalid NIC config: %v", err)
-			}
-		} else if containsNewline(nicErr.Error()) {
-			t.Fatalf("error is not one line: %q", nicErr)
-		}
+		checkApplied(t, "applyNIC", "NIC", nicErr, n.Validate)
 		if swErr != nil || nicErr != nil {
 			return
 		}
@@ -161,4 +149,17 @@ func containsNewline(s string) bool {
 		}
 	}
 	return false
+}
+
+// checkApplied fails the test where apply took the file (err nil) into a
+// configuration validate refuses, or refused it in more than one line.
+func checkApplied(t *testing.T, apply, what string, err error, validate func() error) {
+	t.Helper()
+	if err == nil {
+		if verr := validate(); verr != nil {
+			t.Fatalf("%s accepted an invalid %s config: %v", apply, what, verr)
+		}
+	} else if containsNewline(err.Error()) {
+		t.Fatalf("error is not one line: %q", err)
+	}
 }

@@ -44,14 +44,8 @@ func TestEstimateFolder(t *testing.T) {
 	}
 	full := filepath.Join(dir, "full")
 	runCLI(t, append([]string{"run", "--packets", "none", "--out", full}, estArgs...)...).mustSucceed(t)
-	fl, err := arrowread.ReadFlows(filepath.Join(est, runfolder.FlowsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ff, err := arrowread.ReadFlows(filepath.Join(full, runfolder.FlowsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fl := readFlows(t, est)
+	ff := readFlows(t, full)
 	if len(fl) != len(ff) {
 		t.Fatalf("estimate has %d flows, run %d", len(fl), len(ff))
 	}

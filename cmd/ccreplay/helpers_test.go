@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/internal/testfiles"
+	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/runfolder"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
 // smallWorkload is the workload most run tests use: 4 x 100 KB into one
@@ -163,4 +165,14 @@ func checkGenerated(t *testing.T, path, begin, end, body string, update bool, re
 	if updated != s {
 		t.Errorf("%s is stale: run %s and read the diff", path, rerun)
 	}
+}
+
+// readFlows reads the flow rows of the run folder dir.
+func readFlows(t *testing.T, dir string) []v2.FlowRow {
+	t.Helper()
+	flows, err := arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return flows
 }

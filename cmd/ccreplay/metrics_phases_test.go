@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/metrics/inspect"
 	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -30,10 +29,7 @@ func TestMetricsPhases(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatalf("%v\n%s", err, r.stdout)
 	}
-	flows, err := arrowread.ReadFlows(filepath.Join(dir, runfolder.FlowsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	flows := readFlows(t, dir)
 	// 4 starts (0, 100, 200, 300 us) and 4 finishes: 7 phases, no gap.
 	if len(got.Phases) != 7 {
 		t.Fatalf("%d phases, want 7:\n%s", len(got.Phases), r.stdout)

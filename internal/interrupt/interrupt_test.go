@@ -75,14 +75,7 @@ func TestSecondSignalExits(t *testing.T) {
 	syscall.Kill(syscall.Getpid(), syscall.SIGTERM)
 	<-ctx.Done()
 	syscall.Kill(syscall.Getpid(), syscall.SIGINT)
-	select {
-	case c := <-codes:
-		if c != clierr.ExitInterrupted || !strings.Contains(errw.String(), "second interrupt") {
-			t.Errorf("exit %d, %q", c, errw.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a second signal did not exit")
-	}
+	checkInterrupted(t, codes, &errw, "second interrupt", "a second signal did not exit")
 }
 
 // A command still busy grace after the signal is not waited for.
@@ -93,12 +86,20 @@ func TestGraceExits(t *testing.T) {
 	defer stop()
 	syscall.Kill(syscall.Getpid(), syscall.SIGINT)
 	<-ctx.Done()
+	checkInterrupted(t, codes, &errw, "still busy 50ms after the signal", "not exited after the grace period")
+}
+
+// checkInterrupted waits up to 10 s for an exit on codes, which must be
+// ExitInterrupted with errw holding want; late is the failure when none
+// comes.
+func checkInterrupted(t *testing.T, codes chan int, errw *syncBuffer, want, late string) {
+	t.Helper()
 	select {
 	case c := <-codes:
-		if c != clierr.ExitInterrupted || !strings.Contains(errw.String(), "still busy 50ms after the signal") {
+		if c != clierr.ExitInterrupted || !strings.Contains(errw.String(), want) {
 			t.Errorf("exit %d, %q", c, errw.String())
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("not exited after the grace period")
+		t.Fatal(late)
 	}
 }
