@@ -65,9 +65,6 @@ type Config struct {
 // returning the first problem found.
 func (c *Config) validate() error {
 	table.Fill(c)
-	if c.AIRate == 0 && !c.AIPerRTT {
-		c.AIPerRTT = true
-	}
 	if c.K == 0 {
 		d := table.Defaults()
 		c.K, c.KRefRate = d.K, d.KRefRate

@@ -56,7 +56,7 @@ var table = &keyval.Table[Config]{
 		keyval.Rate("ai_rate", func(c *Config) *units.BitsPerSec { return &c.AIRate }).
 			Word("mtu-per-rtt", func(c *Config) { c.AIRate, c.AIPerRTT = 0, true }, func(c *Config) bool { return c.AIPerRTT }).
 			OnSet(func(c *Config) { c.AIPerRTT = false }).Alt("mtu-per-rtt").
-			Default("mtu-per-rtt").In("hpcc-run", "615Mbps").
+			Default("mtu-per-rtt").In("hpcc-run", "615Mbps").DefaultIfZero().
 			Doc("R_AI, the additive increase per window (mtu-per-rtt: MTU*8/base RTT)"),
 		keyval.Rate("min_rate", func(c *Config) *units.BitsPerSec { return &c.MinRate }).
 			Default("100Mbps").In("hpcc-run", "1Gbps").DefaultIfZero().

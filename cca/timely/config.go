@@ -112,9 +112,6 @@ type Config struct {
 // found.
 func (c *Config) validate() error {
 	table.Fill(c)
-	if c.Segment == 0 && !c.PerRTT {
-		c.Segment = table.Defaults().Segment
-	}
 	if err := table.Check(c); err != nil {
 		return err
 	}

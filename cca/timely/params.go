@@ -96,7 +96,7 @@ var table = &keyval.Table[Config]{
 		keyval.Size("segment", func(c *Config) *units.Bytes { return &c.Segment }).Positive().
 			Word("rtt", func(c *Config) { c.Segment, c.PerRTT = 0, true }, func(c *Config) bool { return c.PerRTT }).
 			OnSet(func(c *Config) { c.PerRTT = false }).
-			Default("16KB").In("hpcc-run", "rtt").In("scaled", "rtt").
+			Default("16KB").In("hpcc-run", "rtt").In("scaled", "rtt").DefaultIfZero().
 			Doc("bytes acknowledged per completion event (rtt: one event per round trip)"),
 		keyval.Time("min_rtt", func(c *Config) *units.Time { return &c.MinRTT }).Positive().Zero("base").
 			Default("base").In("hpcc-run", "20us").

@@ -208,8 +208,8 @@ func (t *Table[C]) Defaults() C {
 func (t *Table[C]) Fill(c *C) {
 	d := t.Defaults()
 	for _, p := range t.Params {
-		if p.fill && p.isZero(c) {
-			p.copy(c, &d)
+		if p.fill && p.unset(c) {
+			p.fillFrom(c, &d)
 		}
 	}
 }

@@ -182,6 +182,39 @@ func TestFillAndCheck(t *testing.T) {
 	}
 }
 
+// A DefaultIfZero parameter with a word is unset only when its field is
+// zero and none of its words holds; Fill then gives it the Base preset's
+// value, the word included.
+func TestFillWords(t *testing.T) {
+	for _, tc := range []struct {
+		base     string
+		in, want cfg
+	}{
+		{"a", cfg{}, cfg{size: 0}},              // a: size none, zero stays
+		{"b", cfg{}, cfg{bdp: true}},            // b: bdp, the word is set
+		{"b", cfg{size: 2000}, cfg{size: 2000}}, // a field set is kept
+		{"a", cfg{bdp: true}, cfg{bdp: true}},   // so is a word set
+	} {
+		tb := testTable()
+		tb.Base = tc.base
+		tb.Param("size").DefaultIfZero()
+		c := tc.in
+		tb.Fill(&c)
+		if c.size != tc.want.size || c.bdp != tc.want.bdp {
+			t.Errorf("base %s: Fill(%+v) gave size %v bdp %v, want %v %v", tc.base, tc.in, c.size, c.bdp, tc.want.size, tc.want.bdp)
+		}
+	}
+	// A word's set must not run where the Base preset gives a plain value.
+	tb := testTable()
+	tb.Base = "a"
+	tb.Param("size").DefaultIfZero().Default("1500B")
+	var c cfg
+	tb.Fill(&c)
+	if c.size != 1500 || c.bdp {
+		t.Errorf("Fill gave size %v bdp %v, want 1500B without bdp", c.size, c.bdp)
+	}
+}
+
 type outer struct {
 	in cfg
 }

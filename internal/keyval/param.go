@@ -107,8 +107,36 @@ func (p *Param[C]) OnSet(fn func(*C)) *Param[C] { p.onSet = fn; return p }
 func (p *Param[C]) Show(fn func(*C) string) *Param[C] { p.show = fn; return p }
 
 // DefaultIfZero makes Table.Fill give a zero field of a configuration
-// built in Go its value in the table's Base preset.
+// built in Go its value in the table's Base preset. A parameter with
+// words (Word) is zero only when none of its words holds, and takes the
+// Base preset's word when that preset gives one ("mtu-per-rtt").
 func (p *Param[C]) DefaultIfZero() *Param[C] { p.fill = true; return p }
+
+// unset reports whether c leaves the parameter unset: its field zero and
+// none of its words holding.
+func (p *Param[C]) unset(c *C) bool {
+	if !p.isZero(c) {
+		return false
+	}
+	for _, w := range p.words {
+		if w.is != nil && w.is(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// fillFrom gives c the parameter's value in d: d's word when one holds
+// there, else d's field.
+func (p *Param[C]) fillFrom(c, d *C) {
+	for _, w := range p.words {
+		if w.is != nil && w.is(d) {
+			w.set(c)
+			return
+		}
+	}
+	p.copy(c, d)
+}
 
 // ValueIn is the parameter's value in the named preset (canonical names
 // only), as In or Default set it: how a table that lifts this parameter
