@@ -17,14 +17,10 @@ import (
 // process pid (".out.tmp-<pid>.<start>-*", see internal/staging).
 func stagingOf(t *testing.T, dir string, pid int) []string {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".out.tmp-"+strconv.Itoa(pid)+".") {
-			out = append(out, e.Name())
+	for _, name := range dirNames(t, dir) {
+		if strings.HasPrefix(name, ".out.tmp-"+strconv.Itoa(pid)+".") {
+			out = append(out, name)
 		}
 	}
 	return out
