@@ -1,17 +1,13 @@
 package reproduce
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/all"
-	"github.com/ccreplay/ccreplay/runfolder"
-	"github.com/ccreplay/ccreplay/runner"
 )
 
 // heapWhileJudged runs a synthetic experiment of two runs of perRun
@@ -69,62 +65,5 @@ func TestOutcomesHoldNoRows(t *testing.T) {
 	t.Logf("live heap while judged: %d B (2 x %d messages), %d B (2 x %d): %.1f B per message more", small, n, large, 4*n, grown)
 	if grown > 16 {
 		t.Errorf("the live heap while judging grows by %.1f B per message of the runs judged (%d B at 2 x %d messages, %d B at 2 x %d), want at most 16", grown, small, n, large, 4*n)
-	}
-}
-
-// TestStreamedRowsSameReport: a run whose rows stream to its folder
-// (runner.StreamRowsMin, which reproduce's runs reach at the full scale of
-// dolce-fig5) and one that keeps them to the end give the same files and
-// the same OSU report, folded from the message rows as they pass
-// (Outcome.Spans).
-func TestStreamedRowsSameReport(t *testing.T) {
-	const workload = "osu-alltoall:nodes=2,ppn=4,sizes=1KiB..4KiB,warmup=0,iters=2"
-	e := &Experiment{
-		Name: "osu", Paper: "none", Title: "OSU report streamed or kept",
-		Runs: func(Scale) []Run {
-			return []Run{{Label: "cca=dcqcn", Config: runFile(workload, "star:hosts=2", "dcqcn")}}
-		},
-		Claims: func(Scale) []Claim {
-			var cs []Claim
-			for _, b := range []int64{1024, 2048, 4096} {
-				cs = append(cs, Claim{ID: fmt.Sprint(b), What: "latency", Unit: "us", Paper: 1, Kind: Quantity, Factor: 2,
-					Measure: func(o Outcomes) (float64, error) {
-						pts, err := osuReport(workload, o["cca=dcqcn"].Spans)
-						if err != nil {
-							return 0, err
-						}
-						for _, p := range pts {
-							if p.Bytes == b && p.AvgLatency > 0 {
-								return float64(p.AvgLatency) / 1e6, nil
-							}
-						}
-						return 0, fmt.Errorf("no %d B point in %v", b, pts)
-					}})
-			}
-			return cs
-		},
-	}
-	was := runner.StreamRowsMin
-	t.Cleanup(func() { runner.StreamRowsMin = was })
-	dirs := map[string]string{}
-	for _, how := range []string{"kept", "streamed"} {
-		runner.StreamRowsMin = map[string]int{"kept": 1 << 30, "streamed": 1}[how]
-		dirs[how] = filepath.Join(t.TempDir(), how)
-		if _, err := Execute(context.Background(), e, Options{Out: dirs[how], Parallel: 1, Registry: all.Registry()}); err != nil {
-			t.Fatalf("%s: %v", how, err)
-		}
-	}
-	for _, f := range []string{ReportFile, "cca=dcqcn/" + runfolder.FlowsFile, "cca=dcqcn/" + runfolder.MessagesFile, "cca=dcqcn/" + runfolder.SummaryFile} {
-		a, err := os.ReadFile(filepath.Join(dirs["kept"], f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(dirs["streamed"], f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs between rows kept and streamed", f)
-		}
 	}
 }
