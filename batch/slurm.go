@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/internal/shellquote"
 	"github.com/ccreplay/ccreplay/limits"
 )
 
@@ -120,10 +121,10 @@ func SubmitSlurm(ctx context.Context, root string, pl *Plan, points []int, opt S
 	}
 	command := make([]string, len(opt.Command))
 	for i, w := range opt.Command {
-		command[i] = shellQuote(w)
+		command[i] = shellquote.Word(w)
 	}
 	fmt.Fprintf(&sb, "exec %s %s --list %s --chunk %d --task \"$SLURM_ARRAY_TASK_ID\" %s\n",
-		shellQuote(opt.Exe), strings.Join(command, " "), shellQuote(list), opt.Chunk, shellQuote(absRoot))
+		shellquote.Word(opt.Exe), strings.Join(command, " "), shellquote.Word(list), opt.Chunk, shellquote.Word(absRoot))
 	if err := os.WriteFile(script, []byte(sb.String()), 0o755); err != nil {
 		return nil, err
 	}
@@ -169,14 +170,4 @@ func TaskPoints(list string, task, chunk int) ([]int, error) {
 		return nil, fmt.Errorf("%w: --task %d --chunk %d: the list %s has %d points", ErrTask, task, chunk, list, len(all))
 	}
 	return all[task*chunk : min(len(all), task*chunk+chunk)], nil
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/internal/shellquote"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/plot"
@@ -263,19 +264,9 @@ func commandOf(m *runfolder.Manifest, dir string) string {
 	}
 	args = append(args, "--out", filepath.ToSlash(dir))
 	for i, a := range args {
-		args[i] = shellWord(a)
+		args[i] = shellquote.Word(a)
 	}
 	return strings.Join(args, " ")
-}
-
-// shellWord quotes a for a POSIX shell when it needs it.
-func shellWord(a string) string {
-	if a != "" && strings.IndexFunc(a, func(c rune) bool {
-		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:=,+%@", c))
-	}) < 0 {
-		return a
-	}
-	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }
 
 // runWarnings lists what the runs' manifests warn of.

@@ -61,6 +61,8 @@ var rules = []rule{
 		why: "turning signals into a cancelled context is process plumbing under the CLI: it knows only the exit code it ends with"},
 	{pkgs: []string{"internal/runstats"}, deny: []string{"cca/*", "rl/...", "runner", "runconfig", "batch/...", "metrics/...", "plot"}, direct: true,
 		why: "the --stats line formats a replay's result and the process's memory: it runs and measures nothing else"},
+	{pkgs: []string{"internal/shellquote"}, allow: none,
+		why: "quoting a word for a POSIX shell is text batch (Slurm scripts) and report (the commands it prints) share without importing one another: it depends on nothing of ours"},
 	{pkgs: []string{"internal/splitmix"}, allow: none,
 		why: "the one 64-bit mixing function (seeds, hashes) is arithmetic every layer may use: it depends on nothing of ours"},
 	{pkgs: []string{"kernel"}, allow: []string{"units", "limits", "internal/splitmix"},
@@ -146,7 +148,7 @@ var rules = []rule{
 	// Batches.
 	{pkgs: []string{"batch/pool"}, allow: none,
 		why: "the one pool runs jobs by index; importers fan out over it without depending on what a run is"},
-	{pkgs: []string{"batch"}, allow: []string{"batch/pool", "output", "internal/staging", "schema/...", "runfolder", "limits", "units"},
+	{pkgs: []string{"batch"}, allow: []string{"batch/pool", "output", "internal/shellquote", "internal/staging", "schema/...", "runfolder", "limits", "units"},
 		why: "the batch executor runs items into run folders and reads their manifests; what an item runs (the replay, a dataset, a link simulation) is the plan builder's business"},
 
 	{pkgs: []string{"reproduce"}, deny: []string{"cca/*", "rl/...", "sweep", "netcalc"},
