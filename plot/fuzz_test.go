@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/output"
 )
 
@@ -14,16 +15,11 @@ import (
 // the file, and never panics.
 func FuzzReadDecisions(f *testing.F) {
 	dir := f.TempDir()
-	valid := filepath.Join(dir, "seed.parquet")
-	if err := output.WriteRows(valid, []decisionRow{{TNs: 0, FlowID: 0, NewRateBps: 100e9}, {TNs: 150, FlowID: 1, NewRateBps: 5e9}}); err != nil {
-		f.Fatal(err)
+	for _, b := range testfiles.WrittenSeeds(f, filepath.Join(dir, "seed.parquet"), func(p string) error {
+		return output.WriteRows(p, []decisionRow{{TNs: 0, FlowID: 0, NewRateBps: 100e9}, {TNs: 150, FlowID: 1, NewRateBps: 5e9}})
+	}) {
+		f.Add(b)
 	}
-	b, err := os.ReadFile(valid)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
-	f.Add(b[:len(b)/2])
 	f.Add([]byte{})
 	f.Add([]byte("PAR1PAR1"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccreplay/ccreplay/ingest/otf2/internal/otf2write"
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 )
 
 // fuzzFiles is a small archive in memory: 3 ranks, a halo exchange and
@@ -29,8 +30,9 @@ func FuzzReader(f *testing.F) {
 	files := fuzzFiles()
 	for i, name := range fuzzTargets {
 		b := files[name]
-		f.Add(uint8(i), b)
-		f.Add(uint8(i), b[:len(b)/2])
+		for _, s := range testfiles.Seeds(b) {
+			f.Add(uint8(i), s)
+		}
 		flip := append([]byte(nil), b...)
 		for k := 19; k < len(flip); k += 13 {
 			flip[k] ^= 0xff

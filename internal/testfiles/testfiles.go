@@ -1,6 +1,7 @@
 // Package testfiles makes, for tests, the inputs a bounded reader must
 // refuse without reading them: a sparse file larger than a limit and a
-// link to an endless device; and small input files of given content.
+// link to an endless device; small input files of given content; and
+// the seeds a file reader's fuzz test starts from.
 package testfiles
 
 import (
@@ -45,4 +46,29 @@ func Write(t testing.TB, dir, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Seeds returns the fuzz seeds a reader of valid file contents b starts
+// from: b itself, its first half (a file cut short) and a copy with the
+// byte a third of the way in flipped (a damaged one).
+func Seeds(b []byte) [][]byte {
+	flipped := append([]byte(nil), b...)
+	if len(flipped) > 0 {
+		flipped[len(b)/3] ^= 0x5a
+	}
+	return [][]byte{b, b[:len(b)/2], flipped}
+}
+
+// WrittenSeeds has write make a valid file at path, failing the test
+// where it cannot, and returns the Seeds of its contents.
+func WrittenSeeds(t testing.TB, path string, write func(path string) error) [][]byte {
+	t.Helper()
+	if err := write(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Seeds(b)
 }

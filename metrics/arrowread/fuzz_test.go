@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/limits"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -39,19 +40,9 @@ var fileReaders = []struct {
 func FuzzReadRunParquet(f *testing.F) {
 	dir := f.TempDir()
 	seed := func(name string, write func(string) error) {
-		p := filepath.Join(dir, name)
-		if err := write(p); err != nil {
-			f.Fatal(err)
+		for _, b := range testfiles.WrittenSeeds(f, filepath.Join(dir, name), write) {
+			f.Add(b)
 		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-		f.Add(b[:len(b)/2])
-		flipped := append([]byte(nil), b...)
-		flipped[len(b)/3] ^= 0x5a
-		f.Add(flipped)
 	}
 	seed(runfolder.FlowsFile, func(p string) error { return output.WriteRows(p, randomRows[v2.FlowRow](20, 1)) })
 	seed(runfolder.MessagesFile, func(p string) error { return output.WriteRows(p, randomRows[v2.MessageRow](20, 2)) })
