@@ -597,18 +597,16 @@ func TestStableColoursAndPooledSeeds(t *testing.T) {
 // so a link to /dev/zero is refused at once, and a file larger than
 // limits.MaxRunParquetBytes from its size, each in one line naming it.
 func TestReadDecisionsBounded(t *testing.T) {
-	dir := t.TempDir()
-	big := filepath.Join(dir, "big.parquet")
-	testfiles.Sparse(t, big, limits.MaxRunParquetBytes+1)
-	zero := filepath.Join(dir, "zero.parquet")
-	testfiles.ZeroLink(t, zero)
-	for path, want := range map[string]string{
-		big:  big + ": 68719476737 bytes, more than 64 GiB, the limit of a run's " + runfolder.DecisionsFile,
-		zero: zero + ": is a character device; a run's " + runfolder.DecisionsFile + " must be a regular file",
-	} {
-		_, err := readDecisions(path, map[int64]bool{0: true})
-		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("readDecisions(%s): %v, want %q", path, err, want)
-		}
-	}
+	testfiles.Bounded{
+		Read: func(path string) error {
+			_, err := readDecisions(path, map[int64]bool{0: true})
+			return err
+		},
+		Limit:      limits.MaxRunParquetBytes,
+		Big:        "big.parquet",
+		Zero:       "zero.parquet",
+		Prefix:     "decisions: ",
+		TooBig:     "68719476737 bytes, more than 64 GiB, the limit of a run's " + runfolder.DecisionsFile,
+		NotRegular: "is a character device; a run's " + runfolder.DecisionsFile + " must be a regular file",
+	}.CheckRefused(t)
 }

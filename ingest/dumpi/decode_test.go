@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -386,21 +385,18 @@ func readAll(data []byte, name string) error {
 // regular file (a link to /dev/zero) at once, each in one line naming
 // the file.
 func TestOpenBounded(t *testing.T) {
-	dir := t.TempDir()
-	big := filepath.Join(dir, "big-0000.bin")
-	testfiles.Sparse(t, big, limits.MaxDUMPIBytes+1)
-	zero := filepath.Join(dir, "zero-0000.bin")
-	testfiles.ZeroLink(t, zero)
-	for path, want := range map[string]string{
-		big:  big + ": 68719476737 bytes, more than 64 GiB, the limit of a DUMPI .bin file",
-		zero: zero + ": is a character device; a DUMPI .bin file must be a regular file",
-	} {
-		df, err := Open(path)
-		if err == nil {
-			df.Close()
-		}
-		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("Open(%s): %v, want %q", path, err, want)
-		}
-	}
+	testfiles.Bounded{
+		Read: func(path string) error {
+			df, err := Open(path)
+			if err == nil {
+				df.Close()
+			}
+			return err
+		},
+		Limit:      limits.MaxDUMPIBytes,
+		Big:        "big-0000.bin",
+		Zero:       "zero-0000.bin",
+		TooBig:     "68719476737 bytes, more than 64 GiB, the limit of a DUMPI .bin file",
+		NotRegular: "is a character device; a DUMPI .bin file must be a regular file",
+	}.CheckRefused(t)
 }

@@ -1,12 +1,14 @@
 // Package testfiles makes, for tests, the inputs a bounded reader must
 // refuse without reading them: a sparse file larger than a limit and a
-// link to an endless device; small input files of given content; and
+// link to an endless device, and checks a reader refuses both; small
+// input files of given content; and
 // the seeds a file reader's fuzz test starts from.
 package testfiles
 
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -71,4 +73,38 @@ func WrittenSeeds(t testing.TB, path string, write func(path string) error) [][]
 		t.Fatal(err)
 	}
 	return Seeds(b)
+}
+
+// Bounded is a reader with a bound on its input, as a test of it sees
+// it: Read opens the file at a path (and closes it); Limit is its bound
+// in bytes; Big and Zero name the too-large file and the link to
+// /dev/zero the test makes; each error must start with Prefix, the
+// file's path and ": ", then say TooBig or NotRegular.
+type Bounded struct {
+	Read               func(path string) error
+	Limit              int64
+	Big, Zero          string
+	Prefix             string
+	TooBig, NotRegular string
+}
+
+// CheckRefused checks that b.Read refuses, in one line naming the file,
+// a Sparse file one byte past b.Limit (from its size) and a ZeroLink
+// (as not a regular file), both made in a temporary folder.
+func (b Bounded) CheckRefused(t testing.TB) {
+	t.Helper()
+	dir := t.TempDir()
+	big := filepath.Join(dir, b.Big)
+	Sparse(t, big, b.Limit+1)
+	zero := filepath.Join(dir, b.Zero)
+	ZeroLink(t, zero)
+	for path, want := range map[string]string{
+		big:  b.Prefix + big + ": " + b.TooBig,
+		zero: b.Prefix + zero + ": " + b.NotRegular,
+	} {
+		err := b.Read(path)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("reading %s: %v, want %q", path, err, want)
+		}
+	}
 }
