@@ -9,6 +9,7 @@ import (
 	"github.com/ccreplay/ccreplay/internal/clierr"
 	"github.com/ccreplay/ccreplay/internal/iostreams"
 	"github.com/ccreplay/ccreplay/plot"
+	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
 
@@ -30,6 +31,11 @@ type CommandOptions struct {
 	Figures  string
 	// JSON prints the report (or the list) as JSON.
 	JSON bool
+	// MaxMemory is --max-memory as given ("": the machine's memory);
+	// CheckMemory (nil: no check) refuses the runs whose parallel largest
+	// estimates exceed it together (Options.CheckMemory).
+	MaxMemory   string
+	CheckMemory func(flag string, each []replay.MemoryEstimate, parallel int) error
 	// Params are Options.CCAParams (eval fdcc's --policy).
 	Params map[string]map[string]string
 	// Registry builds the algorithms.
@@ -93,6 +99,11 @@ func (o *CommandOptions) options() (*Experiment, Options, error) {
 		o.Out = fmt.Sprintf("reproduce-%s-%s", e.Name, scale)
 	}
 	opt := Options{Scale: scale, Out: o.Out, Force: o.Force, Parallel: o.Parallel, Registry: o.Registry, Figures: figs, CCAParams: o.Params}
+	if o.CheckMemory != nil {
+		opt.CheckMemory = func(each []replay.MemoryEstimate, parallel int) error {
+			return o.CheckMemory(o.MaxMemory, each, parallel)
+		}
+	}
 	if o.Progress != nil {
 		opt.Progress = func(done, total int) {
 			o.Progress(fmt.Sprintf("reproduce %s: %d/%d simulations done", e.Name, done, total))

@@ -54,6 +54,10 @@ type Options struct {
 	// "p.json"}}: an evaluation of another policy on the paper's setup. The
 	// run configurations written carry them.
 	CCAParams map[string]map[string]string
+	// CheckMemory, when not nil, is given every run's estimated peak
+	// (replay.EstimateMemory) and Parallel once the runs are resolved,
+	// before any starts; an error it returns is Execute's, nothing written.
+	CheckMemory func(each []replay.MemoryEstimate, parallel int) error
 }
 
 // ConfigName is the file name under ConfigsDir of the run labelled label.
@@ -128,6 +132,15 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 		}
 		setups[i] = st
 		outs[i] = &Outcome{Run: r, Dir: filepath.Join(stage.Dir, filepath.FromSlash(r.Label))}
+	}
+	if o.CheckMemory != nil {
+		each := make([]replay.MemoryEstimate, len(setups))
+		for i, st := range setups {
+			each[i] = replay.EstimateMemory(st.Topology, st.Trace)
+		}
+		if err := o.CheckMemory(each, o.Parallel); err != nil {
+			return nil, err
+		}
 	}
 	pl := &batch.Plan{}
 	for i, oc := range outs {

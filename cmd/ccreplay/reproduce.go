@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/ccreplay/ccreplay/internal/membudget"
 	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
@@ -85,6 +87,7 @@ func (o *reproduceOptions) addFlags(fl *pflag.FlagSet, full, out, printed string
 	fl.BoolVar(&o.JSON, "json", false, "print the "+printed+" as JSON")
 	fl.IntVar(&o.Parallel, "parallel", runtime.GOMAXPROCS(0), "simulations at once")
 	fl.StringVar(&o.Figures, "figure", "png", "figure formats: png, svg, png,svg or none")
+	fl.StringVar(&o.MaxMemory, "max-memory", "", strings.Replace(maxMemoryHelp, "a run whose estimated peak memory is", "the simulations whose estimated peak memory, the --parallel largest at once, is", 1))
 }
 
 // reproduceRun lists the experiments or runs one.
@@ -94,5 +97,6 @@ func reproduceRun(o *reproduceOptions) error { return o.run(o.ctx, o.Name, o.Out
 func (o *reproduceOptions) run(ctx context.Context, name string, outGiven bool) error {
 	prog := o.s.newProgressLine()
 	o.Name, o.OutGiven, o.Params, o.Registry, o.Progress, o.ClearProgress = name, outGiven, o.params, o.s.registry(), prog.set, prog.clear
+	o.CheckMemory = membudget.CheckRuns
 	return o.Run(ctx, o.s.ioStreams())
 }

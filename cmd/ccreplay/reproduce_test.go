@@ -259,3 +259,46 @@ func reproducedValues(t *testing.T, name string) map[string]float64 {
 	}
 	return got
 }
+
+// reproduce refuses, before any simulation starts, an experiment whose
+// --parallel largest runs (replay.EstimateMemory each) need more than
+// --max-memory together (issue 33, class 4), in one line with the
+// estimate, exit 3, nothing written: neither a new folder nor a change to
+// the one --force would replace. With the default budget (the machine's
+// memory) the same experiment runs as before.
+func TestReproduceMaxMemory(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	r := runCLI(t, "reproduce", "rlccnic-table3", "-o", out, "--parallel", "2", "--figure", "none", "--max-memory", "1MB")
+	line := strings.TrimSuffix(r.stderr, "\n")
+	if r.code != ExitBadInput || strings.Contains(line, "\n") || r.stdout != "" {
+		t.Fatalf("exit %d, want %d, one line on stderr and nothing on stdout; stdout:\n%s\nstderr:\n%s", r.code, ExitBadInput, r.stdout, r.stderr)
+	}
+	for _, w := range []string{"the largest run needs about ", " messages x 3.6 KB + ", "; the 2 largest held at once (--parallel 2) need about ", "more than --max-memory 1MB"} {
+		if !strings.Contains(line, w) {
+			t.Errorf("%q lacks %q", line, w)
+		}
+	}
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("refused run left %v in %s", names, dir)
+	}
+	runCLI(t, "reproduce", "rlccnic-table3", "-o", out, "--figure", "none").mustSucceed(t)
+	before, err := os.ReadFile(filepath.Join(out, reproduce.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, "reproduce", "rlccnic-table3", "-o", out, "--force", "--figure", "none", "--max-memory", "1MB")
+	if r.code != ExitBadInput {
+		t.Errorf("--force over a run: exit %d, want %d\n%s", r.code, ExitBadInput, r.stderr)
+	}
+	if after, err := os.ReadFile(filepath.Join(out, reproduce.ReportFile)); err != nil || string(after) != string(before) {
+		t.Errorf("refused --force run changed %s: %v", reproduce.ReportFile, err)
+	}
+	if names := dirNames(t, dir); len(names) != 1 || names[0] != "out" {
+		t.Errorf("refused --force run left %v in %s", names, dir)
+	}
+	// eval fdcc shares reproduce's flags, this one too.
+	if r := runCLI(t, "eval", "fdcc", "--help"); r.code != 0 || !strings.Contains(r.stdout, "--max-memory") {
+		t.Errorf("eval fdcc --help: exit %d, no --max-memory:\n%s", r.code, r.stdout)
+	}
+}

@@ -5,8 +5,10 @@
 package membudget
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,11 +54,42 @@ func Check(flag string, topo *topology.Topology, tr *trace.Trace, runs int) erro
 	if runs > 1 {
 		at = fmt.Sprintf(" x %d runs at once = %s", runs, replay.FormatMemory(need))
 	}
+	return clierr.Inputf("the run needs %s%s, more than %s; give a smaller workload or network, or --max-memory (docs/LIMITS.md, \"Memory\")",
+		e, at, named(flag, what, budget))
+}
+
+// CheckRuns refuses, as a bad input naming the estimates, a batch of runs
+// (each their replay.EstimateMemory) of which the parallel largest, held
+// at once, would need more than the budget of flag together.
+func CheckRuns(flag string, each []replay.MemoryEstimate, parallel int) error {
+	budget, what, err := Budget(flag)
+	if err != nil || budget <= 0 || len(each) == 0 {
+		return err
+	}
+	big := slices.SortedFunc(slices.Values(each), func(a, b replay.MemoryEstimate) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	big = big[:min(max(parallel, 1), len(big))]
+	var need int64
+	for _, e := range big {
+		need += e.Bytes
+	}
+	if need <= budget {
+		return nil
+	}
+	at := ""
+	if len(big) > 1 {
+		at = fmt.Sprintf("; the %d largest held at once (--parallel %d) need about %s", len(big), parallel, replay.FormatMemory(need))
+	}
+	return clierr.Inputf("the largest run needs %s%s, more than %s; give a smaller --parallel or --scale, or --max-memory (docs/LIMITS.md, \"Memory\")",
+		big[0], at, named(flag, what, budget))
+}
+
+// named is the budget's name in a refusal: with no flag, the machine's
+// memory and its size.
+func named(flag, what string, budget int64) string {
 	if flag == "" {
 		what += " (" + replay.FormatMemory(budget) + ")"
 	}
-	return clierr.Inputf("the run needs %s%s, more than %s; give a smaller workload or network, or --max-memory (docs/LIMITS.md, \"Memory\")",
-		e, at, what)
+	return what
 }
 
 // MachineMemory is the memory this process may use: the smaller of the

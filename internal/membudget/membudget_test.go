@@ -62,3 +62,39 @@ func TestCheck(t *testing.T) {
 		t.Errorf("over budget: %v", err)
 	}
 }
+
+// A batch of runs is refused when the --parallel largest of their
+// estimates (replay.EstimateMemory), held at once, add up to more than
+// the budget, named with the largest and the sum; the smaller ones and
+// the order given do not count.
+func TestCheckRuns(t *testing.T) {
+	mb := func(n int64) replay.MemoryEstimate { return replay.MemoryEstimate{Bytes: n * 1e6} }
+	each := []replay.MemoryEstimate{mb(10), mb(100), mb(1), mb(50)}
+	if err := CheckRuns("0", each, 4); err != nil {
+		t.Errorf("no budget: %v", err)
+	}
+	if err := CheckRuns("150MB", each, 2); err != nil {
+		t.Errorf("100 + 50 MB within 150 MB: %v", err)
+	}
+	if err := CheckRuns("100MB", each, 1); err != nil {
+		t.Errorf("one at once, 100 MB within 100 MB: %v", err)
+	}
+	if err := CheckRuns("1KB", nil, 4); err != nil {
+		t.Errorf("no runs: %v", err)
+	}
+	err := CheckRuns("150MB", each, 3)
+	if clierr.Code(err) != clierr.ExitBadInput || strings.Contains(err.Error(), "\n") ||
+		!strings.Contains(err.Error(), "the largest run needs "+mb(100).String()) ||
+		!strings.Contains(err.Error(), "the 3 largest held at once (--parallel 3) need about 160 MB") ||
+		!strings.Contains(err.Error(), "more than --max-memory 150MB") {
+		t.Errorf("100 + 50 + 10 MB over 150 MB: %v", err)
+	}
+	err = CheckRuns("99MB", each, 1)
+	if clierr.Code(err) != clierr.ExitBadInput || strings.Contains(err.Error(), "held at once") ||
+		!strings.Contains(err.Error(), "the largest run needs "+mb(100).String()+", more than --max-memory 99MB") {
+		t.Errorf("100 MB alone over 99 MB: %v", err)
+	}
+	if err := CheckRuns("lots", each, 1); clierr.Code(err) != clierr.ExitUsage {
+		t.Errorf("CheckRuns(lots): %v, want a usage error", err)
+	}
+}
