@@ -108,7 +108,7 @@ func SubmitSlurm(ctx context.Context, root string, pl *Plan, points []int, opt S
 	sb.WriteString("#!/bin/sh\n")
 	fmt.Fprintf(&sb, "# ccreplay %s %s: %d points, %d per task\n", opt.Command[0], absRoot, len(points), opt.Chunk)
 	fmt.Fprintf(&sb, "#SBATCH --job-name=ccreplay-%s\n#SBATCH --array=%s\n", opt.Command[0], array)
-	fmt.Fprintf(&sb, "#SBATCH --output=%s\n", filepath.Join(dir, fmt.Sprintf("submit-%03d_%%a.out", seq)))
+	fmt.Fprintf(&sb, "#SBATCH --output=%s\n", filepath.Join(slurmPattern(dir), fmt.Sprintf("submit-%03d_%%a.out", seq)))
 	fmt.Fprintf(&sb, "#SBATCH --chdir=%s\n", cwd)
 	if opt.Partition != "" {
 		fmt.Fprintf(&sb, "#SBATCH --partition=%s\n", opt.Partition)
@@ -143,6 +143,12 @@ func SubmitSlurm(ctx context.Context, root string, pl *Plan, points []int, opt S
 	id, _, _ := strings.Cut(strings.TrimSpace(stdout.String()), ";")
 	return &Submission{JobID: id, Script: script, List: list, Points: len(points), Tasks: tasks}, nil
 }
+
+// slurmPattern escapes a path for an sbatch file-name pattern (--output):
+// sbatch replaces %a, %j, %A, %x and the other %-sequences and reads %% as
+// one %, so a folder whose name holds a % (--out 'run%j') would otherwise
+// send the tasks' output somewhere else.
+func slurmPattern(path string) string { return strings.ReplaceAll(path, "%", "%%") }
 
 // TaskPoints' errors: the list cannot be read (ErrList) or has no entries
 // for the task (ErrTask).

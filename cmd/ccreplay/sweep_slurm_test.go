@@ -82,15 +82,21 @@ func TestSweepOnRealSlurm(t *testing.T) {
 		}
 	}
 	// Estimates take the same path: a sweep of kind estimate as a job
-	// array, each task a ccreplay estimate into its point's folder.
+	// array, each task a ccreplay estimate into its point's folder. The
+	// folder's name holds a % (in --output sbatch would read %j as the job
+	// id): the tasks' output must still land in its state folder.
+	est := "est%j"
 	eargs := []string{"sweep", "--kind", "estimate", "--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=100us",
-		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn,hpcc", "--out", "est", "--slurm", "--ccreplay", os.Args[0]}
+		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn,hpcc", "--out", est, "--slurm", "--ccreplay", os.Args[0]}
 	runCLI(t, eargs...).mustSucceed(t)
 	cl.waitIdle(t)
 	for _, c := range []string{"dcqcn", "hpcc"} {
-		if m, err := runfolder.ReadManifest(filepath.Join("est", "cca="+c)); err != nil || m.Mode != runfolder.ModeEstimate {
-			t.Fatalf("estimate point %s on Slurm: %v\nslurm output: %s", c, err, slurmOutputs(filepath.Join("est", sweep.StateDir)))
+		if m, err := runfolder.ReadManifest(filepath.Join(est, "cca="+c)); err != nil || m.Mode != runfolder.ModeEstimate {
+			t.Fatalf("estimate point %s on Slurm: %v\nslurm output: %s", c, err, slurmOutputs(filepath.Join(est, sweep.StateDir)))
 		}
+	}
+	if outs, _ := filepath.Glob(filepath.Join(est, sweep.StateDir, "slurm", "submit-001_*.out")); len(outs) == 0 {
+		t.Errorf("no task output in %s's state folder (the %% in its name was read as a pattern)", est)
 	}
 	cl.stop(t)
 	t.Logf("a full cycle on real Slurm took %v", time.Since(start).Round(time.Millisecond))
