@@ -26,7 +26,6 @@ import (
 	"github.com/ccreplay/ccreplay/runner"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace/gen"
-	"github.com/ccreplay/ccreplay/units"
 	"github.com/ccreplay/ccreplay/version"
 )
 
@@ -72,21 +71,7 @@ func NewDigest(wl string, msgs []v2.MessageRow) Digest {
 	if !gen.IsOSU(wl) {
 		return d
 	}
-	plan, err := gen.OSUPlan(wl)
-	if err != nil {
-		d.OSUErr = err
-		return d
-	}
-	spans := map[int64]gen.Span{}
-	for i := range msgs {
-		m := &msgs[i]
-		fin := units.Nanos(m.FinishNs)
-		if m.FinishNs < 0 {
-			fin = -1
-		}
-		gen.AddSpan(spans, m.CollectiveID, units.Nanos(m.ReleaseNs), fin)
-	}
-	d.OSU, d.OSUErr = gen.OSULatency(plan, spans)
+	d.OSU, d.OSUErr = runner.OSULatency(wl, msgs)
 	return d
 }
 

@@ -3,9 +3,7 @@ package reproduce
 import (
 	"fmt"
 
-	v2 "github.com/ccreplay/ccreplay/schema/v2"
-
-	"github.com/ccreplay/ccreplay/trace/gen"
+	"github.com/ccreplay/ccreplay/runner"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -55,7 +53,7 @@ func osuAt(s Scale, label string, size int64) func(Outcomes) (float64, error) {
 		if !ok || !oc.Done {
 			return 0, fmt.Errorf("no run %q", label)
 		}
-		pts, err := osuReport(osuWorkload(s), oc.Spans)
+		pts, err := runner.OSUReport(osuWorkload(s), oc.Spans)
 		if err != nil {
 			return 0, err
 		}
@@ -66,37 +64,6 @@ func osuAt(s Scale, label string, size int64) func(Outcomes) (float64, error) {
 		}
 		return 0, fmt.Errorf("run %s has no %d B size", label, size)
 	}
-}
-
-// OSULatency is osu_alltoall's report (mean latency per message size)
-// computed from the messages of a replay of the osu-alltoall workload
-// spec, as `ccreplay run` and `compare` print it.
-func OSULatency(workload string, msgs []v2.MessageRow) ([]gen.OSUPoint, error) {
-	spans := map[int64]gen.Span{}
-	for i := range msgs {
-		addSpan(spans, &msgs[i])
-	}
-	return osuReport(workload, spans)
-}
-
-// osuReport is osu_alltoall's report of a replay of the osu-alltoall
-// workload spec whose message rows were folded into spans (addSpan).
-func osuReport(workload string, spans map[int64]gen.Span) ([]gen.OSUPoint, error) {
-	plan, err := gen.OSUPlan(workload)
-	if err != nil {
-		return nil, err
-	}
-	return gen.OSULatency(plan, spans)
-}
-
-// addSpan folds message row m into the collective spans (gen.AddSpan; an
-// unfinished message has a finish of -1).
-func addSpan(spans map[int64]gen.Span, m *v2.MessageRow) {
-	fin := units.Nanos(m.FinishNs)
-	if m.FinishNs < 0 {
-		fin = -1
-	}
-	gen.AddSpan(spans, m.CollectiveID, units.Nanos(m.ReleaseNs), fin)
 }
 
 // dolceFCTTable is one of Tables I and II: mean FCT per load.

@@ -63,7 +63,7 @@ type Outcome struct {
 	Summary metrics.Summary
 	// Spans are the run's collectives, by collective id: the first release
 	// and the last finish of their messages (gen.AddSpan, folded as the
-	// message rows pass), what the OSU report is made of (OSUFromSpans).
+	// message rows pass), what the OSU report is made of (runner.OSUReport).
 	// Empty when no message belongs to a collective.
 	Spans map[int64]gen.Span
 

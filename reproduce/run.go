@@ -19,7 +19,6 @@ import (
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	"github.com/ccreplay/ccreplay/trace/gen"
 	"github.com/ccreplay/ccreplay/version"
 )
 
@@ -161,9 +160,9 @@ func Execute(ctx context.Context, e *Experiment, o Options) (*Report, error) {
 				}
 				return fmt.Errorf("%s run %s: %w", e.Name, oc.Run.Label, err)
 			}
-			spans := map[int64]gen.Span{}
+			spans := runner.OSUSpans{}
 			for k := range res.Messages {
-				addSpan(spans, &res.Messages[k])
+				spans.Add(&res.Messages[k])
 			}
 			oc.Done, oc.Summary, oc.Spans = true, man.Summary, spans
 			return nil

@@ -7,8 +7,8 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/metrics/inspect"
-	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runfolder"
+	"github.com/ccreplay/ccreplay/runner"
 )
 
 func init() {
@@ -118,6 +118,6 @@ func metricsRun(o *metricsOptions) error {
 	if o.f.ErrIsTerminal {
 		o.opts.Progress = o.f.Err
 	}
-	o.opts.OSULatency = reproduce.OSULatency
+	o.opts.OSULatency = runner.OSULatency
 	return inspect.Print(o.ctx, o.args, o.opts)
 }

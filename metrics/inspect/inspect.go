@@ -57,7 +57,7 @@ type Options struct {
 	Progress io.Writer
 	// OSULatency is the OSU benchmark's report (mean latency per message
 	// size) of an osu-alltoall workload from a run's message rows
-	// (reproduce.OSULatency); nil prints no OSU table.
+	// (runner.OSULatency); nil prints no OSU table.
 	OSULatency func(workload string, msgs []v2.MessageRow) ([]gen.OSUPoint, error)
 }
 

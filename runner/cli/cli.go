@@ -58,7 +58,7 @@ type run struct {
 	cfg   replay.Config
 	stage *runfolder.Staged
 	hpcc  *runconfig.HPCCOutputs
-	spans OSUSpans
+	spans runner.OSUSpans
 }
 
 // Run replays the workload the flags describe and writes its run folder
@@ -75,7 +75,7 @@ func Run(ctx context.Context, o *runconfig.Flags, env Env) error {
 	sc := Scenario(r.st, &r.cfg)
 	sc.StreamRows = r.st.HPCC == nil && o.FCTTxt == ""
 	if sc.StreamRows && gen.IsOSU(r.st.Req.Workload) {
-		r.spans = OSUSpans{}
+		r.spans = runner.OSUSpans{}
 		sc.OnMessage = r.spans.Add
 	}
 	res, man, err := runner.Run(ctx, sc, r.stage.Dir, func(dir string, res *replay.Result, man *runner.Manifest) error {

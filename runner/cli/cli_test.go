@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,10 +16,8 @@ import (
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runfolder"
-	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
-	"github.com/ccreplay/ccreplay/units"
 )
 
 // testEnv is an Env over buffers with no memory budget; stats lines say
@@ -108,19 +105,5 @@ func TestStagedPath(t *testing.T) {
 		if got := StagedPath(out, st, p); got != p {
 			t.Errorf("%s became %s", p, got)
 		}
-	}
-}
-
-// A collective's span runs from its first release to its last finish; an
-// unfinished message (finish -1) leaves it unfinished.
-func TestOSUSpans(t *testing.T) {
-	s := OSUSpans{}
-	s.Add(&v2.MessageRow{CollectiveID: 1, ReleaseNs: 10, FinishNs: 50})
-	s.Add(&v2.MessageRow{CollectiveID: 1, ReleaseNs: 5, FinishNs: 40})
-	s.Add(&v2.MessageRow{CollectiveID: 2, ReleaseNs: 5, FinishNs: -1})
-	s.Add(&v2.MessageRow{CollectiveID: -1, ReleaseNs: 1, FinishNs: 2})
-	want := OSUSpans{1: {Start: units.Nanos(5), End: units.Nanos(50)}, 2: {Start: units.Nanos(5), End: -1}}
-	if !maps.Equal(s, want) {
-		t.Errorf("spans %v, want %v", s, want)
 	}
 }

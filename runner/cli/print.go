@@ -7,13 +7,10 @@ import (
 	"github.com/ccreplay/ccreplay/hpccfmt"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/replay"
-	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runconfig"
 	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/runner"
-	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/trace/gen"
-	"github.com/ccreplay/ccreplay/units"
 )
 
 // extraFiles writes what a run adds to its folder beyond runner's (the
@@ -78,29 +75,12 @@ func (r *run) print(res *replay.Result, man *runner.Manifest) error {
 	return nil
 }
 
-// OSUSpans folds a streamed run's message rows (runner.Scenario's
-// OnMessage) into the collective spans the benchmark's report is made of.
-type OSUSpans map[int64]gen.Span
-
-// Add folds one message row in.
-func (s OSUSpans) Add(m *v2.MessageRow) {
-	fin := units.Nanos(m.FinishNs)
-	if m.FinishNs < 0 {
-		fin = -1
-	}
-	gen.AddSpan(s, m.CollectiveID, units.Nanos(m.ReleaseNs), fin)
-}
-
 // OSULatencyOf is the benchmark's report (mean latency per message size)
 // of a run of the osu-alltoall workload: from spans when the run was
 // streamed (spans not nil), else from res's message rows.
-func OSULatencyOf(workload string, res *replay.Result, spans OSUSpans) ([]gen.OSUPoint, error) {
+func OSULatencyOf(workload string, res *replay.Result, spans runner.OSUSpans) ([]gen.OSUPoint, error) {
 	if spans == nil {
-		return reproduce.OSULatency(workload, res.Messages)
+		return runner.OSULatency(workload, res.Messages)
 	}
-	plan, err := gen.OSUPlan(workload)
-	if err != nil {
-		return nil, err
-	}
-	return gen.OSULatency(plan, spans)
+	return runner.OSUReport(workload, spans)
 }
