@@ -1,10 +1,10 @@
 package estimate
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 )
 
 // FuzzReadLinksManifest: any estimate-links.json is read or refused with
@@ -15,23 +15,16 @@ func FuzzReadLinksManifest(f *testing.F) {
 	f.Add([]byte(`{"schema_version": "ccreplay.v2", "kind": "estimate-links", "links": [{"index": 3, "dir": "../x", "hash": "ab"}]}`))
 	f.Add([]byte(`{"kind": "estimate-links", "links": {}}`))
 	f.Add([]byte("\x00"))
-	root := f.TempDir()
-	p := filepath.Join(root, LinksManifestFile)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m, err := ReadLinksManifest(root)
+	testfiles.FuzzFolder(f, LinksManifestFile, func(t *testing.T, dir string) error {
+		m, err := ReadLinksManifest(dir)
 		if err != nil {
-			if strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error on several lines: %q", err)
-			}
-			return
+			return err
 		}
 		for _, it := range m.Links {
 			if strings.Contains(it.Dir, "/") || strings.Contains(it.Dir, "..") || !strings.HasPrefix(it.Dir, "link=") {
 				t.Fatalf("folder %q read", it.Dir)
 			}
 		}
+		return nil
 	})
 }

@@ -1,10 +1,9 @@
 package sweep
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 )
 
 // FuzzReadManifest: any sweep.json is read or refused with one line
@@ -14,16 +13,9 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte(`{"kind": "sweep", "points": {}}`))
 	f.Add([]byte(`{"schema_version": "ccreplay.sweep.v1", "kind": "sweep", "points": [{"index": 7, "dir": "../x"}]}`))
 	f.Add([]byte("\x00"))
-	root := f.TempDir()
-	p := filepath.Join(root, ManifestFile)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := ReadManifest(root)
-		if err != nil && strings.Contains(err.Error(), "\n") {
-			t.Fatalf("error on several lines: %q", err)
-		}
+	testfiles.FuzzFolder(f, ManifestFile, func(_ *testing.T, dir string) error {
+		_, err := ReadManifest(dir)
+		return err
 	})
 }
 

@@ -2,7 +2,8 @@
 // refuse without reading them: a sparse file larger than a limit and a
 // link to an endless device, and checks a reader refuses both; small
 // input files of given content; and
-// the seeds a file reader's fuzz test starts from.
+// the seeds a file reader's fuzz test starts from, and the fuzz target
+// of a reader of one file in a folder.
 package testfiles
 
 import (
@@ -73,6 +74,23 @@ func WrittenSeeds(t testing.TB, path string, write func(path string) error) [][]
 		t.Fatal(err)
 	}
 	return Seeds(b)
+}
+
+// FuzzFolder fuzzes a reader of the file name in a folder: each input is
+// written as that file in one folder (made once) and read is called with
+// the folder; an error read returns must be one line. read checks the
+// rest (what the error names, what a file read holds).
+func FuzzFolder(f *testing.F, name string, read func(t *testing.T, dir string) error) {
+	dir := f.TempDir()
+	p := filepath.Join(dir, name)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := read(t, dir); err != nil && strings.Contains(err.Error(), "\n") {
+			t.Fatalf("error on several lines: %q", err)
+		}
+	})
 }
 
 // Bounded is a reader with a bound on its input, as a test of it sees
