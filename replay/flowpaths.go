@@ -34,11 +34,39 @@ func FlowPaths(cfg *Config, tr *trace.Trace) ([]FlowPath, error) {
 		return nil, fmt.Errorf("no topology")
 	}
 	routes := topo.Routes()
-	byQP := map[int64]int32{}
-	var out []FlowPath
-	for i := range tr.Messages {
+	flowOf, first := NumberFlows(tr.Messages)
+	out := make([]FlowPath, 0, len(first))
+	for fid, i := range first {
 		m := &tr.Messages[i]
+		h := splitmix.Next(cfg.Seed ^ splitmix.Next(uint64(fid)))
+		path := routes.Path(m.Src, m.Dst, h)
+		if path == nil {
+			return nil, badInput{fmt.Errorf("message %d: topology %s has no route from host %d to host %d", m.ID, topo.Name, m.Src, m.Dst)}
+		}
+		out = append(out, FlowPath{ID: int32(fid), Src: m.Src, Dst: m.Dst, Hash: h, Prio: uint8(m.Priority), Start: m.Release, Path: path})
+	}
+	for i, fid := range flowOf {
+		if fid < 0 {
+			continue
+		}
+		f := &out[fid]
+		f.Size += units.Bytes(tr.Messages[i].Bytes)
+		f.Msgs = append(f.Msgs, int32(i))
+	}
+	return out, nil
+}
+
+// NumberFlows numbers the flows of msgs as Run does: one per queue pair
+// (FlowID), or per message without one, in order of first appearance; a
+// message between endpoints on the same host has no flow. flowOf is each
+// message's flow (-1: none), first each flow's first message.
+func NumberFlows(msgs []trace.Message) (flowOf, first []int32) {
+	byQP := map[int64]int32{}
+	flowOf = make([]int32, len(msgs))
+	for i := range msgs {
+		m := &msgs[i]
 		if m.Src == m.Dst {
+			flowOf[i] = -1
 			continue
 		}
 		fid, ok := int32(-1), false
@@ -46,20 +74,13 @@ func FlowPaths(cfg *Config, tr *trace.Trace) ([]FlowPath, error) {
 			fid, ok = byQP[m.FlowID]
 		}
 		if !ok {
-			fid = int32(len(out))
-			h := splitmix.Next(cfg.Seed ^ splitmix.Next(uint64(fid)))
-			path := routes.Path(m.Src, m.Dst, h)
-			if path == nil {
-				return nil, badInput{fmt.Errorf("message %d: topology %s has no route from host %d to host %d", m.ID, topo.Name, m.Src, m.Dst)}
-			}
-			out = append(out, FlowPath{ID: fid, Src: m.Src, Dst: m.Dst, Hash: h, Prio: uint8(m.Priority), Start: m.Release, Path: path})
+			fid = int32(len(first))
+			first = append(first, int32(i))
 			if m.FlowID >= 0 {
 				byQP[m.FlowID] = fid
 			}
 		}
-		f := &out[fid]
-		f.Size += units.Bytes(m.Bytes)
-		f.Msgs = append(f.Msgs, int32(i))
+		flowOf[i] = fid
 	}
-	return out, nil
+	return flowOf, first
 }

@@ -1,9 +1,11 @@
 package replay
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/trace"
 
 	"github.com/ccreplay/ccreplay/fabric"
 	"github.com/ccreplay/ccreplay/units"
@@ -63,5 +65,26 @@ func TestFlowPathsAreTheRunsLinks(t *testing.T) {
 				t.Fatalf("flow %d: run used link %v not on FlowPaths' path %v", fp.ID, k, want)
 			}
 		}
+	}
+}
+
+// TestNumberFlows checks the numbering on the cases the workloads above
+// may not hold: a message without a queue pair is a flow of its own, a
+// same-host message has none, a queue pair's later messages join its flow.
+func TestNumberFlows(t *testing.T) {
+	msgs := []trace.Message{
+		{Src: 0, Dst: 1, FlowID: 5},
+		{Src: 2, Dst: 2, FlowID: 6},  // same host: no flow
+		{Src: 1, Dst: 0, FlowID: -1}, // a flow of its own
+		{Src: 0, Dst: 1, FlowID: 5},  // joins flow 0
+		{Src: 1, Dst: 0, FlowID: -1}, // another flow of its own
+		{Src: 3, Dst: 0, FlowID: 9},
+	}
+	flowOf, first := NumberFlows(msgs)
+	if want := []int32{0, -1, 1, 0, 2, 3}; !slices.Equal(flowOf, want) {
+		t.Errorf("flowOf = %v, want %v", flowOf, want)
+	}
+	if want := []int32{0, 2, 4, 5}; !slices.Equal(first, want) {
+		t.Errorf("first = %v, want %v", first, want)
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/topology"
@@ -151,33 +152,23 @@ type FlowMeta struct {
 }
 
 // Flows returns the FlowMeta of every flow of tr, indexed by the flow id
-// replay.Run gives it (queue pairs in order of first appearance; messages
-// between endpoints on the same host have no flow), with receiver link
+// replay.Run gives it (replay.NumberFlows: queue pairs in order of first
+// appearance; messages between endpoints on the same host have no flow), with receiver link
 // rates from topo (nil: unknown).
 func Flows(tr *trace.Trace, topo *topology.Topology) []FlowMeta {
-	var out []FlowMeta
-	byQP := map[int64]int{}
-	for i := range tr.Messages {
+	flowOf, first := replay.NumberFlows(tr.Messages)
+	out := make([]FlowMeta, len(first))
+	for fid, i := range first {
 		m := &tr.Messages[i]
-		if m.Src == m.Dst {
-			continue
+		out[fid] = FlowMeta{Src: m.Src, Dst: m.Dst}
+		if topo != nil && int(m.Dst) < len(topo.Nodes) && len(topo.Nodes[m.Dst].Ports) > 0 {
+			out[fid].DstRate = topo.Nodes[m.Dst].Ports[0].Rate
 		}
-		fid, ok := -1, false
-		if m.FlowID >= 0 {
-			fid, ok = byQP[m.FlowID]
+	}
+	for i, fid := range flowOf {
+		if fid >= 0 {
+			out[fid].SizeBytes += tr.Messages[i].Bytes
 		}
-		if !ok {
-			fid = len(out)
-			fm := FlowMeta{Src: m.Src, Dst: m.Dst}
-			if topo != nil && int(m.Dst) < len(topo.Nodes) && len(topo.Nodes[m.Dst].Ports) > 0 {
-				fm.DstRate = topo.Nodes[m.Dst].Ports[0].Rate
-			}
-			out = append(out, fm)
-			if m.FlowID >= 0 {
-				byQP[m.FlowID] = fid
-			}
-		}
-		out[fid].SizeBytes += m.Bytes
 	}
 	return out
 }

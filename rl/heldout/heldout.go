@@ -236,33 +236,24 @@ type meter struct {
 
 var _ fabric.Tap = (*meter)(nil)
 
-// newMeter numbers the flows as replay does: queue pairs in order of first
-// appearance, a message with FlowID < 0 on a queue pair of its own,
-// messages within one host without a flow.
+// newMeter numbers the flows as replay does (replay.NumberFlows): queue
+// pairs in order of first appearance, a message with FlowID < 0 on a queue
+// pair of its own, messages within one host without a flow.
 func newMeter(tr *trace.Trace, topo *topology.Topology) *meter {
-	m := &meter{}
-	byQP := map[int64]int{}
-	for i := range tr.Messages {
+	flowOf, first := replay.NumberFlows(tr.Messages)
+	m := &meter{flows: make([]flowInfo, len(first))}
+	for fid, i := range first {
 		msg := &tr.Messages[i]
-		if msg.Src == msg.Dst {
-			continue
+		f := flowInfo{release: msg.Release, dst: msg.Dst, first: -1, done: -1}
+		if int(msg.Dst) < len(topo.Nodes) && len(topo.Nodes[msg.Dst].Ports) > 0 {
+			f.rate = float64(topo.Nodes[msg.Dst].Ports[0].Rate)
 		}
-		fid, ok := -1, false
-		if msg.FlowID >= 0 {
-			fid, ok = byQP[msg.FlowID]
+		m.flows[fid] = f
+	}
+	for i, fid := range flowOf {
+		if fid >= 0 {
+			m.flows[fid].size += tr.Messages[i].Bytes
 		}
-		if !ok {
-			fid = len(m.flows)
-			f := flowInfo{release: msg.Release, dst: msg.Dst, first: -1, done: -1}
-			if int(msg.Dst) < len(topo.Nodes) && len(topo.Nodes[msg.Dst].Ports) > 0 {
-				f.rate = float64(topo.Nodes[msg.Dst].Ports[0].Rate)
-			}
-			m.flows = append(m.flows, f)
-			if msg.FlowID >= 0 {
-				byQP[msg.FlowID] = fid
-			}
-		}
-		m.flows[fid].size += msg.Bytes
 	}
 	return m
 }
