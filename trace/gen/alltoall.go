@@ -2,6 +2,7 @@ package gen
 
 import (
 	"github.com/ccreplay/ccreplay/trace"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // allToAllKind is PCC-RL's all-to-all test (Tessler et al., Sec. 8.1,
@@ -15,12 +16,12 @@ var allToAllKind = Kind{
 	Name: "all-to-all",
 	Doc:  "PCC-RL's all-to-all: each of N hosts opens per_host flows of one message (2N by default, 2N^2 in all), flow i to host i mod N",
 	Keys: []Key{
-		{"hosts", "4", "number of hosts N (count; PCC-RL Table 2 uses 4 and 8)"},
-		{"per_host", "0", "flows per host (count; 0 = 2N as in PCC-RL)"},
-		{"size", "10MB", "payload of each flow (bytes; PCC-RL's flows send constantly, so make it outlast the test)"},
-		{"self", "local", "flows whose i mod N is their own host: local (kept as same-host transfers) or skip"},
-		{"start", "0", "start of the release window (time)"},
-		{"jitter", "0", "flows are released uniformly within [start, start+jitter) (time; 0 = all at start)"},
+		countKey("hosts", "4", 1, maxCount, "number of hosts N (count; PCC-RL Table 2 uses 4 and 8)"),
+		countKey("per_host", "0", 0, maxCount, "flows per host (count; 0 = 2N as in PCC-RL)"),
+		sizeKey("size", "10MB", "payload of each flow (bytes; PCC-RL's flows send constantly, so make it outlast the test)"),
+		choiceKey("self", "flows whose i mod N is their own host: local (kept as same-host transfers) or skip", "local", "skip"),
+		timeKey("start", "0", "start of the release window (time)"),
+		timeKey("jitter", "0", "flows are released uniformly within [start, start+jitter) (time; 0 = all at start)"),
 	},
 	build: buildAllToAll,
 }
@@ -28,13 +29,14 @@ var allToAllKind = Kind{
 // buildAllToAll makes the flows host by host, flow i of host h on its own
 // queue pair, h*per_host + i.
 func buildAllToAll(p *params) *trace.Trace {
-	n := p.count("hosts", 1, maxCount)
-	perHost := p.count("per_host", 0, maxCount)
-	size := p.size("size")
-	skip := p.choice("self", "local", "skip") == "skip"
-	start := p.duration("start")
-	jitter := p.duration("jitter")
-	p.checkEnd("jitter", start, 1, jitter)
+	var s struct {
+		Hosts, PerHost, Size int64
+		Self                 string
+		Start, Jitter        units.Time
+	}
+	p.decode(&s)
+	n, perHost, skip := s.Hosts, s.PerHost, s.Self == "skip"
+	p.checkEnd("jitter", s.Start, 1, s.Jitter)
 	if perHost == 0 {
 		perHost = 2 * n
 	}
@@ -47,9 +49,9 @@ func buildAllToAll(p *params) *trace.Trace {
 			if skip && i%n == h {
 				continue
 			}
-			m := newMsg(int32(h), int32(i%n), size)
+			m := newMsg(int32(h), int32(i%n), s.Size)
 			m.ID, m.FlowID = int64(len(t.Messages)), h*perHost+i
-			m.Release = start + windowOffset(p, jitter, "uniform")
+			m.Release = s.Start + windowOffset(p, s.Jitter, "uniform")
 			t.Messages = append(t.Messages, m)
 		}
 	}

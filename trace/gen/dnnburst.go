@@ -18,16 +18,16 @@ var dnnBurstKind = Kind{
 	Doc: "gradient bursts of data-parallel training: every iteration each worker sends one burst per layer, to a parameter server (ps) or through a ring all-reduce (ring); " +
 		"iterations follow each other closed-loop (compute after a worker's last burst completed) or open-loop every period",
 	Keys: []Key{
-		{"workers", "31", "number of workers (count; the paper's 31 senders)"},
-		{"mode", "ps", "ps: worker w sends each layer to the parameter server, host workers; ring: a ring all-reduce of each layer among the workers, 2(workers-1) steps of size/workers"},
-		{"layers", "10MB", "gradient burst sizes, one per layer, in sending order, separated by ';' (bytes; 10MB = the largest ResNet50 layer)"},
-		{"iters", "1", "training iterations (count)"},
-		{"layer_gap", "0", "time between a worker's successive layer bursts within an iteration (time; back-propagation compute per layer)"},
-		{"compute", "0", "closed loop: time from a worker's iteration completing to its next iteration's first burst (time; forward pass)"},
-		{"period", "0", "open loop when > 0: iteration k's bursts start at start + k*period whatever has completed (time)"},
-		{"pull", "false", "ps mode: after all workers' bursts of a layer arrived, the server sends the layer back to every worker (true or false)"},
-		{"start", "0", "release time of the first bursts (time)"},
-		{"prio", "0", "priority class of every message (0 = the NIC's default data class, 1..7)"},
+		countKey("workers", "31", 1, maxCount, "number of workers (count; the paper's 31 senders)"),
+		choiceKey("mode", "ps: worker w sends each layer to the parameter server, host workers; ring: a ring all-reduce of each layer among the workers, 2(workers-1) steps of size/workers", "ps", "ring"),
+		sizesKey("layers", "10MB", "gradient burst sizes, one per layer, in sending order, separated by ';' (bytes; 10MB = the largest ResNet50 layer)"),
+		countKey("iters", "1", 1, maxCount, "training iterations (count)"),
+		timeKey("layer_gap", "0", "time between a worker's successive layer bursts within an iteration (time; back-propagation compute per layer)"),
+		timeKey("compute", "0", "closed loop: time from a worker's iteration completing to its next iteration's first burst (time; forward pass)"),
+		timeKey("period", "0", "open loop when > 0: iteration k's bursts start at start + k*period whatever has completed (time)"),
+		flagKey("pull", "false", "ps mode: after all workers' bursts of a layer arrived, the server sends the layer back to every worker (true or false)"),
+		timeKey("start", "0", "release time of the first bursts (time)"),
+		prioKey,
 	},
 	build: buildDNNBurst,
 }
@@ -42,16 +42,17 @@ var dnnBurstKind = Kind{
 // zero-byte message on its host depending on every worker's burst, and
 // the replies depend on it.
 func buildDNNBurst(p *params) *trace.Trace {
-	workers := p.count("workers", 1, maxCount)
-	ring := p.choice("mode", "ps", "ring") == "ring"
-	layers := p.sizeList("layers", 0)
-	iters := p.count("iters", 1, maxCount)
-	layerGap := p.duration("layer_gap")
-	compute := p.duration("compute")
-	period := p.duration("period")
-	pull := p.flag("pull")
-	start := p.duration("start")
-	prio := p.priority("prio")
+	var s struct {
+		Workers, Iters                   int64
+		Mode                             string
+		Layers                           []int64
+		LayerGap, Compute, Period, Start units.Time
+		Pull                             bool
+		Prio                             int32
+	}
+	p.decode(&s)
+	workers, ring, layers, iters, pull, prio := s.Workers, s.Mode == "ring", s.Layers, s.Iters, s.Pull, s.Prio
+	layerGap, compute, period, start := s.LayerGap, s.Compute, s.Period, s.Start
 	if p.err == nil && pull && ring {
 		p.fail("pull", p.raw("pull"), "pull applies to mode=ps only")
 	}

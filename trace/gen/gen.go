@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"github.com/ccreplay/ccreplay/limits"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,7 +47,46 @@ type Key struct {
 	Name    string // as written in a spec, e.g. "size"
 	Default string // the value used when the key is absent
 	Doc     string // meaning and unit
+
+	// read parses the key's value, given or Default, for params.decode
+	// (bounds included); nil for a key the generator reads itself.
+	read func(p *params, key string) any
 }
+
+// countKey is a key holding an integer in lo..hi (a count).
+func countKey(name, def string, lo, hi int64, doc string) Key {
+	return Key{name, def, doc, func(p *params, key string) any { return p.count(key, lo, hi) }}
+}
+
+// sizeKey is a key holding a size in bytes (int64).
+func sizeKey(name, def, doc string) Key {
+	return Key{name, def, doc, func(p *params, key string) any { return p.size(key) }}
+}
+
+// sizesKey is a key holding a ';'-separated list of sizes ([]int64).
+func sizesKey(name, def, doc string) Key {
+	return Key{name, def, doc, func(p *params, key string) any { return p.sizeList(key, 0) }}
+}
+
+// timeKey is a key holding a time, whole nanoseconds (units.Time).
+func timeKey(name, def, doc string) Key {
+	return Key{name, def, doc, func(p *params, key string) any { return p.duration(key) }}
+}
+
+// choiceKey is a key holding one of options (string); the first is the
+// default.
+func choiceKey(name, doc string, options ...string) Key {
+	return Key{name, options[0], doc, func(p *params, key string) any { return p.choice(key, options...) }}
+}
+
+// flagKey is a key holding true or false (bool).
+func flagKey(name, def, doc string) Key {
+	return Key{name, def, doc, func(p *params, key string) any { return p.flag(key) }}
+}
+
+// prioKey is the priority class of every message of a generator (int32).
+var prioKey = Key{"prio", "0", "priority class of every message (0 = the NIC's default data class, 1..7)",
+	func(p *params, key string) any { return p.priority(key) }}
 
 // Kind documents one generator.
 type Kind struct {
@@ -217,6 +257,41 @@ type params struct {
 	rng   *rand.Rand
 	err   error
 	limit int // messages allowed by the caller (ParseWithin), 0: maxMessages only
+}
+
+// decode sets every field of the struct *spec to its key's value: keys
+// are read in the kind's order (so the first bad value reported is the
+// first in the table, as help lists them), each into the field whose name
+// is the key's without '_', case aside (per_host: PerHost); keys without
+// a field are left to the build function. A field without a key, or of
+// another type than its key's value, is a generator bug and panics. It
+// reports whether every value so far is good.
+func (p *params) decode(spec any) bool {
+	v := reflect.ValueOf(spec).Elem()
+	fields := map[string][]int{}
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		if !f.Anonymous {
+			fields[strings.ToLower(f.Name)] = f.Index
+		}
+	}
+	for _, k := range p.kind.Keys {
+		name := strings.ReplaceAll(k.Name, "_", "")
+		index, ok := fields[name]
+		if !ok {
+			continue
+		}
+		delete(fields, name)
+		v.FieldByIndex(index).Set(reflect.ValueOf(k.read(p, k.Name)))
+	}
+	for name := range fields {
+		panic("gen: " + p.kind.Name + " decodes field " + name + ", which no key has")
+	}
+	return p.err == nil
+}
+
+// read sets *to to key's value, read as the kind's table says.
+func (p *params) read(key string, to any) {
+	reflect.ValueOf(to).Elem().Set(reflect.ValueOf(p.kind.key(key).read(p, key)))
 }
 
 // has reports whether the spec gave key.

@@ -14,17 +14,17 @@ var incastKind = Kind{
 	Doc: "n sender hosts each open per_host flows of one message to one receiver, released within a window [start, start+jitter); " +
 		"flows=N alone takes hosts and flows per host from PCC-RL's many-to-one table (Tessler et al., Table 6)",
 	Keys: []Key{
-		{"n", "16", "number of sender hosts (count); they are the first n hosts other than dst"},
-		{"per_host", "1", "flows (queue pairs) per sender host (count)"},
-		{"flows", "0", "total flows (count; 0 = n x per_host); given alone, n and per_host come from PCC-RL Table 6 (2, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192 flows)"},
-		{"size", "1MB", "payload of each message (bytes; MB = 10^6 bytes); the lower bound when size_dist=uniform"},
-		{"size_dist", "fixed", "sizes: fixed (size), uniform (integers uniform in [size, size_max]), list (flow i takes sizes[i mod len])"},
-		{"size_max", "10MB", "upper bound of uniform sizes (bytes)"},
-		{"sizes", "1MB", "sizes for size_dist=list, separated by ';' (bytes, e.g. 10KB;1MB;20MB)"},
-		{"start", "0", "start of the release window (time, e.g. 10us)"},
-		{"jitter", "0", "width of the release window (time; 0 = all released at start)"},
-		{"dist", "uniform", "release times in the window: uniform, or gaussian (mean start+jitter/2, sd jitter/6, redrawn until inside the window; FDCC's 1 ms Gaussian start)"},
-		{"dst", "n", "receiver host index (Hosts = max(n+1, dst+1))"},
+		countKey("n", "16", 1, maxCount, "number of sender hosts (count); they are the first n hosts other than dst"),
+		countKey("per_host", "1", 1, maxCount, "flows (queue pairs) per sender host (count)"),
+		countKey("flows", "0", 0, maxCount*maxCount, "total flows (count; 0 = n x per_host); given alone, n and per_host come from PCC-RL Table 6 (2, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192 flows)"),
+		sizeKey("size", "1MB", "payload of each message (bytes; MB = 10^6 bytes); the lower bound when size_dist=uniform"),
+		choiceKey("size_dist", "sizes: fixed (size), uniform (integers uniform in [size, size_max]), list (flow i takes sizes[i mod len])", "fixed", "uniform", "list"),
+		sizeKey("size_max", "10MB", "upper bound of uniform sizes (bytes)"),
+		sizesKey("sizes", "1MB", "sizes for size_dist=list, separated by ';' (bytes, e.g. 10KB;1MB;20MB)"),
+		timeKey("start", "0", "start of the release window (time, e.g. 10us)"),
+		timeKey("jitter", "0", "width of the release window (time; 0 = all released at start)"),
+		choiceKey("dist", "release times in the window: uniform, or gaussian (mean start+jitter/2, sd jitter/6, redrawn until inside the window; FDCC's 1 ms Gaussian start)", "uniform", "gaussian"),
+		countKey("dst", "n", 0, maxCount, "receiver host index (Hosts = max(n+1, dst+1))"),
 	},
 	build: buildIncast,
 }
@@ -40,9 +40,9 @@ var pccRLManyToOne = []struct{ flows, hosts, perHost int64 }{
 // incastShape reads n, per_host and flows: explicit n and per_host, flows
 // with n (per_host = flows/n), or flows alone (PCC-RL Table 6).
 func incastShape(p *params) (n, perHost int64) {
-	n = p.count("n", 1, maxCount)
-	perHost = p.count("per_host", 1, maxCount)
-	flows := p.count("flows", 0, maxCount*maxCount)
+	var s struct{ N, PerHost, Flows int64 }
+	p.decode(&s)
+	n, perHost, flows := s.N, s.PerHost, s.Flows
 	switch {
 	case p.err != nil || flows == 0:
 	case p.has("n") && p.has("per_host"):
@@ -81,24 +81,33 @@ func incastShape(p *params) (n, perHost int64) {
 // release time and then, for uniform sizes, its size.
 func buildIncast(p *params) *trace.Trace {
 	n, perHost := incastShape(p)
-	size := p.size("size")
-	sizeDist := p.choice("size_dist", "fixed", "uniform", "list")
+	// size_max and sizes are read only when size_dist uses them, dst only
+	// when given, each in table order.
+	var s struct {
+		Size     int64
+		SizeDist string
+	}
+	p.decode(&s)
+	size, sizeDist := s.Size, s.SizeDist
 	var sizeMax int64
 	var sizes []int64
 	switch sizeDist {
 	case "uniform":
-		if sizeMax = p.size("size_max"); p.err == nil && sizeMax < size {
+		if p.read("size_max", &sizeMax); p.err == nil && sizeMax < size {
 			p.fail("size_max", p.raw("size_max"), fmt.Sprintf("want at least size = %d bytes", size))
 		}
 	case "list":
-		sizes = p.sizeList("sizes", 0)
+		p.read("sizes", &sizes)
 	}
-	start := p.duration("start")
-	jitter := p.duration("jitter")
-	dist := p.choice("dist", "uniform", "gaussian")
+	var w struct {
+		Start, Jitter units.Time
+		Dist          string
+	}
+	p.decode(&w)
+	start, jitter, dist := w.Start, w.Jitter, w.Dist
 	dst := n
 	if p.has("dst") {
-		dst = p.count("dst", 0, maxCount)
+		p.read("dst", &dst)
 	}
 	p.checkEnd("jitter", start, 1, jitter)
 	if p.err != nil || p.tooMany(float64(n)*float64(perHost)) {

@@ -9,11 +9,11 @@ var longflowsKind = Kind{
 	Name: "longflows",
 	Doc:  "n long flows, one message each, joining one every stagger from start (fairshare has FDCC's 4 flows every 35 ms as defaults)",
 	Keys: []Key{
-		{"n", "4", "number of flows (count); senders are hosts 0..n-1"},
-		{"size", "100MB", "payload of each flow (bytes; MB = 10^6 bytes)"},
-		{"start", "0", "release time of the first flow (time, e.g. 10us)"},
-		{"stagger", "0", "time between successive flows' releases (time; 0 = all at start)"},
-		{"mode", "incast", "incast: all flows to host n (Hosts = n+1); pairs: sender i to host n+i (Hosts = 2n, the dumbbell's left and right hosts)"},
+		countKey("n", "4", 1, maxCount, "number of flows (count); senders are hosts 0..n-1"),
+		sizeKey("size", "100MB", "payload of each flow (bytes; MB = 10^6 bytes)"),
+		timeKey("start", "0", "release time of the first flow (time, e.g. 10us)"),
+		timeKey("stagger", "0", "time between successive flows' releases (time; 0 = all at start)"),
+		choiceKey("mode", "incast: all flows to host n (Hosts = n+1); pairs: sender i to host n+i (Hosts = 2n, the dumbbell's left and right hosts)", "incast", "pairs"),
 	},
 	build: buildLongflows,
 }
@@ -27,38 +27,40 @@ var fairshareKind = Kind{
 	Name: "fairshare",
 	Doc:  "FDCC's fair-share join: n long flows joining one every stagger (4 flows every 35 ms), to one receiver or in pairs across a dumbbell",
 	Keys: []Key{
-		{"n", "4", "number of flows (count); senders are hosts 0..n-1"},
-		{"size", "1GB", "payload of each flow (bytes; GB = 10^9 bytes)"},
-		{"start", "0", "release time of the first flow (time)"},
-		{"stagger", "35ms", "time between successive flows' releases (time)"},
-		{"mode", "incast", "incast: all flows to host n (Hosts = n+1); pairs: sender i to host n+i (Hosts = 2n, a dumbbell's left and right hosts)"},
+		countKey("n", "4", 1, maxCount, "number of flows (count); senders are hosts 0..n-1"),
+		sizeKey("size", "1GB", "payload of each flow (bytes; GB = 10^9 bytes)"),
+		timeKey("start", "0", "release time of the first flow (time)"),
+		timeKey("stagger", "35ms", "time between successive flows' releases (time)"),
+		choiceKey("mode", "incast: all flows to host n (Hosts = n+1); pairs: sender i to host n+i (Hosts = 2n, a dumbbell's left and right hosts)", "incast", "pairs"),
 	},
 	build: buildLongflows,
 }
 
 // buildLongflows makes n long flows released at start + i*stagger.
 func buildLongflows(p *params) *trace.Trace {
-	n := p.count("n", 1, maxCount)
-	size := p.size("size")
-	start := p.duration("start")
-	stagger := p.duration("stagger")
-	mode := p.choice("mode", "incast", "pairs")
-	p.checkEnd("stagger", start, n-1, stagger)
+	var s struct {
+		N, Size        int64
+		Start, Stagger units.Time
+		Mode           string
+	}
+	p.decode(&s)
+	n, pairs := s.N, s.Mode == "pairs"
+	p.checkEnd("stagger", s.Start, n-1, s.Stagger)
 	if p.err != nil {
 		return nil
 	}
 
 	t := &trace.Trace{Hosts: int(n) + 1, Messages: make([]trace.Message, n)}
-	if mode == "pairs" {
+	if pairs {
 		t.Hosts = int(2 * n)
 	}
 	for i := range t.Messages {
 		dst := n
-		if mode == "pairs" {
+		if pairs {
 			dst = n + int64(i)
 		}
-		m := newMsg(int32(i), int32(dst), size)
-		m.ID, m.FlowID, m.Release = int64(i), int64(i), start+units.Time(i)*stagger
+		m := newMsg(int32(i), int32(dst), s.Size)
+		m.ID, m.FlowID, m.Release = int64(i), int64(i), s.Start+units.Time(i)*s.Stagger
 		t.Messages[i] = m
 	}
 	return t

@@ -18,17 +18,17 @@ var longShortKind = Kind{
 	Name: "long-short",
 	Doc:  "long flows from the first hosts to one receiver, released at start, and rounds of short flows from other hosts to the same receiver arriving at time at (+ round*period), spread over jitter",
 	Keys: []Key{
-		{"long", "1", "number of long flows, one per host 0..long-1 (count)"},
-		{"long_size", "100MB", "payload of each long flow (bytes; make it outlast the test: 100MB lasts 8 ms at 100 Gb/s)"},
-		{"short", "1", "short flows per round (count)"},
-		{"short_size", "1MB", "payload of each short flow (bytes)"},
-		{"short_hosts", "0", "hosts sending the short flows, round robin (count; 0 = one per short flow)"},
-		{"at", "1ms", "arrival of the first round of short flows (time; FDCC's 1 ms)"},
-		{"jitter", "0", "short flows of a round arrive within [at, at+jitter) (time; 0 = together)"},
-		{"dist", "uniform", "arrivals in the window: uniform or gaussian (as incast)"},
-		{"rounds", "1", "rounds of short flows (count)"},
-		{"period", "0", "time between rounds (time)"},
-		{"start", "0", "release time of the long flows (time)"},
+		countKey("long", "1", 0, maxCount, "number of long flows, one per host 0..long-1 (count)"),
+		sizeKey("long_size", "100MB", "payload of each long flow (bytes; make it outlast the test: 100MB lasts 8 ms at 100 Gb/s)"),
+		countKey("short", "1", 0, maxCount, "short flows per round (count)"),
+		sizeKey("short_size", "1MB", "payload of each short flow (bytes)"),
+		countKey("short_hosts", "0", 0, maxCount, "hosts sending the short flows, round robin (count; 0 = one per short flow)"),
+		timeKey("at", "1ms", "arrival of the first round of short flows (time; FDCC's 1 ms)"),
+		timeKey("jitter", "0", "short flows of a round arrive within [at, at+jitter) (time; 0 = together)"),
+		choiceKey("dist", "arrivals in the window: uniform or gaussian (as incast)", "uniform", "gaussian"),
+		countKey("rounds", "1", 1, maxCount, "rounds of short flows (count)"),
+		timeKey("period", "0", "time between rounds (time)"),
+		timeKey("start", "0", "release time of the long flows (time)"),
 	},
 	build: buildLongShort,
 }
@@ -38,24 +38,20 @@ var longShortKind = Kind{
 // long+short_hosts; every flow is one message on its own queue pair, the
 // long flows first, then the short ones round by round.
 func buildLongShort(p *params) *trace.Trace {
-	long := p.count("long", 0, maxCount)
-	longSize := p.size("long_size")
-	short := p.count("short", 0, maxCount)
-	shortSize := p.size("short_size")
-	shortHosts := p.count("short_hosts", 0, maxCount)
-	at := p.duration("at")
-	jitter := p.duration("jitter")
-	dist := p.choice("dist", "uniform", "gaussian")
-	rounds := p.count("rounds", 1, maxCount)
-	period := p.duration("period")
-	start := p.duration("start")
+	var s struct {
+		Long, LongSize, Short, ShortSize, ShortHosts, Rounds int64
+		At, Jitter, Period, Start                            units.Time
+		Dist                                                 string
+	}
+	p.decode(&s)
+	long, short, shortHosts, rounds, at, period := s.Long, s.Short, s.ShortHosts, s.Rounds, s.At, s.Period
 	if shortHosts == 0 {
 		shortHosts = max(short, 1)
 	}
 	if p.err == nil && long+short == 0 {
 		p.fail("long", p.raw("long"), "want at least one flow (long + short > 0)")
 	}
-	p.checkEnd("period", at+jitter, rounds-1, period)
+	p.checkEnd("period", at+s.Jitter, rounds-1, period)
 	if p.err != nil || p.tooMany(float64(long)+float64(short)*float64(rounds)) {
 		return nil
 	}
@@ -69,11 +65,11 @@ func buildLongShort(p *params) *trace.Trace {
 		t.Messages = append(t.Messages, m)
 	}
 	for i := range long {
-		add(int32(i), longSize, start)
+		add(int32(i), s.LongSize, s.Start)
 	}
 	for r := range rounds {
 		for j := range short {
-			add(int32(long+j%shortHosts), shortSize, at+period*units.Time(r)+windowOffset(p, jitter, dist))
+			add(int32(long+j%shortHosts), s.ShortSize, at+period*units.Time(r)+windowOffset(p, s.Jitter, s.Dist))
 		}
 	}
 	return t

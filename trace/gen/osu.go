@@ -30,35 +30,44 @@ var osuAlltoallKind = Kind{
 	Doc: "the OSU MPI_Alltoall latency test: for each size, warmup+iters iterations in which every rank sends size bytes to every other rank (same-node pairs stay on the host), " +
 		"separated by barriers (one collective id per iteration; Iteration = the loop index, warm-up first)",
 	Keys: []Key{
-		{"nodes", "8", "number of hosts (count; the Dolce-RC testbed has 8)"},
-		{"ppn", "16", "MPI processes per node (count; Dolce-RC uses 16 and 40, RL-CC 1)"},
-		{"map", "block", "rank placement: block (rank r on host r/ppn, Open MPI's --map-by core) or cyclic (host r mod nodes, --map-by node)"},
-		{"sizes", "1..1MiB", "message sizes (bytes per rank pair): LO..HI doubles from LO while <= HI as OSU's loop does, or a list such as 1;64;4KiB"},
-		{"warmup", "1", "warm-up iterations per size, not timed (count; OSU's -x, 200 up to 8 KiB and 10 above by default)"},
-		{"iters", "5", "timed iterations per size (count; OSU's -i, 1000 up to 8 KiB and 100 above by default)"},
-		{"gap", "0", "time from an iteration's last delivery to the next iteration's release (time; models MPI_Barrier and loop overhead)"},
-		{"start", "0", "release time of the first iteration (time)"},
-		{"qp", "pair", "pair: one queue pair per ordered pair of ranks on different hosts, kept across iterations and sizes (MPI's RC connections); message: one per message"},
-		{"prio", "0", "priority class of every message (0 = the NIC's default data class, 1..7)"},
-		{"algo", "mpich", "all-to-all algorithm: mpich (by size, as MPICH's MPIR_Alltoall_intra_auto picks: bruck when size <= 256 B and ranks >= 8, scattered when size <= 32 KiB, pairwise exchange above, the XOR pairing when the ranks are a power of two), " +
-			"or one forced for every size: bruck (ceil(log2 n) MPI_Sendrecv steps of the blocks whose index has bit d set, to r+d), scattered (isend/irecv in batches of throttle destinations, each batch waited for), " +
-			"pairwise (n-1 MPI_Sendrecv steps, rank r sending to r+k and receiving from r-k in step k, Open MPI's pairwise) or linear (every rank posts all its sends at once, Open MPI's basic_linear)"},
-		{"throttle", "32", "scattered's batch: sends and receives a rank posts before waiting for them (count; MPICH's MPIR_CVAR_ALLTOALL_THROTTLE, 32; 0 = all at once)"},
+		nodesKey,
+		countKey("ppn", "16", 1, maxCount, "MPI processes per node (count; Dolce-RC uses 16 and 40, RL-CC 1)"),
+		choiceKey("map", "rank placement: block (rank r on host r/ppn, Open MPI's --map-by core) or cyclic (host r mod nodes, --map-by node)", "block", "cyclic"),
+		{"sizes", "1..1MiB", "message sizes (bytes per rank pair): LO..HI doubles from LO while <= HI as OSU's loop does, or a list such as 1;64;4KiB",
+			func(p *params, key string) any { return p.osuSizes(key) }},
+		countKey("warmup", "1", 0, maxCount, "warm-up iterations per size, not timed (count; OSU's -x, 200 up to 8 KiB and 10 above by default)"),
+		countKey("iters", "5", 1, maxCount, "timed iterations per size (count; OSU's -i, 1000 up to 8 KiB and 100 above by default)"),
+		timeKey("gap", "0", "time from an iteration's last delivery to the next iteration's release (time; models MPI_Barrier and loop overhead)"),
+		timeKey("start", "0", "release time of the first iteration (time)"),
+		choiceKey("qp", "pair: one queue pair per ordered pair of ranks on different hosts, kept across iterations and sizes (MPI's RC connections); message: one per message", "pair", "message"),
+		prioKey,
+		choiceKey("algo", "all-to-all algorithm: mpich (by size, as MPICH's MPIR_Alltoall_intra_auto picks: bruck when size <= 256 B and ranks >= 8, scattered when size <= 32 KiB, pairwise exchange above, the XOR pairing when the ranks are a power of two), "+
+			"or one forced for every size: bruck (ceil(log2 n) MPI_Sendrecv steps of the blocks whose index has bit d set, to r+d), scattered (isend/irecv in batches of throttle destinations, each batch waited for), "+
+			"pairwise (n-1 MPI_Sendrecv steps, rank r sending to r+k and receiving from r-k in step k, Open MPI's pairwise) or linear (every rank posts all its sends at once, Open MPI's basic_linear)",
+			"mpich", "bruck", "scattered", "pairwise", "linear"),
+		countKey("throttle", "32", 0, maxCount, "scattered's batch: sends and receives a rank posts before waiting for them (count; MPICH's MPIR_CVAR_ALLTOALL_THROTTLE, 32; 0 = all at once)"),
 	},
 	build: buildOSUAlltoall,
 }
 
+// nodesKey is the hosts of an MPI job (osu-alltoall, vasp).
+var nodesKey = countKey("nodes", "8", 1, maxCount, "number of hosts (count; the Dolce-RC testbed has 8)")
+
+// placement is where an MPI job's ranks run: its nodes, ppn and map keys.
+type placement struct {
+	Nodes, PPN int64
+	Map        string // block or cyclic
+}
+
 // osuConfig is an osu-alltoall spec.
 type osuConfig struct {
-	nodes, ppn    int64
-	cyclic        bool
-	sizes         []int64
-	warmup, iters int64
-	gap, start    units.Time
-	perPair       bool
-	prio          int32
-	algo          string // mpich, bruck, scattered, pairwise or linear
-	throttle      int64
+	placement
+	Sizes                   []int64
+	Warmup, Iters, Throttle int64
+	Gap, Start              units.Time
+	QP                      string // pair or message
+	Prio                    int32
+	Algo                    string // mpich, bruck, scattered, pairwise or linear
 }
 
 // The size rules of MPICH's MPI_Alltoall (MPIR_Alltoall_intra_auto in
@@ -89,21 +98,8 @@ func mpichAlgo(size, ranks int64) string {
 
 // readOSU reads an osu-alltoall spec's keys.
 func readOSU(p *params) osuConfig {
-	c := osuConfig{
-		nodes:    p.count("nodes", 1, maxCount),
-		ppn:      p.count("ppn", 1, maxCount),
-		cyclic:   p.choice("map", "block", "cyclic") == "cyclic",
-		sizes:    p.osuSizes("sizes"),
-		warmup:   p.count("warmup", 0, maxCount),
-		iters:    p.count("iters", 1, maxCount),
-		gap:      p.duration("gap"),
-		start:    p.duration("start"),
-		perPair:  p.choice("qp", "pair", "message") == "pair",
-		prio:     p.priority("prio"),
-		algo:     p.choice("algo", "mpich", "bruck", "scattered", "pairwise", "linear"),
-		throttle: p.count("throttle", 0, maxCount),
-	}
-	if p.err == nil && c.nodes*c.ppn < 2 {
+	var c osuConfig
+	if p.decode(&c) && c.Nodes*c.PPN < 2 {
 		p.fail("ppn", p.raw("ppn"), "the test needs at least 2 ranks (nodes x ppn >= 2)")
 	}
 	return c
@@ -134,14 +130,14 @@ func (p *params) osuSizes(key string) []int64 {
 }
 
 // ranks places n = nodes*ppn ranks on hosts.
-func (c *osuConfig) ranks() []int32 {
-	n := c.nodes * c.ppn
+func (c *placement) ranks() []int32 {
+	n := c.Nodes * c.PPN
 	out := make([]int32, n)
 	for r := range out {
-		if c.cyclic {
-			out[r] = int32(int64(r) % c.nodes)
+		if c.Map == "cyclic" {
+			out[r] = int32(int64(r) % c.Nodes)
 		} else {
-			out[r] = int32(int64(r) / c.ppn)
+			out[r] = int32(int64(r) / c.PPN)
 		}
 	}
 	return out
@@ -160,22 +156,22 @@ func buildOSUAlltoall(p *params) *trace.Trace {
 	if p.err != nil {
 		return nil
 	}
-	n := float64(c.nodes * c.ppn)
-	per := float64(c.warmup + c.iters)
-	if p.tooMany(float64(len(c.sizes)) * per * (n*(n-1) + 1)) {
+	n := float64(c.Nodes * c.PPN)
+	per := float64(c.Warmup + c.Iters)
+	if p.tooMany(float64(len(c.Sizes)) * per * (n*(n-1) + 1)) {
 		return nil
 	}
 	ranks := c.ranks()
-	t := &trace.Trace{Hosts: int(c.nodes), PPN: int(c.ppn), Ranks: ranks}
-	t.Messages = make([]trace.Message, 0, int(float64(len(c.sizes))*per*(n*(n-1)+1)))
+	t := &trace.Trace{Hosts: int(c.Nodes), PPN: int(c.PPN), Ranks: ranks}
+	t.Messages = make([]trace.Message, 0, int(float64(len(c.Sizes))*per*(n*(n-1)+1)))
 	b := &builder{t: t}
-	g := &group{hosts: ranks, mpi: true, perPair: c.perPair, prio: c.prio}
+	g := &group{hosts: ranks, mpi: true, perPair: c.QP == "pair", prio: c.Prio}
 	barrier, coll := int64(-1), int64(0)
-	for _, size := range c.sizes {
-		for i := range c.warmup + c.iters {
-			ph := phase{ready: filled(len(ranks), barrier), release: c.start, coll: coll, iter: i}
+	for _, size := range c.Sizes {
+		for i := range c.Warmup + c.Iters {
+			ph := phase{ready: filled(len(ranks), barrier), release: c.Start, coll: coll, iter: i}
 			var res result
-			algo, xor := c.algo, false
+			algo, xor := c.Algo, false
 			if algo == "mpich" {
 				algo = mpichAlgo(size, int64(len(ranks)))
 				xor = len(ranks)&(len(ranks)-1) == 0 // MPICH pairs by XOR on 2^k ranks
@@ -184,7 +180,7 @@ func buildOSUAlltoall(p *params) *trace.Trace {
 			case "bruck":
 				res = b.bruckAlltoall(g, ph, size)
 			case "scattered":
-				res = b.scatteredAlltoall(g, ph, size, int(min(c.throttle, int64(len(ranks)))))
+				res = b.scatteredAlltoall(g, ph, size, int(min(c.Throttle, int64(len(ranks)))))
 			case "pairwise":
 				if xor {
 					res = b.xorPairwiseAlltoall(g, ph, size)
@@ -194,7 +190,7 @@ func buildOSUAlltoall(p *params) *trace.Trace {
 			default:
 				res = b.alltoall(g, ph, size)
 			}
-			barrier = b.sync(ranks[0], res.msgs, c.gap, c.start, i, trace.NoRank)
+			barrier = b.sync(ranks[0], res.msgs, c.Gap, c.Start, i, trace.NoRank)
 			coll++
 		}
 	}
@@ -230,9 +226,9 @@ func OSUPlan(spec string) ([]OSUCollective, error) {
 		return nil, p.err
 	}
 	var plan []OSUCollective
-	for _, size := range c.sizes {
-		for i := range c.warmup + c.iters {
-			plan = append(plan, OSUCollective{CollectiveID: int64(len(plan)), Bytes: size, Iteration: i, Warmup: i < c.warmup})
+	for _, size := range c.Sizes {
+		for i := range c.Warmup + c.Iters {
+			plan = append(plan, OSUCollective{CollectiveID: int64(len(plan)), Bytes: size, Iteration: i, Warmup: i < c.Warmup})
 		}
 	}
 	return plan, nil

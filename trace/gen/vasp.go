@@ -22,21 +22,21 @@ var vaspKind = Kind{
 	Doc: "a VASP-like MPI job: scf iterations, each of ffts all-to-alls (fft_gap of compute after each), allreduces ring all-reduces, bcasts binomial broadcasts from rank 0, then compute; " +
 		"each rank moves on when its own part of a collective is done; job completion time = the last message's finish (sizes and times are placeholders, not measured)",
 	Keys: []Key{
-		{"nodes", "8", "number of hosts (count; the Dolce-RC testbed has 8)"},
-		{"ppn", "12", "MPI processes per node (count; Dolce-RC's VASP run used 12)"},
-		{"map", "block", "rank placement: block (rank r on host r/ppn) or cyclic (host r mod nodes)"},
-		{"scf", "4", "SCF iterations (count)"},
-		{"ffts", "4", "FFT all-to-alls per SCF iteration (count)"},
-		{"fft_bytes", "32KiB", "bytes each rank sends to each other rank in one FFT all-to-all (bytes)"},
-		{"fft_gap", "100us", "compute after each FFT all-to-all (time)"},
-		{"allreduces", "2", "all-reduces per SCF iteration, after the FFTs (count; ring algorithm)"},
-		{"allreduce_bytes", "1MiB", "vector reduced by one all-reduce (bytes; each ring step moves 1/(nodes*ppn) of it)"},
-		{"bcasts", "1", "broadcasts from rank 0 per SCF iteration, after the all-reduces (count; binomial tree)"},
-		{"bcast_bytes", "256KiB", "bytes broadcast by one broadcast (bytes)"},
-		{"compute", "2ms", "compute at the end of each SCF iteration, after its last collective (time)"},
-		{"start", "0", "release time of the first collective (time)"},
-		{"qp", "pair", "pair: one queue pair per ordered pair of ranks on different hosts, kept for the whole job; message: one per message"},
-		{"prio", "0", "priority class of every message (0 = the NIC's default data class, 1..7)"},
+		nodesKey,
+		countKey("ppn", "12", 1, maxCount, "MPI processes per node (count; Dolce-RC's VASP run used 12)"),
+		choiceKey("map", "rank placement: block (rank r on host r/ppn) or cyclic (host r mod nodes)", "block", "cyclic"),
+		countKey("scf", "4", 1, maxCount, "SCF iterations (count)"),
+		countKey("ffts", "4", 0, maxCount, "FFT all-to-alls per SCF iteration (count)"),
+		sizeKey("fft_bytes", "32KiB", "bytes each rank sends to each other rank in one FFT all-to-all (bytes)"),
+		timeKey("fft_gap", "100us", "compute after each FFT all-to-all (time)"),
+		countKey("allreduces", "2", 0, maxCount, "all-reduces per SCF iteration, after the FFTs (count; ring algorithm)"),
+		sizeKey("allreduce_bytes", "1MiB", "vector reduced by one all-reduce (bytes; each ring step moves 1/(nodes*ppn) of it)"),
+		countKey("bcasts", "1", 0, maxCount, "broadcasts from rank 0 per SCF iteration, after the all-reduces (count; binomial tree)"),
+		sizeKey("bcast_bytes", "256KiB", "bytes broadcast by one broadcast (bytes)"),
+		timeKey("compute", "2ms", "compute at the end of each SCF iteration, after its last collective (time)"),
+		timeKey("start", "0", "release time of the first collective (time)"),
+		choiceKey("qp", "pair: one queue pair per ordered pair of ranks on different hosts, kept for the whole job; message: one per message", "pair", "message"),
+		prioKey,
 	},
 	build: buildVASP,
 }
@@ -50,59 +50,52 @@ var vaspKind = Kind{
 // job ends with the last join. Collective ids count the collectives of the
 // job; Iteration is the SCF iteration.
 func buildVASP(p *params) *trace.Trace {
-	oc := osuConfig{
-		nodes:  p.count("nodes", 1, maxCount),
-		ppn:    p.count("ppn", 1, maxCount),
-		cyclic: p.choice("map", "block", "cyclic") == "cyclic",
+	var s struct {
+		placement
+		SCF, FFTs, FFTBytes, Allreduces, AllreduceBytes, Bcasts, BcastBytes int64
+		FFTGap, Compute, Start                                              units.Time
+		QP                                                                  string
+		Prio                                                                int32
 	}
-	scf := p.count("scf", 1, maxCount)
-	ffts := p.count("ffts", 0, maxCount)
-	fftBytes := p.size("fft_bytes")
-	fftGap := p.duration("fft_gap")
-	allreduces := p.count("allreduces", 0, maxCount)
-	arBytes := p.size("allreduce_bytes")
-	bcasts := p.count("bcasts", 0, maxCount)
-	bcBytes := p.size("bcast_bytes")
-	compute := p.duration("compute")
-	start := p.duration("start")
-	perPair := p.choice("qp", "pair", "message") == "pair"
-	prio := p.priority("prio")
+	p.decode(&s)
+	ffts, allreduces, bcasts := s.FFTs, s.Allreduces, s.Bcasts
 	if p.err == nil && ffts+allreduces+bcasts == 0 {
 		p.fail("ffts", p.raw("ffts"), "an SCF iteration needs at least one collective (ffts, allreduces or bcasts > 0)")
 	}
 	if p.err != nil {
 		return nil
 	}
-	n := float64(oc.nodes * oc.ppn)
+	scf := s.SCF
+	n := float64(s.Nodes * s.PPN)
 	perSCF := float64(ffts)*(n*(n-1)+n) + float64(allreduces)*(2*(n-1)*n+n) + float64(bcasts)*(n-1+n)
 	if p.tooMany(float64(scf) * perSCF) {
 		return nil
 	}
 
-	ranks := oc.ranks()
-	t := &trace.Trace{Hosts: int(oc.nodes), PPN: int(oc.ppn), Ranks: ranks}
+	ranks := s.ranks()
+	t := &trace.Trace{Hosts: int(s.Nodes), PPN: int(s.PPN), Ranks: ranks}
 	b := &builder{t: t}
-	g := &group{hosts: ranks, mpi: true, perPair: perPair, prio: prio}
+	g := &group{hosts: ranks, mpi: true, perPair: s.QP == "pair", prio: s.Prio}
 	ready := filled(len(ranks), -1)
 	coll := int64(0)
-	for s := range scf {
+	for it := range scf {
 		steps := ffts + allreduces + bcasts
 		for k := range steps {
-			ph := phase{ready: ready, release: start, coll: coll, iter: s}
+			ph := phase{ready: ready, release: s.Start, coll: coll, iter: it}
 			var res result
 			gap := units.Time(0)
 			switch {
 			case k < ffts:
-				res, gap = b.alltoall(g, ph, fftBytes), fftGap
+				res, gap = b.alltoall(g, ph, s.FFTBytes), s.FFTGap
 			case k < ffts+allreduces:
-				res = b.ringAllreduce(g, ph, arBytes)
+				res = b.ringAllreduce(g, ph, s.AllreduceBytes)
 			default:
-				res = b.binomialBcast(g, ph, bcBytes)
+				res = b.binomialBcast(g, ph, s.BcastBytes)
 			}
 			if k == steps-1 {
-				gap = compute
+				gap = s.Compute
 			}
-			ready = b.joins(g, res, ready, gap, start, s)
+			ready = b.joins(g, res, ready, gap, s.Start, it)
 			coll++
 		}
 	}
