@@ -18,10 +18,7 @@ import (
 // f0 0->2, f1 1->3, f2 0->1 (stays on the left), f3 2->0 (the other way).
 func dumbbellCase(t *testing.T) (replay.Config, *trace.Trace) {
 	t.Helper()
-	topo, err := topology.Dumbbell(2, 100*units.Gbps, 40*units.Gbps, units.Microsecond)
-	if err != nil {
-		t.Fatal(err)
-	}
+	topo := dumbbellTopo(t)
 	tr := &trace.Trace{Hosts: 4}
 	for i, sd := range [][2]int32{{0, 2}, {1, 3}, {0, 1}, {2, 0}} {
 		tr.Messages = append(tr.Messages, trace.Message{ID: int64(i), Src: sd[0], Dst: sd[1], Bytes: 10_000 * int64(i+1),
@@ -29,6 +26,16 @@ func dumbbellCase(t *testing.T) (replay.Config, *trace.Trace) {
 			Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank})
 	}
 	return config(t, topo, "dcqcn"), tr
+}
+
+// dumbbellTopo is dumbbellCase's topology.
+func dumbbellTopo(t *testing.T) *topology.Topology {
+	t.Helper()
+	topo, err := topology.Dumbbell(2, 100*units.Gbps, 40*units.Gbps, units.Microsecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo
 }
 
 // dumbbellLinks is dumbbellCase routed (its flows' paths) and decomposed
@@ -88,7 +95,7 @@ func TestDecomposeDumbbell(t *testing.T) {
 func TestLinkNetDumbbell(t *testing.T) {
 	tr, flows, links := dumbbellLinks(t)
 	w := wire{1048, 60}
-	net, err := BuildLinkNet(&links[5], flows, tr, w.data, w.ack)
+	net, err := BuildLinkNet(dumbbellTopo(t), &links[5], flows, tr, w.data, w.ack)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,8 +146,8 @@ func checkBaseRTTs(t *testing.T, l *Link, net *LinkNet, flows []replay.FlowPath,
 		if d := got - want; d < -2 || d > 0 {
 			t.Errorf("link %d:%d flow %d: base RTT %v in the link network, %v in the full one", l.Node, l.Port, f.ID, got, want)
 		}
-		if len(path) > 3 {
-			t.Errorf("link %d:%d flow %d: %d hops in the link network, want at most 3", l.Node, l.Port, f.ID, len(path))
+		if len(path) > 4 {
+			t.Errorf("link %d:%d flow %d: %d hops in the link network, want at most 4", l.Node, l.Port, f.ID, len(path))
 		}
 	}
 }
@@ -162,7 +169,7 @@ func TestLinkNetsFatTree(t *testing.T) {
 	for i := range links {
 		l := &links[i]
 		kinds[l.Kind]++
-		net, err := BuildLinkNet(l, flows, tr, w.data, w.ack)
+		net, err := BuildLinkNet(topo, l, flows, tr, w.data, w.ack)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,19 +177,13 @@ func TestLinkNetsFatTree(t *testing.T) {
 			t.Fatalf("link %d: %d messages for %d flows", i, len(net.Trace.Messages), len(l.Flows))
 		}
 		checkBaseRTTs(t, l, net, flows, w)
-		// The link under study: the one port at l's rate and delay
-		// between the switch (or host) feeding it and the one behind it.
-		found := false
-		for _, n := range net.Topology.Nodes {
-			for _, p := range n.Ports {
-				if p.Rate == l.Rate && p.Delay == l.Delay && (n.Name == "up" || l.Kind == HostUp && n.Kind == topology.Host && n.ID == 0) {
-					found = true
-				}
+		if l.Kind == HostUp {
+			if p := net.Topology.Nodes[0].Ports[0]; p.Rate != l.Rate || p.Delay != l.Delay {
+				t.Errorf("link %d (host-up): the sender's NIC at %v, %v; want the link's %v, %v", i, p.Rate, p.Delay, l.Rate, l.Delay)
 			}
+			continue
 		}
-		if !found {
-			t.Errorf("link %d (%s): no port at its rate %v and delay %v in its network", i, l.Kind, l.Rate, l.Delay)
-		}
+		checkSwitchA(t, topo, l, net, flows)
 	}
 	if kinds[HostUp] == 0 || kinds[HostDown] == 0 || kinds[Fabric] == 0 {
 		t.Fatalf("link kinds %v: want every kind", kinds)
@@ -198,6 +199,48 @@ func TestLinkNetsFatTree(t *testing.T) {
 	}
 	if n != m {
 		t.Fatalf("links hold %d flow crossings, paths %d hops", n, m)
+	}
+}
+
+// checkSwitchA asserts that the switch feeding l in its link network is
+// the full run's switch: the same ports in the same order at the same
+// rates and delays (l's own on its port), and that every flow of l enters
+// it by the port it enters it by in the full run.
+func checkSwitchA(t *testing.T, full *topology.Topology, l *Link, net *LinkNet, flows []replay.FlowPath) {
+	t.Helper()
+	var up *topology.Node
+	for k := range net.Topology.Nodes {
+		if net.Topology.Nodes[k].Name == "up" {
+			up = &net.Topology.Nodes[k]
+		}
+	}
+	want := full.Nodes[l.Node].Ports
+	if up == nil || len(up.Ports) != len(want) {
+		t.Fatalf("link %d:%d: switch %+v in its network, want one of %d ports", l.Node, l.Port, up, len(want))
+	}
+	for j, p := range up.Ports {
+		if p.Rate != want[j].Rate || p.Delay != want[j].Delay {
+			t.Errorf("link %d:%d: port %d at %v, %v; want %v, %v", l.Node, l.Port, j, p.Rate, p.Delay, want[j].Rate, want[j].Delay)
+		}
+	}
+	routes := net.Topology.Routes()
+	for k, m := range net.Trace.Messages {
+		f := &flows[l.Flows[k]]
+		prev := f.Path[l.Hop[k]-1]
+		path := routes.Path(m.Src, m.Dst, 0)
+		var in int32 = -1
+		for h := 1; h < len(path); h++ {
+			if path[h].Node == up.ID {
+				if path[h].Port != l.Port {
+					t.Errorf("link %d:%d flow %d leaves the switch by port %d", l.Node, l.Port, f.ID, path[h].Port)
+				}
+				p := path[h-1]
+				in = net.Topology.Nodes[p.Node].Ports[p.Port].PeerPort
+			}
+		}
+		if want := full.Nodes[prev.Node].Ports[prev.Port].PeerPort; in != want {
+			t.Errorf("link %d:%d flow %d enters the switch by port %d, in the full run by %d", l.Node, l.Port, f.ID, in, want)
+		}
 	}
 }
 
@@ -220,7 +263,7 @@ func TestReverseAcks(t *testing.T) {
 			t.Errorf("link %d:%d: ACK rate %d b/s, want %d", l.Node, l.Port, l.AckRate, w)
 		}
 	}
-	net, err := BuildLinkNet(&links[5], flows, tr, 1048, 60)
+	net, err := BuildLinkNet(dumbbellTopo(t), &links[5], flows, tr, 1048, 60)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -350,12 +350,16 @@ func (p *Plan) check(i int, s *LinkSim) error {
 
 // linkConfig is the configuration of link i's network, and its trace.
 func (p *Plan) linkConfig(i int) (replay.Config, *trace.Trace, error) {
-	net, err := BuildLinkNet(&p.links[i], p.flows, p.tr, p.w.data, p.w.ack)
+	l := &p.links[i]
+	net, err := BuildLinkNet(p.cfg.Topology, l, p.flows, p.tr, p.w.data, p.w.ack)
 	if err != nil {
 		return replay.Config{}, nil, err
 	}
 	c := p.cfg
 	c.Topology = net.Topology
+	// The link runs slower by its reverse ACKs; its queue is marked as
+	// the full run marks a port of its real rate.
+	c.Switch.ECN = c.Switch.ECN.RateAs(l.Rate-l.AckRate, l.Rate)
 	c.Packets = replay.PacketsNone
 	c.Threads = 1
 	c.Progress, c.Observer, c.PFCObserver, c.QueueSampler, c.WrapCC, c.PacketSink, c.RowSink = nil, nil, nil, nil, nil, nil, nil

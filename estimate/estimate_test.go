@@ -11,6 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -144,6 +145,165 @@ func TestWarningsPFCIncast(t *testing.T) {
 	res := mustEstimate(t, cfg, tr, Options{})
 	if !hasWarning(res, "pfc", "PFC pauses") {
 		t.Fatalf("no PFC warning: links %+v, warnings %q", res.Links, res.Warnings)
+	}
+}
+
+// TestIncastLinkSimIsTheRun checks the link network of a star's
+// receiver link against the full run by hand. In an N-to-1 incast on a
+// star every flow crosses its sender's NIC and the switch's port to the
+// receiver, and nothing else; that port's link network is the star's
+// switch with all its ports (the senders on theirs, idle hosts on the
+// others) and no reverse ACK load (the receiver sends nothing), so it is
+// the full run: the same shared buffer, the same dynamic PFC threshold
+// ((buffer - headroom and reserves of every port - shared use) / 16, FDCC,
+// Zhang 2023, Section 3.3), the same per-ingress accounting. The link
+// simulation must then pause the senders exactly as the full run does, and
+// finish every flow at the same time; and the estimate warns of it.
+// Cases: 8-to-1 and 2-to-1 on a 32-port star (2 MB and 8 MB flows: each
+// ingress holds a share of the queue, so PFC fires once a sender holds
+// about buffer/(16+N), 1.3 MB and 1.7 MB), lossless; and 8-to-1 of 200 KB
+// with PFC off and a 200 KB buffer, which drops.
+func TestIncastLinkSimIsTheRun(t *testing.T) {
+	cases := []struct {
+		name, incast, cc string
+		lossy            bool
+	}{
+		{"8:1 lossless", "incast:n=8,size=2MB", "linerate", false},
+		{"2:1 lossless", "incast:n=2,size=8MB", "linerate", false},
+		{"8:1 lossy", "incast:n=8,size=200KB", "dcqcn", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			topo := replaytest.Topology(t, "star:hosts=32", 32)
+			tr := replaytest.Workload(t, c.incast, 1)
+			cfg := config(t, topo, c.cc)
+			if c.lossy {
+				cfg.Switch.PFC.Enabled = false
+				cfg.Switch.BufferBytes = 200 * units.KB
+			}
+			full, err := replay.Run(cfg, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paused, dropped int64
+			for _, pt := range full.Ports {
+				paused += pt.PausedNs
+				dropped += pt.DroppedPkts
+			}
+			if c.lossy && (dropped == 0 || paused != 0) || !c.lossy && (paused == 0 || dropped != 0) {
+				t.Fatalf("full run: %d ns paused, %d drops: want the case to %s", paused, dropped, map[bool]string{false: "pause", true: "drop"}[c.lossy])
+			}
+			p, err := Prepare(cfg, tr, Options{Tolerance: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			down := -1
+			for i := range p.links {
+				if p.links[i].Kind == HostDown {
+					down = i
+				}
+			}
+			l := &p.links[down]
+			if l.AckRate != 0 || len(l.Flows) != len(full.Flows) {
+				t.Fatalf("receiver link: ACK rate %d, %d flows", l.AckRate, len(l.Flows))
+			}
+			s, err := p.Simulate(context.Background(), down)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.PausedNs != paused || s.DroppedPkts != dropped {
+				t.Errorf("link simulation: %d ns paused, %d drops; full run %d ns, %d", s.PausedNs, s.DroppedPkts, paused, dropped)
+			}
+			for k, fi := range l.Flows {
+				if s.FCTNs[k] != full.Flows[fi].FCTNs {
+					t.Errorf("flow %d: FCT %d ns in the link simulation, %d ns in the full run", fi, s.FCTNs[k], full.Flows[fi].FCTNs)
+				}
+			}
+			res, err := p.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tag, text := "pfc", "PFC pauses"
+			if c.lossy {
+				tag, text = "drops", "dropped packets"
+			}
+			if !hasWarning(res, tag, text) {
+				t.Fatalf("no %s warning: warnings %q", tag, res.Warnings)
+			}
+			if row := res.Links[down]; row.PFCPausedNs != paused || row.DroppedPkts != dropped {
+				t.Fatalf("links row of the receiver link: %d ns paused, %d drops; want %d, %d", row.PFCPausedNs, row.DroppedPkts, paused, dropped)
+			}
+		})
+	}
+}
+
+// TestFabricIngressLinkSim: 8 hosts on one side of a 100 Gb/s dumbbell
+// send 2 MB each at line rate to one host on the other side. The link
+// under study is the right switch's port to the receiver; every flow
+// enters that switch by its one fabric port. Its link network has the
+// right switch with all its ports, and behind the fabric port a feeder
+// switch at the fabric link's rate and delay carrying the eight senders:
+// the full run, up to the order of the feeder's ports. The 800 Gb/s of
+// senders meet the 100 Gb/s fabric link in the feeder (the full run's
+// left switch), not at the receiver's port: the link simulation pauses the
+// senders as the full run does, and the receiver's port, fed at its own
+// rate, holds no queue.
+func TestFabricIngressLinkSim(t *testing.T) {
+	topo, err := topology.Dumbbell(8, 100*units.Gbps, 100*units.Gbps, units.Microsecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := replaytest.Workload(t, "incast:n=8,size=2MB", 1)
+	for i := range tr.Messages { // hosts 0..7 -> 8
+		tr.Messages[i].Src, tr.Messages[i].Dst = int32(i), 8
+	}
+	tr.Hosts = 16
+	cfg := config(t, topo, "linerate")
+	full, err := replay.Run(cfg, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paused int64
+	for _, pt := range full.Ports {
+		paused += pt.PausedNs
+	}
+	p, err := Prepare(cfg, tr, Options{Tolerance: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := -1
+	for i := range p.links {
+		if l := &p.links[i]; l.Kind == HostDown && l.Peer == 8 {
+			down = i
+		}
+	}
+	l := &p.links[down]
+	c, ltr, err := p.linkConfig(down)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := replay.Run(c, ltr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lpaused int64
+	for _, pt := range ls.Ports {
+		lpaused += pt.PausedNs
+	}
+	if paused == 0 || lpaused != paused {
+		t.Errorf("link simulation paused %d ns, the full run %d ns: want equal and positive", lpaused, paused)
+	}
+	for k, fi := range l.Flows {
+		if ls.Flows[k].FCTNs != full.Flows[fi].FCTNs {
+			t.Errorf("flow %d: FCT %d ns in the link simulation, %d ns in the full run", fi, ls.Flows[k].FCTNs, full.Flows[fi].FCTNs)
+		}
+	}
+	// The receiver's port (the "up" switch's port l.Port) held at most a
+	// few packets: its queue belongs to the fabric link.
+	for _, pt := range ls.Ports {
+		if c.Topology.Nodes[pt.Node].Name == "up" && pt.Port == l.Port && pt.QLenMaxBytes > 4*1048 {
+			t.Errorf("receiver port queue reached %d B in its link simulation: want the fabric link's queue in the feeder", pt.QLenMaxBytes)
+		}
 	}
 }
 

@@ -21,9 +21,12 @@ const FastFactor = 10
 // LinkNet is the small network that isolates one link's queueing, and the
 // workload replayed through it.
 type LinkNet struct {
-	// Topology: hosts first (the senders, then the receivers), then the
-	// switch feeding the link (absent for a host-up link) and the switch
-	// behind it (absent for a host-down link).
+	// Topology: hosts first (the senders, then the receivers, then the
+	// idle hosts on the ports of the switch feeding the link that none of
+	// its flows enter by), then the switch feeding the link (absent for a
+	// host-up link), the switch behind it (absent for a host-down link)
+	// and the feeder switches, in the order of the ports they are cabled
+	// to.
 	Topology *topology.Topology
 	// Trace holds the messages of the link's flows with their hosts
 	// renumbered; each keeps its id, size, release and priority, and its
@@ -45,46 +48,87 @@ func accessDelay(hops []topology.Hop, rate units.BitsPerSec, w wire) units.Time 
 	return max(d, 0)
 }
 
-// BuildLinkNet builds link l's network (see Link, LinkNet). flows are the
-// full run's flows, tr its trace; dataBytes and ackBytes are the wire
-// sizes of a full data packet and of an ACK.
+// BuildLinkNet builds link l's network (see Link, LinkNet) from topo, the
+// full run's topology. flows are the full run's flows, tr its trace;
+// dataBytes and ackBytes are the wire sizes of a full data packet and of
+// an ACK.
+//
+// When l leaves a switch A, the switch feeding it in the link network is
+// A as the full run has it: the same ports, each at its rate and delay
+// (so the same shared buffer, headroom and reserves behind its dynamic PFC
+// threshold, and the same RED thresholds per port), l on its own port,
+// and every flow entering by the ingress port it enters A by in the full
+// run, so that PFC counts each ingress port's bytes as the full switch
+// does and pauses what is behind that port. Behind an ingress port is
+// the flow's source host when A is its first switch, else a feeder switch
+// standing for the upstream switch, reached by each sender over an access
+// link at the slowest rate of the flow's path before that switch, with
+// the delay that gives that part of the path its round trip. A's ports
+// that none of l's flows enter by lead to idle hosts.
 //
 // Each sender is one source host of the full run and carries all of that
-// host's flows crossing l, so they share its NIC as they do there; its
-// access link runs at the slowest rate of the first such flow's path before
-// l, with the delay that gives that part of the path its round trip. Each
-// receiver is one destination host, reached from the switch behind l by a
-// link FastFactor times the downstream path's slowest rate whose delay
-// restores the downstream round trip. A flow's base RTT in the link network
-// is therefore its base RTT in the full run, up to the serialisation of the
-// hops it merges (a few ns). The link itself runs at its rate less the
-// reverse flows' ACKs (Link.AckRate).
-func BuildLinkNet(l *Link, flows []replay.FlowPath, tr *trace.Trace, dataBytes, ackBytes units.Bytes) (*LinkNet, error) {
+// host's flows crossing l by one ingress port of A, so they share its NIC
+// as they do there (flows of one host that ECMP sends to A by two ports
+// have a sender each). Each receiver is one destination host, reached
+// from the switch behind l by a link FastFactor times the downstream
+// path's slowest rate whose delay restores the downstream round trip. A
+// flow's base RTT in the link network is therefore its base RTT in the
+// full run, up to the serialisation of the hops it merges (a few ns). The
+// link itself runs at its rate less the reverse flows' ACKs (Link.AckRate).
+func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr *trace.Trace, dataBytes, ackBytes units.Bytes) (*LinkNet, error) {
 	w := wire{dataBytes, ackBytes}
-	srcIdx, dstIdx := map[int32]int32{}, map[int32]int32{}
-	var srcs, dsts []int32 // full-run host of each sender, receiver
+	var aPorts []topology.Port // A's ports in the full run (none for a host's NIC)
+	if l.Kind != HostUp {
+		aPorts = full.Nodes[l.Node].Ports
+	}
+	// A sender is a source host and the ingress port of A its flows enter
+	// by (-1 for a host's NIC).
+	type sender struct{ host, in int32 }
+	srcIdx, dstIdx := map[sender]int32{}, map[int32]int32{}
+	var srcs []sender
+	var dsts []int32 // full-run host of each receiver
 	var srcHop, dstHop []int
+	senderOf := make([]int32, len(l.Flows))
+	inFrom := make([]int32, len(aPorts)) // per port of A: 0 unused, 1 a host behind it, 2 a switch
 	for k, fi := range l.Flows {
 		f := &flows[fi]
-		if _, ok := srcIdx[f.Src]; !ok {
-			srcIdx[f.Src] = int32(len(srcs))
-			srcs, srcHop = append(srcs, f.Src), append(srcHop, k)
+		s := sender{f.Src, -1}
+		if l.Kind != HostUp {
+			prev := f.Path[l.Hop[k]-1]
+			s.in = full.Nodes[prev.Node].Ports[prev.Port].PeerPort
+			inFrom[s.in] = 2
+			if int(prev.Node) < full.NumHosts {
+				inFrom[s.in] = 1
+			}
 		}
+		i, ok := srcIdx[s]
+		if !ok {
+			i = int32(len(srcs))
+			srcIdx[s] = i
+			srcs, srcHop = append(srcs, s), append(srcHop, k)
+		}
+		senderOf[k] = i
 		if _, ok := dstIdx[f.Dst]; !ok {
 			dstIdx[f.Dst] = int32(len(dsts))
 			dsts, dstHop = append(dsts, f.Dst), append(dstHop, k)
 		}
 	}
 	for s := range srcIdx {
-		if _, ok := dstIdx[s]; ok {
-			return nil, fmt.Errorf("link %d:%d: host %d both sends and receives flows across it", l.Node, l.Port, s)
+		if _, ok := dstIdx[s.host]; ok {
+			return nil, fmt.Errorf("link %d:%d: host %d both sends and receives flows across it", l.Node, l.Port, s.host)
 		}
 	}
 	ns, nd := len(srcs), len(dsts)
 	if l.Kind == HostUp && ns != 1 || l.Kind == HostDown && nd != 1 {
 		return nil, fmt.Errorf("link %d:%d (%s): %d senders and %d receivers", l.Node, l.Port, l.Kind, ns, nd)
 	}
-	hosts := ns + nd
+	idle := 0
+	for j := range aPorts {
+		if j != int(l.Port) && inFrom[j] == 0 {
+			idle++
+		}
+	}
+	hosts := ns + nd + idle
 	topo := &topology.Topology{Name: fmt.Sprintf("link %d:%d", l.Node, l.Port), NumHosts: hosts}
 	add := func(kind topology.Kind, name string) int32 {
 		id := int32(len(topo.Nodes))
@@ -96,28 +140,64 @@ func BuildLinkNet(l *Link, flows []replay.FlowPath, tr *trace.Trace, dataBytes, 
 		topo.Nodes[a].Ports = append(topo.Nodes[a].Ports, topology.Port{Peer: b, PeerPort: pb, Rate: rate, Delay: delay})
 		topo.Nodes[b].Ports = append(topo.Nodes[b].Ports, topology.Port{Peer: a, PeerPort: pa, Rate: rate, Delay: delay})
 	}
-	for _, h := range srcs {
-		add(topology.Host, "src"+strconv.Itoa(int(h)))
+	// Nodes: hosts (senders, receivers, idle hosts), then the switches
+	// (A, the one behind l, the feeders).
+	for _, s := range srcs {
+		name := "src" + strconv.Itoa(int(s.host))
+		if s.in >= 0 {
+			name += "@" + strconv.Itoa(int(s.in))
+		}
+		add(topology.Host, name)
 	}
 	for _, h := range dsts {
 		add(topology.Host, "dst"+strconv.Itoa(int(h)))
+	}
+	node := make([]int32, len(aPorts)) // per port of A: the node behind it
+	for j := range aPorts {
+		if j != int(l.Port) && inFrom[j] == 0 {
+			node[j] = add(topology.Host, "idle"+strconv.Itoa(j))
+		}
 	}
 	// The node transmitting on l, and the node receiving from it.
 	from, to := int32(0), int32(ns)
 	if l.Kind != HostUp {
 		from = add(topology.Switch, "up")
-		for i := range srcs {
-			k := srcHop[i]
-			f := &flows[l.Flows[k]]
-			up := f.Path[:l.Hop[k]]
-			rate := topology.PathBottleneck(up)
-			connect(int32(i), from, rate, accessDelay(up, rate, w))
-		}
 	}
 	if l.Kind != HostDown {
 		to = add(topology.Switch, "down")
 	}
-	connect(from, to, l.Rate-l.AckRate, l.Delay)
+	for j := range aPorts {
+		if inFrom[j] == 2 {
+			node[j] = add(topology.Switch, "in"+strconv.Itoa(j))
+		}
+	}
+	for i, s := range srcs {
+		if s.in >= 0 && inFrom[s.in] == 1 { // a source host cabled to A
+			node[s.in] = int32(i)
+		}
+	}
+	// A's ports in its order; l's on its own.
+	for j, p := range aPorts {
+		if j == int(l.Port) {
+			connect(from, to, l.Rate-l.AckRate, l.Delay)
+		} else {
+			connect(node[j], from, p.Rate, p.Delay)
+		}
+	}
+	if l.Kind == HostUp {
+		connect(from, to, l.Rate-l.AckRate, l.Delay)
+	}
+	// Access links to the feeders.
+	for i, s := range srcs {
+		if s.in < 0 || inFrom[s.in] != 2 {
+			continue
+		}
+		k := srcHop[i]
+		f := &flows[l.Flows[k]]
+		up := f.Path[:l.Hop[k]-1]
+		rate := topology.PathBottleneck(up)
+		connect(int32(i), node[s.in], rate, accessDelay(up, rate, w))
+	}
 	if l.Kind != HostDown {
 		for j := range dsts {
 			k := dstHop[j]
@@ -133,18 +213,18 @@ func BuildLinkNet(l *Link, flows []replay.FlowPath, tr *trace.Trace, dataBytes, 
 	// The workload: the link's flows' messages in trace order.
 	net := &LinkNet{Topology: topo, Flows: l.Flows}
 	sub := &trace.Trace{Hosts: hosts}
-	type msgOf struct{ msg, flow int32 }
+	type msgOf struct{ msg, flow, src int32 }
 	var idx []msgOf
-	for _, fi := range l.Flows {
+	for k, fi := range l.Flows {
 		for _, m := range flows[fi].Msgs {
-			idx = append(idx, msgOf{m, fi})
+			idx = append(idx, msgOf{m, fi, senderOf[k]})
 		}
 	}
 	slices.SortFunc(idx, func(a, b msgOf) int { return cmp.Compare(a.msg, b.msg) })
 	for _, x := range idx {
 		m := tr.Messages[x.msg]
 		f := &flows[x.flow]
-		m.Src, m.Dst = srcIdx[f.Src], int32(ns)+dstIdx[f.Dst]
+		m.Src, m.Dst = x.src, int32(ns)+dstIdx[f.Dst]
 		m.FlowID = int64(f.ID)
 		m.Deps, m.Gap = nil, 0
 		m.CollectiveID, m.Iteration = trace.NoCollective, trace.NoIteration

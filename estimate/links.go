@@ -74,16 +74,23 @@ type linkRecord struct {
 	Link  string `json:"link"`
 }
 
+// LinkNetRevision numbers the construction of the link networks
+// (BuildLinkNet); it is in each link's hash, so that a link folder made
+// with another construction is simulated again rather than reused. 2: the
+// switch feeding the link has the full run's ports and ingress ports.
+const LinkNetRevision = 2
+
 // LinkItems lists the plan's simulated links under scenario: each one's
-// hash is the SHA-256 of ccreplay's version, the scenario and the link,
+// hash is the SHA-256 of ccreplay's version, the link network's
+// construction (LinkNetRevision), the scenario and the link,
 // so a link's simulation is reused whatever the clustering settings that
 // chose it, and run again when the version or the inputs change.
 func (p *Plan) LinkItems(scenario string) []LinkItem {
 	out := make([]LinkItem, len(p.sim))
 	for k, i := range p.sim {
 		name := p.LinkName(i)
-		h := sha256.Sum256([]byte(fmt.Sprintf("ccreplay estimate link\nversion %s\nscenario %s\nlink %d %s\nflows %d\n",
-			version.Version, scenario, i, name, len(p.links[i].Flows))))
+		h := sha256.Sum256([]byte(fmt.Sprintf("ccreplay estimate link\nversion %s\nlink network %d\nscenario %s\nlink %d %s\nflows %d\n",
+			version.Version, LinkNetRevision, scenario, i, name, len(p.links[i].Flows))))
 		out[k] = LinkItem{Index: i, Link: name, Dir: "link=" + strconv.Itoa(i), Hash: hex.EncodeToString(h[:])}
 	}
 	return out

@@ -57,6 +57,21 @@ func (c ECNConfig) ForRate(rate units.BitsPerSec) (kmin, kmax units.Bytes, pmax 
 	return kmin, kmax, c.Pmax
 }
 
+// RateAs returns c with ports of rate slowed marked as ports of rate real
+// are (ForRate): an entry for slowed, first in PerRate, with real's Kmin,
+// Kmax and Pmax. A link network of ccreplay estimate runs the link under
+// study slower than its real rate (by the ACKs it does not simulate) and
+// keeps the full run's marking thresholds for it this way. c unchanged
+// when the rates are equal.
+func (c ECNConfig) RateAs(slowed, real units.BitsPerSec) ECNConfig {
+	if slowed == real {
+		return c
+	}
+	kmin, kmax, pmax := c.ForRate(real)
+	c.PerRate = append([]ECNRate{{Rate: slowed, KminBytes: kmin, KmaxBytes: kmax, Pmax: pmax}}, c.PerRate...)
+	return c
+}
+
 // Thresholds returns Kmin and Kmax for a port of the given rate from the
 // scalar settings (RefRate scaling), ignoring PerRate: each threshold times
 // rate/RefRate, rounded down, computed without overflow (a result beyond

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/internal/errtest"
 	"github.com/ccreplay/ccreplay/switchmodel"
+	"github.com/ccreplay/ccreplay/units"
 )
 
 // Validate rejects impossible settings with a message naming the setting,
@@ -62,5 +63,48 @@ func TestDefaultConfig(t *testing.T) {
 		c.PFC.Divisor != 16 || c.PFC.ReserveBytes != 4000 || c.PFC.XoffPerGbps != 9500 || c.PFC.XonPerGbps != 9250 ||
 		!c.ECN.Enabled || c.ECN.KminBytes != 5000 || c.ECN.KmaxBytes != 200000 || c.ECN.Pmax != 0.01 {
 		t.Fatalf("DefaultConfig = %+v", c)
+	}
+}
+
+// TestECNRateAs: a port slowed below its real rate (estimate's link
+// networks take the reverse ACKs off the link under study) keeps the
+// thresholds of its real rate, both when they scale with RefRate (HPCC
+// simulator: KMIN 400 KB at 100 Gb/s scales to 392 KB at 98 Gb/s) and
+// when a PerRate entry (KMIN_MAP) lists the real rate only; other rates
+// are untouched.
+func TestECNRateAs(t *testing.T) {
+	g := units.Gbps
+	scaled := switchmodel.ECNConfig{Enabled: true, KminBytes: 400_000, KmaxBytes: 1_600_000, Pmax: 0.2, RefRate: 100 * g}
+	listed := switchmodel.ECNConfig{Enabled: true, KminBytes: 5_000, KmaxBytes: 200_000, Pmax: 0.01,
+		PerRate: []switchmodel.ECNRate{{Rate: 100 * g, KminBytes: 100_000, KmaxBytes: 400_000, Pmax: 0.2}}}
+	for _, e := range []switchmodel.ECNConfig{scaled, listed} {
+		slowed := 98 * g
+		if a, b, _ := e.ForRate(slowed); a == 0 || b == 0 {
+			t.Fatalf("%+v at 98 Gb/s: %d, %d", e, a, b)
+		}
+		p := e.RateAs(slowed, 100*g)
+		k1, k2, pm := p.ForRate(slowed)
+		w1, w2, wp := e.ForRate(100 * g)
+		if k1 != w1 || k2 != w2 || pm != wp {
+			t.Errorf("%+v: 98 Gb/s marked at %d-%d B, %v; want 100 Gb/s's %d-%d B, %v", e, k1, k2, pm, w1, w2, wp)
+		}
+		if o1, o2, _ := e.ForRate(98 * g); o1 == w1 && o2 == w2 {
+			t.Errorf("%+v: the slowed rate already had the real rate's thresholds; the case checks nothing", e)
+		}
+		for _, r := range []units.BitsPerSec{25 * g, 100 * g, 400 * g} {
+			a1, a2, ap := p.ForRate(r)
+			b1, b2, bp := e.ForRate(r)
+			if a1 != b1 || a2 != b2 || ap != bp {
+				t.Errorf("%+v at %v: %d-%d, %v after RateAs, %d-%d, %v before", e, r, a1, a2, ap, b1, b2, bp)
+			}
+		}
+		if q := e.RateAs(100*g, 100*g); len(q.PerRate) != len(e.PerRate) {
+			t.Errorf("equal rates changed the config: %+v", q)
+		}
+		c := switchmodel.DefaultConfig()
+		c.ECN = p
+		if err := c.Validate(); err != nil {
+			t.Errorf("RateAs config invalid: %v", err)
+		}
 	}
 }
