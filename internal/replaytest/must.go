@@ -13,10 +13,7 @@ import (
 func Topology(t testing.TB, spec string, hosts int) *topology.Topology {
 	t.Helper()
 	topo, err := topology.Parse(spec, hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return topo
+	return Must(t, topo, err)
 }
 
 // Workload generates the trace/gen workload spec with seed, failing t on
@@ -24,8 +21,15 @@ func Topology(t testing.TB, spec string, hosts int) *topology.Topology {
 func Workload(t testing.TB, spec string, seed int64) *trace.Trace {
 	t.Helper()
 	tr, err := gen.Parse(spec, seed)
+	return Must(t, tr, err)
+}
+
+// Must returns v, failing t when err (from the call that gave v) is not
+// nil.
+func Must[T any](t testing.TB, v T, err error) T {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tr
+	return v
 }

@@ -40,10 +40,7 @@ func Spec(t testing.TB, name string, params map[string]string, register ...func(
 func Build(t testing.TB, r *cca.Registry, name string, params map[string]string) cca.Spec {
 	t.Helper()
 	s, err := r.Build(name, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return replaytest.Must(t, s, err)
 }
 
 // Workload generates the trace/gen workload spec with seed 1, failing t
@@ -69,10 +66,7 @@ func Config(t testing.TB, tr *trace.Trace, s cca.Spec) replay.Config {
 func Run(t testing.TB, cfg replay.Config, tr *trace.Trace) *replay.Result {
 	t.Helper()
 	res, err := replay.Run(cfg, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return replaytest.Must(t, res, err)
 }
 
 // RunWorkload replays workload on the shared star under s, after tweak (which
