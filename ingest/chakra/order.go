@@ -51,8 +51,6 @@ func (b *builder) emit(order []int32, hosts []int32, nHosts, ppn int) *trace.Tra
 		nd := &b.nodes[i]
 		return depgraph.Node{Src: nd.src, Dst: nd.dst, Bytes: nd.bytes, Sync: nd.sync, Coll: nd.coll, Deps: nd.deps, Gap: nd.gap}
 	}, len(b.graphs), hosts, nHosts, ppn)
-	b.rep.Messages += c.Messages
-	b.rep.Bytes += c.Bytes
-	b.rep.SyncPoints += c.SyncPoints
+	b.rep.Counts.Add(c)
 	return tr
 }

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/ingest/internal/depgraph"
 )
 
 // Report says what Load found in a Chakra execution trace and what it
@@ -34,17 +36,11 @@ type Report struct {
 	// to the latest start + duration over all nodes, µs; 0 when no node
 	// carries a start time.
 	SpanMicros int64 `json:"span_us"`
-	// Sends and SendBytes count the point-to-point sends, which all
-	// became messages, and their bytes.
-	Sends     int64 `json:"sends"`
-	SendBytes int64 `json:"send_bytes"`
-	// Receives counts the receive nodes; Matched those matched to a
-	// send. UnmatchedSends counts sends no receive matched (they are in
-	// the trace all the same), UnmatchedReceives receives that wait for
-	// nothing.
-	Receives          int64 `json:"receives"`
-	Matched           int64 `json:"matched"`
-	UnmatchedSends    int64 `json:"unmatched_sends"`
+	// P2P counts the point-to-point sends, which all became messages,
+	// and their bytes, the receive nodes and their matching (Matched,
+	// UnmatchedSends). UnmatchedReceives counts the receives that wait
+	// for nothing.
+	depgraph.P2P
 	UnmatchedReceives int64 `json:"unmatched_receives"`
 	// Collectives counts the collectives decomposed, by comm_type (one
 	// per collective over its process group, not per rank), and
@@ -56,13 +52,9 @@ type Report struct {
 	// Groups lists the members (world ranks) of every process group a
 	// collective used, by pg_name ("" for collectives without one).
 	Groups map[string][]int32 `json:"groups"`
-	// Messages and Bytes count the data messages of the trace
-	// (point-to-point and collective).
-	Messages int64 `json:"messages"`
-	Bytes    int64 `json:"bytes"`
-	// SyncPoints counts the zero-byte same-host synchronization messages
-	// that carry each rank's dependencies and compute gaps.
-	SyncPoints int64 `json:"sync_points"`
+	// Counts are the data messages of the trace and the synchronization
+	// points that carry each rank's dependencies and compute gaps.
+	depgraph.Counts
 	// Skipped lists the nodes and attributes left out of the trace, or
 	// modelled only in part, by kind then reason. Attributes the reader
 	// has no use for (most of a PyTorch recording's) are in Ignored
@@ -114,7 +106,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "process group %q: %d ranks\n", k, len(r.Groups[k]))
 	}
 	fmt.Fprintf(&b, "collectives: %d messages\n", r.CollectiveMessages)
-	fmt.Fprintf(&b, "trace: %d messages, %d bytes, %d synchronization points\n", r.Messages, r.Bytes, r.SyncPoints)
+	b.WriteString(r.Counts.Line())
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "skipped %d %s: %s\n", s.Count, s.Kind, s.Reason)
 	}
@@ -134,10 +126,7 @@ func (r *Report) WriteText(w io.Writer) error {
 // or modelled only in part. A replay of the trace reports them (and
 // refuses to run with --strict).
 func (r *Report) Warnings() []string {
-	var out []string
-	if r.UnmatchedSends > 0 {
-		out = append(out, fmt.Sprintf("%d point-to-point sends matched no receive (they are replayed all the same)", r.UnmatchedSends))
-	}
+	out := r.P2P.Warnings()
 	if r.UnmatchedReceives > 0 {
 		out = append(out, fmt.Sprintf("%d point-to-point receives matched no send (they wait for nothing)", r.UnmatchedReceives))
 	}

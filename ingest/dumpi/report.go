@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/ccreplay/ccreplay/ingest/internal/depgraph"
 )
 
 // Report says what Load found in a DUMPI trace and what it made of it.
@@ -84,18 +86,26 @@ type Skip struct {
 	Count int64
 }
 
+// Shared returns r's point-to-point and message counts as every
+// application-trace reader's report has them (r's fields keep their
+// names in JSON).
+func (r *Report) Shared() (depgraph.P2P, depgraph.Counts) {
+	return depgraph.P2P{Sends: r.Sends, SendBytes: r.SendBytes, Receives: r.Receives, Matched: r.Matched, UnmatchedSends: r.UnmatchedSends},
+		depgraph.Counts{Messages: r.Messages, Bytes: r.Bytes, SyncPoints: r.SyncPoints}
+}
+
 // WriteText writes the report for people, one fact per line.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "DUMPI %s trace from %s: %d ranks on %d hosts (%d per host), %d calls over %.6f s\n",
 		r.Version, r.Hostname, r.Ranks, r.Hosts, r.PPN, r.Records, float64(r.DurationNs)/1e9)
-	fmt.Fprintf(&b, "point-to-point: %d sends, %d bytes; %d receives, %d matched; %d sends unmatched\n",
-		r.Sends, r.SendBytes, r.Receives, r.Matched, r.UnmatchedSends)
+	p2p, counts := r.Shared()
+	b.WriteString(p2p.Line())
 	for _, k := range slices.Sorted(maps.Keys(r.Collectives)) {
 		fmt.Fprintf(&b, "collective %s: %d\n", k, r.Collectives[k])
 	}
 	fmt.Fprintf(&b, "collectives: %d messages, %d bytes\n", r.CollectiveMessages, r.CollectiveBytes)
-	fmt.Fprintf(&b, "trace: %d messages, %d bytes, %d synchronization points\n", r.Messages, r.Bytes, r.SyncPoints)
+	b.WriteString(counts.Line())
 	for _, k := range slices.Sorted(maps.Keys(r.NotRecorded)) {
 		fmt.Fprintf(&b, "not recorded by the tracer: %d %s\n", r.NotRecorded[k], k)
 	}
@@ -111,10 +121,8 @@ func (r *Report) WriteText(w io.Writer) error {
 // did not record, calls left out or modelled only in part. A replay of
 // the trace reports them (and refuses to run with --strict).
 func (r *Report) Warnings() []string {
-	var out []string
-	if r.UnmatchedSends > 0 {
-		out = append(out, fmt.Sprintf("%d point-to-point sends matched no receive (they are replayed all the same)", r.UnmatchedSends))
-	}
+	p2p, _ := r.Shared()
+	out := p2p.Warnings()
 	for _, k := range slices.Sorted(maps.Keys(r.NotRecorded)) {
 		out = append(out, fmt.Sprintf("%d %s calls were counted but not recorded by the tracer: they are missing from the replay", r.NotRecorded[k], k))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ccreplay/ccreplay/ingest/dumpi"
+	"github.com/ccreplay/ccreplay/ingest/internal/depgraph"
 	"github.com/ccreplay/ccreplay/trace"
 )
 
@@ -42,14 +43,9 @@ type Report struct {
 	// by kind ("MpiIsend").
 	EventCount int64            `json:"event_count"`
 	Events     map[string]int64 `json:"events"`
-	// Sends and SendBytes count the point-to-point sends that became
-	// messages; Receives the receives; Matched those matched to a send;
-	// UnmatchedSends the sends no receive matched.
-	Sends          int64 `json:"sends"`
-	SendBytes      int64 `json:"send_bytes"`
-	Receives       int64 `json:"receives"`
-	Matched        int64 `json:"matched"`
-	UnmatchedSends int64 `json:"unmatched_sends"`
+	// P2P counts the point-to-point sends that became messages, the
+	// receives and their matching.
+	depgraph.P2P
 	// Collectives counts the collective operations expanded, by MPI
 	// function (one per operation over the communicator), and
 	// CollectiveBytes the bytes of their messages.
@@ -58,11 +54,9 @@ type Report struct {
 	// CollectiveMessages is the number of messages the collectives
 	// became.
 	CollectiveMessages int64 `json:"collective_messages"`
-	// Messages and Bytes count the data messages of the trace; SyncPoints
-	// the per-rank synchronization points.
-	Messages   int64 `json:"messages"`
-	Bytes      int64 `json:"bytes"`
-	SyncPoints int64 `json:"sync_points"`
+	// Counts are the data messages of the trace and the per-rank
+	// synchronization points.
+	depgraph.Counts
 	// Skipped lists the events (or MPI calls) left out of the trace, by
 	// kind and reason.
 	Skipped []Skip `json:"skipped"`
@@ -84,9 +78,8 @@ type Skip struct {
 // fill takes the builder's counts.
 func (r *Report) fill(d *dumpi.Report, tr *trace.Trace, fns []dumpi.FuncID) {
 	r.Hosts, r.PPN = d.Hosts, d.PPN
-	r.Sends, r.SendBytes, r.Receives, r.Matched, r.UnmatchedSends = d.Sends, d.SendBytes, d.Receives, d.Matched, d.UnmatchedSends
+	r.P2P, r.Counts = d.Shared()
 	r.CollectiveMessages = d.CollectiveMessages
-	r.Messages, r.Bytes, r.SyncPoints = d.Messages, d.Bytes, d.SyncPoints
 	for k, v := range d.Collectives {
 		r.Collectives[k] += v
 		r.CollectiveBytes[k] += 0
@@ -118,13 +111,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "OTF2 %s archive %s: %d locations, %d ranks on %d hosts (%d per host, %s), %d events over %.6f s\n",
 		r.Version, r.Anchor, r.Locations, r.Ranks, r.Hosts, r.PPN, r.Placement, r.EventCount, float64(r.DurationNs)/1e9)
 	fmt.Fprintf(&b, "clock: %d ticks/s, global offset %d, %d clock offsets\n", r.TimerResolution, r.GlobalOffset, r.ClockOffsets)
-	fmt.Fprintf(&b, "point-to-point: %d sends, %d bytes; %d receives, %d matched; %d sends unmatched\n",
-		r.Sends, r.SendBytes, r.Receives, r.Matched, r.UnmatchedSends)
+	b.WriteString(r.P2P.Line())
 	for _, k := range slices.Sorted(maps.Keys(r.Collectives)) {
 		fmt.Fprintf(&b, "collective %s: %d, %d bytes\n", k, r.Collectives[k], r.CollectiveBytes[k])
 	}
 	fmt.Fprintf(&b, "collectives: %d messages\n", r.CollectiveMessages)
-	fmt.Fprintf(&b, "trace: %d messages, %d bytes, %d synchronization points\n", r.Messages, r.Bytes, r.SyncPoints)
+	b.WriteString(r.Counts.Line())
 	for _, k := range slices.Sorted(maps.Keys(r.Events)) {
 		fmt.Fprintf(&b, "events %s: %d\n", k, r.Events[k])
 	}
@@ -139,10 +131,7 @@ func (r *Report) WriteText(w io.Writer) error {
 // does not carry or carries only approximately: sends no receive matched,
 // events left out, and what the archive lacks.
 func (r *Report) Warnings() []string {
-	out := slices.Clone(r.warnings)
-	if r.UnmatchedSends > 0 {
-		out = append(out, fmt.Sprintf("%d point-to-point sends matched no receive (they are replayed all the same)", r.UnmatchedSends))
-	}
+	out := append(slices.Clone(r.warnings), r.P2P.Warnings()...)
 	for _, s := range r.Skipped {
 		out = append(out, fmt.Sprintf("%d %s skipped: %s", s.Count, s.Kind, s.Reason))
 	}

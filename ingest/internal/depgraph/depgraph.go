@@ -2,11 +2,13 @@
 // which ingest/otf2 drives, and ingest/chakra) share once their ranks'
 // calls are nodes with dependencies: the dependencies of a rank's messages
 // in a collective decomposed into steps, and the trace order, a
-// topological order of the nodes, and the trace written in that order.
+// topological order of the nodes, and the trace written in that order;
+// and the counts of their reports that every reader has (P2P, Counts).
 package depgraph
 
 import (
 	"container/heap"
+	"fmt"
 	"slices"
 
 	"github.com/ccreplay/ccreplay/trace"
@@ -156,9 +158,52 @@ type Node struct {
 	Gap, Release units.Time
 }
 
-// Counts are what Emit wrote.
+// Counts are what Emit wrote: the data messages of the trace
+// (point-to-point and collective) and their bytes, and the zero-byte
+// same-host synchronization messages that carry each rank's dependencies
+// and compute gaps. The readers' reports hold them.
 type Counts struct {
-	Messages, Bytes, SyncPoints int64
+	Messages   int64 `json:"messages"`
+	Bytes      int64 `json:"bytes"`
+	SyncPoints int64 `json:"sync_points"`
+}
+
+// Add adds d to c.
+func (c *Counts) Add(d Counts) {
+	c.Messages += d.Messages
+	c.Bytes += d.Bytes
+	c.SyncPoints += d.SyncPoints
+}
+
+// Line is the line of a report for people that gives c.
+func (c Counts) Line() string {
+	return fmt.Sprintf("trace: %d messages, %d bytes, %d synchronization points\n", c.Messages, c.Bytes, c.SyncPoints)
+}
+
+// P2P are the point-to-point counts of a reader's report: the sends that
+// became messages and their bytes, the receives, those matched to a send,
+// and the sends no receive matched (they are in the trace all the same).
+type P2P struct {
+	Sends          int64 `json:"sends"`
+	SendBytes      int64 `json:"send_bytes"`
+	Receives       int64 `json:"receives"`
+	Matched        int64 `json:"matched"`
+	UnmatchedSends int64 `json:"unmatched_sends"`
+}
+
+// Line is the line of a report for people that gives p.
+func (p P2P) Line() string {
+	return fmt.Sprintf("point-to-point: %d sends, %d bytes; %d receives, %d matched; %d sends unmatched\n",
+		p.Sends, p.SendBytes, p.Receives, p.Matched, p.UnmatchedSends)
+}
+
+// Warnings are the report's warnings of p, one sentence each: the sends
+// no receive matched.
+func (p P2P) Warnings() []string {
+	if p.UnmatchedSends > 0 {
+		return []string{fmt.Sprintf("%d point-to-point sends matched no receive (they are replayed all the same)", p.UnmatchedSends)}
+	}
+	return nil
 }
 
 // Emit writes the nodes as a trace in the given order, a permutation of

@@ -69,3 +69,23 @@ func TestEmit(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The report lines and warnings of the shared counts, as the three
+// readers print them.
+func TestCountsLines(t *testing.T) {
+	p := P2P{Sends: 4, SendBytes: 400, Receives: 3, Matched: 3, UnmatchedSends: 1}
+	if got, want := p.Line(), "point-to-point: 4 sends, 400 bytes; 3 receives, 3 matched; 1 sends unmatched\n"; got != want {
+		t.Errorf("P2P line %q, want %q", got, want)
+	}
+	if got := p.Warnings(); len(got) != 1 || got[0] != "1 point-to-point sends matched no receive (they are replayed all the same)" {
+		t.Errorf("warnings %q", got)
+	}
+	if got := (P2P{Sends: 2, Matched: 2}).Warnings(); got != nil {
+		t.Errorf("all matched: warnings %q", got)
+	}
+	c := Counts{Messages: 1, Bytes: 100, SyncPoints: 2}
+	c.Add(Counts{Messages: 2, Bytes: 5, SyncPoints: 1})
+	if got, want := c.Line(), "trace: 3 messages, 105 bytes, 3 synchronization points\n"; got != want {
+		t.Errorf("counts line %q, want %q", got, want)
+	}
+}
