@@ -66,6 +66,59 @@ func TestShippedFDCCOn16To1(t *testing.T) {
 	}
 }
 
+// What DCQCN's unfair ratio on FDCC (Zhang 2023), Table 6.2's 4-to-1 incast
+// measures (Section 5.4: (BW_max - BW_avg) / BW_avg during the incast; here
+// over the span in which all four flows are active, the same rule for every
+// algorithm). The four one-BDP windows keep the bottleneck queue near three
+// BDPs (about 217 KB), below the `hpcc-run` preset's ECN threshold Kmin of
+// 400 KB, so no packet is marked, no CNP is sent and DCQCN never changes a
+// rate: its figure is that of the one-BDP windows sharing a FIFO queue, the
+// same to the bit as with no congestion control at all (`linerate` with the
+// same windows; its switch marks at the default thresholds, 5 KB and up, and
+// it ignores the marks). Measured: 0.0005 (docs/FDCC.md, "The unfair ratio
+// at 4-to-1").
+func TestTable62DCQCNAt4To1IsTheWindows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two 4-to-1 runs of 20 MB flows")
+	}
+	specs := []string{"dcqcn:hpcc-run", "linerate"}
+	e := &Experiment{Name: "fdcc-4", Paper: "test", Title: "test", Setup: "test",
+		Runs: func(Scale) []Run {
+			return []Run{table62Run(4, specs[0]), table62Run(4, specs[1])}
+		},
+		Claims: func(Scale) []Claim { return nil },
+	}
+	out := t.TempDir() + "/out"
+	if _, err := Execute(context.Background(), e, Options{Out: out, Registry: all.Registry(), Parallel: 2}); err != nil {
+		t.Fatal(err)
+	}
+	var sum [2]*metrics.Summary
+	for i, spec := range specs {
+		s, err := readRunSummary(out, table62Run(4, spec).Label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum[i] = s
+		t.Logf("%-14s unfair during the incast %.6f over %d ns  goodput %.4f  mean queue %.0f B  max queue %d B  marks %d  CNPs %d",
+			spec, unfairDuringIncast(s), s.ConcurrentWindowNs, s.GoodputNorm, s.QLenAvgBytes, s.QLenMaxBytes, s.ECNMarkedPkts, s.CNPs)
+	}
+	d, l := sum[0], sum[1]
+	if d.FlowsFinished != 4 || l.FlowsFinished != 4 {
+		t.Fatalf("flows finished: dcqcn %d, linerate %d of 4", d.FlowsFinished, l.FlowsFinished)
+	}
+	if d.QLenMaxBytes >= 400_000 || d.ECNMarkedPkts != 0 || d.CNPs != 0 {
+		t.Errorf("dcqcn: max queue %d B (Kmin 400000 B), %d marks, %d CNPs; want a queue below Kmin and no marks or CNPs",
+			d.QLenMaxBytes, d.ECNMarkedPkts, d.CNPs)
+	}
+	if a, b := unfairDuringIncast(d), unfairDuringIncast(l); a != b || d.ConcurrentWindowNs != l.ConcurrentWindowNs || d.GoodputNorm != l.GoodputNorm {
+		t.Errorf("dcqcn unfair %v over %d ns, goodput %v; linerate %v over %d ns, goodput %v: want the same",
+			a, d.ConcurrentWindowNs, d.GoodputNorm, b, l.ConcurrentWindowNs, l.GoodputNorm)
+	}
+	if u := unfairDuringIncast(d); !(u > 0 && u < 0.002) {
+		t.Errorf("dcqcn unfair ratio during the incast %v, want in (0, 0.002) (measured 0.0005)", u)
+	}
+}
+
 // readRunSummary reads the metrics of summary.json in the run folder
 // labelled label under out.
 func readRunSummary(out, label string) (*metrics.Summary, error) {
