@@ -14,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -46,31 +47,6 @@ func samplePackets(n int) []v2.PacketRow {
 		}
 	}
 	return rows
-}
-
-// readBack reads a file with parquet-go (the arrowread package checks it
-// with a second implementation).
-func readBack[T any](t *testing.T, path string) ([]T, string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
-	version, _ := pf.Lookup(v2.MetadataKey)
-	r := parquet.NewGenericReader[T](f)
-	defer r.Close()
-	rows := make([]T, r.NumRows())
-	n, err := r.Read(rows)
-	if err != nil && n != len(rows) {
-		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
-	}
-	return rows, version
 }
 
 // noTemps fails if dir holds any temporary file.
@@ -118,7 +94,7 @@ func TestWriteRowsRoundTrip(t *testing.T) {
 	if err := WriteRows(path, want); err != nil {
 		t.Fatal(err)
 	}
-	got, version := readBack[v2.PacketRow](t, path)
+	got, version := testfiles.ParquetRows[v2.PacketRow](t, path, v2.MetadataKey)
 	if version != v2.Version {
 		t.Errorf("metadata %s = %q, want %q", v2.MetadataKey, version, v2.Version)
 	}
@@ -179,7 +155,7 @@ func TestWriteRowsEmpty(t *testing.T) {
 	if err := WriteRows[v2.FlowRow](path, nil); err != nil {
 		t.Fatal(err)
 	}
-	got, version := readBack[v2.FlowRow](t, path)
+	got, version := testfiles.ParquetRows[v2.FlowRow](t, path, v2.MetadataKey)
 	if len(got) != 0 || version != v2.Version {
 		t.Errorf("got %d rows, version %q", len(got), version)
 	}
@@ -207,7 +183,7 @@ func TestStreamAppearsOnlyOnClose(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := readBack[v2.PacketRow](t, path)
+	got, _ := testfiles.ParquetRows[v2.PacketRow](t, path, v2.MetadataKey)
 	if !reflect.DeepEqual(got, want) {
 		t.Error("streamed rows differ")
 	}

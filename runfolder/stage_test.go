@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 )
 
 // writeRun stages a run folder at target holding name, committed.
@@ -31,19 +33,6 @@ func writeRun(t *testing.T, target, name string, force bool) {
 	}
 }
 
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		out = append(out, e.Name())
-	}
-	return out
-}
-
 // A committed folder replaces the previous one whole (no file of it
 // survives) and only with Force; nothing is left beside it.
 func TestStageCommitReplacesWhole(t *testing.T) {
@@ -54,10 +43,10 @@ func TestStageCommitReplacesWhole(t *testing.T) {
 		t.Fatalf("second stage without force: %v", err)
 	}
 	writeRun(t, target, "flows.parquet", true)
-	if got := strings.Join(names(t, target), " "); got != "flows.parquet summary.json" {
+	if got := strings.Join(testfiles.Names(t, target), " "); got != "flows.parquet summary.json" {
 		t.Errorf("folder holds %q after the replacement", got)
 	}
-	if got := names(t, filepath.Dir(target)); len(got) != 1 {
+	if got := testfiles.Names(t, filepath.Dir(target)); len(got) != 1 {
 		t.Errorf("left %v beside the folder", got)
 	}
 	if _, err := ReadManifest(target); err != nil {
@@ -77,10 +66,10 @@ func TestStageAbortLeavesTarget(t *testing.T) {
 	os.WriteFile(filepath.Join(st.Dir, "ports.parquet"), nil, 0o644)
 	st.Abort()
 	st.Abort() // twice is harmless
-	if got := strings.Join(names(t, root), " "); got != "run" {
+	if got := strings.Join(testfiles.Names(t, root), " "); got != "run" {
 		t.Errorf("root holds %q after Abort", got)
 	}
-	if got := strings.Join(names(t, target), " "); got != "flows.parquet summary.json" {
+	if got := strings.Join(testfiles.Names(t, target), " "); got != "flows.parquet summary.json" {
 		t.Errorf("target holds %q after Abort", got)
 	}
 	if err := st.Commit(); err == nil {

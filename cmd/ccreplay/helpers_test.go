@@ -102,21 +102,7 @@ func (s summary) metricInt(t *testing.T, name string) int64 {
 }
 
 // dirNames lists the names in dir (nil if dir does not exist).
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return names
-}
+var dirNames = testfiles.Names
 
 // checkParquet fails unless path is a complete Parquet file: "PAR1" at
 // both ends (a file cut short by a crash has no footer magic).

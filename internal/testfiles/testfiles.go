@@ -1,16 +1,21 @@
 // Package testfiles makes, for tests, the inputs a bounded reader must
 // refuse without reading them: a sparse file larger than a limit and a
 // link to an endless device, and checks a reader refuses both; small
-// input files of given content; and
+// input files of given content; the names in a folder; the rows of a
+// Parquet file read back by a second implementation; and
 // the seeds a file reader's fuzz test starts from, and the fuzz target
 // of a reader of one file in a folder.
 package testfiles
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // Sparse creates path as a sparse file of size bytes (no data is
@@ -49,6 +54,50 @@ func Write(t testing.TB, dir, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Names lists the names in folder dir, in name order (nil when dir does
+// not exist), failing the test where it cannot read the folder.
+func Names(t testing.TB, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// ParquetRows reads every row of the Parquet file at path as a T with
+// parquet-go, a reader apart from the code that wrote it, and returns
+// them with the file's key-value metadata under key ("" when absent),
+// failing the test where the file does not read.
+func ParquetRows[T any](t testing.TB, path, key string) ([]T, string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, _ := pf.Lookup(key)
+	r := parquet.NewGenericReader[T](f)
+	defer r.Close()
+	rows := make([]T, r.NumRows())
+	if n, err := r.Read(rows); n != len(rows) {
+		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
+	}
+	return rows, value
 }
 
 // Seeds returns the fuzz seeds a reader of valid file contents b starts

@@ -9,14 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce"
 	"github.com/ccreplay/ccreplay/cca/hpcc"
 	"github.com/ccreplay/ccreplay/cca/rlcc"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -31,24 +30,9 @@ import (
 // readRows reads decisions.parquet back with parquet-go.
 func readRows(t *testing.T, path string) []v2.DecisionRow {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v, _ := pf.Lookup(v2.MetadataKey); v != v2.Version {
+	rows, v := testfiles.ParquetRows[v2.DecisionRow](t, path, v2.MetadataKey)
+	if v != v2.Version {
 		t.Errorf("metadata %s = %q, want %q", v2.MetadataKey, v, v2.Version)
-	}
-	r := parquet.NewGenericReader[v2.DecisionRow](f)
-	defer r.Close()
-	rows := make([]v2.DecisionRow, r.NumRows())
-	if n, err := r.Read(rows); n != len(rows) {
-		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
 	}
 	return rows
 }
