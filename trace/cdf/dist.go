@@ -22,15 +22,14 @@ const (
 	Step
 )
 
+// conventionNames are the conventions' names, indexed by Convention: what
+// String prints and ParseConvention reads.
+var conventionNames = [...]string{Auto: "auto", Linear: "linear", Step: "step"}
+
 // String returns "auto", "linear" or "step".
 func (c Convention) String() string {
-	switch c {
-	case Auto:
-		return "auto"
-	case Linear:
-		return "linear"
-	case Step:
-		return "step"
+	if c >= 0 && int(c) < len(conventionNames) {
+		return conventionNames[c]
 	}
 	return fmt.Sprintf("Convention(%d)", int(c))
 }
@@ -38,13 +37,14 @@ func (c Convention) String() string {
 // ParseConvention parses "auto", "linear" or "step" (case-insensitive; ""
 // is auto).
 func ParseConvention(s string) (Convention, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "auto":
+	name := strings.ToLower(strings.TrimSpace(s))
+	if name == "" {
 		return Auto, nil
-	case "linear":
-		return Linear, nil
-	case "step":
-		return Step, nil
+	}
+	for c, n := range conventionNames {
+		if name == n {
+			return Convention(c), nil
+		}
 	}
 	return Auto, fmt.Errorf("invalid convention %q (want auto, linear or step)", s)
 }

@@ -171,4 +171,13 @@ func TestParseConvention(t *testing.T) {
 	if _, err := ParseConvention("cubic"); err == nil || !strings.Contains(err.Error(), `"cubic"`) {
 		t.Errorf("ParseConvention(cubic) error %v", err)
 	}
+	// String prints what ParseConvention reads back.
+	for c, want := range map[Convention]string{Auto: "auto", Linear: "linear", Step: "step", 3: "Convention(3)", -1: "Convention(-1)"} {
+		if got := c.String(); got != want {
+			t.Errorf("Convention(%d).String() = %q, want %q", int(c), got, want)
+		}
+		if back, err := ParseConvention(want); c >= Auto && c <= Step && (err != nil || back != c) {
+			t.Errorf("ParseConvention(%q) = %v, %v; want %v", want, back, err, c)
+		}
+	}
 }

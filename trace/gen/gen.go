@@ -34,6 +34,7 @@ import (
 	"github.com/ccreplay/ccreplay/limits"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,6 +96,20 @@ type Kind struct {
 	Keys []Key  // the keys it accepts
 
 	build func(p *params) *trace.Trace
+}
+
+// variant is k under another name and doc, built the same way, with the
+// keys named in keys replaced (other defaults or wording; same order).
+func (k Kind) variant(name, doc string, keys ...Key) Kind {
+	v := Kind{Name: name, Doc: doc, Keys: slices.Clone(k.Keys), build: k.build}
+	for _, key := range keys {
+		i := slices.IndexFunc(v.Keys, func(old Key) bool { return old.Name == key.Name })
+		if i < 0 {
+			panic("gen: variant " + name + " replaces key " + key.Name + ", which " + k.Name + " lacks")
+		}
+		v.Keys[i] = key
+	}
+	return v
 }
 
 // kinds is the registry, sorted by name. Adding a generator means adding

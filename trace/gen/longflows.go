@@ -23,18 +23,12 @@ var longflowsKind = Kind{
 // with that setup as defaults. Each flow must outlast the last join: with
 // 1 GB each at 100 Gb/s, flow 0 has about 200 MB left when the fourth
 // joins, so all four share the link for about 60 ms.
-var fairshareKind = Kind{
-	Name: "fairshare",
-	Doc:  "FDCC's fair-share join: n long flows joining one every stagger (4 flows every 35 ms), to one receiver or in pairs across a dumbbell",
-	Keys: []Key{
-		countKey("n", "4", 1, maxCount, "number of flows (count); senders are hosts 0..n-1"),
-		sizeKey("size", "1GB", "payload of each flow (bytes; GB = 10^9 bytes)"),
-		timeKey("start", "0", "release time of the first flow (time)"),
-		timeKey("stagger", "35ms", "time between successive flows' releases (time)"),
-		choiceKey("mode", "incast: all flows to host n (Hosts = n+1); pairs: sender i to host n+i (Hosts = 2n, a dumbbell's left and right hosts)", "incast", "pairs"),
-	},
-	build: buildLongflows,
-}
+var fairshareKind = longflowsKind.variant("fairshare",
+	"FDCC's fair-share join: n long flows joining one every stagger (4 flows every 35 ms), to one receiver or in pairs across a dumbbell",
+	sizeKey("size", "1GB", "payload of each flow (bytes; GB = 10^9 bytes)"),
+	timeKey("start", "0", "release time of the first flow (time)"),
+	timeKey("stagger", "35ms", "time between successive flows' releases (time)"),
+	choiceKey("mode", "incast: all flows to host n (Hosts = n+1); pairs: sender i to host n+i (Hosts = 2n, a dumbbell's left and right hosts)", "incast", "pairs"))
 
 // buildLongflows makes n long flows released at start + i*stagger.
 func buildLongflows(p *params) *trace.Trace {

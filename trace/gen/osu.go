@@ -29,11 +29,8 @@ var osuAlltoallKind = Kind{
 	Name: "osu-alltoall",
 	Doc: "the OSU MPI_Alltoall latency test: for each size, warmup+iters iterations in which every rank sends size bytes to every other rank (same-node pairs stay on the host), " +
 		"separated by barriers (one collective id per iteration; Iteration = the loop index, warm-up first)",
-	Keys: []Key{
-		nodesKey,
-		countKey("ppn", "16", 1, maxCount, "MPI processes per node (count; Dolce-RC uses 16 and 40, RL-CC 1)"),
-		choiceKey("map", "rank placement: block (rank r on host r/ppn, Open MPI's --map-by core) or cyclic (host r mod nodes, --map-by node)", "block", "cyclic"),
-		{"sizes", "1..1MiB", "message sizes (bytes per rank pair): LO..HI doubles from LO while <= HI as OSU's loop does, or a list such as 1;64;4KiB",
+	Keys: append(placementKeys("16", "Dolce-RC uses 16 and 40, RL-CC 1", ", Open MPI's --map-by core", ", --map-by node"),
+		Key{"sizes", "1..1MiB", "message sizes (bytes per rank pair): LO..HI doubles from LO while <= HI as OSU's loop does, or a list such as 1;64;4KiB",
 			func(p *params, key string) any { return p.osuSizes(key) }},
 		countKey("warmup", "1", 0, maxCount, "warm-up iterations per size, not timed (count; OSU's -x, 200 up to 8 KiB and 10 above by default)"),
 		countKey("iters", "5", 1, maxCount, "timed iterations per size (count; OSU's -i, 1000 up to 8 KiB and 100 above by default)"),
@@ -46,12 +43,21 @@ var osuAlltoallKind = Kind{
 			"pairwise (n-1 MPI_Sendrecv steps, rank r sending to r+k and receiving from r-k in step k, Open MPI's pairwise) or linear (every rank posts all its sends at once, Open MPI's basic_linear)",
 			"mpich", "bruck", "scattered", "pairwise", "linear"),
 		countKey("throttle", "32", 0, maxCount, "scattered's batch: sends and receives a rank posts before waiting for them (count; MPICH's MPIR_CVAR_ALLTOALL_THROTTLE, 32; 0 = all at once)"),
-	},
+	),
 	build: buildOSUAlltoall,
 }
 
-// nodesKey is the hosts of an MPI job (osu-alltoall, vasp).
-var nodesKey = countKey("nodes", "8", 1, maxCount, "number of hosts (count; the Dolce-RC testbed has 8)")
+// placementKeys are the keys of an MPI job's placement (osu-alltoall,
+// vasp), decoded into a placement: nodes; ppn with its default and, in
+// its doc, the processes per node the papers used; map with, in its doc,
+// what block and cyclic placement are called elsewhere ("" or ", ...").
+func placementKeys(ppnDefault, ppnUsed, blockAlias, cyclicAlias string) []Key {
+	return []Key{
+		countKey("nodes", "8", 1, maxCount, "number of hosts (count; the Dolce-RC testbed has 8)"),
+		countKey("ppn", ppnDefault, 1, maxCount, "MPI processes per node (count; "+ppnUsed+")"),
+		choiceKey("map", "rank placement: block (rank r on host r/ppn"+blockAlias+") or cyclic (host r mod nodes"+cyclicAlias+")", "block", "cyclic"),
+	}
+}
 
 // placement is where an MPI job's ranks run: its nodes, ppn and map keys.
 type placement struct {

@@ -21,10 +21,7 @@ var vaspKind = Kind{
 	Name: "vasp",
 	Doc: "a VASP-like MPI job: scf iterations, each of ffts all-to-alls (fft_gap of compute after each), allreduces ring all-reduces, bcasts binomial broadcasts from rank 0, then compute; " +
 		"each rank moves on when its own part of a collective is done; job completion time = the last message's finish (sizes and times are placeholders, not measured)",
-	Keys: []Key{
-		nodesKey,
-		countKey("ppn", "12", 1, maxCount, "MPI processes per node (count; Dolce-RC's VASP run used 12)"),
-		choiceKey("map", "rank placement: block (rank r on host r/ppn) or cyclic (host r mod nodes)", "block", "cyclic"),
+	Keys: append(placementKeys("12", "Dolce-RC's VASP run used 12", "", ""),
 		countKey("scf", "4", 1, maxCount, "SCF iterations (count)"),
 		countKey("ffts", "4", 0, maxCount, "FFT all-to-alls per SCF iteration (count)"),
 		sizeKey("fft_bytes", "32KiB", "bytes each rank sends to each other rank in one FFT all-to-all (bytes)"),
@@ -37,7 +34,7 @@ var vaspKind = Kind{
 		timeKey("start", "0", "release time of the first collective (time)"),
 		choiceKey("qp", "pair: one queue pair per ordered pair of ranks on different hosts, kept for the whole job; message: one per message", "pair", "message"),
 		prioKey,
-	},
+	),
 	build: buildVASP,
 }
 
