@@ -92,6 +92,31 @@ func parseDuration(flag, s string, zeroOK bool) (units.Time, error) {
 	return d, nil
 }
 
+// flagValues parses flag values one after another and keeps the first
+// error: once one fails, the later ones are not parsed and give zero
+// values, so a run of them reports what a chain of early returns would.
+type flagValues struct{ err error }
+
+// flowList is parseFlowList's list, after no earlier error.
+func (p *flagValues) flowList(flag, s string, allowNone bool) []int {
+	if p.err != nil {
+		return nil
+	}
+	v, err := parseFlowList(flag, s, allowNone)
+	p.err = err
+	return v
+}
+
+// duration is parseDuration's time, after no earlier error.
+func (p *flagValues) duration(flag, s string, zeroOK bool) units.Time {
+	if p.err != nil {
+		return 0
+	}
+	v, err := parseDuration(flag, s, zeroOK)
+	p.err = err
+	return v
+}
+
 // interrupted is err, or for a cancelled command (context.Canceled) the
 // interruption saying what was left undone: "nothing " + nothing.
 func interrupted(err error, nothing string) error {

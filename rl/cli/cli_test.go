@@ -198,3 +198,26 @@ func TestExplain(t *testing.T) {
 		}
 	}
 }
+
+// flagValues keeps the first failure of a run of parses: a later bad
+// value is not reported, and values after the failure are zero.
+func TestFlagValuesFirstError(t *testing.T) {
+	var p flagValues
+	flows := p.flowList("flows", "4,16", false)
+	d := p.duration("duration", "abc", false)
+	ev := p.flowList("eval-flows", "x", true)
+	lat := p.duration("latency", "2us", true)
+	if len(flows) != 2 || d != 0 || ev != nil || lat != 0 {
+		t.Errorf("values %v %v %v %v, want [4 16] then zeros", flows, d, ev, lat)
+	}
+	if p.err == nil || p.err.Error() != `--duration: want a positive time such as 10ms, got "abc"` {
+		t.Errorf("error %v, want --duration's", p.err)
+	}
+	var ok flagValues
+	if got := ok.duration("latency", "0", true); got != 0 || ok.err != nil {
+		t.Errorf("latency 0 with zero allowed: %v, %v", got, ok.err)
+	}
+	if got := ok.duration("duration", "5ms", false); got != 5*units.Millisecond || ok.err != nil {
+		t.Errorf("duration 5ms: %v, %v", got, ok.err)
+	}
+}

@@ -49,25 +49,16 @@ func (o *Distill) Options() (distill.Options, []int, eval.Options, error) {
 	if err := o.check(); err != nil {
 		return d, nil, e, err
 	}
-	flows, err := parseFlowList("flows", o.Flows, false)
-	if err != nil {
-		return d, nil, e, err
+	var p flagValues
+	flows := p.flowList("flows", o.Flows, false)
+	evalFlows := p.flowList("eval-flows", o.EvalFlows, true)
+	dur := p.duration("duration", o.Duration, false)
+	edur := p.duration("eval-duration", o.EvalDuration, false)
+	d.Latency = p.duration("latency", o.Latency, true)
+	if p.err != nil {
+		return d, nil, e, p.err
 	}
-	evalFlows, err := parseFlowList("eval-flows", o.EvalFlows, true)
-	if err != nil {
-		return d, nil, e, err
-	}
-	dur, err := parseDuration("duration", o.Duration, false)
-	if err != nil {
-		return d, nil, e, err
-	}
-	edur, err := parseDuration("eval-duration", o.EvalDuration, false)
-	if err != nil {
-		return d, nil, e, err
-	}
-	if d.Latency, err = parseDuration("latency", o.Latency, true); err != nil {
-		return d, nil, e, err
-	}
+	var err error
 	if d.Teacher, err = rlcc.Named(o.Teacher); err != nil {
 		return d, nil, e, clierr.Inputf("--teacher: %v", err)
 	}

@@ -59,8 +59,8 @@ func (o *TrainFDCC) Options() (fdcctrain.Options, error) {
 	if o.PerStage < 1 {
 		return t, clierr.Usagef("--episodes-per-stage: want at least 1, got %d", o.PerStage)
 	}
-	if t.Duration, err = units.ParseDuration(o.Duration); err != nil || t.Duration <= 0 {
-		return t, clierr.Usagef("--duration: want a positive time such as 10ms, got %q", o.Duration)
+	if t.Duration, err = parseDuration("duration", o.Duration, false); err != nil {
+		return t, err
 	}
 	if t.Jitter, err = units.ParseDuration(o.Jitter); err != nil || t.Jitter <= 0 || t.Jitter%units.Nanosecond != 0 {
 		return t, clierr.Usagef("--jitter: want a positive time in whole nanoseconds such as 1ms, got %q", o.Jitter)

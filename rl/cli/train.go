@@ -55,8 +55,8 @@ func (o *TrainRLCC) Options() (train.Options, error) {
 	if t.Latency, err = units.ParseDuration(o.Latency); err != nil || t.Latency < 0 {
 		return t, clierr.Usagef("--latency: want a time such as 2us, got %q", o.Latency)
 	}
-	if t.BufferBytes, err = units.ParseSize(o.Buffer); err != nil || t.BufferBytes <= 0 {
-		return t, clierr.Usagef("--buffer: want a positive size such as 5MB, got %q", o.Buffer)
+	if t.BufferBytes, err = parseBuffer(o.Buffer); err != nil {
+		return t, err
 	}
 	if err := o.check(); err != nil {
 		return t, err
