@@ -190,6 +190,9 @@ type Plan struct {
 	cl    Clusters
 	cont  [][]float64 // per link, per flow of the link: Backlog
 	sim   []int       // the links simulated, in link order
+	// maxRTT is the full topology's topology.NS3MaxRTT when the base RTT
+	// mode needs it (every flow's algorithm is given it).
+	maxRTT units.Time
 }
 
 // Prepare checks the inputs, routes the flows as replay.Run does,
@@ -211,6 +214,9 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{cfg: cfg, tr: tr, opt: opt, flows: flows, w: wire{cfg.NIC.MTUPayload + cfg.NIC.HeaderBytes, cfg.NIC.AckBytes}}
+	if cfg.CCBaseRTT == replay.BaseRTTNS3Max {
+		p.maxRTT, _ = topology.NS3MaxRTT(cfg.Topology, cfg.NIC.MTUPayload)
+	}
 	p.links = Decompose(cfg.Topology, flows)
 	span := arrivalSpan(flows)
 	ReverseAcks(p.links, flows, span, cfg.NIC.MTUPayload, cfg.NIC.AckBytes, cfg.NIC.AckEvery)
@@ -360,6 +366,13 @@ func (p *Plan) linkConfig(i int) (replay.Config, *trace.Trace, error) {
 	// The link runs slower by its reverse ACKs; its queue is marked as
 	// the full run marks a port of its real rate.
 	c.Switch.ECN = c.Switch.ECN.RateAs(l.Rate-l.AckRate, l.Rate)
+	// Each flow's algorithm is told of its full-run path, not of its path
+	// in the link network: the base RTT of the run's mode (the full
+	// network's largest under ns3-max), the BDP window, the hop count.
+	c.FlowCC = make([]replay.FlowCCInfo, len(l.Flows))
+	for k, fi := range l.Flows {
+		c.FlowCC[k] = p.cfg.CCInfo(p.flows[fi].Path, p.maxRTT)
+	}
 	c.Packets = replay.PacketsNone
 	c.Threads = 1
 	c.Progress, c.Observer, c.PFCObserver, c.QueueSampler, c.WrapCC, c.PacketSink, c.RowSink = nil, nil, nil, nil, nil, nil, nil

@@ -307,6 +307,56 @@ func TestFabricIngressLinkSim(t *testing.T) {
 	}
 }
 
+// TestLinkNetsKeepTheRunsBaseRTT: under the HPCC simulator's base RTT
+// modes (--hpcc-config GLOBAL_T, docs/HPCC_CONFIG.md), every flow of every
+// link network of a fat-tree is given the base RTT the full run gives it:
+// the full topology's largest (third.cc maxRtt, topology.NS3MaxRTT) under
+// ns3-max, its full path's pairRtt (topology.NS3BaseRTT) under ns3-pair;
+// and its full path's hop count. The link networks' own largest RTT is
+// smaller (two to four hops against six), which they used before.
+func TestLinkNetsKeepTheRunsBaseRTT(t *testing.T) {
+	for _, mode := range []replay.BaseRTTMode{replay.BaseRTTNS3Max, replay.BaseRTTNS3Pair} {
+		cfg, tr := smallFatTree(t, "hpcc")
+		cfg.CCBaseRTT = mode
+		p, err := Prepare(cfg, tr, Options{Tolerance: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, _ := topology.NS3MaxRTT(cfg.Topology, cfg.NIC.MTUPayload)
+		smaller := 0
+		for i := range p.links {
+			c, _, err := p.linkConfig(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if own, _ := topology.NS3MaxRTT(c.Topology, cfg.NIC.MTUPayload); own < full {
+				smaller++
+			}
+			for k, fi := range p.links[i].Flows {
+				f := &p.flows[fi]
+				want := full
+				if mode == replay.BaseRTTNS3Pair {
+					want = topology.NS3BaseRTT(f.Path, cfg.NIC.MTUPayload)
+				}
+				if got := c.FlowCC[k]; got.BaseRTT != want || got.Hops != len(f.Path) {
+					t.Fatalf("%s: link %s flow %d: algorithm told %v, %d hops; want %v, %d", mode, p.LinkName(i), fi, got.BaseRTT, got.Hops, want, len(f.Path))
+				}
+			}
+		}
+		if mode == replay.BaseRTTNS3Max && smaller == 0 {
+			t.Fatalf("no link network has a smaller largest RTT than the fat-tree's %v: the check shows nothing", full)
+		}
+		a, err := p.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := mustEstimate(t, cfg, tr, Options{Tolerance: -1, Jobs: 2})
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s: two estimates differ", mode)
+		}
+	}
+}
+
 // TestWarningsLossy: the same incast without PFC and with a small buffer
 // drops packets in the receiver's link simulation.
 func TestWarningsLossy(t *testing.T) {

@@ -77,8 +77,10 @@ type linkRecord struct {
 // LinkNetRevision numbers the construction of the link networks
 // (BuildLinkNet); it is in each link's hash, so that a link folder made
 // with another construction is simulated again rather than reused. 2: the
-// switch feeding the link has the full run's ports and ingress ports.
-const LinkNetRevision = 2
+// switch feeding the link has the full run's ports and ingress ports; 3:
+// each flow's algorithm is given its full-run path's base RTT and hops
+// (replay.Config.FlowCC).
+const LinkNetRevision = 3
 
 // LinkItems lists the plan's simulated links under scenario: each one's
 // hash is the SHA-256 of ccreplay's version, the link network's

@@ -37,6 +37,9 @@ type Flow struct {
 	// its BDP window are given instead of BaseRTT, picoseconds.
 	CCBaseRTT units.Time
 	Hops      int
+	// CCHops, when positive, is the hop count the flow's algorithm is
+	// given instead of Hops.
+	CCHops int
 	// CC is the flow's algorithm, made on its first release.
 	CC      cca.Algorithm
 	obs     cca.MessageObserver // CC, when it decides per message

@@ -136,7 +136,11 @@ func (n *NIC) Release(now units.Time, f *Flow, m *Message) {
 		if f.CCBaseRTT > 0 {
 			rtt = f.CCBaseRTT
 		}
-		f.CC.Start(now, cca.FlowInfo{LineRate: n.Port.Rate, BaseRTT: rtt, MTU: n.cfg.MTUPayload + n.cfg.HeaderBytes, Hops: f.Hops})
+		hops := f.Hops
+		if f.CCHops > 0 {
+			hops = f.CCHops
+		}
+		f.CC.Start(now, cca.FlowInfo{LineRate: n.Port.Rate, BaseRTT: rtt, MTU: n.cfg.MTUPayload + n.cfg.HeaderBytes, Hops: hops})
 		if pr, ok := f.CC.(cca.RTTProber); ok && pr.ProbesRTT() {
 			f.prober = pr
 		}

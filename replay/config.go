@@ -91,6 +91,13 @@ type Config struct {
 	// FlowInfo.BaseRTT, hence HPCC's T and every BDP window); the base_rtt_ns
 	// column of flows.parquet stays the path's own either way.
 	CCBaseRTT BaseRTTMode `json:",omitempty"`
+	// FlowCC, when not nil, holds for each flow (as Run numbers them)
+	// what its algorithm is told of its path, in place of what this
+	// topology's path and CCBaseRTT say (CCInfo): for a network that
+	// stands in for part of another (estimate's link networks), whose
+	// flows keep the base RTT, BDP window and hop count the full network
+	// gives them. Its length must be the number of flows.
+	FlowCC []FlowCCInfo `json:"-"`
 	// PFCObserver, when set, sees every PAUSE and RESUME frame where it
 	// arrives (the HPCC simulator's pfc.txt); nil costs nothing.
 	PFCObserver PFCObserver `json:"-"`
@@ -282,6 +289,30 @@ func (c *Config) checkStaticPFC(node *topology.Node) error {
 		}
 	}
 	return nil
+}
+
+// FlowCCInfo is what a flow's algorithm is told of its path
+// (cca.FlowInfo): its base RTT, picoseconds (HPCC's T, every BDP window),
+// and its hop count (Swift's target delay).
+type FlowCCInfo struct {
+	BaseRTT units.Time
+	Hops    int
+}
+
+// CCInfo is what c tells the algorithm of a flow on path (FlowCCInfo):
+// the base RTT of c.CCBaseRTT's mode and len(path) hops. maxRTT is
+// topology.NS3MaxRTT of c.Topology, read only in BaseRTTNS3Max mode.
+func (c *Config) CCInfo(path []topology.Hop, maxRTT units.Time) FlowCCInfo {
+	info := FlowCCInfo{Hops: len(path)}
+	switch c.CCBaseRTT {
+	case BaseRTTNS3Pair:
+		info.BaseRTT = topology.NS3BaseRTT(path, c.NIC.MTUPayload)
+	case BaseRTTNS3Max:
+		info.BaseRTT = maxRTT
+	default:
+		info.BaseRTT = topology.PathBaseRTT(path, c.NIC.MTUPayload+c.NIC.HeaderBytes, c.NIC.AckBytes)
+	}
+	return info
 }
 
 // BaseRTTMode is how the base RTT an algorithm is given is computed.

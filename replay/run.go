@@ -267,14 +267,15 @@ func (r *run) newFlow(fid int32) *nic.Flow {
 	f.SizeBytes = sp.size
 	path := r.routes.Path(sp.src, sp.dst, sp.hash)
 	f.BaseRTT = topology.PathBaseRTT(path, cfg.NIC.MTUPayload+cfg.NIC.HeaderBytes, cfg.NIC.AckBytes)
-	switch cfg.CCBaseRTT {
-	case BaseRTTNS3Pair:
-		f.CCBaseRTT = topology.NS3BaseRTT(path, cfg.NIC.MTUPayload)
-	case BaseRTTNS3Max:
-		f.CCBaseRTT = r.maxRTT // computed by build: newFlow runs in every partition
+	if cfg.CCBaseRTT != BaseRTTPath {
+		// maxRTT is computed by build: newFlow runs in every partition.
+		f.CCBaseRTT = cfg.CCInfo(path, r.maxRTT).BaseRTT
 	}
 	f.Bottleneck = topology.PathBottleneck(path)
 	f.Hops = len(path)
+	if cfg.FlowCC != nil {
+		f.CCBaseRTT, f.CCHops = cfg.FlowCC[fid].BaseRTT, cfg.FlowCC[fid].Hops
+	}
 	r.flows[fid], r.paths[fid] = f, path
 	return f
 }
@@ -378,10 +379,20 @@ func (r *run) build(ctx context.Context) error {
 		r.msgF[i] = fid
 		r.specs[fid].size += units.Bytes(m.Bytes)
 	}
-	if cfg.CCBaseRTT == BaseRTTNS3Max {
+	if cfg.CCBaseRTT == BaseRTTNS3Max && cfg.FlowCC == nil {
 		r.maxRTT, _ = topology.NS3MaxRTT(cfg.Topology, cfg.NIC.MTUPayload)
 	}
 	nf := len(r.specs)
+	if cfg.FlowCC != nil {
+		if len(cfg.FlowCC) != nf {
+			return badInput{fmt.Errorf("per-flow algorithm facts (FlowCC) for %d flows, the trace has %d", len(cfg.FlowCC), nf)}
+		}
+		for i, fc := range cfg.FlowCC {
+			if fc.BaseRTT <= 0 || fc.Hops <= 0 {
+				return badInput{fmt.Errorf("flow %d: algorithm base RTT %v and %d hops: want both positive", i, fc.BaseRTT, fc.Hops)}
+			}
+		}
+	}
 	r.flows = make([]*nic.Flow, nf)
 	r.paths = make([][]topology.Hop, nf)
 	r.sdone = make([]int32, nf)
