@@ -41,7 +41,11 @@ Nothing is written; --json prints the rows.`,
   ccreplay eval rlcc --policy student/` + runfolder.PolicyFile + ` --flows 16 --lossy --duration 5ms
 
   # the paper's scales, JSON for scripts (minutes)
-  ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json`,
+  ccreplay eval rlcc --flows 16,128,1024 --baselines dcqcn:hpcc-repo,hpcc,swift --json
+
+  # RL-CC-NIC (Fuhrer 2023), Table III as that paper measures in simulation: one
+  # simulated second, the last 0.5 s measured (its Section IV); GP and latency in --json (minutes)
+  ccreplay eval rlcc --flows 64,512,2048 --duration 1s --baselines none --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: learnRunE(&o.learnBase, o, runF),
 	}
