@@ -3,13 +3,13 @@ package runconfig
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/linerate"
 	"github.com/ccreplay/ccreplay/hpccfmt"
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/switchmodel"
@@ -166,11 +166,7 @@ func TestQlenAfterTheRun(t *testing.T) {
 
 func readFile(t *testing.T, p string) string {
 	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(testfiles.Read(t, p))
 }
 
 // pfc.txt names nodes by the simulator's ids (the hpcc: reader keeps them

@@ -1,10 +1,10 @@
 // Package testfiles makes, for tests, the inputs a bounded reader must
 // refuse without reading them: a sparse file larger than a limit and a
 // link to an endless device, and checks a reader refuses both; small
-// input files of given content; the names in a folder; the rows of a
-// Parquet file read back by a second implementation; and
-// the seeds a file reader's fuzz test starts from, and the fuzz target
-// of a reader of one file in a folder.
+// input files of given content; a file's contents and the names in a
+// folder; the rows of a Parquet file read back by a second
+// implementation; and the seeds a file reader's fuzz test starts from,
+// and the fuzz target of a reader of one file in a folder.
 package testfiles
 
 import (
@@ -54,6 +54,17 @@ func Write(t testing.TB, dir, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Read returns the contents of the file at path, failing the test where
+// it cannot read them.
+func Read(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // Names lists the names in folder dir, in name order (nil when dir does

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 )
 
 var nan = math.NaN()
@@ -31,11 +32,7 @@ func probes() [][]float64 {
 
 func readFile(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testfiles.Read(t, "testdata/"+name)
 }
 
 // xgbLess is XGBoost's split rule: the feature is stored as float32 and
