@@ -181,25 +181,11 @@ func lgbTree(kv map[string]string) ([]rawNode, error) {
 		return raw, nil
 	}
 	ni := L - 1
-	feat, err := lgbInts(kv, "split_feature", ni)
-	if err != nil {
-		return nil, err
-	}
-	thr, err := lgbFloats(kv, "threshold", ni)
-	if err != nil {
-		return nil, err
-	}
-	dt, err := lgbInts(kv, "decision_type", ni)
-	if err != nil {
-		return nil, err
-	}
-	lc, err := lgbInts(kv, "left_child", ni)
-	if err != nil {
-		return nil, err
-	}
-	rc, err := lgbInts(kv, "right_child", ni)
-	if err != nil {
-		return nil, err
+	cols := lgbColumns{kv: kv, n: ni}
+	feat, thr, dt := cols.ints("split_feature"), cols.floats("threshold"), cols.ints("decision_type")
+	lc, rc := cols.ints("left_child"), cols.ints("right_child")
+	if cols.err != nil {
+		return nil, cols.err
 	}
 	child := func(c int) (int, error) {
 		if c >= 0 {
@@ -255,6 +241,33 @@ func lgbTree(kv map[string]string) ([]rawNode, error) {
 		raw[i] = rn
 	}
 	return raw, nil
+}
+
+// lgbColumns reads the per-node columns of a tree, n values each, one
+// after another, keeping the first error: once one fails, the later ones
+// are not read and are nil.
+type lgbColumns struct {
+	kv  map[string]string
+	n   int
+	err error
+}
+
+func (c *lgbColumns) ints(key string) []int {
+	if c.err != nil {
+		return nil
+	}
+	v, err := lgbInts(c.kv, key, c.n)
+	c.err = err
+	return v
+}
+
+func (c *lgbColumns) floats(key string) []float64 {
+	if c.err != nil {
+		return nil
+	}
+	v, err := lgbFloats(c.kv, key, c.n)
+	c.err = err
+	return v
 }
 
 func lgbFields(kv map[string]string, key string, n int) ([]string, error) {

@@ -264,6 +264,7 @@ func TestReadLightGBMRejects(t *testing.T) {
 		{"cycle", strings.Replace(v4, "left_child=1 -1", "left_child=1 0", 1), "reached twice"},
 		{"feature range", strings.Replace(v4, "split_feature=1 0", "split_feature=5 0", 1), "feature index 5"},
 		{"bad number", strings.Replace(v4, "threshold=1.5 0.25", "threshold=1.5 abc", 1), `threshold value 1 "abc"`},
+		{"first bad column", strings.Replace(strings.Replace(v4, "threshold=1.5 0.25", "threshold=1.5 abc", 1), "decision_type=2 8", "decision_type=2 x", 1), `threshold value 1 "abc"`},
 		{"tree order", strings.Replace(v4, "Tree=1", "Tree=5", 1), "want Tree=1"},
 		{"names", strings.Replace(v4, "feature_names=rate_frac rtt_inflation cnps", "feature_names=a b", 1), "feature_names has 2"},
 		{"duplicate key", strings.Replace(v4, "shrinkage=1\n", "shrinkage=1\nshrinkage=1\n", 1), "repeated"},
