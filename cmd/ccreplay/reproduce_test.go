@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/reproduce"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
@@ -159,10 +160,7 @@ func TestReproduceConfigRerun(t *testing.T) {
 func mustJSON(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(testfiles.Must(t, b, err))
 }
 
 // An osu-alltoall workload given in the configuration file gets the OSU

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 )
@@ -56,10 +57,7 @@ var fixtures = []fixture{
 func mustHex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testfiles.Must(t, b, err)
 }
 
 // wantBTH returns f.want with Contents and Payload slicing frame.

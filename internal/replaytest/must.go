@@ -3,6 +3,7 @@ package replaytest
 import (
 	"testing"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/trace/gen"
@@ -13,7 +14,7 @@ import (
 func Topology(t testing.TB, spec string, hosts int) *topology.Topology {
 	t.Helper()
 	topo, err := topology.Parse(spec, hosts)
-	return Must(t, topo, err)
+	return testfiles.Must(t, topo, err)
 }
 
 // Workload generates the trace/gen workload spec with seed, failing t on
@@ -21,15 +22,5 @@ func Topology(t testing.TB, spec string, hosts int) *topology.Topology {
 func Workload(t testing.TB, spec string, seed int64) *trace.Trace {
 	t.Helper()
 	tr, err := gen.Parse(spec, seed)
-	return Must(t, tr, err)
-}
-
-// Must returns v, failing t when err (from the call that gave v) is not
-// nil.
-func Must[T any](t testing.TB, v T, err error) T {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return testfiles.Must(t, tr, err)
 }

@@ -3,8 +3,9 @@
 // link to an endless device, and checks a reader refuses both; small
 // input files of given content; a file's contents and the names in a
 // folder; the rows of a Parquet file read back by a second
-// implementation; and the seeds a file reader's fuzz test starts from,
-// and the fuzz target of a reader of one file in a folder.
+// implementation; the seeds a file reader's fuzz test starts from, and
+// the fuzz target of a reader of one file in a folder; and Must, the one
+// check of a call's error that test helpers share.
 package testfiles
 
 import (
@@ -61,10 +62,17 @@ func Write(t testing.TB, dir, name, content string) string {
 func Read(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
+	return Must(t, b, err)
+}
+
+// Must returns v, failing t when err (from the call that gave v) is not
+// nil.
+func Must[T any](t testing.TB, v T, err error) T {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return v
 }
 
 // Names lists the names in folder dir, in name order (nil when dir does

@@ -182,8 +182,9 @@ func lgbTree(kv map[string]string) ([]rawNode, error) {
 	}
 	ni := L - 1
 	cols := lgbColumns{kv: kv, n: ni}
-	feat, thr, dt := cols.ints("split_feature"), cols.floats("threshold"), cols.ints("decision_type")
-	lc, rc := cols.ints("left_child"), cols.ints("right_child")
+	feat, thr := lgbColumn(&cols, "split_feature", lgbInts), lgbColumn(&cols, "threshold", lgbFloats)
+	dt := lgbColumn(&cols, "decision_type", lgbInts)
+	lc, rc := lgbColumn(&cols, "left_child", lgbInts), lgbColumn(&cols, "right_child", lgbInts)
 	if cols.err != nil {
 		return nil, cols.err
 	}
@@ -244,28 +245,21 @@ func lgbTree(kv map[string]string) ([]rawNode, error) {
 }
 
 // lgbColumns reads the per-node columns of a tree, n values each, one
-// after another, keeping the first error: once one fails, the later ones
-// are not read and are nil.
+// after another (lgbColumn), keeping the first error: once one fails,
+// the later ones are not read and are nil.
 type lgbColumns struct {
 	kv  map[string]string
 	n   int
 	err error
 }
 
-func (c *lgbColumns) ints(key string) []int {
+// lgbColumn reads c's column key with read (lgbInts, lgbFloats) unless an
+// earlier column failed.
+func lgbColumn[T any](c *lgbColumns, key string, read func(kv map[string]string, key string, n int) ([]T, error)) []T {
 	if c.err != nil {
 		return nil
 	}
-	v, err := lgbInts(c.kv, key, c.n)
-	c.err = err
-	return v
-}
-
-func (c *lgbColumns) floats(key string) []float64 {
-	if c.err != nil {
-		return nil
-	}
-	v, err := lgbFloats(c.kv, key, c.n)
+	v, err := read(c.kv, key, c.n)
 	c.err = err
 	return v
 }
@@ -283,31 +277,31 @@ func lgbFields(kv map[string]string, key string, n int) ([]string, error) {
 }
 
 func lgbInts(kv map[string]string, key string, n int) ([]int, error) {
-	f, err := lgbFields(kv, key, n)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]int, n)
-	for i, s := range f {
+	return lgbValues(kv, key, n, "an integer", func(s string) (int, bool) {
 		v, err := strconv.Atoi(s)
-		if err != nil || v < math.MinInt32 || v > math.MaxInt32 {
-			return nil, fmt.Errorf("%s value %d %q is not an integer", key, i, truncate(s))
-		}
-		out[i] = v
-	}
-	return out, nil
+		return v, err == nil && v >= math.MinInt32 && v <= math.MaxInt32
+	})
 }
 
 func lgbFloats(kv map[string]string, key string, n int) ([]float64, error) {
+	return lgbValues(kv, key, n, "a number", func(s string) (float64, bool) {
+		v, err := strconv.ParseFloat(s, 64)
+		return v, err == nil || isRangeErr(err)
+	})
+}
+
+// lgbValues parses the n fields of key with parse, which says whether a
+// field is what (an integer, a number).
+func lgbValues[T any](kv map[string]string, key string, n int, what string, parse func(string) (T, bool)) ([]T, error) {
 	f, err := lgbFields(kv, key, n)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]float64, n)
+	out := make([]T, n)
 	for i, s := range f {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil && !isRangeErr(err) {
-			return nil, fmt.Errorf("%s value %d %q is not a number", key, i, truncate(s))
+		v, ok := parse(s)
+		if !ok {
+			return nil, fmt.Errorf("%s value %d %q is not %s", key, i, truncate(s), what)
 		}
 		out[i] = v
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/internal/replaytest"
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/metrics"
 	"github.com/ccreplay/ccreplay/nic"
 	"github.com/ccreplay/ccreplay/replay"
@@ -40,7 +41,7 @@ func Spec(t testing.TB, name string, params map[string]string, register ...func(
 func Build(t testing.TB, r *cca.Registry, name string, params map[string]string) cca.Spec {
 	t.Helper()
 	s, err := r.Build(name, params)
-	return replaytest.Must(t, s, err)
+	return testfiles.Must(t, s, err)
 }
 
 // Workload generates the trace/gen workload spec with seed 1, failing t
@@ -66,7 +67,7 @@ func Config(t testing.TB, tr *trace.Trace, s cca.Spec) replay.Config {
 func Run(t testing.TB, cfg replay.Config, tr *trace.Trace) *replay.Result {
 	t.Helper()
 	res, err := replay.Run(cfg, tr)
-	return replaytest.Must(t, res, err)
+	return testfiles.Must(t, res, err)
 }
 
 // RunWorkload replays workload on the shared star under s, after tweak (which
