@@ -106,6 +106,39 @@ func TestEstimateWarningsAndStrict(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Fatalf("--strict left %s: %v", out, err)
 	}
+	// PFC off and a 200 KB buffer: an 8-to-1 incast of 200 KB flows drops
+	// in the receiver's link simulation, whose switch is the star's; the
+	// links.parquet row, summary.json's warnings and stderr say so, and
+	// --strict refuses.
+	cfg := filepath.Join(dir, "lossy.yaml")
+	if err := os.WriteFile(cfg, []byte("switch:\n  buffer: 200KB\n  pfc: {enabled: false}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lossy := []string{"estimate", "--workload", "incast:n=8,size=200KB", "--topology", "star:hosts=9", "--cca", "dcqcn", "--config", cfg}
+	r = runCLI(t, append(lossy, "--out", filepath.Join(dir, "lossy"))...)
+	r.mustSucceed(t)
+	if !strings.Contains(r.stderr, "warning: ") || !strings.Contains(r.stderr, "dropped packets") {
+		t.Fatalf("no drop warning on stderr:\n%s", r.stderr)
+	}
+	links, err := arrowread.ReadLinks(filepath.Join(dir, "lossy", runfolder.LinksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drops := false
+	for _, l := range links {
+		drops = drops || l.DroppedPkts > 0 && strings.Contains(l.Warnings, "drops")
+	}
+	sum, err := os.ReadFile(filepath.Join(dir, "lossy", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !drops || !strings.Contains(string(sum), "dropped packets") {
+		t.Fatalf("drops not reported: links %+v\nsummary %s", links, sum)
+	}
+	r = runCLI(t, append(lossy, "--out", filepath.Join(dir, "lossy-strict"), "--strict")...)
+	if r.code != ExitFailure || !strings.Contains(r.stderr, "--strict") {
+		t.Fatalf("--strict on drops: exit %d\n%s", r.code, r.stderr)
+	}
 }
 
 // TestEstimateBadInput: a closed-loop workload is bad input (exit 3), a
