@@ -30,6 +30,23 @@ func parseTimeField(path, key, v string, dst *units.Time) error {
 	return parseField(path, key, v, dst, units.ParseDuration)
 }
 
+// sizeField is a size key of the file, its value and where it goes.
+type sizeField struct {
+	key, v string
+	dst    *units.Bytes
+}
+
+// parseSizeFields parses fs in order (parseSizeField) and stops at the
+// first error.
+func parseSizeFields(path string, fs ...sizeField) error {
+	for _, f := range fs {
+		if err := parseSizeField(path, f.key, f.v, f.dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ApplySwitch overrides sw with the file's switch section.
 func (fc *File) ApplySwitch(path string, sw *switchmodel.Config) error {
 	s := fc.Switch
@@ -46,10 +63,8 @@ func (fc *File) ApplySwitch(path string, sw *switchmodel.Config) error {
 		if e.Enabled != nil {
 			sw.ECN.Enabled = *e.Enabled
 		}
-		if err := parseSizeField(path, "switch.ecn.kmin", e.Kmin, &sw.ECN.KminBytes); err != nil {
-			return err
-		}
-		if err := parseSizeField(path, "switch.ecn.kmax", e.Kmax, &sw.ECN.KmaxBytes); err != nil {
+		if err := parseSizeFields(path, sizeField{"switch.ecn.kmin", e.Kmin, &sw.ECN.KminBytes},
+			sizeField{"switch.ecn.kmax", e.Kmax, &sw.ECN.KmaxBytes}); err != nil {
 			return err
 		}
 		if e.Pmax != nil {
@@ -80,10 +95,8 @@ func (fc *File) ApplySwitch(path string, sw *switchmodel.Config) error {
 				return err
 			}
 			ent := switchmodel.ECNRate{Rate: r, Pmax: pr.Pmax}
-			if err := parseSizeField(path, key+".kmin", pr.Kmin, &ent.KminBytes); err != nil {
-				return err
-			}
-			if err := parseSizeField(path, key+".kmax", pr.Kmax, &ent.KmaxBytes); err != nil {
+			if err := parseSizeFields(path, sizeField{key + ".kmin", pr.Kmin, &ent.KminBytes},
+				sizeField{key + ".kmax", pr.Kmax, &ent.KmaxBytes}); err != nil {
 				return err
 			}
 			sw.ECN.PerRate = append(sw.ECN.PerRate, ent)
@@ -96,19 +109,13 @@ func (fc *File) ApplySwitch(path string, sw *switchmodel.Config) error {
 		if p.Mode != "" {
 			sw.PFC.Mode = switchmodel.PFCMode(p.Mode)
 		}
-		for _, f := range []struct {
-			key, v string
-			dst    *units.Bytes
-		}{
-			{"switch.pfc.xoff_per_gbps", p.XoffPerGbps, &sw.PFC.XoffPerGbps},
-			{"switch.pfc.xon_per_gbps", p.XonPerGbps, &sw.PFC.XonPerGbps},
-			{"switch.pfc.reserve", p.Reserve, &sw.PFC.ReserveBytes},
-			{"switch.pfc.headroom", p.Headroom, &sw.PFC.HeadroomBytes},
-			{"switch.pfc.resume_offset", p.ResumeOffset, &sw.PFC.ResumeOffsetBytes},
-		} {
-			if err := parseSizeField(path, f.key, f.v, f.dst); err != nil {
-				return err
-			}
+		if err := parseSizeFields(path,
+			sizeField{"switch.pfc.xoff_per_gbps", p.XoffPerGbps, &sw.PFC.XoffPerGbps},
+			sizeField{"switch.pfc.xon_per_gbps", p.XonPerGbps, &sw.PFC.XonPerGbps},
+			sizeField{"switch.pfc.reserve", p.Reserve, &sw.PFC.ReserveBytes},
+			sizeField{"switch.pfc.headroom", p.Headroom, &sw.PFC.HeadroomBytes},
+			sizeField{"switch.pfc.resume_offset", p.ResumeOffset, &sw.PFC.ResumeOffsetBytes}); err != nil {
+			return err
 		}
 		if p.Divisor != nil {
 			sw.PFC.Divisor = *p.Divisor
@@ -150,10 +157,8 @@ func (fc *File) ApplyNIC(path string, n *nic.Config) error {
 	if s == nil {
 		return nil
 	}
-	if err := parseSizeField(path, "nic.mtu_payload", s.MTUPayload, &n.MTUPayload); err != nil {
-		return err
-	}
-	if err := parseSizeField(path, "nic.header", s.Header, &n.HeaderBytes); err != nil {
+	if err := parseSizeFields(path, sizeField{"nic.mtu_payload", s.MTUPayload, &n.MTUPayload},
+		sizeField{"nic.header", s.Header, &n.HeaderBytes}); err != nil {
 		return err
 	}
 	if s.AckEvery != nil {
