@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/algo"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -23,20 +24,11 @@ const (
 	StageHyper
 )
 
+// stageNames are the stages' names as used in Describe, in Stage order.
+var stageNames = []string{"idle", "fast-recovery", "additive", "hyper"}
+
 // String returns the stage's name as used in Describe.
-func (s Stage) String() string {
-	switch s {
-	case StageIdle:
-		return "idle"
-	case StageFastRecovery:
-		return "fast-recovery"
-	case StageAdditive:
-		return "additive"
-	case StageHyper:
-		return "hyper"
-	}
-	return fmt.Sprintf("stage(%d)", int(s))
-}
+func (s Stage) String() string { return algo.Name(s, stageNames, "stage") }
 
 // DCQCN is the reaction point of one flow.
 type DCQCN struct {
@@ -45,7 +37,7 @@ type DCQCN struct {
 	// these); nothing writes it after validation.
 	cfg *Config
 
-	line    units.BitsPerSec // R_C and R_T ceiling, from Start
+	flow    algo.Flow        // R_C and R_T ceiling (the line rate), from Start
 	minRate units.BitsPerSec // R_C and R_T floor: min(cfg.MinRate, line)
 	window  units.Bytes      // Window's value, from Start
 
@@ -62,7 +54,6 @@ type DCQCN struct {
 	slotCNP bool       // AlphaMlx: a CNP arrived in the current alpha slot
 	decAt   units.Time // DecreaseTick: the decrease clock's next tick; units.Never before the first CNP
 	decCNP  bool       // DecreaseTick: a CNP arrived since the last tick
-	started bool
 }
 
 var _ cca.Algorithm = (*DCQCN)(nil)
@@ -70,10 +61,7 @@ var _ cca.Algorithm = (*DCQCN)(nil)
 // New validates cfg (filling its defaults) and returns an algorithm that
 // waits for Start.
 func New(cfg Config) (*DCQCN, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return newValid(&cfg), nil
+	return algo.New(cfg, (*Config).validate, func(c Config) *DCQCN { return newValid(&c) })
 }
 
 func newValid(cfg *Config) *DCQCN {
@@ -89,13 +77,9 @@ func (d *DCQCN) Name() string { return "dcqcn" }
 // Start sets R_C = R_T = line rate and alpha to its initial value (paper
 // 003, section V, first bullet); no timer runs until the first CNP.
 func (d *DCQCN) Start(now units.Time, f cca.FlowInfo) {
-	if f.LineRate <= 0 {
-		panic("dcqcn.Start: non-positive line rate")
-	}
 	*d = *newValid(d.cfg)
-	d.started = true
-	d.line = f.LineRate
-	d.minRate = min(d.cfg.MinRate, f.LineRate)
+	d.flow.Start("dcqcn", f)
+	d.minRate = d.flow.Floor(d.cfg.MinRate)
 	d.rc, d.rt = f.LineRate, f.LineRate
 	d.alpha = d.cfg.AlphaInit
 	d.window = d.cfg.Window
@@ -230,10 +214,6 @@ func (d *DCQCN) Describe() string {
 // String is Describe.
 func (d *DCQCN) String() string { return d.Describe() }
 
-func (d *DCQCN) mustStart(fn string) {
-	if !d.started {
-		panic("dcqcn." + fn + ": called before Start")
-	}
-}
+func (d *DCQCN) mustStart(fn string) { d.flow.MustStart("dcqcn", fn) }
 
 func (d *DCQCN) running() bool { return d.incAt != units.Never }

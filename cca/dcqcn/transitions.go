@@ -105,8 +105,8 @@ func (d *DCQCN) restartIncrease(now units.Time) {
 func (d *DCQCN) cutWith(now units.Time, alpha, beta float64) {
 	rt := float64(d.rc) * beta
 	switch {
-	case rt >= float64(d.line):
-		d.rt = d.line
+	case rt >= float64(d.flow.Line()):
+		d.rt = d.flow.Line()
 	case rt <= float64(d.minRate):
 		d.rt = d.minRate
 	default:
@@ -164,25 +164,25 @@ func (d *DCQCN) increase(byTimer bool) {
 // the configured step scaled by line/AIRefRate (the HPCC repository's
 // run.py sets RATE_AI and RATE_HAI in proportion to the NIC rate).
 func (d *DCQCN) step(s units.BitsPerSec) units.BitsPerSec {
-	if ref := d.cfg.AIRefRate; ref > 0 && ref != d.line {
-		return units.BitsPerSec(float64(s) * float64(d.line) / float64(ref))
+	if ref := d.cfg.AIRefRate; ref > 0 && ref != d.flow.Line() {
+		return units.BitsPerSec(float64(s) * float64(d.flow.Line()) / float64(ref))
 	}
 	return s
 }
 
 // raise returns r + n*step, clamped to [minRate, line] without overflow.
 func (d *DCQCN) raise(r units.BitsPerSec, n int, step units.BitsPerSec) units.BitsPerSec {
-	if step > 0 && int64(n) > int64(d.line-r)/int64(step) {
-		return d.line
+	if step > 0 && int64(n) > int64(d.flow.Line()-r)/int64(step) {
+		return d.flow.Line()
 	}
-	return min(d.line, max(d.minRate, r+units.BitsPerSec(n)*step))
+	return min(d.flow.Line(), max(d.minRate, r+units.BitsPerSec(n)*step))
 }
 
 // stopIfRecovered stops the increase timer and the byte counter once
 // R_C = R_T = line rate: every later increase event would change nothing,
 // and the next CNP resets the counters anyway.
 func (d *DCQCN) stopIfRecovered() {
-	if d.rc == d.line && d.rt == d.line {
+	if d.rc == d.flow.Line() && d.rt == d.flow.Line() {
 		d.incAt = units.Never
 		d.acc = 0
 		d.stage = StageIdle

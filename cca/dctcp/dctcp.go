@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/algo"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -12,7 +13,7 @@ import (
 type DCTCP struct {
 	cfg Config
 
-	line    units.BitsPerSec // R ceiling, from Start
+	flow    algo.Flow        // R ceiling (the line rate), from Start
 	minRate units.BitsPerSec // min(cfg.MinRate, line)
 	ai      units.BitsPerSec // R_AI, fixed at Start
 	bdp     units.Bytes      // LineRate*BaseRTT, at least one MTU
@@ -29,7 +30,6 @@ type DCTCP struct {
 	cwrStart units.Time  // when the last cut happened (m_highSeq = snd_nxt)
 	windows  int64       // completed windows (alpha updates)
 	cuts     int64       // rate cuts
-	started  bool
 }
 
 var _ cca.Algorithm = (*DCTCP)(nil)
@@ -37,10 +37,7 @@ var _ cca.Algorithm = (*DCTCP)(nil)
 // New validates cfg (filling its defaults) and returns an algorithm that
 // waits for Start.
 func New(cfg Config) (*DCTCP, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return newValid(cfg), nil
+	return algo.New(cfg, (*Config).validate, newValid)
 }
 
 func newValid(cfg Config) *DCTCP { return &DCTCP{cfg: cfg} }
@@ -56,13 +53,9 @@ func (d *DCTCP) Name() string { return "dctcp" }
 // It panics without a positive line rate, or without a positive base RTT
 // when R_AI is one MTU per RTT.
 func (d *DCTCP) Start(now units.Time, f cca.FlowInfo) {
-	if f.LineRate <= 0 {
-		panic("dctcp.Start: non-positive line rate")
-	}
 	*d = *newValid(d.cfg)
-	d.started = true
-	d.line = f.LineRate
-	d.minRate = min(d.cfg.MinRate, f.LineRate)
+	d.flow.Start("dctcp", f)
+	d.minRate = d.flow.Floor(d.cfg.MinRate)
 	d.rate = f.LineRate
 	d.alpha = d.cfg.AlphaInit
 	d.ai = d.cfg.AIRate
@@ -114,7 +107,7 @@ func (d *DCTCP) OnAck(now units.Time, a *cca.Ack) {
 		d.cuts++
 	}
 	if newWindow && !d.cwr {
-		d.rate = min(d.line, d.rate+d.ai)
+		d.rate = min(d.flow.Line(), d.rate+d.ai)
 	}
 }
 
@@ -137,12 +130,12 @@ func (d *DCTCP) Rate() units.BitsPerSec { return d.rate }
 // the BDP, or BDP*R/LineRate (at least 1 byte).
 func (d *DCTCP) Window() units.Bytes {
 	switch {
-	case !d.started:
+	case !d.flow.Started():
 		return 0
 	case d.cfg.Window == WindowBDP:
 		return d.bdp
 	case d.cfg.Window == WindowVar:
-		return max(1, units.Bytes(float64(d.bdp)*float64(d.rate)/float64(d.line)))
+		return max(1, units.Bytes(float64(d.bdp)*float64(d.rate)/float64(d.flow.Line())))
 	}
 	return 0
 }
@@ -168,8 +161,4 @@ func (d *DCTCP) Describe() string {
 // String is Describe.
 func (d *DCTCP) String() string { return d.Describe() }
 
-func (d *DCTCP) mustStart(fn string) {
-	if !d.started {
-		panic("dctcp." + fn + ": called before Start")
-	}
-}
+func (d *DCTCP) mustStart(fn string) { d.flow.MustStart("dctcp", fn) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dolce/drucb"
+	"github.com/ccreplay/ccreplay/cca/internal/algo"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -16,7 +17,7 @@ type Plus struct {
 	cfg    PlusConfig
 	bandit drucb.Policy
 
-	line    units.BitsPerSec // C, from Start
+	flow    algo.Flow // C (the line rate), from Start
 	baseRTT units.Time
 	rate    units.BitsPerSec // the rate of the message being sent
 	pending []sentMsg        // messages started and not yet completed, in order
@@ -24,7 +25,6 @@ type Plus struct {
 	ece     int64            // of which echoed CE
 	// Last completed message: reward of Eq. (5) and its factors.
 	lastReward, lastSlowdown, lastECN float64
-	started                           bool
 }
 
 // sentMsg is what the data packets of a message carry in Fig. 7(a): the
@@ -42,10 +42,7 @@ var (
 // NewPlus validates cfg (filling its defaults) and returns an algorithm
 // that waits for Start.
 func NewPlus(cfg PlusConfig) (*Plus, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return newPlus(cfg), nil
+	return algo.New(cfg, (*PlusConfig).validate, newPlus)
 }
 
 func newPlus(cfg PlusConfig) *Plus {
@@ -64,18 +61,15 @@ func (p *Plus) Name() string { return "dolceplus" }
 // rate, and the base RTT for the ideal MCT; the rate is arm I_0's until
 // the first message starts.
 func (p *Plus) Start(now units.Time, f cca.FlowInfo) {
-	if f.LineRate <= 0 {
-		panic("dolce.Plus.Start: non-positive line rate")
-	}
 	*p = *newPlus(p.cfg)
-	p.started = true
-	p.line, p.baseRTT = f.LineRate, f.BaseRTT
+	p.flow.Start("dolce.Plus", f)
+	p.baseRTT = f.BaseRTT
 	p.rate = p.ArmRate(p.bandit.Arm())
 }
 
 // ArmRate is r_i = C/2^(K-1-i) (Definition 3), bits per second.
 func (p *Plus) ArmRate(i int) units.BitsPerSec {
-	return max(1, p.line>>uint(p.cfg.Arms-1-i))
+	return max(1, p.flow.Line()>>uint(p.cfg.Arms-1-i))
 }
 
 // OnMessageStart is Algorithm 3 line 6: the message is sent at the rate of
@@ -130,7 +124,7 @@ func (p *Plus) OnAck(now units.Time, a *cca.Ack) {
 	arm := p.pending[k].arm
 	p.pending = p.pending[k+1:]
 
-	ideal := p.baseRTT + units.TxTime(max(a.MsgBytes, 0), p.line)
+	ideal := p.baseRTT + units.TxTime(max(a.MsgBytes, 0), p.flow.Line())
 	actual := now - a.MsgFirstTx
 	slow := 1.0
 	if actual > 0 {
@@ -187,8 +181,4 @@ func (p *Plus) Describe() string {
 // String is Describe.
 func (p *Plus) String() string { return p.Describe() }
 
-func (p *Plus) mustStart(fn string) {
-	if !p.started {
-		panic("dolce.Plus." + fn + ": called before Start")
-	}
-}
+func (p *Plus) mustStart(fn string) { p.flow.MustStart("dolce.Plus", fn) }

@@ -8,6 +8,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/cca/dolce/drucb"
+	"github.com/ccreplay/ccreplay/cca/internal/algo"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -37,10 +38,7 @@ var _ cca.Algorithm = (*RC)(nil)
 // NewRC validates cfg (filling its defaults) and returns an algorithm that
 // waits for Start.
 func NewRC(cfg Config) (*RC, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return newRC(cfg), nil
+	return algo.New(cfg, (*Config).validate, newRC)
 }
 
 func newRC(cfg Config) *RC {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/algo"
 	"github.com/ccreplay/ccreplay/telemetry"
 	"github.com/ccreplay/ccreplay/units"
 )
@@ -15,7 +16,7 @@ type HPCC struct {
 	cfg Config
 
 	t          units.Time       // T, picoseconds
-	line       units.BitsPerSec // rate ceiling, from Start
+	flow       algo.Flow        // rate ceiling (the line rate), from Start
 	minRate    units.BitsPerSec // min(cfg.MinRate, line)
 	wMin, wMax float64          // MinRate*T and LineRate*T, bytes
 	wInit      float64          // W_init = LineRate*T, bytes
@@ -30,7 +31,6 @@ type HPCC struct {
 	lastWc units.Time                       // when Wc last moved (lastUpdateSeq = snd_nxt)
 
 	rttUpdates int64 // per-RTT (updateWc) updates so far
-	started    bool
 }
 
 var _ cca.Algorithm = (*HPCC)(nil)
@@ -38,10 +38,7 @@ var _ cca.Algorithm = (*HPCC)(nil)
 // New validates cfg (filling its defaults) and returns an algorithm that
 // waits for Start.
 func New(cfg Config) (*HPCC, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return newValid(cfg), nil
+	return algo.New(cfg, (*Config).validate, newValid)
 }
 
 func newValid(cfg Config) *HPCC { return &HPCC{cfg: cfg} }
@@ -57,11 +54,8 @@ func (h *HPCC) Name() string { return "hpcc" }
 // incStage = 0, and fixes W_AI. It panics without a positive line rate or
 // base RTT (T).
 func (h *HPCC) Start(now units.Time, f cca.FlowInfo) {
-	if f.LineRate <= 0 {
-		panic("hpcc.Start: non-positive line rate")
-	}
 	*h = *newValid(h.cfg)
-	h.started = true
+	h.flow.Start("hpcc", f)
 	h.t = h.cfg.BaseRTT
 	if h.t == 0 {
 		h.t = f.BaseRTT
@@ -69,8 +63,7 @@ func (h *HPCC) Start(now units.Time, f cca.FlowInfo) {
 	if h.t <= 0 {
 		panic("hpcc.Start: non-positive base RTT")
 	}
-	h.line = f.LineRate
-	h.minRate = min(h.cfg.MinRate, f.LineRate)
+	h.minRate = h.flow.Floor(h.cfg.MinRate)
 	h.wMax = bdp(f.LineRate, h.t)
 	h.wMin = bdp(h.minRate, h.t)
 	h.wInit = h.wMax
@@ -202,11 +195,11 @@ func (h *HPCC) NextTimer() units.Time { return units.Never }
 // Rate is R = W/T (Alg. 1 line 27), clamped to [min rate, line rate],
 // bits per second.
 func (h *HPCC) Rate() units.BitsPerSec {
-	if !h.started {
+	if !h.flow.Started() {
 		return 0
 	}
 	r := units.BitsPerSec(h.w * 8 / h.t.Seconds())
-	return min(max(r, h.minRate), h.line)
+	return min(max(r, h.minRate), h.flow.Line())
 }
 
 // Window is W rounded to whole bytes, or 0 before Start.
@@ -244,8 +237,4 @@ func (h *HPCC) String() string { return h.Describe() }
 // fmtB prints a byte count with at most two decimals.
 func fmtB(b float64) string { return strconv.FormatFloat(math.Round(b*100)/100, 'f', -1, 64) }
 
-func (h *HPCC) mustStart(fn string) {
-	if !h.started {
-		panic("hpcc." + fn + ": called before Start")
-	}
-}
+func (h *HPCC) mustStart(fn string) { h.flow.MustStart("hpcc", fn) }

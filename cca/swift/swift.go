@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/algo"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -13,10 +14,10 @@ import (
 type Swift struct {
 	cfg Config
 
-	line    units.BitsPerSec // line rate, from Start
-	mtu     units.Bytes      // wire size of a full packet, from Start
-	hops    int              // forward-path hops, from Start
-	maxCwnd float64          // effective ceiling, packets
+	flow    algo.Flow   // line rate, from Start
+	mtu     units.Bytes // wire size of a full packet, from Start
+	hops    int         // forward-path hops, from Start
+	maxCwnd float64     // effective ceiling, packets
 
 	cwnd    float64    // congestion window, packets
 	rtt     units.Time // latest RTT sample; the base RTT before the first
@@ -24,7 +25,6 @@ type Swift struct {
 	decr    bool       // a decrease has happened
 	retx    int        // retransmit_cnt: consecutive timeouts
 	target  units.Time // target delay at the last ACK
-	started bool
 }
 
 var _ cca.Algorithm = (*Swift)(nil)
@@ -32,10 +32,7 @@ var _ cca.Algorithm = (*Swift)(nil)
 // New validates cfg (filling its defaults) and returns an algorithm that
 // waits for Start.
 func New(cfg Config) (*Swift, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return newValid(cfg), nil
+	return algo.New(cfg, (*Config).validate, newValid)
 }
 
 func newValid(cfg Config) *Swift { return &Swift{cfg: cfg} }
@@ -49,12 +46,12 @@ func (s *Swift) Name() string { return "swift" }
 // Start sets the window to InitCwnd (one bandwidth-delay product by
 // default) and resolves the automatic ceiling (see Config.MaxCwnd).
 func (s *Swift) Start(now units.Time, f cca.FlowInfo) {
-	if f.LineRate <= 0 || f.MTU <= 0 {
-		panic("swift.Start: non-positive line rate or MTU")
+	if f.MTU <= 0 {
+		panic("swift.Start: non-positive MTU")
 	}
 	*s = *newValid(s.cfg)
-	s.started = true
-	s.line, s.mtu, s.hops = f.LineRate, f.MTU, f.Hops
+	s.flow.Start("swift", f)
+	s.mtu, s.hops = f.MTU, f.Hops
 	s.rtt = f.BaseRTT
 	s.maxCwnd = s.cfg.MaxCwnd
 	if s.maxCwnd == 0 {
@@ -71,7 +68,7 @@ func (s *Swift) Start(now units.Time, f cca.FlowInfo) {
 
 // packets is the window, in packets, that line rate fills in d.
 func (s *Swift) packets(d units.Time) float64 {
-	return float64(units.BytesIn(d, s.line)) / float64(s.mtu)
+	return float64(units.BytesIn(d, s.flow.Line())) / float64(s.mtu)
 }
 
 func (s *Swift) clamp(w float64) float64 { return min(max(w, s.cfg.MinCwnd), s.maxCwnd) }
@@ -168,10 +165,10 @@ func (s *Swift) NextTimer() units.Time { return units.Never }
 // b/s and at least 1 b/s; the NIC applies its own floor.
 func (s *Swift) Rate() units.BitsPerSec {
 	if s.cwnd >= 1 || s.rtt <= 0 {
-		return s.line
+		return s.flow.Line()
 	}
 	r := s.cwnd * float64(s.mtu) * 8 * 1e12 / float64(s.rtt)
-	return units.BitsPerSec(math.Round(min(max(r, 1), float64(s.line))))
+	return units.BitsPerSec(math.Round(min(max(r, 1), float64(s.flow.Line()))))
 }
 
 // Window is cwnd*MTU bytes (to the nearest byte), and one MTU while
@@ -204,10 +201,6 @@ func (s *Swift) Describe() string {
 // String is Describe.
 func (s *Swift) String() string { return s.Describe() }
 
-func (s *Swift) mustStart(fn string) {
-	if !s.started {
-		panic("swift." + fn + ": called before Start")
-	}
-}
+func (s *Swift) mustStart(fn string) { s.flow.MustStart("swift", fn) }
 
 var _ cca.TimeoutObserver = (*Swift)(nil)

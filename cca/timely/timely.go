@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ccreplay/ccreplay/cca"
+	"github.com/ccreplay/ccreplay/cca/internal/algo"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -30,34 +31,22 @@ const (
 	BranchDecrease
 )
 
+// branchNames are the branches' names as used in Describe, in Branch
+// order.
+var branchNames = []string{"none", "t_low", "t_high", "gradient+", "hai", "gradient-"}
+
 // String returns the branch's name as used in Describe.
-func (b Branch) String() string {
-	switch b {
-	case BranchNone:
-		return "none"
-	case BranchLow:
-		return "t_low"
-	case BranchHigh:
-		return "t_high"
-	case BranchIncrease:
-		return "gradient+"
-	case BranchHAI:
-		return "hai"
-	case BranchDecrease:
-		return "gradient-"
-	}
-	return fmt.Sprintf("branch(%d)", int(b))
-}
+func (b Branch) String() string { return algo.Name(b, branchNames, "branch") }
 
 // Timely is the rate controller of one flow.
 type Timely struct {
 	cfg Config
 
-	line        units.BitsPerSec // line rate, from Start
-	minRate     float64          // rate floor: min(cfg.MinRate, line), bit/s
-	tLow, tHigh units.Time       // resolved thresholds
-	delta       float64          // resolved additive step, bit/s
-	minRTT      units.Time       // resolved min_rtt; 0 = use seenMin
+	flow        algo.Flow  // line rate, from Start
+	minRate     float64    // rate floor: min(cfg.MinRate, line), bit/s
+	tLow, tHigh units.Time // resolved thresholds
+	delta       float64    // resolved additive step, bit/s
+	minRTT      units.Time // resolved min_rtt; 0 = use seenMin
 
 	rate       float64    // current rate, bit/s
 	prevRTT    units.Time // prev_rtt
@@ -71,7 +60,6 @@ type Timely struct {
 	seenMin    units.Time // smallest RTT sample so far
 	updates    int
 	branch     Branch
-	started    bool
 }
 
 var _ cca.Algorithm = (*Timely)(nil)
@@ -79,10 +67,7 @@ var _ cca.Algorithm = (*Timely)(nil)
 // New validates cfg (filling its defaults) and returns an algorithm that
 // waits for Start.
 func New(cfg Config) (*Timely, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return newValid(cfg), nil
+	return algo.New(cfg, (*Config).validate, newValid)
 }
 
 func newValid(cfg Config) *Timely { return &Timely{cfg: cfg} }
@@ -96,13 +81,9 @@ func (t *Timely) Name() string { return "timely" }
 // Start sets the rate to the line rate and resolves the thresholds, delta
 // and min_rtt that are relative to the flow.
 func (t *Timely) Start(now units.Time, f cca.FlowInfo) {
-	if f.LineRate <= 0 {
-		panic("timely.Start: non-positive line rate")
-	}
 	*t = *newValid(t.cfg)
-	t.started = true
-	t.line = f.LineRate
-	t.minRate = float64(min(t.cfg.MinRate, f.LineRate))
+	t.flow.Start("timely", f)
+	t.minRate = float64(t.flow.Floor(t.cfg.MinRate))
 	t.tLow = t.cfg.TLow.resolve(f.BaseRTT)
 	t.tHigh = t.cfg.THigh.resolve(f.BaseRTT)
 	t.delta = t.cfg.Delta.resolve(f.LineRate)
@@ -202,7 +183,7 @@ func (t *Timely) increase(b Branch, n int) {
 		b = BranchHAI
 	}
 	t.branch = b
-	t.rate = min(t.rate+float64(n)*t.delta, float64(t.line))
+	t.rate = min(t.rate+float64(n)*t.delta, float64(t.flow.Line()))
 }
 
 // decrease multiplies the rate by factor (at least 0), at least to the
@@ -256,8 +237,4 @@ func (t *Timely) Describe() string {
 // String is Describe.
 func (t *Timely) String() string { return t.Describe() }
 
-func (t *Timely) mustStart(fn string) {
-	if !t.started {
-		panic("timely." + fn + ": called before Start")
-	}
-}
+func (t *Timely) mustStart(fn string) { t.flow.MustStart("timely", fn) }
