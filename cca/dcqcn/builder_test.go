@@ -66,12 +66,7 @@ func TestPresets(t *testing.T) {
 		},
 		{
 			// The default: what the HPCC paper's experiments ran.
-			Preset: "", Name: "dcqcn:hpcc-run",
-			Hints:  cca.Spec{ECN: &cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps}, CNPInterval: units.Microsecond},
-			Params: hpccRunValues,
-		},
-		{
-			Preset: "hpcc", Name: "dcqcn:hpcc-run",
+			Preset: "", Aliases: []string{"hpcc"}, Name: "dcqcn:hpcc-run",
 			Hints:  cca.Spec{ECN: &cca.ECNHint{KminBytes: 400000, KmaxBytes: 1600000, Pmax: 0.2, RefRate: 100 * units.Gbps}, CNPInterval: units.Microsecond},
 			Params: hpccRunValues,
 		},

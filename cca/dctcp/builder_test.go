@@ -13,34 +13,26 @@ func TestPresets(t *testing.T) {
 	ccatest.CheckPresets(t, Build, "dctcp", table.Keys(), []ccatest.Preset{
 		{
 			// DCTCP paper: g = 1/16; K > C*RTT/7 at 100 Gb/s, 13 us.
-			Preset: "", Name: "dctcp:paper",
+			Preset: "", Aliases: []string{"paper", "alizadeh2010"}, Name: "dctcp:paper",
 			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}},
 			Params: map[string]string{
 				"g": "0.0625", "alpha_init": "1", "ai_rate": "mtu-per-rtt",
 				"min_rate": "100Mbps", "window": "none", "k": "24KB", "k_ref_rate": "100Gbps",
 			},
 		},
-		{Preset: "paper", Name: "dctcp:paper",
-			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}}},
-		{Preset: "alizadeh2010", Name: "dctcp:paper",
-			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 24000, KmaxBytes: 24000, Pmax: 1, RefRate: 100 * units.Gbps}}},
 		{
 			// The HPCC repository's simulation/run.py, --cc dctcp: g=0.0625
 			// (line 131), dctcp_ai=615 (line 127), MIN_RATE 1000Mb/s
 			// (template line 28), has_win=1 vwin=1 (line 131), kmin_map =
 			// kmax_map = 30*bw/10 KB, pmax 1.0 (lines 128-130): 300 KB at
 			// bw = 100, linear in the link rate; alpha 1 (rdma-queue-pair.cc).
-			Preset: "hpcc-run", Name: "dctcp:hpcc-run",
+			Preset: "hpcc-run", Aliases: []string{"hpcc-repo", "hpcc"}, Name: "dctcp:hpcc-run",
 			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}},
 			Params: map[string]string{
 				"g": "0.0625", "alpha_init": "1", "ai_rate": "615Mbps",
 				"min_rate": "1Gbps", "window": "var", "k": "300KB", "k_ref_rate": "100Gbps",
 			},
 		},
-		{Preset: "hpcc-repo", Name: "dctcp:hpcc-run",
-			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}}},
-		{Preset: "hpcc", Name: "dctcp:hpcc-run",
-			Hints: cca.Spec{ECN: &cca.ECNHint{KminBytes: 300000, KmaxBytes: 300000, Pmax: 1, RefRate: 100 * units.Gbps}}},
 	})
 }
 

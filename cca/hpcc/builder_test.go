@@ -17,40 +17,36 @@ func TestPresets(t *testing.T) {
 	ccatest.CheckPresets(t, Build, "hpcc", table.Keys(), []ccatest.Preset{
 		{
 			// Li et al. 2019 section 3.3.
-			Preset: "", Name: "hpcc:paper", Hints: intOnly,
+			Preset: "", Aliases: []string{"paper", "li2019"}, Name: "hpcc:paper", Hints: intOnly,
 			Params: map[string]string{
 				"eta": "0.95", "max_stage": "5", "w_ai": "off", "ai_rate": "off",
 				"ai_ref_rate": "off", "ai_flows": "100", "min_rate": "100Mbps", "base_rtt": "path",
 				"fast_react": "true",
 			},
 		},
-		{Preset: "paper", Name: "hpcc:paper", Hints: intOnly},
-		{Preset: "li2019", Name: "hpcc:paper", Hints: intOnly},
 		{
 			// The HPCC repository's simulation/run.py, --cc hp at its defaults:
 			// u_tgt = 95/100 (line 84) -> U_TARGET, mi = 0 -> MI_THRESH 0,
 			// ai = 10*bw/25 (line 112) -> RATE_AI, 40 Mb/s at bw = 100,
 			// scaled with bw; MIN_RATE 1000Mb/s (template line 28); us=1
 			// (line 123) -> FAST_REACT 1.
-			Preset: "hpcc-run", Name: "hpcc:hpcc-run", Hints: intOnly,
+			Preset: "hpcc-run", Aliases: []string{"hpcc"}, Name: "hpcc:hpcc-run", Hints: intOnly,
 			Params: map[string]string{
 				"eta": "0.95", "max_stage": "0", "w_ai": "off", "ai_rate": "40Mbps",
 				"ai_ref_rate": "100Gbps", "ai_flows": "off", "min_rate": "1Gbps", "base_rtt": "path",
 				"fast_react": "true",
 			},
 		},
-		{Preset: "hpcc", Name: "hpcc:hpcc-run", Hints: intOnly},
 		{
 			// The HPCC repository's simulation/mix/config.txt: U_TARGET 0.95,
 			// MI_THRESH 0, RATE_AI 50Mb/s, MIN_RATE 100Mb/s, FAST_REACT 1.
-			Preset: "hpcc-config", Name: "hpcc:hpcc-config", Hints: intOnly,
+			Preset: "hpcc-config", Aliases: []string{"hpcc-repo"}, Name: "hpcc:hpcc-config", Hints: intOnly,
 			Params: map[string]string{
 				"eta": "0.95", "max_stage": "0", "w_ai": "off", "ai_rate": "50Mbps",
 				"ai_ref_rate": "off", "ai_flows": "off", "min_rate": "100Mbps", "base_rtt": "path",
 				"fast_react": "true",
 			},
 		},
-		{Preset: "hpcc-repo", Name: "hpcc:hpcc-config", Hints: intOnly},
 	})
 }
 

@@ -15,6 +15,9 @@ import (
 type Preset struct {
 	// Preset is the name asked for ("" for the default, or an alias).
 	Preset string
+	// Aliases are other names that must build the same: each is checked
+	// as Preset is.
+	Aliases []string
 	// Name is the spec's name, "algorithm:canonical preset".
 	Name string
 	// Hints are the ECN, CNPInterval, NeedsINT and NeedsFlowCounter
@@ -25,45 +28,56 @@ type Preset struct {
 	Params map[string]string
 }
 
-// CheckPresets builds every case with build and checks its name and
-// hints, that Spec.Params lists exactly keys, that a case's Params (when
-// given) name every key and match, and that New makes the algorithm algo.
-// It returns the specs by case.
+// CheckPresets builds every case, under its Preset and each of its
+// Aliases, with build and checks its name and hints, that Spec.Params
+// lists exactly keys, that a case's Params (when given) name every key and
+// match, and that New makes the algorithm algo. It returns the specs by
+// case (built under Preset).
 func CheckPresets(t *testing.T, build cca.Builder, algo string, keys []string, cases []Preset) []cca.Spec {
 	t.Helper()
 	out := make([]cca.Spec, len(cases))
 	for i, tc := range cases {
-		s, err := build(tc.Preset, nil)
-		if err != nil {
-			t.Fatalf("%q: %v", tc.Preset, err)
-		}
-		out[i] = s
-		if s.Name != tc.Name {
-			t.Errorf("%q: Name = %q, want %q", tc.Preset, s.Name, tc.Name)
-		}
-		h := tc.Hints
-		if !reflect.DeepEqual(s.ECN, h.ECN) || s.CNPInterval != h.CNPInterval || s.NeedsINT != h.NeedsINT || s.NeedsFlowCounter != h.NeedsFlowCounter {
-			t.Errorf("%q: hints ECN %+v, CNP interval %v, INT %v, flow counter %v; want ECN %+v, %v, %v, %v", tc.Preset,
-				s.ECN, s.CNPInterval, s.NeedsINT, s.NeedsFlowCounter, h.ECN, h.CNPInterval, h.NeedsINT, h.NeedsFlowCounter)
-		}
-		if got := slices.Sorted(maps.Keys(s.Params)); !slices.Equal(got, keys) {
-			t.Errorf("%q: Params has keys %v, want %v", tc.Preset, got, keys)
-		}
-		if tc.Params != nil {
-			if got := slices.Sorted(maps.Keys(tc.Params)); !slices.Equal(got, keys) {
-				t.Errorf("%q: the test checks keys %v of %v", tc.Preset, got, keys)
-			}
-			for k, v := range tc.Params {
-				if s.Params[k] != v {
-					t.Errorf("%q: Params[%q] = %q, want %q", tc.Preset, k, s.Params[k], v)
-				}
-			}
-		}
-		if a := s.New(); a.Name() != algo {
-			t.Errorf("%q: New makes %q, want %q", tc.Preset, a.Name(), algo)
+		out[i] = checkPreset(t, build, algo, keys, tc.Preset, tc)
+		for _, alias := range tc.Aliases {
+			checkPreset(t, build, algo, keys, alias, tc)
 		}
 	}
 	return out
+}
+
+// checkPreset is CheckPresets' checks of case tc built under the name
+// preset.
+func checkPreset(t *testing.T, build cca.Builder, algo string, keys []string, preset string, tc Preset) cca.Spec {
+	t.Helper()
+	s, err := build(preset, nil)
+	if err != nil {
+		t.Fatalf("%q: %v", preset, err)
+	}
+	if s.Name != tc.Name {
+		t.Errorf("%q: Name = %q, want %q", preset, s.Name, tc.Name)
+	}
+	h := tc.Hints
+	if !reflect.DeepEqual(s.ECN, h.ECN) || s.CNPInterval != h.CNPInterval || s.NeedsINT != h.NeedsINT || s.NeedsFlowCounter != h.NeedsFlowCounter {
+		t.Errorf("%q: hints ECN %+v, CNP interval %v, INT %v, flow counter %v; want ECN %+v, %v, %v, %v", preset,
+			s.ECN, s.CNPInterval, s.NeedsINT, s.NeedsFlowCounter, h.ECN, h.CNPInterval, h.NeedsINT, h.NeedsFlowCounter)
+	}
+	if got := slices.Sorted(maps.Keys(s.Params)); !slices.Equal(got, keys) {
+		t.Errorf("%q: Params has keys %v, want %v", preset, got, keys)
+	}
+	if tc.Params != nil {
+		if got := slices.Sorted(maps.Keys(tc.Params)); !slices.Equal(got, keys) {
+			t.Errorf("%q: the test checks keys %v of %v", preset, got, keys)
+		}
+		for k, v := range tc.Params {
+			if s.Params[k] != v {
+				t.Errorf("%q: Params[%q] = %q, want %q", preset, k, s.Params[k], v)
+			}
+		}
+	}
+	if a := s.New(); a.Name() != algo {
+		t.Errorf("%q: New makes %q, want %q", preset, a.Name(), algo)
+	}
+	return s
 }
 
 // BuildError is a bad preset or parameter set and the text its error must
