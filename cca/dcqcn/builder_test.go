@@ -132,8 +132,8 @@ func TestOverrides(t *testing.T) {
 		AlphaInit: 0.25, AlphaMode: AlphaZhu, DecreaseMode: DecreaseTick, AlphaTimer: 50 * units.Microsecond,
 		IncreaseTimer: 300 * units.Microsecond, ByteCounter: 1 << 20, FastRecovery: 3,
 		IncreaseMode: IncreaseZhu, DecreaseInterval: 0, Cut: CutAlpha,
-		KeepTargetRate: false, WindowBDP: true, Kmin: 1000, Kmax: 2000, Pmax: 1,
-		ECNRefRate: 0, CNPInterval: 4 * units.Microsecond,
+		KeepTargetRate: false, WindowBDP: true,
+		Marking: Marking{Kmin: 1000, Kmax: 2000, Pmax: 1, ECNRefRate: 0, CNPInterval: 4 * units.Microsecond},
 	}
 	if got != want {
 		t.Errorf("config\n got %+v\nwant %+v", got, want)

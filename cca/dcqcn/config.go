@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ccreplay/ccreplay/cca"
 	"github.com/ccreplay/ccreplay/units"
 )
 
@@ -149,8 +150,18 @@ type Config struct {
 	// bandwidth-delay product LineRate*BaseRTT/8 (at least one MTU);
 	// Window must then be zero.
 	WindowBDP bool
+	// Marking is the switches' RED marking and the receivers' CNP gap.
+	// Kmin, Kmax and Pmax all zero mean the zhu2015 marking; CNPInterval
+	// defaults to 50 us (CC-NetCalc, Lehal 2024, Table II).
+	Marking
+}
+
+// Marking is what DCQCN and the algorithms that react to its CNPs
+// (Dolce-RC, Dolce-RC+) ask of the network: the RED marking of the
+// switches and the CNP gap of the receivers.
+type Marking struct {
 	// Kmin is the RED marking threshold below which nothing is marked,
-	// bytes. Kmin, Kmax and Pmax all zero mean the zhu2015 marking.
+	// bytes.
 	Kmin units.Bytes
 	// Kmax is the RED threshold at which the marking probability reaches
 	// Pmax, bytes.
@@ -162,8 +173,24 @@ type Config struct {
 	// same thresholds at every rate.
 	ECNRefRate units.BitsPerSec
 	// CNPInterval is the receiver's minimum gap between two CNPs of one
-	// queue pair (T_gap), picoseconds. Default 50 us (CC-NetCalc, Lehal 2024, Table II).
+	// queue pair (T_gap), picoseconds.
 	CNPInterval units.Time
+}
+
+// FillRED gives m the RED marking of def (Kmin, Kmax and Pmax) when m's
+// are all zero: a configuration that sets none takes its default's.
+func (m *Marking) FillRED(def Marking) {
+	if m.Kmin == 0 && m.Kmax == 0 && m.Pmax == 0 {
+		m.Kmin, m.Kmax, m.Pmax = def.Kmin, def.Kmax, def.Pmax
+	}
+}
+
+// Hints are the network hints of a Spec that marks and spaces CNPs as m
+// says: its ECN and CNPInterval, on s.
+func (m Marking) Hints(s cca.Spec) cca.Spec {
+	s.ECN = &cca.ECNHint{KminBytes: m.Kmin, KmaxBytes: m.Kmax, Pmax: m.Pmax, RefRate: m.ECNRefRate}
+	s.CNPInterval = m.CNPInterval
+	return s
 }
 
 // validate fills the zero fields that take a default (see the table in
@@ -171,10 +198,7 @@ type Config struct {
 // all zero) and checks every field, returning the first problem found.
 func (c *Config) validate() error {
 	table.Fill(c)
-	if c.Kmin == 0 && c.Kmax == 0 && c.Pmax == 0 {
-		d := table.Defaults()
-		c.Kmin, c.Kmax, c.Pmax = d.Kmin, d.Kmax, d.Pmax
-	}
+	c.FillRED(table.Defaults().Marking)
 	if err := table.Check(c); err != nil {
 		return err
 	}

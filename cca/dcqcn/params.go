@@ -275,11 +275,7 @@ var algorithm = &keyval.Algorithm[Config]{
 	Validate: (*Config).validate,
 	Spec: func(c Config) cca.Spec {
 		shared := c // read-only, one per Spec: every flow's DCQCN points to it
-		return cca.Spec{
-			New:         func() cca.Algorithm { return newValid(&shared) },
-			ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
-			CNPInterval: c.CNPInterval,
-		}
+		return c.Hints(cca.Spec{New: func() cca.Algorithm { return newValid(&shared) }})
 	},
 }
 

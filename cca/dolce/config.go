@@ -171,27 +171,18 @@ type PlusConfig struct {
 	Xi float64
 	// FixedPoint, when true, runs the bandit in fixed point (drucb.Fixed).
 	FixedPoint bool
-	// Kmin, Kmax are the RED thresholds the switches mark with, bytes, and
-	// Pmax the marking probability at Kmax. Default 7 KB, 500 KB (Section
-	// V-A, stated for Dolce-RC; Section VI-B gives none) and 1 % (the
-	// paper gives none: zhu2015's).
-	Kmin, Kmax units.Bytes
-	Pmax       float64
-	// ECNRefRate, when positive, is the link rate Kmin and Kmax are given
-	// for (scaled linearly at other rates), bits per second; 0 = same at
-	// every rate.
-	ECNRefRate units.BitsPerSec
-	// CNPInterval is the receiver's minimum CNP gap, picoseconds. Dolce-RC+
-	// ignores CNPs; default 1 us, as for Dolce-RC.
-	CNPInterval units.Time
+	// Marking is the RED marking the switches apply and the receivers'
+	// CNP gap, as DCQCN's. Default Kmin 7 KB, Kmax 500 KB (Section V-A,
+	// stated for Dolce-RC; Section VI-B gives none), Pmax 1 % (the paper
+	// gives none: zhu2015's), the same thresholds at every rate, and the
+	// simulations' 55 us CNP interval (dcqcn:dolce-sim; Dolce-RC+ ignores
+	// CNPs).
+	dcqcn.Marking
 }
 
 func (c *PlusConfig) validate() error {
 	plusTable.Fill(c)
-	if c.Kmin == 0 && c.Kmax == 0 && c.Pmax == 0 {
-		d := plusTable.Defaults()
-		c.Kmin, c.Kmax, c.Pmax = d.Kmin, d.Kmax, d.Pmax
-	}
+	c.FillRED(plusTable.Defaults().Marking)
 	if err := plusTable.Check(c); err != nil {
 		return err
 	}

@@ -161,12 +161,7 @@ var (
 		Summary:  "Dolce-RC (Ye et al., Dolce-RC (Ye 2023), Alg. 2): DCQCN with bandit-chosen alpha/beta",
 		Validate: (*Config).validate,
 		Spec: func(c Config) cca.Spec {
-			d := c.DCQCN
-			return cca.Spec{
-				New:         func() cca.Algorithm { return newRC(c) },
-				ECN:         &cca.ECNHint{KminBytes: d.Kmin, KmaxBytes: d.Kmax, Pmax: d.Pmax, RefRate: d.ECNRefRate},
-				CNPInterval: d.CNPInterval,
-			}
+			return c.DCQCN.Hints(cca.Spec{New: func() cca.Algorithm { return newRC(c) }})
 		},
 	}
 	plus = &keyval.Algorithm[PlusConfig]{
@@ -174,11 +169,7 @@ var (
 		Summary:  "Dolce-RC+ (Ye et al., Dolce-RC (Ye 2023), Alg. 3): per-message rate C/2^k chosen by a bandit",
 		Validate: (*PlusConfig).validate,
 		Spec: func(c PlusConfig) cca.Spec {
-			return cca.Spec{
-				New:         func() cca.Algorithm { return newPlus(c) },
-				ECN:         &cca.ECNHint{KminBytes: c.Kmin, KmaxBytes: c.Kmax, Pmax: c.Pmax, RefRate: c.ECNRefRate},
-				CNPInterval: c.CNPInterval,
-			}
+			return c.Hints(cca.Spec{New: func() cca.Algorithm { return newPlus(c) }})
 		},
 	}
 )
