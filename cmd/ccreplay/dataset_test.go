@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -13,10 +12,8 @@ import (
 
 	"github.com/apache/arrow/go/v16/arrow"
 	"github.com/apache/arrow/go/v16/arrow/array"
-	"github.com/apache/arrow/go/v16/arrow/memory"
-	"github.com/apache/arrow/go/v16/parquet/file"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/rl/reward"
 	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
@@ -35,26 +32,9 @@ type arrowTable struct {
 
 func readArrow(t *testing.T, path string) arrowTable {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pf, err := file.NewParquetReader(f)
-	if err != nil {
-		t.Fatalf("arrow: %v", err)
-	}
-	defer pf.Close()
-	if v := pf.MetaData().KeyValueMetadata().FindValue(v2.MetadataKey); v == nil || *v != v2.Version {
+	tbl, v := testfiles.ArrowTable(t, path, v2.MetadataKey)
+	if v != v2.Version {
 		t.Errorf("%s: no %s = %s metadata", path, v2.MetadataKey, v2.Version)
-	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1024}, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatalf("arrow: %v", err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatalf("arrow: %v", err)
 	}
 	defer tbl.Release()
 	at := arrowTable{rows: int(tbl.NumRows()), i64: map[string][]int64{}, i32: map[string][]int32{},

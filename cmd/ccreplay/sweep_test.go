@@ -2,17 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow/go/v16/arrow/memory"
-	"github.com/apache/arrow/go/v16/parquet/file"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
-
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/runfolder"
 	"github.com/ccreplay/ccreplay/sweep"
 )
@@ -22,19 +18,7 @@ import (
 // names and the string form of each row.
 func readSweepTable(t *testing.T, path string) ([]string, [][]string) {
 	t.Helper()
-	r, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	fr, err := pqarrow.NewFileReader(r, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab, _ := testfiles.ArrowTable(t, path, "")
 	defer tab.Release()
 	var names []string
 	rows := make([][]string, tab.NumRows())

@@ -2,13 +2,14 @@
 // refuse without reading them: a sparse file larger than a limit and a
 // link to an endless device, and checks a reader refuses both; small
 // input files of given content; a file's contents and the names in a
-// folder; the rows of a Parquet file read back by a second
-// implementation; the seeds a file reader's fuzz test starts from, and
+// folder; the rows and the table of a Parquet file read back by a
+// second implementation (parquet-go, Arrow); the seeds a file reader's fuzz test starts from, and
 // the fuzz target of a reader of one file in a folder; and Must, the one
 // check of a call's error that test helpers share.
 package testfiles
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -16,6 +17,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v16/arrow"
+	"github.com/apache/arrow/go/v16/arrow/memory"
+	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -117,6 +122,29 @@ func ParquetRows[T any](t testing.TB, path, key string) ([]T, string) {
 		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
 	}
 	return rows, value
+}
+
+// ArrowTable reads the Parquet file at path whole with Arrow's reader and
+// returns the table, which the caller releases, and the file's key-value
+// metadata under key ("" when absent), failing the test where the file
+// does not read.
+func ArrowTable(t testing.TB, path, key string) (arrow.Table, string) {
+	t.Helper()
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	var value string
+	if v := pf.MetaData().KeyValueMetadata().FindValue(key); v != nil {
+		value = *v
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1024}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	return Must(t, tbl, err), value
 }
 
 // Seeds returns the fuzz seeds a reader of valid file contents b starts

@@ -52,14 +52,13 @@ import (
 
 	"github.com/ccreplay/ccreplay/metrics"
 
-	"github.com/apache/arrow/go/v16/arrow/memory"
 	"github.com/apache/arrow/go/v16/parquet/file"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ccreplay/ccreplay/cca/dcqcn"
 	"github.com/ccreplay/ccreplay/estimate"
 	"github.com/ccreplay/ccreplay/internal/replaytest/star"
+	"github.com/ccreplay/ccreplay/internal/testfiles"
 	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
@@ -392,15 +391,7 @@ func readBytes(t *testing.T, path string) []byte {
 // names and row count.
 func arrowTable(t *testing.T, path string) ([]string, int64) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tbl, err := pqarrow.ReadTable(context.Background(), f, nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, _ := testfiles.ArrowTable(t, path, "")
 	defer tbl.Release()
 	var names []string
 	for _, fld := range tbl.Schema().Fields() {
