@@ -21,7 +21,8 @@ const (
 )
 
 // Neighbours is how many flows of a size bucket, those nearest in
-// backlog (Backlog), a draw chooses among (Delays.Sample).
+// backlog (Backlog), the draw of a flow that fits in its window chooses
+// among (Delays.Sample).
 const Neighbours = 10
 
 // sample is one flow's size, bytes, its backlog at the link (see
@@ -51,13 +52,13 @@ type Delays struct {
 
 // NewDelays reads a link simulation's flow rows (replay.Result.Flows, in
 // the link network's flow order), the flows' backlog at the link
-// (Backlog; nil: all 0) and their windows at the link, packets (Window;
-// nil: all 0). A flow's delay is normalised by its effective packets,
-// the larger of its packets and its window: a flow shorter than a window
-// is sent in one round trip and meets the link's queue about once, so its
-// delay does not grow with its length; a longer one is paced by its
-// congestion control and its delay grows with its packets (Parsimon's
-// per-packet normalisation).
+// (Backlog; nil: all 0) and the link's window for each, packets
+// (LinkWindow; nil: all 0). A flow's delay is normalised by its effective
+// packets, the larger of its packets and the window: a flow shorter than
+// a window is sent in one round trip and meets the link's queue about
+// once, so its delay does not grow with its length; a longer one is paced
+// by its congestion control and its delay grows with its packets
+// (Parsimon's per-packet normalisation).
 func NewDelays(rows []v2.FlowRow, ctx, win []float64) *Delays {
 	d := &Delays{Own: make([]float64, len(rows)), samples: make([]sample, len(rows))}
 	for i, r := range rows {
@@ -138,19 +139,53 @@ func EffectivePackets(packets int64, window float64) float64 {
 	return max(float64(max(packets, 1)), window)
 }
 
-// Window is a flow's window at a link of rate bits per second, packets:
-// the packets of dataBytes on the wire it has in flight in one base RTT
-// at that rate.
+// Window is the window at a link of rate bits per second for a round
+// trip of rtt, packets: the packets of dataBytes on the wire in flight in
+// one rtt at that rate.
 func Window(rate units.BitsPerSec, rtt units.Time, dataBytes units.Bytes) float64 {
 	return rtt.Seconds() * float64(rate) / 8 / float64(dataBytes)
 }
 
-// Sample draws a delay per effective packet, ps, for a flow of size bytes that met
-// backlog ctx at its link: uniformly among the Neighbours flows of the
-// bucket holding that size whose backlog was nearest ctx, and every
-// other flow of the bucket tied with the farthest of them (NaN when it
-// drew an unfinished flow).
-func (d *Delays) Sample(size int64, ctx float64, rng *rand.Rand) float64 {
+// LinkWindow is the window of every flow at link l (features f), packets:
+// the Window at its rate for its flows' mean base RTT. One value for the
+// whole link, not each flow's own: at a given number of packets a flow's
+// delay at a link does not depend on its own RTT (the 320-host fat-tree's
+// host downlinks delay 4-8 packet flows of rack-local, pod-local and
+// cross-pod paths alike, whose own windows differ 3x: docs/ESTIMATE.md),
+// so a delay normalised by one flow's window and multiplied by another's
+// was off by the ratio of their RTTs.
+func LinkWindow(l *Link, f *Features, dataBytes units.Bytes) float64 {
+	return Window(l.Rate, units.Time(f.RTT), dataBytes)
+}
+
+// NormWindow is the window a flow's delay at a link of kind k and window
+// w (LinkWindow) is normalised with (EffectivePackets): w where the link
+// leaves a switch (a FIFO queue, which a flow shorter than a window meets
+// about once), 0 at a host's uplink, where the NIC serves its flows'
+// packets in turn and a flow's delay grows with its packets whatever its
+// length (the 320-host fat-tree's host uplinks: 25, 73, 192, 365 and 875
+// ns on average for flows of 1, 2-3, 4-7, 8-15 and 16-31 packets,
+// docs/ESTIMATE.md).
+func NormWindow(k LinkKind, w float64) float64 {
+	if k == HostUp {
+		return 0
+	}
+	return w
+}
+
+// Sample draws a delay per effective packet, ps, for a flow of size bytes
+// that met backlog ctx at its link, from the bucket holding that size
+// (NaN when it drew an unfinished flow). A flow that fits in its window
+// there (matched) goes out in about one round trip and is delayed by the
+// work it finds at the link: it draws uniformly among the Neighbours
+// flows of the bucket whose backlog was nearest ctx, and every other flow
+// of the bucket tied with the farthest of them. A longer flow is paced by
+// its congestion control over many round trips and is delayed by the
+// traffic arriving during its life, which its arrival backlog does not
+// tell (most long flows arrive at an idle link and are delayed all the
+// same): it draws uniformly from the whole bucket (docs/ESTIMATE.md
+// measures both).
+func (d *Delays) Sample(size int64, ctx float64, matched bool, rng *rand.Rand) float64 {
 	if len(d.perPkt) == 0 {
 		return 0
 	}
@@ -159,6 +194,9 @@ func (d *Delays) Sample(size int64, ctx float64, rng *rand.Rand) float64 {
 		b--
 	}
 	s, c := d.perPkt[b], d.ctx[b]
+	if !matched {
+		return s[rng.IntN(len(s))]
+	}
 	k := min(Neighbours, len(s))
 	// The k nearest: grow a window [lo, hi) around ctx's place.
 	hi := sort.SearchFloat64s(c, ctx)

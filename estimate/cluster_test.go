@@ -74,7 +74,7 @@ func TestDelaysBuckets(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 100 {
-		if s := d.Sample(5000, 0, rng); s != 2e6 && s != 3e6 {
+		if s := d.Sample(5000, 0, true, rng); s != 2e6 && s != 3e6 {
 			t.Fatalf("sampled per-packet delay %v ps: want 2 us (1 KB flows), 2 us (1.5 KB: 4 us / 2) or 3 us (10 KB: 30 us / 10)", s)
 		}
 	}
@@ -95,7 +95,7 @@ func TestDelaysBuckets(t *testing.T) {
 		t.Fatalf("unfinished flow's delay %v (per packet %v), want NaN", d.Own[0], d.perPkt[0][0])
 	}
 	for range 100 {
-		if s := d.Sample(7000, 0, rng); s != 1e6 {
+		if s := d.Sample(7000, 0, true, rng); s != 1e6 {
 			t.Fatalf("a 7 KB flow drew %v ps per packet from the 5-10 KB bucket, want 1 us", s)
 		}
 	}
@@ -148,12 +148,12 @@ func TestSampleNearestContention(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	seen := map[float64]bool{}
 	for range 500 {
-		s := d.Sample(1000, 50.2, rng) / 1e6
+		s := d.Sample(1000, 50.2, true, rng) / 1e6
 		if s < 46 || s > 55 {
 			t.Fatalf("contention 50.2 drew a flow delayed %v us, want 46..55", s)
 		}
 		seen[s] = true
-		if s := d.Sample(1000, -3, rng) / 1e6; s < 0 || s > 9 {
+		if s := d.Sample(1000, -3, true, rng) / 1e6; s < 0 || s > 9 {
 			t.Fatalf("contention -3 drew %v us, want 0..9", s)
 		}
 	}
@@ -177,16 +177,74 @@ func TestSampleTies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	seen := map[float64]bool{}
 	for range 3000 {
-		s := d.Sample(1000, 0, rng) / 1e6
+		s := d.Sample(1000, 0, true, rng) / 1e6
 		if s >= 150 {
 			t.Fatalf("backlog 0 drew a flow of backlog 1 (%v us)", s)
 		}
 		seen[s] = true
-		if s := d.Sample(1000, 1, rng) / 1e6; s < 150 {
+		if s := d.Sample(1000, 1, true, rng) / 1e6; s < 150 {
 			t.Fatalf("backlog 1 drew a flow of backlog 0 (%v us)", s)
 		}
 	}
 	if len(seen) != 150 {
 		t.Fatalf("backlog 0 drew %d distinct flows of the 150 tied", len(seen))
+	}
+}
+
+// TestSampleLongFlowWholeBucket: a flow longer than its window is not
+// matched on backlog (its delay comes from the traffic arriving during its
+// life): with the 200 flows of TestSampleNearestContention, an unmatched
+// query at backlog 50.2 draws from the whole bucket, uniformly (each
+// quarter of the delays about a quarter of the time), not from 46..55.
+func TestSampleLongFlowWholeBucket(t *testing.T) {
+	var rows []v2.FlowRow
+	var ctx []float64
+	for i := range 200 {
+		rows = append(rows, v2.FlowRow{SizeBytes: 1000, Packets: 1, FCTNs: 1000 + int64(i)*1000, IdealFCTNs: 1000})
+		ctx = append(ctx, float64(i))
+	}
+	d := NewDelays(rows, ctx, nil)
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 4000
+	var quarter [4]int
+	seen := map[float64]bool{}
+	for range n {
+		s := d.Sample(1000, 50.2, false, rng) / 1e6
+		if s < 0 || s > 199 {
+			t.Fatalf("drew %v us, want 0..199", s)
+		}
+		seen[s] = true
+		quarter[int(s)/50]++
+	}
+	for q, c := range quarter {
+		if c < n/4*8/10 || c > n/4*12/10 {
+			t.Fatalf("quarter %d of the delays drawn %d times of %d, want about %d", q, c, n, n/4)
+		}
+	}
+	if len(seen) < 190 {
+		t.Fatalf("drew %d distinct flows of 200", len(seen))
+	}
+}
+
+// TestNormWindow: the window a delay is normalised with is the link's
+// (its flows' mean base RTT at its rate: 8 us at 100 Gb/s with 1,048-byte
+// packets on the wire is 95.4 packets) where the link leaves a switch,
+// and none at a host's uplink, whose NIC serves its flows' packets in
+// turn: there a 5-packet flow's delay is per 5 packets, at a switch's
+// egress per 95.4.
+func TestNormWindow(t *testing.T) {
+	l := &Link{Kind: HostDown, Rate: 100 * units.Gbps}
+	w := LinkWindow(l, &Features{RTT: float64(8 * units.Microsecond)}, 1048)
+	if math.Abs(w-95.42) > 0.01 {
+		t.Fatalf("LinkWindow = %v packets, want 95.42", w)
+	}
+	if e := EffectivePackets(5, NormWindow(HostDown, w)); e != w {
+		t.Fatalf("host downlink: effective packets %v, want the window %v", e, w)
+	}
+	if e := EffectivePackets(5, NormWindow(Fabric, w)); e != w {
+		t.Fatalf("fabric link: effective packets %v, want the window %v", e, w)
+	}
+	if e := EffectivePackets(5, NormWindow(HostUp, w)); e != 5 {
+		t.Fatalf("host uplink: effective packets %v, want the flow's 5 packets", e)
 	}
 }

@@ -251,14 +251,20 @@ func (p *Plan) Simulated() []int { return append([]int(nil), p.sim...) }
 // LinkName names link i by its nodes and port: "tor0:4 -> agg1".
 func (p *Plan) LinkName(i int) string { return linkName(p.cfg.Topology, &p.links[i]) }
 
-// windows are the windows of link i's flows there, packets (Window).
+// windows are the windows link i's flows' delays are normalised with,
+// packets (NormWindow: the same for every flow of the link).
 func (p *Plan) windows(i int) []float64 {
-	l := &p.links[i]
-	out := make([]float64, len(l.Flows))
-	for k, fi := range l.Flows {
-		out[k] = Window(l.Rate, pathRTT(&p.flows[fi], p.w), p.w.data)
+	out := make([]float64, len(p.links[i].Flows))
+	w := NormWindow(p.links[i].Kind, p.linkWindow(i))
+	for k := range out {
+		out[k] = w
 	}
 	return out
+}
+
+// linkWindow is link i's window (LinkWindow).
+func (p *Plan) linkWindow(i int) float64 {
+	return LinkWindow(&p.links[i], &p.feats[i], p.w.data)
 }
 
 // Assemble makes the estimate from the outcomes of the simulated links
@@ -281,7 +287,11 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 		}
 		pooled[c] = PoolDelays(parts)
 	}
-	res.Flows = estimateFlows(&p.cfg, p.flows, p.links, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine)
+	win := make([]float64, len(p.links))
+	for i := range win {
+		win[i] = p.linkWindow(i)
+	}
+	res.Flows = estimateFlows(&p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine)
 	res.Messages = messageRows(p.tr, p.flows, res.Flows)
 	res.Links, res.Warnings = linkRows(p.links, p.feats, &p.cl, all, p.opt.Timings)
 	res.Summary = metrics.Compute(res.Flows, res.Messages, nil, metrics.Options{})

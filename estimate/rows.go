@@ -20,8 +20,9 @@ const flowSeed = 0x6a09e667f3bcc909
 
 // estimateFlows builds each flow's row: its ideal on its real path plus
 // its delays at the links of its path, combined by combine: the largest
-// (CombineMax) or the sum (CombineSum).
-func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string) []v2.FlowRow {
+// (CombineMax) or the sum (CombineSum); win is each link's window
+// (LinkWindow).
+func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, win []float64, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string) []v2.FlowRow {
 	// at[f] lists, per hop of flow f, (link index, position among the
 	// link's flows).
 	at := make([][][2]int32, len(flows))
@@ -49,8 +50,8 @@ func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, cl
 			if mode == AggregateOwn && cl.Rep[li] == li {
 				d = sims[li].delays.Own[k]
 			} else {
-				win := Window(links[li].Rate, pathRTT(f, w), w.data)
-				d = EffectivePackets(pkts, win) * pooled[cl.Of[li]].Sample(int64(f.Size), cont[li][k], rng)
+				eff := EffectivePackets(pkts, NormWindow(links[li].Kind, win[li]))
+				d = eff * pooled[cl.Of[li]].Sample(int64(f.Size), cont[li][k], float64(pkts) <= win[li], rng)
 			}
 			delay += d
 			most = max(most, d)
