@@ -11,6 +11,7 @@ import (
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/replay"
+	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
 	"github.com/ccreplay/ccreplay/units"
@@ -35,6 +36,15 @@ func smallFatTree(t *testing.T, cc string) (replay.Config, *trace.Trace) {
 // TestEstimateDeterministic runs the same estimate with one and with
 // three workers, twice, and wants identical rows: each flow's draws come
 // from its own generator, not from the order link simulations finish in.
+// portTotals sums a run's ports' PFC pause time (ns) and dropped packets.
+func portTotals(ports []v2.PortRow) (pausedNs, dropped int64) {
+	for _, pt := range ports {
+		pausedNs += pt.PausedNs
+		dropped += pt.DroppedPkts
+	}
+	return pausedNs, dropped
+}
+
 func TestEstimateDeterministic(t *testing.T) {
 	cfg, tr := smallFatTree(t, "dcqcn")
 	for _, mode := range []string{AggregateOwn, AggregateSample} {
@@ -185,11 +195,7 @@ func TestIncastLinkSimIsTheRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var paused, dropped int64
-			for _, pt := range full.Ports {
-				paused += pt.PausedNs
-				dropped += pt.DroppedPkts
-			}
+			paused, dropped := portTotals(full.Ports)
 			if c.lossy && (dropped == 0 || paused != 0) || !c.lossy && (paused == 0 || dropped != 0) {
 				t.Fatalf("full run: %d ns paused, %d drops: want the case to %s", paused, dropped, map[bool]string{false: "pause", true: "drop"}[c.lossy])
 			}
@@ -263,10 +269,7 @@ func TestFabricIngressLinkSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var paused int64
-	for _, pt := range full.Ports {
-		paused += pt.PausedNs
-	}
+	paused, _ := portTotals(full.Ports)
 	p, err := Prepare(cfg, tr, Options{Tolerance: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -286,10 +289,7 @@ func TestFabricIngressLinkSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lpaused int64
-	for _, pt := range ls.Ports {
-		lpaused += pt.PausedNs
-	}
+	lpaused, _ := portTotals(ls.Ports)
 	if paused == 0 || lpaused != paused {
 		t.Errorf("link simulation paused %d ns, the full run %d ns: want equal and positive", lpaused, paused)
 	}
