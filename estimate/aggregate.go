@@ -52,14 +52,15 @@ type Delays struct {
 
 // NewDelays reads a link simulation's flow rows (replay.Result.Flows, in
 // the link network's flow order), the flows' backlog at the link
-// (Backlog; nil: all 0) and the link's window for each, packets
-// (LinkWindow; nil: all 0). A flow's delay is normalised by its effective
+// (Backlog; nil: all 0) and the window, packets, their delays are
+// normalised with (NormWindow of the link's LinkWindow, one for every
+// flow of the link; 0: none). A flow's delay is normalised by its effective
 // packets, the larger of its packets and the window: a flow shorter than
 // a window is sent in one round trip and meets the link's queue about
 // once, so its delay does not grow with its length; a longer one is paced
 // by its congestion control and its delay grows with its packets
 // (Parsimon's per-packet normalisation).
-func NewDelays(rows []v2.FlowRow, ctx, win []float64) *Delays {
+func NewDelays(rows []v2.FlowRow, ctx []float64, win float64) *Delays {
 	d := &Delays{Own: make([]float64, len(rows)), samples: make([]sample, len(rows))}
 	for i, r := range rows {
 		if r.FCTNs < 0 {
@@ -67,14 +68,11 @@ func NewDelays(rows []v2.FlowRow, ctx, win []float64) *Delays {
 		} else {
 			d.Own[i] = float64(max(r.FCTNs-r.IdealFCTNs, 0)) * 1000
 		}
-		c, w := 0.0, 0.0
+		c := 0.0
 		if ctx != nil {
 			c = ctx[i]
 		}
-		if win != nil {
-			w = win[i]
-		}
-		d.samples[i] = sample{r.SizeBytes, c, d.Own[i] / EffectivePackets(r.Packets, w)}
+		d.samples[i] = sample{r.SizeBytes, c, d.Own[i] / EffectivePackets(r.Packets, win)}
 	}
 	d.bucket()
 	return d

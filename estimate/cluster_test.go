@@ -62,7 +62,7 @@ func TestDelaysBuckets(t *testing.T) {
 	add(150, 1000, 1, 2000)
 	add(150, 1500, 2, 4000)
 	add(50, 10_000, 10, 30_000)
-	d := NewDelays(rows, nil, nil)
+	d := NewDelays(rows, nil, 0)
 	// Neither 1 KB nor 1.5 KB is twice the smallest size: the first size
 	// that is, 10 KB, closes one bucket holding all 350 flows.
 	if d.Buckets() != 1 || d.upper[0] != 10_000 || len(d.perPkt[0]) != 350 {
@@ -87,7 +87,7 @@ func TestDelaysBuckets(t *testing.T) {
 	add(150, 5000, 5, 5000)
 	add(150, 10_000, 10, 10_000)
 	rows[0].FCTNs = -1
-	d = NewDelays(rows, nil, nil)
+	d = NewDelays(rows, nil, 0)
 	if !reflect.DeepEqual(d.upper, []int64{2000, 10_000}) || len(d.perPkt[0]) != 300 || len(d.perPkt[1]) != 300 {
 		t.Fatalf("buckets %v (%d, %d samples), want [2000 10000] with 300 each", d.upper, len(d.perPkt[0]), len(d.perPkt[1]))
 	}
@@ -144,7 +144,7 @@ func TestSampleNearestContention(t *testing.T) {
 	for i := range rows {
 		rows[i].FCTNs = 1000 + int64(199-i)*1000 // flow with contention c is delayed c us
 	}
-	d := NewDelays(rows, ctx, nil)
+	d := NewDelays(rows, ctx, 0)
 	rng := rand.New(rand.NewPCG(3, 4))
 	seen := map[float64]bool{}
 	for range 500 {
@@ -173,7 +173,7 @@ func TestSampleTies(t *testing.T) {
 		rows = append(rows, v2.FlowRow{SizeBytes: 1000, Packets: 1, FCTNs: 1000 + int64(i)*1000, IdealFCTNs: 1000})
 		ctx = append(ctx, float64(i/150))
 	}
-	d := NewDelays(rows, ctx, nil)
+	d := NewDelays(rows, ctx, 0)
 	rng := rand.New(rand.NewPCG(5, 6))
 	seen := map[float64]bool{}
 	for range 3000 {
@@ -203,7 +203,7 @@ func TestSampleLongFlowWholeBucket(t *testing.T) {
 		rows = append(rows, v2.FlowRow{SizeBytes: 1000, Packets: 1, FCTNs: 1000 + int64(i)*1000, IdealFCTNs: 1000})
 		ctx = append(ctx, float64(i))
 	}
-	d := NewDelays(rows, ctx, nil)
+	d := NewDelays(rows, ctx, 0)
 	rng := rand.New(rand.NewPCG(7, 8))
 	const n = 4000
 	var quarter [4]int

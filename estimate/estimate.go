@@ -251,30 +251,18 @@ func (p *Plan) Simulated() []int { return append([]int(nil), p.sim...) }
 // LinkName names link i by its nodes and port: "tor0:4 -> agg1".
 func (p *Plan) LinkName(i int) string { return linkName(p.cfg.Topology, &p.links[i]) }
 
-// windows are the windows link i's flows' delays are normalised with,
-// packets (NormWindow: the same for every flow of the link).
-func (p *Plan) windows(i int) []float64 {
-	out := make([]float64, len(p.links[i].Flows))
-	w := NormWindow(p.links[i].Kind, p.linkWindow(i))
-	for k := range out {
-		out[k] = w
-	}
-	return out
-}
-
-// linkWindow is link i's window (LinkWindow).
-func (p *Plan) linkWindow(i int) float64 {
-	return LinkWindow(&p.links[i], &p.feats[i], p.w.data)
-}
-
 // Assemble makes the estimate from the outcomes of the simulated links
 // (sims[i] for each link i of Simulated; the others are not read).
 func (p *Plan) Assemble(sims []*LinkSim) *Result {
 	res := &Result{Simulated: len(p.sim)}
+	win := make([]float64, len(p.links)) // each link's LinkWindow
+	for i := range win {
+		win[i] = LinkWindow(&p.links[i], &p.feats[i], p.w.data)
+	}
 	all := make([]linkSim, len(p.links))
 	for _, i := range p.sim {
 		s := sims[i]
-		all[i] = linkSim{delays: NewDelays(s.rows(), p.cont[i], p.windows(i)), wall: time.Duration(s.WallNs), events: s.Events,
+		all[i] = linkSim{delays: NewDelays(s.rows(), p.cont[i], NormWindow(p.links[i].Kind, win[i])), wall: time.Duration(s.WallNs), events: s.Events,
 			end: units.Time(s.SimEndNs) * units.Nanosecond, paused: s.PausedNs, dropped: s.DroppedPkts, unfinished: s.Unfinished}
 		res.Events += s.Events
 		res.SimEnd = max(res.SimEnd, all[i].end)
@@ -286,10 +274,6 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 			parts[k] = all[i].delays
 		}
 		pooled[c] = PoolDelays(parts)
-	}
-	win := make([]float64, len(p.links))
-	for i := range win {
-		win[i] = p.linkWindow(i)
 	}
 	res.Flows = estimateFlows(&p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine)
 	res.Messages = messageRows(p.tr, p.flows, res.Flows)
