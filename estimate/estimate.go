@@ -3,6 +3,7 @@ package estimate
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -169,11 +170,41 @@ func (p *Plan) Run(ctx context.Context) (*Result, error) {
 		sims[p.sim[k]] = s
 		return err
 	})
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		var in *replay.InterruptedError
+		if !errors.As(err, &in) { // stopped between link simulations
+			done := 0
+			for _, s := range sims {
+				if s != nil {
+					done++
+				}
+			}
+			err = &InterruptedError{Done: done, Total: len(p.sim), Err: err}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return p.Assemble(sims), nil
 }
+
+// InterruptedError is Run stopped by its context between link
+// simulations: how many of them had finished, and the context's error.
+// (Stopped inside one, Run returns that simulation's
+// replay.InterruptedError, named by its link.)
+type InterruptedError struct {
+	Done, Total int
+	Err         error
+}
+
+// Error says how far the estimate got ("interrupted after 12 of 3072 link
+// simulations").
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("interrupted after %d of %d link simulations", e.Done, e.Total)
+}
+
+// Unwrap returns the context's error (context.Canceled, ...).
+func (e *InterruptedError) Unwrap() error { return e.Err }
 
 // Plan is an estimate prepared: the flows routed, the links decomposed
 // and clustered, and which links are simulated. Its link simulations are

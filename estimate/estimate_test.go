@@ -3,6 +3,7 @@ package estimate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -393,6 +394,34 @@ func hasWarning(res *Result, tag, text string) bool {
 		run = run || strings.Contains(w, text)
 	}
 	return link && run
+}
+
+// TestInterruptedBetweenLinks: a cancel that falls between two link
+// simulations (here: once the first is done, -j 1) ends Run with an
+// InterruptedError that counts the links done and wraps the context's
+// error, not the bare "context canceled".
+func TestInterruptedBetweenLinks(t *testing.T) {
+	cfg, tr := smallFatTree(t, "dcqcn")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := Options{Jobs: 1, Tolerance: -1, Progress: func(done, total int) {
+		if done == 1 {
+			cancel()
+		}
+	}}
+	p, err := Prepare(cfg, tr, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Run(ctx)
+	var in *InterruptedError
+	if !errors.As(err, &in) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v (%T), want an *InterruptedError wrapping context.Canceled", err, err)
+	}
+	want := fmt.Sprintf("interrupted after 1 of %d link simulations", len(p.Simulated()))
+	if in.Done != 1 || in.Total != len(p.Simulated()) || err.Error() != want || in.Total < 2 {
+		t.Errorf("err %q (done %d of %d), want %q", err, in.Done, in.Total, want)
+	}
 }
 
 // TestRefusesClosedLoop: messages released by others' completion tie
