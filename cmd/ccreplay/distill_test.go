@@ -68,6 +68,7 @@ func TestDistillCLIErrors(t *testing.T) {
 		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--start-min", "0"}, ExitUsage, "--start-min"},
 		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--monotone", "rate=-1"}, ExitUsage, "--monotone"},
 		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--select-flows", "0"}, ExitUsage, "--select-flows"},
+		{[]string{"distill", "rlcc", "--teacher", "default", "-o", dir, "--augment-rates", "0.5,1"}, ExitUsage, "--augment-rates"},
 		{[]string{"distill", "rlcc", "--teacher", bad, "-o", dir}, ExitBadInput, "--teacher"},
 		{[]string{"distill", "rlcc", "--teacher", filepath.Join(dir, "missing.json"), "-o", dir}, ExitBadInput, "--teacher"},
 		{[]string{"distill"}, ExitUsage, "distill rlcc"},

@@ -35,6 +35,7 @@ type Distill struct {
 	Rounds       int
 	StartMin     float64
 	Monotone     string
+	Augment      string
 	Select       string
 	JSON         bool
 }
@@ -100,6 +101,9 @@ func (o *Distill) more(d *distill.Options) error {
 	if d.Params.Monotone, err = distill.ParseMonotone(o.Monotone); err != nil {
 		return clierr.Usagef("--monotone: %v", err)
 	}
+	if d.AugmentRates, err = distill.ParseFactors(o.Augment); err != nil {
+		return clierr.Usagef("--augment-rates: %v", err)
+	}
 	if d.SelectFlows, err = parseFlowList("select-flows", o.Select, true); err != nil {
 		return err
 	}
@@ -110,6 +114,9 @@ func (o *Distill) more(d *distill.Options) error {
 	d.Rounds, d.StartMin = o.Rounds, o.StartMin
 	d.ProducedBy = fmt.Sprintf("ccreplay distill rlcc --teacher %s --seed %d --trees %d --depth %d --learning-rate %v --lambda %v --min-leaf %d --flows %s --duration %s --latency %s --rounds %d --start-min %v --buffer %s --monotone %s --select-flows %s",
 		teacherName, o.Seed, o.Trees, o.Depth, o.LR, o.Lambda, o.MinLeaf, o.Flows, o.Duration, o.Latency, o.Rounds, o.StartMin, o.Buffer, o.Monotone, o.Select)
+	if len(d.AugmentRates) > 0 {
+		d.ProducedBy += " --augment-rates " + o.Augment
+	}
 	return nil
 }
 

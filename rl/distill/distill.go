@@ -98,6 +98,18 @@ type Options struct {
 	// flow's rate, which decides fairness, comes out differently from one
 	// fit to the next. Nil: the last round's student.
 	SelectFlows []int
+	// AugmentRates, when set, adds to every collected training pair one
+	// copy per factor with rate_frac and prev_rate_frac multiplied by that
+	// factor (copies whose rate_frac would leave (0, 1] are skipped), each
+	// labelled by querying the teacher. The other features are kept: the
+	// copy is a flow at another rate in the same congestion state. The
+	// teacher's actions fall with the flow's own rate by a small amount
+	// (what makes rates converge, RL-CC, Tessler 2022, Proposition 1), a
+	// small share of the actions' variance along the recorded trajectories,
+	// where flows in one state mostly share one rate; the copies make that
+	// slope a larger share of what the trees fit. Held-out pairs are not
+	// augmented. Nil: no copies.
+	AugmentRates []float64
 	// Seed seeds the collection runs (ECN draws, start jitter).
 	Seed uint64
 	// ProducedBy is recorded in the student's policy file.
@@ -149,6 +161,11 @@ func (o *Options) validate() error {
 	case o.Params.Trees > MaxTrees || o.Params.MaxDepth > MaxDepth:
 		return fmt.Errorf("distill: %d trees of depth %d exceed the NIC limit of %d trees of depth %d (RL-CC-NIC, Fuhrer 2023, Section V-C)",
 			o.Params.Trees, o.Params.MaxDepth, MaxTrees, MaxDepth)
+	}
+	for _, f := range o.AugmentRates {
+		if !(f > 0) || math.IsInf(f, 0) || f == 1 {
+			return fmt.Errorf("distill: rate augmentation factor %v must be positive, finite and not 1", f)
+		}
 	}
 	for _, n := range append(slices.Clone(o.Flows), o.SelectFlows...) {
 		if n < 1 || n > scenario.MaxFlows {
@@ -229,6 +246,75 @@ func Collect(control, teacher *rlcc.Policy, flows int, seed uint64, o Options) (
 	return p, nil
 }
 
+// AugmentRates returns p with, after its pairs, one copy of each pair per
+// factor with rate_frac and prev_rate_frac multiplied by the factor,
+// labelled by teacher (Options.AugmentRates); a copy whose rate_frac or
+// prev_rate_frac would leave (0, 1] is skipped. No factors: p unchanged.
+func AugmentRates(p Pairs, teacher *rlcc.Policy, factors []float64) Pairs {
+	if len(factors) == 0 {
+		return p
+	}
+	work := make([]float64, teacher.WorkSize())
+	n := len(p.Y)
+	for _, f := range factors {
+		for i := 0; i < n; i++ {
+			x := p.X[i]
+			r, pr := x[rlcc.FRateFrac]*f, x[rlcc.FPrevRateFrac]*f
+			if !(r > 0 && r <= 1 && pr > 0 && pr <= 1) {
+				continue
+			}
+			c := append([]float64(nil), x...)
+			c[rlcc.FRateFrac], c[rlcc.FPrevRateFrac] = r, pr
+			p.X = append(p.X, c)
+			p.Y = append(p.Y, teacher.Action(c, work))
+		}
+	}
+	return p
+}
+
+// slopeFactor is the rate change over which RateSlopeRMSE compares slopes.
+const slopeFactor = 1.25
+
+// RateSlope is the action's change when a state's rate_frac and
+// prev_rate_frac are multiplied by 1.25 instead of 0.8 (the part of the
+// action that makes flows' rates converge), and ok false when a scaled
+// rate leaves (0, 1].
+func RateSlope(p *rlcc.Policy, x, work []float64) (slope float64, ok bool) {
+	hi := append([]float64(nil), x...)
+	lo := append([]float64(nil), x...)
+	for _, j := range []int{rlcc.FRateFrac, rlcc.FPrevRateFrac} {
+		hi[j], lo[j] = x[j]*slopeFactor, x[j]/slopeFactor
+		if !(hi[j] <= 1 && lo[j] > 0) {
+			return 0, false
+		}
+	}
+	return p.Action(hi, work) - p.Action(lo, work), true
+}
+
+// rateSlopeFit is the RMSE of the student's RateSlope against the
+// teacher's over the pairs of p where it is defined, and the teacher's
+// slopes' root mean square, for scale; both 0 when it is defined on no
+// pair.
+func rateSlopeFit(student, teacher *rlcc.Policy, p Pairs) (rmse, rms float64) {
+	ws, wt := make([]float64, student.WorkSize()), make([]float64, teacher.WorkSize())
+	var se, ss float64
+	var n int
+	for _, x := range p.X {
+		t, ok := RateSlope(teacher, x, wt)
+		if !ok {
+			continue
+		}
+		s, _ := RateSlope(student, x, ws)
+		se += (s - t) * (s - t)
+		ss += t * t
+		n++
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return math.Sqrt(se / float64(n)), math.Sqrt(ss / float64(n))
+}
+
 // worstFR is the smallest FR (RL-CC, Tessler 2022, Table 1) of student
 // over the many-to-one runs of o.SelectFlows.
 func worstFR(student *rlcc.Policy, o Options) (float64, error) {
@@ -283,6 +369,16 @@ type Result struct {
 	// selection.
 	RoundFR       []float64 `json:"round_fr,omitempty"`
 	SelectedRound int       `json:"selected_round"`
+	// AugmentedPairs counts the fitted pairs that are rate copies
+	// (Options.AugmentRates), included in TrainPairs.
+	AugmentedPairs int `json:"augmented_pairs,omitempty"`
+	// RateSlopeRMSE is the RMSE, over the held-out pairs, of the student's
+	// RateSlope (the action at 1.25 x the state's rates minus the action at
+	// 0.8 x) against the teacher's; RateSlopeRMS is the teacher's slopes'
+	// root mean square, for scale. Both 0 when no held-out pair has rates
+	// that stay in (0, 1] when scaled.
+	RateSlopeRMSE float64 `json:"rate_slope_rmse"`
+	RateSlopeRMS  float64 `json:"rate_slope_rms"`
 	// PerFlows breaks TestRMSE down by flow count.
 	PerFlows []ScenarioFit `json:"per_flows"`
 }
@@ -338,6 +434,9 @@ func Distill(o Options) (*Result, error) {
 				if err != nil {
 					return nil, err
 				}
+				real := len(p.Y)
+				p = AugmentRates(p, teacher, o.AugmentRates)
+				res.AugmentedPairs += len(p.Y) - real
 				train.X = append(train.X, p.X...)
 				train.Y = append(train.Y, p.Y...)
 				res.PerFlows[i].TrainPairs += len(p.Y)
@@ -396,6 +495,7 @@ func Distill(o Options) (*Result, error) {
 	res.TestPairs = len(all.Y)
 	res.TestRMSE = RMSE(student, all)
 	res.TestStd = std(all.Y)
+	res.RateSlopeRMSE, res.RateSlopeRMS = rateSlopeFit(student, teacher, all)
 	return res, nil
 }
 

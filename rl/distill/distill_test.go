@@ -170,3 +170,72 @@ func TestRoundSelection(t *testing.T) {
 		t.Fatalf("one round: RoundFR %v, %d pairs; three rounds %d pairs", one.RoundFR, one.TrainPairs, r.TrainPairs)
 	}
 }
+
+// TestAugmentRates: each copy scales rate_frac and prev_rate_frac by its
+// factor, keeps the other features, is labelled with the teacher's action
+// in the scaled state, and is skipped when a scaled rate leaves (0, 1].
+func TestAugmentRates(t *testing.T) {
+	teacher, err := rlcc.Named("teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Pairs{X: [][]float64{{0.01, 1.5, 1, 0, 0.9, 0.012, 1.4}, {0.6, 1.1, 0, 0, 1, 0.5, 1}}, Y: []float64{-1, -2}}
+	got := AugmentRates(p, teacher, []float64{0.5, 2})
+	// 0.6 x 2 > 1: the second pair has no doubled copy.
+	if len(got.Y) != 5 || len(got.X) != 5 {
+		t.Fatalf("%d pairs, want 2 + 2 halved + 1 doubled", len(got.Y))
+	}
+	if got.Y[0] != -1 || got.Y[1] != -2 {
+		t.Fatal("the recorded pairs changed")
+	}
+	want := [][]float64{{0.005, 1.5, 1, 0, 0.9, 0.006, 1.4}, {0.3, 1.1, 0, 0, 1, 0.25, 1}, {0.02, 1.5, 1, 0, 0.9, 0.024, 1.4}}
+	for i, w := range want {
+		x := got.X[2+i]
+		for j := range w {
+			if math.Abs(x[j]-w[j]) > 1e-15 {
+				t.Fatalf("copy %d is %v, want %v", i, x, w)
+			}
+		}
+		if a := teacher.Action(w, make([]float64, teacher.WorkSize())); got.Y[2+i] != a {
+			t.Fatalf("copy %d labelled %v, teacher says %v", i, got.Y[2+i], a)
+		}
+	}
+	if same := AugmentRates(p, teacher, nil); len(same.Y) != 2 {
+		t.Fatal("no factors added pairs")
+	}
+}
+
+// TestDistillAugmented: with rate copies the student is fitted on more
+// pairs, the copies are counted, the held-out pairs stay the recorded ones,
+// and the run stays deterministic; a factor of 1 or below 0 is rejected.
+func TestDistillAugmented(t *testing.T) {
+	plain, err := Distill(small(Options{Seed: 4, Rounds: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files [2][]byte
+	var r *Result
+	for i := range files {
+		if r, err = Distill(small(Options{Seed: 4, Rounds: 1, AugmentRates: []float64{0.5, 2}})); err != nil {
+			t.Fatal(err)
+		}
+		if files[i], err = r.Student.Marshal(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Fatal("two augmented distillations with the same seed differ")
+	}
+	if plain.AugmentedPairs != 0 || r.AugmentedPairs == 0 || r.TrainPairs != plain.TrainPairs+r.AugmentedPairs || r.TestPairs != plain.TestPairs {
+		t.Fatalf("plain %d fitted %d held out; augmented %d fitted (%d copies) %d held out",
+			plain.TrainPairs, plain.TestPairs, r.TrainPairs, r.AugmentedPairs, r.TestPairs)
+	}
+	if !(r.RateSlopeRMS > 0) || !(r.RateSlopeRMSE >= 0) {
+		t.Fatalf("rate slope RMSE %v of teacher slopes RMS %v", r.RateSlopeRMSE, r.RateSlopeRMS)
+	}
+	for _, f := range []float64{1, -0.5, math.Inf(1)} {
+		if _, err := Distill(small(Options{AugmentRates: []float64{f}})); err == nil || !strings.Contains(err.Error(), "augmentation factor") {
+			t.Errorf("factor %v: err %v", f, err)
+		}
+	}
+}

@@ -58,6 +58,11 @@ func (r *Report) WriteText(w io.Writer, report, buffer string) error {
 	fmt.Fprintf(w, "wrote %s (%d trees, depth %d, %d nodes) and %s\n", r.Policy, res.Trees, res.Depth, res.Nodes, report)
 	fmt.Fprintf(w, "student vs teacher action RMSE: %.4f held out (%d pairs), %.4f fitted (%d pairs, %d rounds), %.4f with the student in control (%d pairs); teacher action std %.4f\n",
 		res.TestRMSE, res.TestPairs, res.TrainRMSE, res.TrainPairs, res.Rounds, res.ClosedLoopRMSE, res.ClosedLoopPairs, res.TestStd)
+	if res.AugmentedPairs > 0 {
+		fmt.Fprintf(w, "%d of the fitted pairs are rate copies labelled by the teacher\n", res.AugmentedPairs)
+	}
+	fmt.Fprintf(w, "rate slope (action at 1.25 x the state's rates minus at 0.8 x), held out: RMSE %.4f against the teacher's, whose RMS is %.4f\n",
+		res.RateSlopeRMSE, res.RateSlopeRMS)
 	if len(res.RoundFR) > 0 {
 		flows := make([]string, len(r.selectFlows))
 		for i, n := range r.selectFlows {

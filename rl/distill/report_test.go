@@ -52,3 +52,23 @@ func TestParseMonotone(t *testing.T) {
 		}
 	}
 }
+
+// Rate augmentation factors: "none" is none; a list parses in order; 1, a
+// negative, a word or more than 8 factors is an error naming the value.
+func TestParseFactors(t *testing.T) {
+	if f, err := ParseFactors("none"); f != nil || err != nil {
+		t.Fatalf("none: %v %v", f, err)
+	}
+	f, err := ParseFactors("0.5, 0.7,1.4,2")
+	if err != nil || len(f) != 4 || f[0] != 0.5 || f[3] != 2 {
+		t.Fatalf("%v %v", f, err)
+	}
+	for _, bad := range []string{"1", "0.5,-2", "x", "0"} {
+		if _, err := ParseFactors(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if _, err := ParseFactors("2,2,2,2,2,2,2,2,2"); err == nil || !strings.Contains(err.Error(), "at most 8") {
+		t.Errorf("nine factors: %v", err)
+	}
+}
