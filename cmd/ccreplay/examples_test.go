@@ -86,12 +86,53 @@ func exampleLines(text string) []string {
 	return out
 }
 
+// outputPaths returns the paths an example line writes: the values, given
+// or default, of its command's output flags (--out, whose deprecated alias
+// --output shares its value, and --links-dir).
+// known is false when the line cannot be parsed or an output flag is empty
+// (the command then picks a folder of its own), so what it writes is
+// unknown; a command without output flags writes nothing.
+func outputPaths(args []string) (paths []string, known bool) {
+	root := newRootCmd(&Factory{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
+	c, rest, err := root.Find(args)
+	if err != nil || c.ParseFlags(rest) != nil {
+		return nil, false
+	}
+	for _, name := range []string{"out", "links-dir"} {
+		f := c.Flags().Lookup(name)
+		if f == nil {
+			continue
+		}
+		if f.Value.String() == "" {
+			if name == "links-dir" {
+				continue // optional: no link folder
+			}
+			return nil, false
+		}
+		paths = append(paths, f.Value.String())
+	}
+	return paths, true
+}
+
+// readsAny reports whether an example line names one of paths, or a file
+// under one (policy=student/policy.json names student).
+func readsAny(line string, paths []string) bool {
+	for _, p := range paths {
+		if regexp.MustCompile(`(^|[\s=,:])` + regexp.QuoteMeta(p) + `($|[\s/,:])`).MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
+
 // runExampleLines runs lines in order in a fresh folder holding a link to the
 // repository's examples/ (as a user's checkout has it), each under the
 // deadline: an example must exit 0, or still be running at the deadline.
-// A line stopped at the deadline has not written its outputs, so the lines
-// after it, which may read them (train, then run with the policy), are
+// A line stopped at the deadline has not written its outputs, so a later
+// line that reads them (train -o DIR, then run with DIR/policy.json) is
 // skipped: a loaded machine makes the first one slow, not the rest wrong.
+// Later lines that name none of its outputs still run; when what the
+// stopped line writes is unknown, every later line is skipped.
 func runExampleLines(t *testing.T, name string, lines []string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -103,10 +144,11 @@ func runExampleLines(t *testing.T, name string, lines []string) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	stoppedEarly := false
-	for i, line := range lines {
-		if i > 0 && stoppedEarly {
-			t.Logf("%s: ccreplay %s: skipped (an earlier line was stopped at the deadline)", name, line)
+	var unwritten []string // outputs of lines stopped at the deadline
+	skipRest := false
+	for _, line := range lines {
+		if skipRest || readsAny(line, unwritten) {
+			t.Logf("%s: ccreplay %s: skipped (it reads the outputs of a line stopped at the deadline)", name, line)
 			continue
 		}
 		args, err := splitShell(line)
@@ -125,7 +167,9 @@ func runExampleLines(t *testing.T, name string, lines []string) {
 		case code == ExitOK:
 		case stopped && code == ExitInterrupted:
 			t.Logf("%s: ccreplay %s: still running after %v (stopped there)", name, line, exampleDeadline)
-			stoppedEarly = true
+			paths, known := outputPaths(args)
+			unwritten = append(unwritten, paths...)
+			skipRest = skipRest || !known
 		default:
 			t.Errorf("%s: ccreplay %s: exit %d after %v\n%s", name, line, code, time.Since(start).Round(time.Millisecond), errw.String())
 		}
@@ -219,6 +263,36 @@ func TestRunHelpListsEverything(t *testing.T) {
 	for _, w := range want {
 		if !strings.Contains(r.stdout, w) {
 			t.Errorf("run --help does not list %q", strings.TrimSpace(w))
+		}
+	}
+}
+
+// A line stopped at the deadline skips the later lines that read its
+// outputs, and only those.
+func TestExampleLineDependencies(t *testing.T) {
+	paths, known := outputPaths([]string{"train", "rlcc", "--episodes", "5", "-o", "teacher"})
+	if !known || len(paths) != 1 || paths[0] != "teacher" {
+		t.Fatalf("train -o teacher: outputs %q (known %v), want [teacher]", paths, known)
+	}
+	if paths, known := outputPaths([]string{"run", "--workload", "incast:n=4"}); !known || len(paths) != 1 || paths[0] != "out" {
+		t.Errorf("run without --out: outputs %q (known %v), want its default [out]", paths, known)
+	}
+	if paths, known := outputPaths([]string{"eval", "rlcc", "--flows", "16"}); !known || len(paths) != 0 {
+		t.Errorf("eval rlcc: outputs %q (known %v), want none", paths, known)
+	}
+	if _, known := outputPaths([]string{"run", "--no-such-flag"}); known {
+		t.Error("an unparsable line has known outputs")
+	}
+	for line, want := range map[string]bool{
+		"run --workload incast:n=8 --cca rlcc --cca-param policy=teacher/policy.json": true,
+		"eval rlcc --policy teacher/policy.json --flows 16":                           true,
+		"metrics teacher":                          true,
+		"eval rlcc --policy teacher2/policy.json":  false,
+		"eval rlcc --flows 64,512 --duration 1s":   false,
+		"run --workload incast:n=8 --out teachers": false,
+	} {
+		if got := readsAny(line, []string{"teacher"}); got != want {
+			t.Errorf("readsAny(%q, [teacher]) = %v, want %v", line, got, want)
 		}
 	}
 }
