@@ -20,16 +20,20 @@ func NewCmdEvalHeldout(f *Factory, runF func(*evalHeldoutOptions) error) *cobra.
 	o := &evalHeldoutOptions{learnBase: learnBase{f: f}}
 	c := &cobra.Command{
 		Use:   "heldout --set fdcc|rlcc [--policy FILE] [--baselines LIST]",
-		Short: "Score a learned policy and baselines on the held-out scenarios the trainers choose checkpoints by (goodput and fairness)",
+		Short: "Score a learned policy and baselines on the held-out scenarios the trainers choose checkpoints by (goodput, fairness, queueing)",
 		Long: `Replays the held-out set the trainer of FDCC (--set fdcc) or RL-CC (--set rlcc)
 chooses its checkpoints by (package rl/heldout: incasts of sizes and flow counts
 the training does not use, with Gaussian start jitter; flows joining one after
-another; a WebSearch mix on a 2-rack fat-tree) under the learned policy and
-each baseline, and prints per scenario: flows, finished flows, goodput, fairness
-(min / max flow rate while every flow is active), unfair ratio ((max - mean) /
-mean over the same rates), the span measured, the mean FCT slowdown and the
-score. The score rule: a scenario scores min(goodput/0.85, fairness, 1) (a mix:
-min(goodput/0.85, 1)), a policy the mean over scenarios. Nothing is written.`,
+another; a WebSearch mix on a 2-rack fat-tree; one flow alone on an idle link)
+under the learned policy and each baseline, and prints per scenario: flows,
+finished flows, goodput, fairness (min / max flow rate while every flow is
+active), unfair ratio ((max - mean) / mean over the same rates), the span
+measured, the mean FCT slowdown, the queueing delay (the mean over data packets
+of the time each waited in switch queues, summed over its switches) and the
+score. The score rule: a scenario scores min(goodput/0.85, fairness,
+10us/queueing delay, 1) (a mix: min(goodput/0.85, 10us/queueing delay, 1)), a
+policy the mean over scenarios; 10 us is RL-CC's queue latency at 128 flows
+(Tessler 2022, Table 1). Nothing is written.`,
 		Example: `  # the shipped FDCC policy against DCQCN and HPCC on FDCC's held-out set
   ccreplay eval heldout --set fdcc --baselines dcqcn,hpcc
 

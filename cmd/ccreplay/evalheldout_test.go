@@ -18,7 +18,7 @@ func TestEvalHeldout(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.stdout)
 	}
-	if len(out) != 1 || out[0].Label != "rlcc (teacher)" || len(out[0].Table.Rows) != 4 {
+	if len(out) != 1 || out[0].Label != "rlcc (teacher)" || len(out[0].Table.Rows) != 5 {
 		t.Fatalf("tables %+v", out)
 	}
 	sum := 0.0
@@ -28,8 +28,8 @@ func TestEvalHeldout(t *testing.T) {
 		}
 		sum += row.Score
 	}
-	if d := out[0].Table.Score - sum/4; d > 1e-12 || d < -1e-12 {
-		t.Errorf("score %v, rows' mean %v", out[0].Table.Score, sum/4)
+	if d := out[0].Table.Score - sum/5; d > 1e-12 || d < -1e-12 {
+		t.Errorf("score %v, rows' mean %v", out[0].Table.Score, sum/5)
 	}
 	checkExits(t, []exitCase{
 		{[]string{"eval", "heldout", "--set", "dolce"}, ExitUsage, "--set"},

@@ -32,9 +32,10 @@ first s+1 flow counts in turn, --episodes-per-stage episodes each (-j N: N
 episodes at once, then their updates). At the end of every stage (or every
 --checkpoint-every episodes) the actor plays held-out scenarios (incasts of
 other sizes and flow counts with Gaussian start jitter, staggered starts, a
-WebSearch mix on a small fat-tree; rl/heldout) and ` + runfolder.PolicyFile + ` is the
-checkpoint with the best goodput and fairness together: a scenario scores
-min(goodput/0.85, min/max flow rate, 1), a checkpoint the mean
+WebSearch mix on a small fat-tree, a lone flow; rl/heldout) and ` + runfolder.PolicyFile + ` is the
+checkpoint with the best goodput, fairness and queueing together: a scenario
+scores min(goodput/0.85, min/max flow rate, 10us/mean queueing delay, 1), a
+checkpoint the mean
 (DIR/` + runfolder.EvaluationText + ` has every checkpoint's table, DIR/` + runfolder.FinalPolicyFile + ` the
 last actor).
 Writes DIR/` + runfolder.PolicyFile + ` (use it with --cca fdcc --cca-param policy=DIR/` + runfolder.PolicyFile + `)

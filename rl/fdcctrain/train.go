@@ -582,7 +582,7 @@ type Evaluation struct {
 }
 
 // SelectionRule states how policy.json is chosen among checkpoints.
-const SelectionRule = "every checkpoint (the actor at the end of each stage or every --checkpoint-every episodes, and the final one) plays the held-out scenarios without exploration; a scenario scores min(goodput/0.85, fairness, 1) (a mix: min(goodput/0.85, 1)), a checkpoint the mean over scenarios; the highest is kept, the earlier on ties (rl/heldout)"
+const SelectionRule = "every checkpoint (the actor at the end of each stage or every --checkpoint-every episodes, and the final one) plays the held-out scenarios without exploration; " + heldout.Rule + "; the highest is kept, the earlier on ties (rl/heldout)"
 
 // WriteOutputs writes dir/policy.json and dir/learning.parquet and, with
 // held-out checkpoints, dir/policy-final.json, dir/evaluation.json and

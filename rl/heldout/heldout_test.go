@@ -3,6 +3,7 @@ package heldout
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -38,8 +39,14 @@ func TestMeasureTwoFlowsAtLineRate(t *testing.T) {
 	if r.Fairness < 0.9 || r.Fairness > 1 || r.Unfair > 0.06 || r.SpanUs <= 0 {
 		t.Errorf("fairness %v unfair %v over %v us, want >= 0.9, <= 0.06, a span", r.Fairness, r.Unfair, r.SpanUs)
 	}
-	if want := math.Min(math.Min(r.Goodput/GoodputBar, r.Fairness), 1); r.Score != want {
-		t.Errorf("score %v, want min(G/0.85, F, 1) = %v", r.Score, want)
+	// Without a window, twice the port's rate arrives until PFC pauses
+	// the senders: a standing queue far above the bar, which sets the
+	// score.
+	if r.QueueUs < 2*QueueBar {
+		t.Errorf("Q %v us, want a standing queue (two line-rate flows, no window)", r.QueueUs)
+	}
+	if want := math.Min(math.Min(math.Min(r.Goodput/GoodputBar, r.Fairness), QueueBar/r.QueueUs), 1); r.Score != want {
+		t.Errorf("score %v, want min(G/0.85, F, 10us/Q, 1) = %v", r.Score, want)
 	}
 	// A flow left unfinished: the run stops after 100 us, long before
 	// 2 MB can cross at 100 Gb/s; goodput is over the run, not zero, and
@@ -222,5 +229,124 @@ func TestCompareLabelsTables(t *testing.T) {
 	bad := []Scenario{{Name: "bad", Workload: "nope", Topology: "star:hosts=2"}}
 	if _, err := Compare([]Entry{{Label: "x", Spec: spec}}, bad, Options{}); err == nil {
 		t.Error("a bad workload gave no error")
+	}
+}
+
+// The queueing delay Q through a replay, against the queue the windows
+// imply. Four flows with one-BDP windows (nic.Config.WindowBDP) into one
+// receiver, without congestion control, keep 4 BDP in flight where the
+// path holds one: the receiver's switch port holds the other three, and a
+// packet waits about 3 BDP / line rate = 3 base RTTs there (Little's law),
+// about 13 us on this star of 1 us links. The bar (QueueBar, 10 us) then
+// caps the score at QueueBar / Q, below goodput and fairness, which are
+// both near 1. Two flows at 40 Gb/s each (80 % of the port) leave no
+// standing queue: Q under one packet's serialisation (0.08 us), and the
+// score is min(G / 0.85, F, 1) as before.
+func TestQueueingDelay(t *testing.T) {
+	spec, _ := linerate.Build("", nil)
+	sc := Scenario{Name: "4x2MB", Workload: "incast:n=4,size=2MB", Topology: "star:hosts=5,rate=100G,delay=1us", WindowBDP: true, Duration: 4 * units.Millisecond}
+	r, err := Measure(spec, sc, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", r)
+	// The base RTT: four 1 us links plus the serialisation of a data
+	// packet and an ACK at each hop, 4.0 to 4.4 us; within 10 % for the
+	// start, when the queue builds, and the end, when it drains.
+	if r.QueueUs < 3*4.0*0.9 || r.QueueUs > 3*4.4*1.1 {
+		t.Errorf("Q %v us, want about 3 base RTTs (10.8 to 14.5 us)", r.QueueUs)
+	}
+	if r.Goodput < 0.9 || r.Fairness < 0.9 {
+		t.Fatalf("goodput %v fairness %v, want both near 1", r.Goodput, r.Fairness)
+	}
+	if want := QueueBar / r.QueueUs; math.Abs(r.Score-want) > 1e-12 {
+		t.Errorf("score %v, want QueueBar / Q = %v", r.Score, want)
+	}
+	slow, _ := linerate.Build("", map[string]string{"rate": "40G"})
+	sc = Scenario{Name: "2x1MB at 40G", Workload: "incast:n=2,size=1MB", Topology: "star:hosts=3,rate=100G,delay=1us", Duration: 2 * units.Millisecond}
+	r, err = Measure(slow, sc, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", r)
+	if r.QueueUs < 0 || r.QueueUs > 0.1 {
+		t.Errorf("Q %v us at 80 %% load, want under one packet's serialisation", r.QueueUs)
+	}
+	if want := math.Min(math.Min(r.Goodput/GoodputBar, r.Fairness), 1); r.Score != want {
+		t.Errorf("score %v, want min(G/0.85, F, 1) = %v", r.Score, want)
+	}
+}
+
+// The rule on rows: a policy without congestion control (windows at the
+// one-BDP cap: goodput and fairness as high as a controlled one's, the
+// queue of FDCC run A's 20-episode actor at 16-to-1, 1.13 MB = 90 us at
+// 100 Gb/s) scores well below one that keeps the queue under the bar at
+// the same goodput and fairness; a mix has no fairness but its queue
+// counts.
+func TestRowScoreQueue(t *testing.T) {
+	capped := Row{Goodput: 0.95, Fairness: 0.97, QueueUs: 90}
+	small := Row{Goodput: 0.95, Fairness: 0.97, QueueUs: 2}
+	if got, want := rowScore(&capped, false), 10.0/90; math.Abs(got-want) > 1e-12 {
+		t.Errorf("capped windows: %v, want QueueBar / Q = %v", got, want)
+	}
+	if got := rowScore(&small, false); got != 0.97 {
+		t.Errorf("small queue: %v, want the fairness 0.97", got)
+	}
+	mix := Row{Goodput: 1, Fairness: math.NaN(), QueueUs: 20}
+	if got := rowScore(&mix, true); got != 0.5 {
+		t.Errorf("mix with Q 20 us: %v, want 0.5", got)
+	}
+	mix.QueueUs = 10
+	if got := rowScore(&mix, true); got != 1 {
+		t.Errorf("mix with Q at the bar: %v, want 1", got)
+	}
+}
+
+// A lone flow on an idle link (the sets' "lone" scenario): at line rate it
+// scores 1; held at 43 % of the line rate (FDCC run A's 120-episode actor
+// alone, docs/FDCC.md) it delivers 0.43 x 1000 / 1048 (payload over wire)
+// = 0.41 of the line rate and scores 0.41 / 0.85, about 0.48. Fairness of
+// one flow is 1 and there is no queue.
+func TestLoneFlow(t *testing.T) {
+	for _, set := range [][]Scenario{FDCC, RLCC} {
+		var lone *Scenario
+		for i := range set {
+			if strings.HasPrefix(set[i].Name, "lone") {
+				lone = &set[i]
+			}
+		}
+		if lone == nil {
+			t.Fatal("a held-out set without a lone flow")
+		}
+		for _, c := range []struct {
+			rate   string
+			lo, hi float64
+		}{{"line", 1, 1}, {"43G", 0.46, 0.50}} {
+			spec, _ := linerate.Build("", map[string]string{"rate": c.rate})
+			r, err := Measure(spec, *lone, Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s at %s: %+v", lone.Topology, c.rate, r)
+			if r.Flows != 1 || r.Finished != 1 || r.Fairness != 1 || r.QueueUs > 0.1 {
+				t.Errorf("%s at %s: %+v, want one finished flow, fairness 1, no queue", lone.Name, c.rate, r)
+			}
+			if r.Score < c.lo || r.Score > c.hi {
+				t.Errorf("%s at %s: score %v, want in [%v, %v]", lone.Name, c.rate, r.Score, c.lo, c.hi)
+			}
+		}
+	}
+}
+
+// Rule, the words the trainers and tables print, names the constants the
+// score uses.
+func TestRuleNamesConstants(t *testing.T) {
+	for _, s := range []string{fmt.Sprintf("goodput/%.2f", GoodputBar), fmt.Sprintf("%gus/queueing delay", QueueBar), "fairness"} {
+		if !strings.Contains(Rule, s) {
+			t.Errorf("Rule %q does not say %q", Rule, s)
+		}
+	}
+	if h := (Table{}).Format("x"); !strings.Contains(h, Rule) || !strings.Contains(h, "queue us") {
+		t.Errorf("the table header does not state the rule and the queue column:\n%s", h)
 	}
 }

@@ -504,7 +504,7 @@ type Evaluation struct {
 }
 
 // SelectionRule is the rule Evaluation.Rule states.
-const SelectionRule = "every checkpoint plays the held-out scenarios; a scenario scores min(goodput/0.85, fairness, 1) (a mix: min(goodput/0.85, 1)), a checkpoint the mean over scenarios; the highest is kept, the earlier on ties (rl/heldout)"
+const SelectionRule = "every checkpoint plays the held-out scenarios; " + heldout.Rule + "; the highest is kept, the earlier on ties (rl/heldout)"
 
 // WriteOutputs writes dir/policy.json and dir/learning.parquet, and with
 // held-out checkpoints dir/evaluation.json and dir/evaluation.txt, each
