@@ -30,10 +30,10 @@ finished flows, goodput, fairness (min / max flow rate while every flow is
 active), unfair ratio ((max - mean) / mean over the same rates), the span
 measured, the mean FCT slowdown, the queueing delay (the mean over data packets
 of the time each waited in switch queues, summed over its switches) and the
-score. The score rule: a scenario scores min(goodput/0.85, fairness,
-10us/queueing delay, 1) (a mix: min(goodput/0.85, 10us/queueing delay, 1)), a
-policy the mean over scenarios; 10 us is RL-CC's queue latency at 128 flows
-(Tessler 2022, Table 1). Nothing is written.`,
+score. The score rule: a scenario scores min(goodput/0.85, 1) x fairness x
+min(10us/queueing delay, 1) (a mix: min(goodput/0.85, 1) x min(10us/queueing
+delay, 1)), a policy the mean over scenarios; 10 us is RL-CC's queue latency at
+128 flows (Tessler 2022, Table 1). Nothing is written.`,
 		Example: `  # the shipped FDCC policy against DCQCN and HPCC on FDCC's held-out set
   ccreplay eval heldout --set fdcc --baselines dcqcn,hpcc
 

@@ -41,8 +41,8 @@ mean gradient). Every --select-every iterations the policy plays held-out
 scenarios (incasts of other sizes and flow counts with Gaussian start jitter,
 staggered starts, a WebSearch mix on a small fat-tree, a lone flow;
 rl/heldout) and the checkpoint with the best goodput, fairness and queueing
-together is kept: a scenario scores min(goodput/0.85, min/max flow rate,
-10us/mean queueing delay, 1), a checkpoint the mean
+together is kept: a scenario scores min(goodput/0.85, 1) x min/max flow rate
+x min(10us/mean queueing delay, 1), a checkpoint the mean
 (DIR/` + runfolder.EvaluationText + ` has every checkpoint's table). RL-CC (Tessler 2022) trains on 2, 4 and 8 flows
 (--flows 2,4,8); policies trained so did not reach the fair share at 128
 flows here (docs/RLCC.md). Writes DIR/` + runfolder.PolicyFile + ` (load it with

@@ -34,8 +34,8 @@ episodes at once, then their updates). At the end of every stage (or every
 other sizes and flow counts with Gaussian start jitter, staggered starts, a
 WebSearch mix on a small fat-tree, a lone flow; rl/heldout) and ` + runfolder.PolicyFile + ` is the
 checkpoint with the best goodput, fairness and queueing together: a scenario
-scores min(goodput/0.85, min/max flow rate, 10us/mean queueing delay, 1), a
-checkpoint the mean
+scores min(goodput/0.85, 1) x min/max flow rate x min(10us/mean queueing
+delay, 1), a checkpoint the mean
 (DIR/` + runfolder.EvaluationText + ` has every checkpoint's table, DIR/` + runfolder.FinalPolicyFile + ` the
 last actor).
 Writes DIR/` + runfolder.PolicyFile + ` (use it with --cca fdcc --cca-param policy=DIR/` + runfolder.PolicyFile + `)

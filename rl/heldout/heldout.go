@@ -39,29 +39,39 @@
 //     that crossed it (the QL of an all-to-all test, Tessler 2022,
 //     Table 2, is one figure for the whole fabric too).
 //
-// The selection rule (Score): a scenario scores
+// The selection rule (Score): a scenario scores the product of three
+// terms, each the fraction of a bar met (at most 1),
 //
-//	min(G / GoodputBar, F, QueueBar / Q, 1)
+//	min(G / GoodputBar, 1) x F x min(QueueBar / Q, 1)
 //
-// (a mix, which has no F: min(G / GoodputBar, QueueBar / Q, 1)); a
-// checkpoint scores the mean over the scenarios; the highest wins, the
-// earlier on ties. Each term is the fraction of a bar met:
+// (a mix, which has no F: min(G / GoodputBar, 1) x min(QueueBar / Q, 1));
+// a checkpoint scores the mean over the scenarios; the highest wins, the
+// earlier on ties.
 //
 //   - GoodputBar is 0.85, the goodput issue 35 asks of the shipped
 //     policies: above it goodput no longer raises the score; a starved
-//     link (G 0.2) caps the scenario at about 0.24.
+//     link (G 0.2) costs a factor of about 0.24.
 //   - F is its own bar (1: equal rates): a flow left at a tenth of
-//     another's rate caps the scenario at 0.1.
+//     another's rate costs a factor of 0.1.
 //   - QueueBar is 10 us, issue 35's bar for RL-CC at 128 flows (QL <= 10
 //     us), itself the level of RL-CC (Tessler 2022), Table 1, at 128-to-1:
 //     PCC-RL 8 us, DC2QCN 8 us, HPCC 5 us (SWIFT, which keeps 40 us, would
-//     score 0.25 there). Without it a policy with no congestion control
-//     ranks first: windows held at the one-BDP cap share a link evenly and
-//     fill it, with a standing queue of several BDPs (FDCC run A's
-//     20-episode actor, docs/FDCC.md: 213 KB at 4-to-1, 17 us at 100
-//     Gb/s, and 1.13 MB at 16-to-1, 90 us, which score 0.58 and 0.11 on
-//     this term), and G and F cannot tell it from a policy that keeps the
-//     queue small.
+//     lose a factor of 4 there). Without it a policy with no congestion
+//     control ranks first: windows held at the one-BDP cap share a link
+//     evenly and fill it, with a standing queue of several BDPs (FDCC run
+//     A's 20-episode actor, docs/FDCC.md: 213 KB at 4-to-1, 17 us at 100
+//     Gb/s, and 1.13 MB at 16-to-1, 90 us, factors of 0.58 and 0.11), and
+//     G and F cannot tell it from a policy that keeps the queue small.
+//
+// A product rather than the smallest term: a scenario scores 1 only when
+// every bar is met, and falling short of one bar by a factor costs that
+// factor whatever the other terms are. Under the smallest term, a figure
+// far below its bar hides the others: on the RL-CC set every RL-CC policy
+// measured lets the queue of the 48- and 160-to-1 incasts and of the
+// staggered joins grow towards the buffer (Q 300 to 1,700 us, a term of
+// 0.006 to 0.03; DCQCN too at 48 and 160 flows), and the minimum would no
+// longer see their fairness there (0.00 to 0.40 at 48 flows), which is
+// what tells those policies apart.
 //
 // Every set has a lone flow (one long flow on an idle link: F is 1 and Q
 // about 0, so the scenario scores min(G / GoodputBar, 1)): a policy that
@@ -96,7 +106,7 @@ import (
 // (dimensionless, a fraction of the bottleneck's rate).
 const GoodputBar = 0.85
 
-// QueueBar is the queueing delay at which a scenario's queue term falls
+// QueueBar is the queueing delay above which a scenario's queue term falls
 // below 1: QueueBar / Q for a mean queueing delay Q above it
 // (microseconds; RL-CC, Tessler 2022, Table 1, QL at 128-to-1, and issue
 // 35's QL <= 10 us).
@@ -104,7 +114,7 @@ const QueueBar = 10.0
 
 // Rule is the selection rule in words, for the trainers' outputs and the
 // tables' headers.
-const Rule = "a scenario scores min(goodput/0.85, fairness, 10us/queueing delay, 1) (a mix: min(goodput/0.85, 10us/queueing delay, 1)); the score is the mean over scenarios"
+const Rule = "a scenario scores min(goodput/0.85, 1) x fairness x min(10us/queueing delay, 1) (a mix: min(goodput/0.85, 1) x min(10us/queueing delay, 1)); the score is the mean over scenarios"
 
 // Scenario is one held-out run.
 type Scenario struct {
@@ -170,10 +180,10 @@ type Table struct {
 func rowScore(r *Row, mix bool) float64 {
 	s := math.Min(r.Goodput/GoodputBar, 1)
 	if !mix {
-		s = math.Min(s, r.Fairness)
+		s *= math.Min(r.Fairness, 1)
 	}
 	if r.QueueUs > QueueBar {
-		s = math.Min(s, QueueBar/r.QueueUs)
+		s *= QueueBar / r.QueueUs
 	}
 	if math.IsNaN(s) {
 		return 0

@@ -45,8 +45,8 @@ func TestMeasureTwoFlowsAtLineRate(t *testing.T) {
 	if r.QueueUs < 2*QueueBar {
 		t.Errorf("Q %v us, want a standing queue (two line-rate flows, no window)", r.QueueUs)
 	}
-	if want := math.Min(math.Min(math.Min(r.Goodput/GoodputBar, r.Fairness), QueueBar/r.QueueUs), 1); r.Score != want {
-		t.Errorf("score %v, want min(G/0.85, F, 10us/Q, 1) = %v", r.Score, want)
+	if want := math.Min(r.Goodput/GoodputBar, 1) * r.Fairness * (QueueBar / r.QueueUs); r.Score != want {
+		t.Errorf("score %v, want min(G/0.85, 1) x F x 10us/Q = %v", r.Score, want)
 	}
 	// A flow left unfinished: the run stops after 100 us, long before
 	// 2 MB can cross at 100 Gb/s; goodput is over the run, not zero, and
@@ -238,10 +238,9 @@ func TestCompareLabelsTables(t *testing.T) {
 // path holds one: the receiver's switch port holds the other three, and a
 // packet waits about 3 BDP / line rate = 3 base RTTs there (Little's law),
 // about 13 us on this star of 1 us links. The bar (QueueBar, 10 us) then
-// caps the score at QueueBar / Q, below goodput and fairness, which are
-// both near 1. Two flows at 40 Gb/s each (80 % of the port) leave no
-// standing queue: Q under one packet's serialisation (0.08 us), and the
-// score is min(G / 0.85, F, 1) as before.
+// scales the score by QueueBar / Q. Two flows at 40 Gb/s each (80 % of
+// the port) leave no standing queue: Q under one packet's serialisation
+// (0.08 us), and the score is min(G / 0.85, 1) x F.
 func TestQueueingDelay(t *testing.T) {
 	spec, _ := linerate.Build("", nil)
 	sc := Scenario{Name: "4x2MB", Workload: "incast:n=4,size=2MB", Topology: "star:hosts=5,rate=100G,delay=1us", WindowBDP: true, Duration: 4 * units.Millisecond}
@@ -259,8 +258,8 @@ func TestQueueingDelay(t *testing.T) {
 	if r.Goodput < 0.9 || r.Fairness < 0.9 {
 		t.Fatalf("goodput %v fairness %v, want both near 1", r.Goodput, r.Fairness)
 	}
-	if want := QueueBar / r.QueueUs; math.Abs(r.Score-want) > 1e-12 {
-		t.Errorf("score %v, want QueueBar / Q = %v", r.Score, want)
+	if want := math.Min(r.Goodput/GoodputBar, 1) * r.Fairness * (QueueBar / r.QueueUs); math.Abs(r.Score-want) > 1e-12 || r.Score > QueueBar/r.QueueUs {
+		t.Errorf("score %v, want min(G/0.85, 1) x F x QueueBar / Q = %v", r.Score, want)
 	}
 	slow, _ := linerate.Build("", map[string]string{"rate": "40G"})
 	sc = Scenario{Name: "2x1MB at 40G", Workload: "incast:n=2,size=1MB", Topology: "star:hosts=3,rate=100G,delay=1us", Duration: 2 * units.Millisecond}
@@ -272,8 +271,8 @@ func TestQueueingDelay(t *testing.T) {
 	if r.QueueUs < 0 || r.QueueUs > 0.1 {
 		t.Errorf("Q %v us at 80 %% load, want under one packet's serialisation", r.QueueUs)
 	}
-	if want := math.Min(math.Min(r.Goodput/GoodputBar, r.Fairness), 1); r.Score != want {
-		t.Errorf("score %v, want min(G/0.85, F, 1) = %v", r.Score, want)
+	if want := math.Min(r.Goodput/GoodputBar, 1) * r.Fairness; r.Score != want {
+		t.Errorf("score %v, want min(G/0.85, 1) x F = %v", r.Score, want)
 	}
 }
 
@@ -282,15 +281,24 @@ func TestQueueingDelay(t *testing.T) {
 // queue of FDCC run A's 20-episode actor at 16-to-1, 1.13 MB = 90 us at
 // 100 Gb/s) scores well below one that keeps the queue under the bar at
 // the same goodput and fairness; a mix has no fairness but its queue
-// counts.
+// counts. The terms multiply: with a queue far above the bar for both,
+// the fairer of two policies still scores higher in proportion.
 func TestRowScoreQueue(t *testing.T) {
 	capped := Row{Goodput: 0.95, Fairness: 0.97, QueueUs: 90}
 	small := Row{Goodput: 0.95, Fairness: 0.97, QueueUs: 2}
-	if got, want := rowScore(&capped, false), 10.0/90; math.Abs(got-want) > 1e-12 {
-		t.Errorf("capped windows: %v, want QueueBar / Q = %v", got, want)
+	if got, want := rowScore(&capped, false), 0.97*10.0/90; math.Abs(got-want) > 1e-12 {
+		t.Errorf("capped windows: %v, want F x QueueBar / Q = %v", got, want)
 	}
 	if got := rowScore(&small, false); got != 0.97 {
 		t.Errorf("small queue: %v, want the fairness 0.97", got)
+	}
+	fair, unfair := Row{Goodput: 0.95, Fairness: 0.4, QueueUs: 1300}, Row{Goodput: 0.95, Fairness: 0.2, QueueUs: 1300}
+	if a, b := rowScore(&fair, false), rowScore(&unfair, false); math.Abs(a-2*b) > 1e-12 {
+		t.Errorf("same queue, fairness 0.4 and 0.2: %v and %v, want a ratio of 2", a, b)
+	}
+	slow := Row{Goodput: 0.425, Fairness: 0.5, QueueUs: 20}
+	if got := rowScore(&slow, false); math.Abs(got-0.5*0.5*0.5) > 1e-12 {
+		t.Errorf("every term at one half: %v, want 0.125", got)
 	}
 	mix := Row{Goodput: 1, Fairness: math.NaN(), QueueUs: 20}
 	if got := rowScore(&mix, true); got != 0.5 {
