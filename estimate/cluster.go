@@ -38,20 +38,20 @@ type Features struct {
 	RTT     float64 // mean base RTT of its flows, ps
 }
 
-// LinkFeatures computes l's features; span is the trace's arrival span
-// (first to last release), picoseconds.
-func LinkFeatures(l *Link, flows []replay.FlowPath, span units.Time, w wire) Features {
+// LinkFeatures computes l's features; rtt is each flow's base RTT on its
+// path (pathRTT, by flow index), span the trace's arrival span (first to
+// last release), picoseconds.
+func LinkFeatures(l *Link, flows []replay.FlowPath, rtt []units.Time, span units.Time) Features {
 	f := Features{Kind: l.Kind, Rate: l.Rate, Delay: l.Delay, Flows: float64(len(l.Flows)), Load: OfferedLoad(l, span)}
 	srcs := make([]int32, len(l.Flows))
-	var rtt float64
+	var sum float64
 	for i, fi := range l.Flows {
-		fl := &flows[fi]
-		srcs[i] = fl.Src
-		rtt += float64(pathRTT(fl, w))
+		srcs[i] = flows[fi].Src
+		sum += float64(rtt[fi])
 	}
 	slices.Sort(srcs)
 	f.Senders = float64(len(slices.Compact(srcs)))
-	f.RTT = rtt / float64(len(l.Flows))
+	f.RTT = sum / float64(len(l.Flows))
 	return f
 }
 

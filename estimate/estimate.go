@@ -54,7 +54,9 @@ type Options struct {
 	// hold together (see Cluster); 0 means DefaultPoolFlows, negative one
 	// link per cluster (as Parsimon).
 	PoolFlows int
-	// Jobs is how many link simulations run at once (< 1: one).
+	// Jobs is how many link simulations run at once (< 1: one), and how
+	// many workers share the per-link and per-flow work around them (the
+	// links' features and backlogs, the flows' rows, the files).
 	Jobs int
 	// Aggregate is AggregateOwn (default when empty) or AggregateSample.
 	Aggregate string
@@ -251,19 +253,23 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 	p.links = Decompose(cfg.Topology, flows)
 	span := arrivalSpan(flows)
 	ReverseAcks(p.links, flows, span, cfg.NIC.MTUPayload, cfg.NIC.AckBytes, cfg.NIC.AckEvery)
+	// Each flow's base RTT once (it crosses several links), then each
+	// link's features and backlogs, the links split over the workers.
+	rtt := make([]units.Time, len(flows))
+	split(opt.Jobs, len(flows), flowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			rtt[i] = pathRTT(&flows[i], p.w)
+		}
+	})
 	p.feats = make([]Features, len(p.links))
-	for i := range p.links {
-		p.feats[i] = LinkFeatures(&p.links[i], flows, span, p.w)
-	}
-	p.cl = Cluster(p.feats, p.opt.Tolerance, p.opt.PoolFlows)
-	ideal := make([]units.Time, len(flows))
-	for i := range flows {
-		ideal[i] = topology.IdealOneWay(flows[i].Path, flows[i].Size, cfg.NIC.MTUPayload, cfg.NIC.HeaderBytes)
-	}
 	p.cont = make([][]float64, len(p.links))
-	for i := range p.links {
-		p.cont[i] = Backlog(&p.links[i], flows)
-	}
+	split(opt.Jobs, len(p.links), linkChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			p.feats[i] = LinkFeatures(&p.links[i], flows, rtt, span)
+			p.cont[i] = Backlog(&p.links[i], flows)
+		}
+	})
+	p.cl = Cluster(p.feats, p.opt.Tolerance, p.opt.PoolFlows)
 	for i, r := range p.cl.Rep {
 		if int(r) == i {
 			p.sim = append(p.sim, i)
@@ -306,8 +312,8 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 		}
 		pooled[c] = PoolDelays(parts)
 	}
-	res.Flows = estimateFlows(&p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine)
-	res.Messages = messageRows(p.tr, p.flows, res.Flows)
+	res.Flows = estimateFlows(p.opt.Jobs, &p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine)
+	res.Messages = messageRows(p.opt.Jobs, p.tr, p.flows, res.Flows)
 	res.Links, res.Warnings = linkRows(p.links, p.feats, &p.cl, all, p.opt.Timings)
 	res.Summary = metrics.Compute(res.Flows, res.Messages, nil, metrics.Options{})
 	return res

@@ -1,17 +1,22 @@
 package estimate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/batch"
 	"github.com/ccreplay/ccreplay/cca/all"
 	"github.com/ccreplay/ccreplay/internal/replaytest"
 	"github.com/ccreplay/ccreplay/replay"
+	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/trace"
@@ -34,9 +39,6 @@ func smallFatTree(t *testing.T, cc string) (replay.Config, *trace.Trace) {
 	return config(t, topo, cc), tr
 }
 
-// TestEstimateDeterministic runs the same estimate with one and with
-// three workers, twice, and wants identical rows: each flow's draws come
-// from its own generator, not from the order link simulations finish in.
 // portTotals sums a run's ports' PFC pause time (ns) and dropped packets.
 func portTotals(ports []v2.PortRow) (pausedNs, dropped int64) {
 	for _, pt := range ports {
@@ -46,11 +48,24 @@ func portTotals(ports []v2.PortRow) (pausedNs, dropped int64) {
 	return pausedNs, dropped
 }
 
+// TestEstimateDeterministic runs the same estimate with one and with
+// three workers and wants identical results and byte-identical files:
+// each flow's draws come from its own generator, not from the order link
+// simulations finish in; what Prepare and Assemble split over the workers
+// (each link's features and backlogs, each flow's row and message; cut
+// here into chunks of a few links and flows, so that it is split) writes
+// only its own indexes; and -j 3 writes the Parquet files three at a
+// time.
 func TestEstimateDeterministic(t *testing.T) {
+	defer func(l, f int) { linkChunk, flowChunk = l, f }(linkChunk, flowChunk)
+	linkChunk, flowChunk = 3, 7
 	cfg, tr := smallFatTree(t, "dcqcn")
 	for _, mode := range []string{AggregateOwn, AggregateSample} {
-		a := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 1, Aggregate: mode})
-		b := mustEstimate(t, cfg, tr, Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 3, Aggregate: mode})
+		opt1 := Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 1, Aggregate: mode}
+		opt3 := opt1
+		opt3.Jobs = 3
+		a := mustEstimate(t, cfg, tr, opt1)
+		b := mustEstimate(t, cfg, tr, opt3)
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("%s: estimates differ between -j 1 and -j 3", mode)
 		}
@@ -59,6 +74,45 @@ func TestEstimateDeterministic(t *testing.T) {
 		}
 		if a.Simulated >= len(a.Links) {
 			t.Fatalf("%s: every link simulated: want represented links, whose flows draw from pooled delays", mode)
+		}
+		dir1, dir3 := t.TempDir(), t.TempDir()
+		if _, err := WriteFolder(dir1, &cfg, "ws", nil, opt1, a); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := WriteFolder(dir3, &cfg, "ws", nil, opt3, b); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{runfolder.FlowsFile, runfolder.MessagesFile, runfolder.PortsFile, runfolder.LinksFile, runfolder.SummaryFile} {
+			f1, err1 := os.ReadFile(filepath.Join(dir1, name))
+			f3, err3 := os.ReadFile(filepath.Join(dir3, name))
+			if err1 != nil || err3 != nil || !bytes.Equal(f1, f3) {
+				t.Errorf("%s: %s differs between -j 1 and -j 3 (%v, %v)", mode, name, err1, err3)
+			}
+		}
+	}
+}
+
+// TestSplit: every index is in exactly one chunk, whatever the number of
+// workers; with more than one, no chunk is larger than asked (with one,
+// the caller does everything in one call).
+func TestSplit(t *testing.T) {
+	for _, c := range []struct{ jobs, n, chunk int }{{1, 10, 3}, {3, 10, 3}, {2, 9, 3}, {4, 1, 5}, {2, 0, 4}, {3, 100, 1}, {2, 5, 0}} {
+		var mu sync.Mutex
+		seen := make([]int, c.n)
+		split(c.jobs, c.n, c.chunk, func(lo, hi int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if c.jobs > 1 && hi-lo > max(c.chunk, 1) {
+				t.Errorf("%+v: chunk [%d, %d) larger than %d", c, lo, hi, c.chunk)
+			}
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+		})
+		for i, k := range seen {
+			if k != 1 {
+				t.Errorf("%+v: index %d in %d chunks", c, i, k)
+			}
 		}
 	}
 }

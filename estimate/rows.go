@@ -21,72 +21,80 @@ const flowSeed = 0x6a09e667f3bcc909
 // estimateFlows builds each flow's row: its ideal on its real path plus
 // its delays at the links of its path, combined by combine: the largest
 // (CombineMax) or the sum (CombineSum); win is each link's window
-// (LinkWindow).
-func estimateFlows(cfg *replay.Config, flows []replay.FlowPath, links []Link, win []float64, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string) []v2.FlowRow {
-	// at[f] lists, per hop of flow f, (link index, position among the
-	// link's flows).
-	at := make([][][2]int32, len(flows))
+// (LinkWindow). The flows are split over jobs workers: a flow's row
+// depends on nothing but the flow and the links (its draws come from its
+// own generator), so the rows are the same whatever jobs is.
+func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links []Link, win []float64, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string) []v2.FlowRow {
+	// at[off[i]+h] is hop h of flow i: (link index, position among the
+	// link's flows). Each (flow, hop) is one link's, so the links can
+	// fill it in any order.
+	off := make([]int, len(flows)+1)
 	for i := range flows {
-		at[i] = make([][2]int32, len(flows[i].Path))
+		off[i+1] = off[i] + len(flows[i].Path)
 	}
-	for li := range links {
-		l := &links[li]
-		for k, fi := range l.Flows {
-			at[fi][l.Hop[k]] = [2]int32{int32(li), int32(k)}
+	at := make([][2]int32, off[len(flows)])
+	split(jobs, len(links), linkChunk, func(lo, hi int) {
+		for li := lo; li < hi; li++ {
+			l := &links[li]
+			for k, fi := range l.Flows {
+				at[off[fi]+int(l.Hop[k])] = [2]int32{int32(li), int32(k)}
+			}
 		}
-	}
+	})
 	mtu, hdr := cfg.NIC.MTUPayload, cfg.NIC.HeaderBytes
 	w := wire{mtu + hdr, cfg.NIC.AckBytes}
 	rows := make([]v2.FlowRow, len(flows))
-	for i := range flows {
-		f := &flows[i]
-		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(f.ID)^flowSeed))
-		pkts := topology.NumPackets(f.Size, mtu)
-		ideal := topology.IdealOneWay(f.Path, f.Size, mtu, hdr)
-		delay, most := 0.0, 0.0
-		for _, x := range at[i] {
-			li, k := x[0], x[1]
-			d := 0.0
-			if mode == AggregateOwn && cl.Rep[li] == li {
-				d = sims[li].delays.Own[k]
-			} else {
-				eff := EffectivePackets(pkts, NormWindow(links[li].Kind, win[li]))
-				d = eff * pooled[cl.Of[li]].Sample(int64(f.Size), cont[li][k], float64(pkts) <= win[li], rng)
+	split(jobs, len(flows), flowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			f := &flows[i]
+			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(f.ID)^flowSeed))
+			pkts := topology.NumPackets(f.Size, mtu)
+			ideal := topology.IdealOneWay(f.Path, f.Size, mtu, hdr)
+			delay, most := 0.0, 0.0
+			for _, x := range at[off[i]:off[i+1]] {
+				li, k := x[0], x[1]
+				d := 0.0
+				if mode == AggregateOwn && cl.Rep[li] == li {
+					d = sims[li].delays.Own[k]
+				} else {
+					eff := EffectivePackets(pkts, NormWindow(links[li].Kind, win[li]))
+					d = eff * pooled[cl.Of[li]].Sample(int64(f.Size), cont[li][k], float64(pkts) <= win[li], rng)
+				}
+				delay += d
+				most = max(most, d)
 			}
-			delay += d
-			most = max(most, d)
-		}
-		if combine == CombineMax {
-			delay = most
-		}
-		standalone := topology.NS3StandaloneFCT(f.Path, f.Size, mtu, hdr-cfg.NIC.INTBytes)
-		row := v2.FlowRow{
-			FlowID: int64(f.ID), Src: f.Src, Dst: f.Dst, SizeBytes: int64(f.Size), Packets: pkts, Messages: 1,
-			StartNs: f.Start.Nanoseconds(), FinishNs: -1, FCTNs: -1, IdealFCTNs: ideal.Nanoseconds(),
-			StandaloneNs: standalone.Nanoseconds(), BaseRTTNs: pathRTT(f, w).Nanoseconds(),
-			BottleneckBps: int64(topology.PathBottleneck(f.Path)), Hops: int32(len(f.Path)),
-			SenderFinishNs: -1, SenderFCTNs: -1,
-		}
-		if !math.IsNaN(delay) {
-			fct := ideal + units.Time(math.Round(delay))
-			row.FCTNs = fct.Nanoseconds()
-			row.FinishNs = row.StartNs + row.FCTNs
-			row.Slowdown = float64(fct) / float64(ideal)
-			if fct > 0 {
-				row.GoodputBps = float64(f.Size) * 8 / fct.Seconds()
+			if combine == CombineMax {
+				delay = most
 			}
-			// The sender learns of the last byte one ACK's trip later,
-			// without queueing on the way back (an approximation: the
-			// link simulations measure delivery, not ACK return).
-			sfct := fct + ackReturn(f.Path, cfg.NIC.AckBytes)
-			row.SenderFCTNs = int64(sfct / units.Nanosecond)
-			row.SenderFinishNs = row.StartNs + row.SenderFCTNs
-			if standalone > 0 {
-				row.SenderSlowdown = float64(row.SenderFCTNs*int64(units.Nanosecond)) / float64(standalone)
+			standalone := topology.NS3StandaloneFCT(f.Path, f.Size, mtu, hdr-cfg.NIC.INTBytes)
+			row := v2.FlowRow{
+				FlowID: int64(f.ID), Src: f.Src, Dst: f.Dst, SizeBytes: int64(f.Size), Packets: pkts, Messages: 1,
+				StartNs: f.Start.Nanoseconds(), FinishNs: -1, FCTNs: -1, IdealFCTNs: ideal.Nanoseconds(),
+				StandaloneNs: standalone.Nanoseconds(), BaseRTTNs: pathRTT(f, w).Nanoseconds(),
+				BottleneckBps: int64(topology.PathBottleneck(f.Path)), Hops: int32(len(f.Path)),
+				SenderFinishNs: -1, SenderFCTNs: -1,
 			}
+			if !math.IsNaN(delay) {
+				fct := ideal + units.Time(math.Round(delay))
+				row.FCTNs = fct.Nanoseconds()
+				row.FinishNs = row.StartNs + row.FCTNs
+				row.Slowdown = float64(fct) / float64(ideal)
+				if fct > 0 {
+					row.GoodputBps = float64(f.Size) * 8 / fct.Seconds()
+				}
+				// The sender learns of the last byte one ACK's trip later,
+				// without queueing on the way back (an approximation: the
+				// link simulations measure delivery, not ACK return).
+				sfct := fct + ackReturn(f.Path, cfg.NIC.AckBytes)
+				row.SenderFCTNs = int64(sfct / units.Nanosecond)
+				row.SenderFinishNs = row.StartNs + row.SenderFCTNs
+				if standalone > 0 {
+					row.SenderSlowdown = float64(row.SenderFCTNs*int64(units.Nanosecond)) / float64(standalone)
+				}
+			}
+			rows[i] = row
 		}
-		rows[i] = row
-	}
+	})
 	return rows
 }
 
@@ -99,19 +107,21 @@ func ackReturn(path []topology.Hop, ack units.Bytes) units.Time {
 	return t
 }
 
-// messageRows gives each flow's one message the flow's estimate.
-func messageRows(tr *trace.Trace, flows []replay.FlowPath, rows []v2.FlowRow) []v2.MessageRow {
-	out := make([]v2.MessageRow, 0, len(tr.Messages))
-	for i := range flows {
-		m := &tr.Messages[flows[i].Msgs[0]]
-		r := &rows[i]
-		mr := v2.MessageRow{
-			MsgID: m.ID, FlowID: r.FlowID, Src: r.Src, Dst: r.Dst, SizeBytes: m.Bytes, CollectiveID: m.CollectiveID,
-			ReleaseNs: r.StartNs, FirstTxNs: r.StartNs, FinishNs: r.FinishNs, MCTNs: r.FCTNs, IdealMCTNs: r.IdealFCTNs,
-			Slowdown: r.Slowdown, SenderDoneNs: r.SenderFinishNs,
+// messageRows gives each flow's one message the flow's estimate, the
+// flows split over jobs workers.
+func messageRows(jobs int, tr *trace.Trace, flows []replay.FlowPath, rows []v2.FlowRow) []v2.MessageRow {
+	out := make([]v2.MessageRow, len(flows))
+	split(jobs, len(flows), flowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			m := &tr.Messages[flows[i].Msgs[0]]
+			r := &rows[i]
+			out[i] = v2.MessageRow{
+				MsgID: m.ID, FlowID: r.FlowID, Src: r.Src, Dst: r.Dst, SizeBytes: m.Bytes, CollectiveID: m.CollectiveID,
+				ReleaseNs: r.StartNs, FirstTxNs: r.StartNs, FinishNs: r.FinishNs, MCTNs: r.FCTNs, IdealMCTNs: r.IdealFCTNs,
+				Slowdown: r.Slowdown, SenderDoneNs: r.SenderFinishNs,
+			}
 		}
-		out = append(out, mr)
-	}
+	})
 	return out
 }
 

@@ -1,9 +1,11 @@
 package estimate
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 
+	"github.com/ccreplay/ccreplay/batch/pool"
 	"github.com/ccreplay/ccreplay/output"
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/runfolder"
@@ -43,25 +45,26 @@ func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) ru
 // WriteFiles writes the estimate's Parquet files into dir (a staged run
 // folder): flows.parquet, messages.parquet, an empty ports.parquet (an
 // estimate has no switch ports of its own; links.parquet says what each
-// link's simulation saw) and links.parquet. Write the manifest last.
-func WriteFiles(dir string, res *Result) error {
-	if err := output.WriteRows(filepath.Join(dir, runfolder.FlowsFile), res.Flows); err != nil {
-		return err
+// link's simulation saw) and links.parquet, up to jobs of them at once
+// (each file is the same whatever jobs is). Write the manifest last.
+func WriteFiles(dir string, res *Result, jobs int) error {
+	write := []func() error{
+		func() error { return output.WriteRows(filepath.Join(dir, runfolder.FlowsFile), res.Flows) },
+		func() error { return output.WriteRows(filepath.Join(dir, runfolder.MessagesFile), res.Messages) },
+		func() error { return output.WriteRows(filepath.Join(dir, runfolder.PortsFile), []v2.PortRow{}) },
+		func() error { return output.WriteRows(filepath.Join(dir, runfolder.LinksFile), res.Links) },
 	}
-	if err := output.WriteRows(filepath.Join(dir, runfolder.MessagesFile), res.Messages); err != nil {
-		return err
-	}
-	if err := output.WriteRows(filepath.Join(dir, runfolder.PortsFile), []v2.PortRow{}); err != nil {
-		return err
-	}
-	return output.WriteRows(filepath.Join(dir, runfolder.LinksFile), res.Links)
+	// NB: pool.Run returns the error of the first file in this order
+	// that failed, whatever the order they ran in.
+	return pool.Run(context.Background(), len(write), pool.Options{Parallel: jobs}, func(_ context.Context, i int) error { return write[i]() })
 }
 
-// WriteFolder writes an estimate's files and then its summary.json (the
-// folder's completeness marker) into dir and returns the manifest;
-// warnings are the inputs', listed before the estimate's own.
+// WriteFolder writes an estimate's files (opt.Jobs at once) and then its
+// summary.json (the folder's completeness marker) into dir and returns
+// the manifest; warnings are the inputs', listed before the estimate's
+// own.
 func WriteFolder(dir string, cfg *replay.Config, traceName string, warnings []string, opt Options, res *Result) (runfolder.Manifest, error) {
-	if err := WriteFiles(dir, res); err != nil {
+	if err := WriteFiles(dir, res, opt.Jobs); err != nil {
 		return runfolder.Manifest{}, err
 	}
 	man := Manifest(cfg, traceName, opt, res)

@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"slices"
+
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
 
@@ -8,6 +10,7 @@ import (
 // inputs are not modified. It is an Accumulator given every row.
 func Compute(flows []v2.FlowRow, msgs []v2.MessageRow, ports []v2.PortRow, opt Options) Summary {
 	a := NewAccumulator(opt)
+	a.Grow(len(flows), len(msgs))
 	for i := range flows {
 		a.AddFlow(&flows[i])
 	}
@@ -71,6 +74,16 @@ func NewAccumulator(opt Options) *Accumulator {
 		opt.Buckets = DefaultBuckets
 	}
 	return &Accumulator{opt: opt, oneDst: true, pfcKnown: true, concOK: true, colls: make(map[int64]*collSpanAcc)}
+}
+
+// Grow makes room for flows more flow rows and msgs more message rows,
+// so that the Accumulator's slices do not grow (and copy themselves) row
+// by row when the caller knows how many there are.
+func (a *Accumulator) Grow(flows, msgs int) {
+	flows, msgs = max(flows, 0), max(msgs, 0)
+	a.fcts, a.slowdowns, a.sdStand = slices.Grow(a.fcts, flows), slices.Grow(a.slowdowns, flows), slices.Grow(a.sdStand, flows)
+	a.rates, a.conc, a.sized = slices.Grow(a.rates, flows), slices.Grow(a.conc, flows), slices.Grow(a.sized, flows)
+	a.mcts = slices.Grow(a.mcts, msgs)
 }
 
 // AddFlow takes the next flow row.

@@ -174,6 +174,23 @@ func TestComputeFixture(t *testing.T) {
 	if again := Compute(flows, msgs, ports, Options{Buckets: 2}); !reflect.DeepEqual(got, again) {
 		t.Error("two calls on the same rows differ")
 	}
+	// Compute makes room for the rows first (Grow); an Accumulator given
+	// them one at a time without it, or told too few, sums the same.
+	for _, grow := range []int{-1, 0, 1} {
+		a := NewAccumulator(Options{Buckets: 2})
+		if grow >= 0 {
+			a.Grow(grow, grow)
+		}
+		for i := range flows {
+			a.AddFlow(&flows[i])
+		}
+		for i := range msgs {
+			a.AddMessage(&msgs[i])
+		}
+		if s := a.Summary(ports); !reflect.DeepEqual(got, s) {
+			t.Errorf("Accumulator (Grow %d) and Compute differ", grow)
+		}
+	}
 }
 
 func TestSimDurationWithoutPorts(t *testing.T) {

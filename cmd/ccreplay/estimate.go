@@ -102,7 +102,7 @@ func addEstimateFlags(fl *pflag.FlagSet, o *estcli.CommandOptions) {
 	fl.Float64Var(&o.Tolerance, "tolerance", estimate.DefaultTolerance, "clustering tolerance: links of the same kind, rate and delay whose offered load, senders and mean base RTT differ by at most this fraction share a cluster")
 	fl.IntVar(&o.PoolFlows, "pool-flows", estimate.DefaultPoolFlows, "about how many flows each cluster's link simulations carry together (links spread over its range of load); 1: one link per cluster, as Parsimon")
 	fl.BoolVar(&o.NoCluster, "no-cluster", false, "simulate every link (no clustering)")
-	fl.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once")
+	fl.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once (also the workers of the per-link and per-flow work around them)")
 	fl.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
 	fl.StringVar(&o.Combine, "combine", estimate.CombineMax, "a flow's delays along its path: max (its slowest link's) or sum (Parsimon's)")
 	fl.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in "+runfolder.LinksFile+" (wall_ns; the one output that then differs between reruns)")

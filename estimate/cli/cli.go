@@ -68,7 +68,7 @@ type CommandOptions struct {
 	Force bool
 	// Strict refuses damaged inputs and estimates with warnings.
 	Strict bool
-	// Jobs is how many link simulations run at once here.
+	// Jobs is how many link simulations run at once here (estimate.Options.Jobs).
 	Jobs int
 	// Aggregate and Combine are estimate.Options' (own or sample; max or
 	// sum).
