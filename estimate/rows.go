@@ -25,19 +25,29 @@ const flowSeed = 0x6a09e667f3bcc909
 // depends on nothing but the flow and the links (its draws come from its
 // own generator), so the rows are the same whatever jobs is.
 func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links []Link, win []float64, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string) []v2.FlowRow {
-	// at[off[i]+h] is hop h of flow i: (link index, position among the
-	// link's flows). Each (flow, hop) is one link's, so the links can
-	// fill it in any order.
+	// at[off[i]+h] is hop h of flow i: its link and what the flow's delay
+	// there is made from, read link by link (each link's flows in turn)
+	// rather than flow by flow (every hop another link's). Each (flow,
+	// hop) is one link's, so the links can fill it in any order.
 	off := make([]int, len(flows)+1)
 	for i := range flows {
 		off[i+1] = off[i] + len(flows[i].Path)
 	}
-	at := make([][2]int32, off[len(flows)])
+	at := make([]hopAt, off[len(flows)])
+	norm := make([]float64, len(links)) // NormWindow of each link
 	split(jobs, len(links), linkChunk, func(lo, hi int) {
 		for li := lo; li < hi; li++ {
 			l := &links[li]
+			norm[li] = NormWindow(l.Kind, win[li])
+			own := mode == AggregateOwn && int(cl.Rep[li]) == li
 			for k, fi := range l.Flows {
-				at[off[fi]+int(l.Hop[k])] = [2]int32{int32(li), int32(k)}
+				x := hopAt{link: int32(li), own: own}
+				if own {
+					x.v = sims[li].delays.Own[k]
+				} else {
+					x.v = cont[li][k]
+				}
+				at[off[fi]+int(l.Hop[k])] = x
 			}
 		}
 	})
@@ -52,13 +62,10 @@ func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links 
 			ideal := topology.IdealOneWay(f.Path, f.Size, mtu, hdr)
 			delay, most := 0.0, 0.0
 			for _, x := range at[off[i]:off[i+1]] {
-				li, k := x[0], x[1]
-				d := 0.0
-				if mode == AggregateOwn && cl.Rep[li] == li {
-					d = sims[li].delays.Own[k]
-				} else {
-					eff := EffectivePackets(pkts, NormWindow(links[li].Kind, win[li]))
-					d = eff * pooled[cl.Of[li]].Sample(int64(f.Size), cont[li][k], float64(pkts) <= win[li], rng)
+				d := x.v
+				if !x.own {
+					li := x.link
+					d = EffectivePackets(pkts, norm[li]) * pooled[cl.Of[li]].Sample(int64(f.Size), x.v, float64(pkts) <= win[li], rng)
 				}
 				delay += d
 				most = max(most, d)
@@ -96,6 +103,15 @@ func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links 
 		}
 	})
 	return rows
+}
+
+// hopAt is one hop of a flow as estimateFlows reads it: the link and,
+// when own, the flow's own delay there, ps, else its backlog there (the
+// draw's match, Backlog).
+type hopAt struct {
+	v    float64
+	link int32
+	own  bool
 }
 
 // ackReturn is an ACK's one-way time back along path without queueing.
