@@ -143,8 +143,15 @@ func Generate(c Config, seed int64) (*trace.Trace, Stats, error) {
 	startNs := int64(c.Start / units.Nanosecond)
 	durNs := float64(c.Duration / units.Nanosecond)
 	t := &trace.Trace{Hosts: c.Hosts}
-	if c.Flows > 0 {
+	switch {
+	case c.Flows > 0:
 		t.Messages = make([]trace.Message, 0, c.Flows)
+	case c.Duration > 0:
+		// About n = hosts x duration / inter-arrival flows (validate
+		// bounds n by MaxFlows), Poisson: room for n and four standard
+		// deviations, so that the slice rarely grows and copies itself.
+		n := float64(c.Hosts) * durNs / iaNs
+		t.Messages = make([]trace.Message, 0, int(n+4*math.Sqrt(n))+16)
 	}
 	st := Stats{MeanSize: c.Dist.Mean(), MeanInterArrival: units.Time(math.Round(iaNs * 1e3)), TargetLoad: c.Load}
 	for {
