@@ -12,17 +12,29 @@ import (
 // workload 1 MB: ten "1000000-1000000" groups) are merged into one bucket,
 // so no two buckets have the same size range.
 func buckets(flows []sizedFlow, n int) []Bucket {
-	order := make([]int, len(flows))
-	for i := range order {
-		order[i] = i
+	// Sorted by (size, id, row): a total order, so the order does not
+	// depend on the sort. The keys are sorted by value, not the rows by
+	// index, so that comparisons read adjacent memory rather than two
+	// random rows each.
+	type key struct {
+		size, id int64
+		row      int
 	}
-	slices.SortFunc(order, func(a, b int) int {
+	keys := make([]key, len(flows))
+	for i := range flows {
+		keys[i] = key{flows[i].size, flows[i].id, i}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
 		return cmp.Or(
-			cmp.Compare(flows[a].size, flows[b].size),
-			cmp.Compare(flows[a].id, flows[b].id),
-			cmp.Compare(a, b), // duplicate flow ids: keep row order
+			cmp.Compare(a.size, b.size),
+			cmp.Compare(a.id, b.id),
+			cmp.Compare(a.row, b.row), // duplicate flow ids: keep row order
 		)
 	})
+	order := make([]int, len(flows))
+	for k := range keys {
+		order[k] = keys[k].row
+	}
 	n = min(n, len(flows))
 	out := make([]Bucket, 0, n)
 	start, lo := 0, 0 // the merged run of groups starts at order[start]
