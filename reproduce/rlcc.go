@@ -167,7 +167,8 @@ var table3 = map[int]map[string][2]float64{
 }
 
 // table3Policies are Table III's rows: the shipped MLP teacher and the
-// shipped trees distilled from it (docs/DISTILL.md).
+// shipped trees (distilled from the teacher before it,
+// cca/rlcc/policy/EVALUATION.md).
 var table3Policies = []variant{{"mlp", "teacher"}, {"tree", "default"}}
 
 func table3Flows(s Scale) []int {
@@ -253,7 +254,7 @@ func init() {
 		Setup: "Paper: many-to-one at 64, 512 and 2048 flows in its simulator, both policies with an emulated 2 us decision " +
 			"latency; GP is normalized goodput, latency in us. ccreplay: the many-to-one of rlcc-table1 (100 Gb/s star, 1 us " +
 			"links, 5 MB buffer, PFC on, 10 ms, measured over [5 ms, 10 ms)) under RL-CC's `sim2us` preset (2 us decision latency) with the shipped " +
-			"MLP teacher (`policy=teacher`) or the shipped trees distilled from it (`policy=default`); ccreplay's policies are " +
+			"MLP teacher (`policy=teacher`) or the shipped trees (`policy=default`, distilled from the teacher before it); ccreplay's policies are " +
 			"its own training, not the paper's. GP counts the in-order payload the receiver accepted (1000 of every 1048 wire " +
 			"bytes, so at most 0.954); latency is a data packet's delivery minus its departure from the sender's NIC. Small " +
 			"scale: 64 flows; full: 64, 512 and 2048.",

@@ -207,9 +207,10 @@ var teacherPolicy []byte
 // TeacherSource is the Source of the embedded teacher policy.
 const TeacherSource = "embedded teacher"
 
-// Teacher returns the MLP policy embedded from policy/teacher.json: the
-// trained network the default trees were distilled from (`--cca-param
-// policy=teacher`).
+// Teacher returns the MLP policy embedded from policy/teacher.json, the
+// trained network RL-CC (Tessler 2022) runs (`--cca-param policy=teacher`).
+// Since issue 35 it is not the network the default trees were distilled
+// from (policy/EVALUATION.md).
 func Teacher() (*Policy, error) { return Parse(teacherPolicy, TeacherSource) }
 
 // Named returns the embedded policy called name ("default" or "teacher"),

@@ -50,7 +50,7 @@ Nothing is written; --json prints the rows.`,
 		RunE: learnRunE(&o.learnBase, o, runF),
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default" (the embedded trees) or "teacher" (the embedded MLP they were distilled from)`)
+	fl.StringVar(&o.Policy, "policy", "default", `RL-CC policy file (any file --cca-param policy= loads), or "default" (the embedded trees) or "teacher" (the embedded MLP teacher)`)
 	fl.StringVar(&o.Baselines, "baselines", "dcqcn:zhu2015,hpcc", `comma-separated algorithm specs (name[:preset]) to compare with, or "none"`)
 	fl.StringVar(&o.Flows, "flows", "16,128", "many-to-one flow counts (comma-separated)")
 	fl.StringVar(&o.Duration, "duration", "10ms", "simulated time of each run (measured over its second half)")
