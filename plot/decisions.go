@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
 	"github.com/ccreplay/ccreplay/limits"
+	"github.com/ccreplay/ccreplay/metrics/arrowread"
 	"github.com/ccreplay/ccreplay/runfolder"
 	v2 "github.com/ccreplay/ccreplay/schema/v2"
 )
@@ -80,6 +81,9 @@ func decodeDecisions(path string, want map[int64]bool) (map[int64][]decision, er
 	out := map[int64][]decision{}
 	if pf.NumRows() == 0 {
 		return out, nil
+	}
+	if err := arrowread.CheckChunks(pf, leaves); err != nil {
+		return nil, fail("%v", err)
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 8192}, memory.DefaultAllocator)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow/go/v16/arrow/memory"
 	"github.com/apache/arrow/go/v16/parquet"
 	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow/go/v16/parquet/metadata"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 
 	"github.com/ccreplay/ccreplay/limits"
@@ -189,6 +190,9 @@ func scan[T any](path string, t table, cols []col[T], mem memory.Allocator, fn f
 	if pf.NumRows() == 0 {
 		return nil
 	}
+	if err := CheckChunks(pf, leaves); err != nil {
+		return errorf(path, "%v", err)
+	}
 
 	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
 	if err != nil {
@@ -242,6 +246,36 @@ func next(path string, rr interface{ Next() bool }) (more bool, err error) {
 		}
 	}()
 	return rr.Next(), nil
+}
+
+// CheckChunks reads the metadata of every row group's chunk of the leaf
+// columns given. NB: arrow v16 decodes a chunk's metadata only when a
+// column reader of pqarrow's GetRecordReader needs it, in a goroutine of
+// its own, where a chunk whose metadata is damaged (a footer FuzzReadDecisions
+// built: the chunk has no metadata, a nil dereference) panics beyond the
+// reach of any recover of the caller. Decoding it here first, in the
+// caller's goroutine, makes that an error naming the row group and column.
+func CheckChunks(pf *file.Reader, leaves []int) error {
+	md := pf.MetaData()
+	for g := range pf.NumRowGroups() {
+		for _, leaf := range leaves {
+			if err := chunkMeta(md.RowGroup(g), leaf); err != nil {
+				return fmt.Errorf("row group %d, column %q: corrupt metadata: %v", g, md.Schema.Column(leaf).Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// chunkMeta decodes one chunk's metadata, a panic made an error.
+func chunkMeta(rg *metadata.RowGroupMetaData, leaf int) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	_, err = rg.ColumnChunk(leaf)
+	return err
 }
 
 // openParquet is file.NewParquetReader with a panic on a damaged footer
