@@ -258,8 +258,9 @@ func next(path string, rr interface{ Next() bool }) (more bool, err error) {
 func CheckChunks(pf *file.Reader, leaves []int) error {
 	md := pf.MetaData()
 	for g := range pf.NumRowGroups() {
+		rg := md.RowGroup(g)
 		for _, leaf := range leaves {
-			if err := chunkMeta(md.RowGroup(g), leaf); err != nil {
+			if err := chunkMeta(rg, leaf); err != nil {
 				return fmt.Errorf("row group %d, column %q: corrupt metadata: %v", g, md.Schema.Column(leaf).Name(), err)
 			}
 		}

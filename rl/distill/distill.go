@@ -259,12 +259,10 @@ func AugmentRates(p Pairs, teacher *rlcc.Policy, factors []float64) Pairs {
 	for _, f := range factors {
 		for i := 0; i < n; i++ {
 			x := p.X[i]
-			r, pr := x[rlcc.FRateFrac]*f, x[rlcc.FPrevRateFrac]*f
-			if !(r > 0 && r <= 1 && pr > 0 && pr <= 1) {
+			c, ok := withRates(x, x[rlcc.FRateFrac]*f, x[rlcc.FPrevRateFrac]*f)
+			if !ok {
 				continue
 			}
-			c := append([]float64(nil), x...)
-			c[rlcc.FRateFrac], c[rlcc.FPrevRateFrac] = r, pr
 			p.X = append(p.X, c)
 			p.Y = append(p.Y, teacher.Action(c, work))
 		}
@@ -280,15 +278,24 @@ const slopeFactor = 1.25
 // action that makes flows' rates converge), and ok false when a scaled
 // rate leaves (0, 1].
 func RateSlope(p *rlcc.Policy, x, work []float64) (slope float64, ok bool) {
-	hi := append([]float64(nil), x...)
-	lo := append([]float64(nil), x...)
-	for _, j := range []int{rlcc.FRateFrac, rlcc.FPrevRateFrac} {
-		hi[j], lo[j] = x[j]*slopeFactor, x[j]/slopeFactor
-		if !(hi[j] <= 1 && lo[j] > 0) {
-			return 0, false
-		}
+	r, pr := x[rlcc.FRateFrac], x[rlcc.FPrevRateFrac]
+	hi, okHi := withRates(x, r*slopeFactor, pr*slopeFactor)
+	lo, okLo := withRates(x, r/slopeFactor, pr/slopeFactor)
+	if !okHi || !okLo {
+		return 0, false
 	}
 	return p.Action(hi, work) - p.Action(lo, work), true
+}
+
+// withRates is a copy of the observation x with rate_frac r and
+// prev_rate_frac pr, and ok false (no copy) when either is outside (0, 1].
+func withRates(x []float64, r, pr float64) (c []float64, ok bool) {
+	if !(r > 0 && r <= 1 && pr > 0 && pr <= 1) {
+		return nil, false
+	}
+	c = append([]float64(nil), x...)
+	c[rlcc.FRateFrac], c[rlcc.FPrevRateFrac] = r, pr
+	return c, true
 }
 
 // rateSlopeFit is the RMSE of the student's RateSlope against the

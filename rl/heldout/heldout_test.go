@@ -242,13 +242,8 @@ func TestCompareLabelsTables(t *testing.T) {
 // the port) leave no standing queue: Q under one packet's serialisation
 // (0.08 us), and the score is min(G / 0.85, 1) x F.
 func TestQueueingDelay(t *testing.T) {
-	spec, _ := linerate.Build("", nil)
 	sc := Scenario{Name: "4x2MB", Workload: "incast:n=4,size=2MB", Topology: "star:hosts=5,rate=100G,delay=1us", WindowBDP: true, Duration: 4 * units.Millisecond}
-	r, err := Measure(spec, sc, Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%+v", r)
+	r := measureLinerate(t, sc, nil)
 	// The base RTT: four 1 us links plus the serialisation of a data
 	// packet and an ACK at each hop, 4.0 to 4.4 us; within 10 % for the
 	// start, when the queue builds, and the end, when it drains.
@@ -261,13 +256,8 @@ func TestQueueingDelay(t *testing.T) {
 	if want := math.Min(r.Goodput/GoodputBar, 1) * r.Fairness * (QueueBar / r.QueueUs); math.Abs(r.Score-want) > 1e-12 || r.Score > QueueBar/r.QueueUs {
 		t.Errorf("score %v, want min(G/0.85, 1) x F x QueueBar / Q = %v", r.Score, want)
 	}
-	slow, _ := linerate.Build("", map[string]string{"rate": "40G"})
 	sc = Scenario{Name: "2x1MB at 40G", Workload: "incast:n=2,size=1MB", Topology: "star:hosts=3,rate=100G,delay=1us", Duration: 2 * units.Millisecond}
-	r, err = Measure(slow, sc, Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%+v", r)
+	r = measureLinerate(t, sc, map[string]string{"rate": "40G"})
 	if r.QueueUs < 0 || r.QueueUs > 0.1 {
 		t.Errorf("Q %v us at 80 %% load, want under one packet's serialisation", r.QueueUs)
 	}
@@ -330,12 +320,7 @@ func TestLoneFlow(t *testing.T) {
 			rate   string
 			lo, hi float64
 		}{{"line", 1, 1}, {"43G", 0.46, 0.50}} {
-			spec, _ := linerate.Build("", map[string]string{"rate": c.rate})
-			r, err := Measure(spec, *lone, Options{Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s at %s: %+v", lone.Topology, c.rate, r)
+			r := measureLinerate(t, *lone, map[string]string{"rate": c.rate})
 			if r.Flows != 1 || r.Finished != 1 || r.Fairness != 1 || r.QueueUs > 0.1 {
 				t.Errorf("%s at %s: %+v, want one finished flow, fairness 1, no queue", lone.Name, c.rate, r)
 			}
@@ -357,4 +342,20 @@ func TestRuleNamesConstants(t *testing.T) {
 	if h := (Table{}).Format("x"); !strings.Contains(h, Rule) || !strings.Contains(h, "queue us") {
 		t.Errorf("the table header does not state the rule and the queue column:\n%s", h)
 	}
+}
+
+// measureLinerate is Measure of sc (seed 1) under linerate with params
+// (nil: the line rate), the test failed on an error.
+func measureLinerate(t *testing.T, sc Scenario, params map[string]string) Row {
+	t.Helper()
+	spec, err := linerate.Build("", params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Measure(spec, sc, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s (%s, %v): %+v", sc.Name, sc.Topology, params, r)
+	return r
 }
