@@ -47,6 +47,47 @@ type Link struct {
 	// (ReverseAcks; 0 until set): the link network runs the link that
 	// much slower, as Parsimon does, since those ACKs are not in it.
 	AckRate units.BitsPerSec
+	// Rev are the flows whose ACKs cross this link (ReverseFlows; nil
+	// until set), in flow order: with ReverseAcksPackets they run in the
+	// link network as flows of their own, from B's side to A's, so that
+	// their ACKs cross the link as packets while they run.
+	Rev []RevFlow
+}
+
+// RevFlow is a flow whose ACKs cross a link.
+type RevFlow struct {
+	Flow int32 // index into the flows
+	// Path is the route of the flow's ACKs, from its destination host
+	// back to its source (replay sends an ACK with its flow's hash from
+	// the destination, so ECMP may route it apart from the data), and
+	// Hop the link's position on it.
+	Path []topology.Hop
+	Hop  int32
+}
+
+// ReverseFlows sets each link's Rev: the flows whose ACKs cross it, found
+// by routing every flow's ACKs as replay does (topo's ECMP from the
+// destination to the source, with the flow's hash).
+func ReverseFlows(topo *topology.Topology, links []Link, flows []replay.FlowPath) {
+	base := make([]int, len(topo.Nodes)+1) // first dense index of each node's ports
+	for i := range topo.Nodes {
+		base[i+1] = base[i] + len(topo.Nodes[i].Ports)
+	}
+	at := make([]int32, base[len(topo.Nodes)]) // dense port -> link index + 1
+	for i := range links {
+		at[base[links[i].Node]+int(links[i].Port)] = int32(i + 1)
+	}
+	routes := topo.Routes()
+	for fi := range flows {
+		f := &flows[fi]
+		path := routes.Path(f.Dst, f.Src, f.Hash)
+		for h, hop := range path {
+			if i := at[base[hop.Node]+int(hop.Port)]; i != 0 {
+				l := &links[i-1]
+				l.Rev = append(l.Rev, RevFlow{Flow: int32(fi), Path: path, Hop: int32(h)})
+			}
+		}
+	}
 }
 
 // ReverseAcks sets each link's AckRate: the ACKs of the flows crossing its

@@ -163,9 +163,22 @@ func TestLinkNetsFatTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, rev := range []bool{false, true} {
+		checkLinkNetsFatTree(t, topo, tr, flows, rev)
+	}
+}
+
+// checkLinkNetsFatTree is TestLinkNetsFatTree with or without the reverse
+// flows (ReverseFlows) in the link networks.
+func checkLinkNetsFatTree(t *testing.T, topo *topology.Topology, tr *trace.Trace, flows []replay.FlowPath, rev bool) {
+	t.Helper()
 	links := Decompose(topo, flows)
+	if rev {
+		ReverseFlows(topo, links, flows)
+	}
 	w := wire{1048, 60}
 	kinds := map[LinkKind]int{}
+	nrev := 0
 	for i := range links {
 		l := &links[i]
 		kinds[l.Kind]++
@@ -173,9 +186,10 @@ func TestLinkNetsFatTree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(net.Trace.Messages) != len(l.Flows) {
-			t.Fatalf("link %d: %d messages for %d flows", i, len(net.Trace.Messages), len(l.Flows))
+		if len(net.Trace.Messages) != len(l.Flows)+len(l.Rev) || len(net.Flows) != len(net.Trace.Messages) || len(net.Reverse) != len(net.Flows) {
+			t.Fatalf("link %d: %d messages, %d flows for %d flows and %d reverse ones", i, len(net.Trace.Messages), len(net.Flows), len(l.Flows), len(l.Rev))
 		}
+		nrev += len(l.Rev)
 		checkBaseRTTs(t, l, net, flows, w)
 		if l.Kind == HostUp {
 			if p := net.Topology.Nodes[0].Ports[0]; p.Rate != l.Rate || p.Delay != l.Delay {
@@ -188,6 +202,11 @@ func TestLinkNetsFatTree(t *testing.T) {
 	if kinds[HostUp] == 0 || kinds[HostDown] == 0 || kinds[Fabric] == 0 {
 		t.Fatalf("link kinds %v: want every kind", kinds)
 	}
+	// Each flow's ACKs cross its destination's uplink and its source's
+	// downlink, which carry its own data the other way.
+	if m := len(flows) * 2; rev && nrev < m {
+		t.Fatalf("links hold %d reverse flows, want at least %d (two host links per flow)", nrev, m)
+	}
 	// Every flow crosses as many links as its path has hops.
 	n := 0
 	for i := range links {
@@ -199,6 +218,106 @@ func TestLinkNetsFatTree(t *testing.T) {
 	}
 	if n != m {
 		t.Fatalf("links hold %d flow crossings, paths %d hops", n, m)
+	}
+}
+
+// TestLinkNetReverseFlowsDumbbell checks by hand the reverse flows of the
+// dumbbell's links (the flows whose ACKs cross each) and two link
+// networks that carry them. The left-to-right bottleneck (4:2) carries the
+// ACKs of f3 (2->0): its network is TestLinkNetDumbbell's, the
+// bottleneck at its full 40 Gb/s, plus a host for f3's source hung off
+// the switch behind the link by a 100 Gb/s, 1 us link (its NIC and the
+// rest of its path), and f3 goes to sender h0 itself (cabled to A as in
+// the full run). The left switch's port to h0 (4:0) carries f3 and the
+// ACKs of f0 (0->2) and f2 (0->1), which h0 (the receiver) sends: f2's
+// data leaves A by port 1 to the idle host standing for h1, f0's by port
+// 2 to the feeder standing for the right switch and on to a host hung off
+// it at 1 Tb/s (FastFactor x 100 Gb/s) with the delay that restores the
+// rest of its round trip. Every flow keeps its base RTT.
+func TestLinkNetReverseFlowsDumbbell(t *testing.T) {
+	tr, flows, links := dumbbellLinks(t)
+	topo := dumbbellTopo(t)
+	ReverseFlows(topo, links, flows)
+	wantRev := map[[2]int32][]RevFlow{ // (node, port) -> flow, ACK hop
+		{0, 0}: {{Flow: 3, Hop: 0}}, {1, 0}: {{Flow: 2, Hop: 0}}, {2, 0}: {{Flow: 0, Hop: 0}},
+		{4, 0}: {{Flow: 0, Hop: 2}, {Flow: 2, Hop: 1}}, {4, 1}: {{Flow: 1, Hop: 2}},
+		{4, 2}: {{Flow: 3, Hop: 1}}, {5, 0}: {{Flow: 3, Hop: 2}}, {5, 1}: nil, {5, 2}: {{Flow: 0, Hop: 1}, {Flow: 1, Hop: 1}},
+	}
+	for _, l := range links {
+		var got []RevFlow
+		for _, r := range l.Rev {
+			if a, b := r.Path[0].Node, r.Path[len(r.Path)-1]; a != flows[r.Flow].Dst || topo.Nodes[b.Node].Ports[b.Port].Peer != flows[r.Flow].Src {
+				t.Errorf("link %d:%d: flow %d's ACK path %v does not go from its destination to its source", l.Node, l.Port, r.Flow, r.Path)
+			}
+			got = append(got, RevFlow{Flow: r.Flow, Hop: r.Hop})
+		}
+		if w := wantRev[[2]int32{l.Node, l.Port}]; !reflect.DeepEqual(got, w) {
+			t.Errorf("link %d:%d: reverse flows %+v, want %+v", l.Node, l.Port, got, w)
+		}
+	}
+	w := wire{1048, 60}
+	us := units.Microsecond
+	fast := (2*us + units.TxTime(1048, 100*units.Gbps) + units.TxTime(60, 100*units.Gbps) -
+		units.TxTime(1048, 1000*units.Gbps) - units.TxTime(60, 1000*units.Gbps)) / 2
+	for _, c := range []struct {
+		link    int
+		names   []string
+		ports   map[int32][]topology.Port
+		flows   []int32
+		reverse []bool
+		src     []int32 // per message
+		dst     []int32
+	}{{
+		link:  5, // 4:2, left to right
+		names: []string{"src0@0", "src1@1", "dst2", "dst3", "rsrc2", "up", "down"},
+		ports: map[int32][]topology.Port{
+			0: {{Peer: 5, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}},
+			4: {{Peer: 6, PeerPort: 3, Rate: 100 * units.Gbps, Delay: us}},
+			5: {{Peer: 0, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}, {Peer: 1, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}, {Peer: 6, PeerPort: 0, Rate: 40 * units.Gbps, Delay: us}},
+			6: {{Peer: 5, PeerPort: 2, Rate: 40 * units.Gbps, Delay: us}, {Peer: 2, PeerPort: 0, Rate: 1000 * units.Gbps, Delay: fast}, {Peer: 3, PeerPort: 0, Rate: 1000 * units.Gbps, Delay: fast},
+				{Peer: 4, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}},
+		},
+		flows: []int32{0, 1, 3}, reverse: []bool{false, false, true},
+		src: []int32{0, 1, 4}, dst: []int32{2, 3, 0},
+	}, {
+		link:  3, // 4:0, the left switch to h0
+		names: []string{"src2@2", "dst0", "idle1", "rdst2@2", "up", "in2"},
+		ports: map[int32][]topology.Port{
+			1: {{Peer: 4, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}},
+			2: {{Peer: 4, PeerPort: 1, Rate: 100 * units.Gbps, Delay: us}},
+			3: {{Peer: 5, PeerPort: 2, Rate: 1000 * units.Gbps, Delay: fast}},
+			4: {{Peer: 1, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}, {Peer: 2, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}, {Peer: 5, PeerPort: 0, Rate: 40 * units.Gbps, Delay: us}},
+			5: {{Peer: 4, PeerPort: 2, Rate: 40 * units.Gbps, Delay: us}, {Peer: 0, PeerPort: 0, Rate: 100 * units.Gbps, Delay: us}, {Peer: 3, PeerPort: 0, Rate: 1000 * units.Gbps, Delay: fast}},
+		},
+		flows: []int32{0, 2, 3}, reverse: []bool{true, true, false},
+		src: []int32{1, 1, 0}, dst: []int32{3, 2, 1},
+	}} {
+		l := &links[c.link]
+		net, err := BuildLinkNet(topo, l, flows, tr, w.data, w.ack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, n := range net.Topology.Nodes {
+			names = append(names, n.Name)
+		}
+		if !reflect.DeepEqual(names, c.names) || net.Topology.NumHosts != len(c.names)-2 {
+			t.Fatalf("link %d:%d: nodes %q (%d hosts), want %q", l.Node, l.Port, names, net.Topology.NumHosts, c.names)
+		}
+		for id, ports := range c.ports {
+			if got := net.Topology.Nodes[id].Ports; !reflect.DeepEqual(got, ports) {
+				t.Errorf("link %d:%d: node %d (%s) ports %+v, want %+v", l.Node, l.Port, id, names[id], got, ports)
+			}
+		}
+		if !reflect.DeepEqual(net.Flows, c.flows) || !reflect.DeepEqual(net.Reverse, c.reverse) {
+			t.Errorf("link %d:%d: flows %v reverse %v, want %v %v", l.Node, l.Port, net.Flows, net.Reverse, c.flows, c.reverse)
+		}
+		for k, m := range net.Trace.Messages {
+			if m.Src != c.src[k] || m.Dst != c.dst[k] || m.FlowID != int64(c.flows[k]) {
+				t.Errorf("link %d:%d: message %d of flow %d from %d to %d, want flow %d from %d to %d", l.Node, l.Port, k, m.FlowID, m.Src, m.Dst, c.flows[k], c.src[k], c.dst[k])
+			}
+		}
+		checkBaseRTTs(t, l, net, flows, w)
 	}
 }
 
@@ -224,10 +343,31 @@ func checkSwitchA(t *testing.T, full *topology.Topology, l *Link, net *LinkNet, 
 		}
 	}
 	routes := net.Topology.Routes()
+	fk, rk := 0, 0 // the next of l.Flows, of l.Rev
 	for k, m := range net.Trace.Messages {
-		f := &flows[l.Flows[k]]
-		prev := f.Path[l.Hop[k]-1]
 		path := routes.Path(m.Src, m.Dst, 0)
+		if net.Reverse[k] {
+			// A reverse flow's data crosses l's cable into A, and leaves A
+			// by the port its ACKs enter A by in the full run.
+			r := &l.Rev[rk]
+			rk++
+			prev := r.Path[r.Hop-1]
+			want := full.Nodes[prev.Node].Ports[prev.Port].PeerPort
+			var in, out int32 = -1, -1
+			for h := 1; h < len(path); h++ {
+				if path[h].Node == up.ID {
+					p := path[h-1]
+					in, out = net.Topology.Nodes[p.Node].Ports[p.Port].PeerPort, path[h].Port
+				}
+			}
+			if in != l.Port || out != want {
+				t.Errorf("link %d:%d reverse flow %d: through the switch from port %d to %d, want %d to %d", l.Node, l.Port, flows[r.Flow].ID, in, out, l.Port, want)
+			}
+			continue
+		}
+		f := &flows[l.Flows[fk]]
+		prev := f.Path[l.Hop[fk]-1]
+		fk++
 		var in int32 = -1
 		for h := 1; h < len(path); h++ {
 			if path[h].Node == up.ID {

@@ -41,6 +41,20 @@ const (
 	CombineSum = "sum"
 )
 
+// How the ACKs that cross a link against its flows (those of the flows
+// whose ACKs are routed across it: its reverse link's flows) are in its
+// link network.
+const (
+	// ReverseAcksRate runs the link slower by those ACKs' mean rate over
+	// the trace (Link.AckRate), as Parsimon does.
+	ReverseAcksRate = "rate"
+	// ReverseAcksPackets runs the link at its rate and the flows whose
+	// ACKs cross it (Link.Rev) through the link network as flows of their
+	// own, so that their ACKs cross it as packets while those flows run;
+	// their own delays are not read.
+	ReverseAcksPackets = "packets"
+)
+
 // LoadWarn is the offered load above which a link is reported: near
 // saturation a link's queue depends on more than the flows' own rates.
 const LoadWarn = 0.95
@@ -62,6 +76,9 @@ type Options struct {
 	Aggregate string
 	// Combine is CombineMax (default when empty) or CombineSum.
 	Combine string
+	// ReverseAcks is ReverseAcksRate (default when empty) or
+	// ReverseAcksPackets.
+	ReverseAcks string
 	// Timings records each link simulation's wall time in links.parquet
 	// (wall_ns), the one output that is not a function of the inputs.
 	Timings bool
@@ -69,17 +86,18 @@ type Options struct {
 	Progress func(done, total int) `json:"-"`
 }
 
-// withDefaults returns opt with its empty Aggregate and Combine and its
-// zero PoolFlows set to their defaults, and an error when Aggregate or
-// Combine is none of its choices (the setting is then kept as given).
+// withDefaults returns opt with its empty Aggregate, Combine and ReverseAcks and its
+// zero PoolFlows set to their defaults, and an error when one of the
+// three is none of its choices (the setting is then kept as given).
 func (opt Options) withDefaults() (Options, error) {
-	var errAgg, errComb error
+	var errAgg, errComb, errRev error
 	opt.Aggregate, errAgg = choice("aggregation", opt.Aggregate, AggregateOwn, AggregateSample)
 	opt.Combine, errComb = choice("combination", opt.Combine, CombineMax, CombineSum)
+	opt.ReverseAcks, errRev = choice("reverse ACKs", opt.ReverseAcks, ReverseAcksRate, ReverseAcksPackets)
 	if opt.PoolFlows == 0 {
 		opt.PoolFlows = DefaultPoolFlows
 	}
-	return opt, cmp.Or(errAgg, errComb)
+	return opt, cmp.Or(errAgg, errComb, errRev)
 }
 
 // choice returns v, or def when v is empty; v is def or other, else an
@@ -252,7 +270,11 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 	}
 	p.links = Decompose(cfg.Topology, flows)
 	span := arrivalSpan(flows)
-	ReverseAcks(p.links, flows, span, cfg.NIC.MTUPayload, cfg.NIC.AckBytes, cfg.NIC.AckEvery)
+	if opt.ReverseAcks == ReverseAcksPackets {
+		ReverseFlows(cfg.Topology, p.links, flows)
+	} else {
+		ReverseAcks(p.links, flows, span, cfg.NIC.MTUPayload, cfg.NIC.AckBytes, cfg.NIC.AckEvery)
+	}
 	// Each flow's base RTT once (it crosses several links), then each
 	// link's features and backlogs, the links split over the workers.
 	rtt := make([]units.Time, len(flows))
@@ -345,13 +367,16 @@ type LinkSim struct {
 	// the plan's links.
 	Link  string `json:"link"`
 	Index int    `json:"index"`
-	// FCTNs, IdealFCTNs, SizeBytes and Packets are the link network's
-	// flows' FCT (-1: unfinished) and ideal FCT, ns, size, bytes, and
+	// FCTNs, IdealFCTNs, SizeBytes and Packets are the link's own
+	// flows' (LinkNet.Flows less the reverse ones) FCT (-1: unfinished) and ideal FCT, ns, size, bytes, and
 	// data packets.
 	FCTNs      []int64 `json:"fct_ns"`
 	IdealFCTNs []int64 `json:"ideal_fct_ns"`
 	SizeBytes  []int64 `json:"size_bytes"`
 	Packets    []int64 `json:"packets"`
+	// ReverseFlows is how many flows the link network carried for their
+	// ACKs only (ReverseAcksPackets; not in the arrays above).
+	ReverseFlows int `json:"reverse_flows,omitempty"`
 	// Events and SimEndNs are the simulation's events and end, ns;
 	// PausedNs the PFC pause time over its ports, ns; DroppedPkts its
 	// drops; Unfinished its flows that did not finish; WallNs its wall
@@ -400,8 +425,10 @@ func (p *Plan) linkConfig(i int) (replay.Config, *trace.Trace, error) {
 	// Each flow's algorithm is told of its full-run path, not of its path
 	// in the link network: the base RTT of the run's mode (the full
 	// network's largest under ns3-max), the BDP window, the hop count.
-	c.FlowCC = make([]replay.FlowCCInfo, len(l.Flows))
-	for k, fi := range l.Flows {
+	// The reverse flows too, though the link network routes them on
+	// the mirror of their ACKs' path.
+	c.FlowCC = make([]replay.FlowCCInfo, len(net.Flows))
+	for k, fi := range net.Flows {
 		c.FlowCC[k] = p.cfg.CCInfo(p.flows[fi].Path, p.maxRTT)
 	}
 	c.Packets = replay.PacketsNone
@@ -426,14 +453,20 @@ func (p *Plan) Simulate(ctx context.Context, i int) (*LinkSim, error) {
 
 // outcome reads link i's simulation result.
 func (p *Plan) outcome(i int, res *replay.Result, wall time.Duration) (*LinkSim, error) {
-	if len(res.Flows) != len(p.links[i].Flows) {
-		return nil, fmt.Errorf("link simulation of %s: the link network ran %d flows, want %d", p.LinkName(i), len(res.Flows), len(p.links[i].Flows))
+	l := &p.links[i]
+	all, rev := netFlows(l)
+	if len(res.Flows) != len(all) {
+		return nil, fmt.Errorf("link simulation of %s: the link network ran %d flows, want %d", p.LinkName(i), len(res.Flows), len(all))
 	}
-	n := len(res.Flows)
-	s := &LinkSim{Link: p.LinkName(i), Index: i, FCTNs: make([]int64, n), IdealFCTNs: make([]int64, n), SizeBytes: make([]int64, n), Packets: make([]int64, n),
-		Events: res.Events, SimEndNs: res.SimEnd.Nanoseconds(), WallNs: wall.Nanoseconds()}
+	n := len(l.Flows)
+	s := &LinkSim{Link: p.LinkName(i), Index: i, FCTNs: make([]int64, 0, n), IdealFCTNs: make([]int64, 0, n), SizeBytes: make([]int64, 0, n), Packets: make([]int64, 0, n),
+		ReverseFlows: len(all) - n, Events: res.Events, SimEndNs: res.SimEnd.Nanoseconds(), WallNs: wall.Nanoseconds()}
 	for k, f := range res.Flows {
-		s.FCTNs[k], s.IdealFCTNs[k], s.SizeBytes[k], s.Packets[k] = f.FCTNs, f.IdealFCTNs, f.SizeBytes, f.Packets
+		if rev[k] {
+			continue // there for its ACKs
+		}
+		s.FCTNs, s.IdealFCTNs = append(s.FCTNs, f.FCTNs), append(s.IdealFCTNs, f.IdealFCTNs)
+		s.SizeBytes, s.Packets = append(s.SizeBytes, f.SizeBytes), append(s.Packets, f.Packets)
 		if f.FCTNs < 0 {
 			s.Unfinished++
 		}

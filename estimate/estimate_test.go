@@ -49,7 +49,8 @@ func portTotals(ports []v2.PortRow) (pausedNs, dropped int64) {
 }
 
 // TestEstimateDeterministic runs the same estimate with one and with
-// three workers and wants identical results and byte-identical files:
+// three workers (and with each way of carrying the reverse ACKs) and
+// wants identical results and byte-identical files:
 // each flow's draws come from its own generator, not from the order link
 // simulations finish in; what Prepare and Assemble split over the workers
 // (each link's features and backlogs, each flow's row and message; cut
@@ -60,8 +61,11 @@ func TestEstimateDeterministic(t *testing.T) {
 	defer func(l, f int) { linkChunk, flowChunk = l, f }(linkChunk, flowChunk)
 	linkChunk, flowChunk = 3, 7
 	cfg, tr := smallFatTree(t, "dcqcn")
-	for _, mode := range []string{AggregateOwn, AggregateSample} {
+	for _, mode := range []string{AggregateOwn, AggregateSample, ReverseAcksPackets} {
 		opt1 := Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 1, Aggregate: mode}
+		if mode == ReverseAcksPackets { // with the reverse flows in the link networks
+			opt1.Aggregate, opt1.ReverseAcks = AggregateOwn, mode
+		}
 		opt3 := opt1
 		opt3.Jobs = 3
 		a := mustEstimate(t, cfg, tr, opt1)
@@ -573,7 +577,7 @@ func TestLinksFolder(t *testing.T) {
 // kept, and a setting that is none of them is an error naming it.
 func TestOptionDefaults(t *testing.T) {
 	o, err := Options{}.withDefaults()
-	if err != nil || o.Aggregate != AggregateOwn || o.Combine != CombineMax || o.PoolFlows != DefaultPoolFlows {
+	if err != nil || o.Aggregate != AggregateOwn || o.Combine != CombineMax || o.PoolFlows != DefaultPoolFlows || o.ReverseAcks != ReverseAcksRate {
 		t.Errorf("zero options: %+v, %v", o, err)
 	}
 	o, err = Options{Aggregate: AggregateSample, Combine: CombineSum, PoolFlows: -1}.withDefaults()
@@ -587,9 +591,104 @@ func TestOptionDefaults(t *testing.T) {
 		{Options{Aggregate: "mean"}, `aggregation "mean": want own or sample`},
 		{Options{Combine: "min"}, `combination "min": want max or sum`},
 		{Options{Aggregate: "mean", Combine: "min"}, `aggregation "mean": want own or sample`},
+		{Options{ReverseAcks: "mean"}, `reverse ACKs "mean": want rate or packets`},
 	} {
 		if _, err := c.opt.withDefaults(); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: error %v, want %s", c.opt, err, c.want)
 		}
+	}
+}
+
+// TestReverseFlowsStar: on a 3-host star, h0 sends 1 MB to h1, h2 sends
+// 2 KB to h1 60 us later (while the first flow runs at its line rate), and
+// h1 sends 1 MB to h2 once both are done. The switch's port to h1 carries
+// the first two flows and the ACKs of the third. With ReverseAcksRate its
+// link network runs the port slower by those ACKs' mean rate over the
+// trace (97.6 Gb/s), below the 100 Gb/s the first flow arrives at: a
+// standing queue the full run never has, which holds the small flow back
+// under DCQCN and DCTCP (docs/ESTIMATE.md measured 3.8 against 2.4 us).
+// With ReverseAcksPackets the third flow runs in that link network, from
+// h1 itself to h2 (the sender behind the switch's port to h2, as its ACKs
+// enter the switch by that port in the full run), the port at its rate:
+// the link network is then the full run (the same switch, ports, hosts and
+// flows), and the small flow's delay there is the full run's to the
+// nanosecond; so is every flow's estimate (each other link's network
+// holds the link's flows alone at their line rate, or the full run less
+// flows that never overlap them).
+func TestReverseFlowsStar(t *testing.T) {
+	topo := replaytest.Topology(t, "star:hosts=3", 3)
+	tr := &trace.Trace{Hosts: 3}
+	for i, m := range []struct {
+		src, dst int32
+		size     int64
+		at       units.Time
+	}{{0, 1, 1_000_000, 0}, {2, 1, 2_000, 60 * units.Microsecond}, {1, 2, 1_000_000, 200 * units.Microsecond}} {
+		tr.Messages = append(tr.Messages, trace.Message{ID: int64(i), Src: m.src, Dst: m.dst, Bytes: m.size, Release: m.at,
+			FlowID: trace.NoFlow, CollectiveID: trace.NoCollective, Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank})
+	}
+	for _, cc := range []string{"dcqcn", "dctcp"} {
+		t.Run(cc, func(t *testing.T) {
+			cfg := config(t, topo, cc)
+			full, err := replay.Run(cfg, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			small := full.Flows[1]
+			delay := map[string]int64{}
+			for _, mode := range []string{ReverseAcksRate, ReverseAcksPackets} {
+				p, err := Prepare(cfg, tr, Options{Tolerance: -1, ReverseAcks: mode})
+				if err != nil {
+					t.Fatal(err)
+				}
+				down := -1
+				for i, l := range p.links {
+					if l.Kind == HostDown && l.Peer == 1 {
+						down = i
+					}
+				}
+				l := &p.links[down]
+				if !reflect.DeepEqual(l.Flows, []int32{0, 1}) {
+					t.Fatalf("%s: the port to h1 carries flows %v", mode, l.Flows)
+				}
+				s, err := p.Simulate(context.Background(), down)
+				if err != nil {
+					t.Fatal(err)
+				}
+				delay[mode] = s.FCTNs[1] - s.IdealFCTNs[1]
+				if mode == ReverseAcksRate {
+					if l.AckRate == 0 || len(l.Rev) != 0 || s.ReverseFlows != 0 {
+						t.Fatalf("rate: ACK rate %d, %d reverse flows (%d simulated)", l.AckRate, len(l.Rev), s.ReverseFlows)
+					}
+					continue
+				}
+				if l.AckRate != 0 || len(l.Rev) != 1 || l.Rev[0].Flow != 2 || s.ReverseFlows != 1 {
+					t.Fatalf("packets: ACK rate %d, reverse flows %+v (%d simulated)", l.AckRate, l.Rev, s.ReverseFlows)
+				}
+				c, _, err := p.linkConfig(down)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := c.Topology; n.NumHosts != 3 || len(n.Nodes) != 4 {
+					t.Fatalf("packets: the link network has %d nodes, %d hosts; want the star", len(n.Nodes), n.NumHosts)
+				}
+				res, err := p.Run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, f := range full.Flows {
+					if e := res.Flows[i]; e.FCTNs != f.FCTNs {
+						t.Errorf("packets: flow %d: the estimate finishes it in %d ns, the full run in %d ns", i, e.FCTNs, f.FCTNs)
+					}
+				}
+			}
+			want := small.FCTNs - small.IdealFCTNs
+			if delay[ReverseAcksPackets] != want {
+				t.Errorf("the 2 KB flow is delayed %d ns in the link simulation with its reverse flow, %d ns in the full run", delay[ReverseAcksPackets], want)
+			}
+			if delay[ReverseAcksRate] <= want+500 {
+				t.Errorf("the 2 KB flow is delayed %d ns with the ACK rate taken off, %d ns in the full run: want the standing queue that makes it longer", delay[ReverseAcksRate], want)
+			}
+			t.Logf("%s: the 2 KB flow's delay: full run %d ns, link simulation %d ns (packets), %d ns (rate)", cc, want, delay[ReverseAcksPackets], delay[ReverseAcksRate])
+		})
 	}
 }

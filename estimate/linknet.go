@@ -23,10 +23,11 @@ const FastFactor = 10
 type LinkNet struct {
 	// Topology: hosts first (the senders, then the receivers, then the
 	// idle hosts on the ports of the switch feeding the link that none of
-	// its flows enter by), then the switch feeding the link (absent for a
-	// host-up link), the switch behind it (absent for a host-down link)
-	// and the feeder switches, in the order of the ports they are cabled
-	// to.
+	// its flows enter by, then the reverse flows' sources and destinations
+	// that are none of these), then the switch feeding the link (absent
+	// for a host-up link), the switch behind it (absent for a host-down
+	// link) and the feeder switches, in the order of the ports they are
+	// cabled to.
 	Topology *topology.Topology
 	// Trace holds the messages of the link's flows with their hosts
 	// renumbered; each keeps its id, size, release and priority, and its
@@ -35,6 +36,32 @@ type LinkNet struct {
 	// Flows maps the link network's flows (as replay.Run numbers them) to
 	// indices into the full run's flows: link-network flow k is Flows[k].
 	Flows []int32
+	// Reverse says, per flow of Flows, whether it is one of the link's
+	// reverse flows (Link.Rev), there for its ACKs only; the others are
+	// the link's own flows (Link.Flows), whose delays the estimate reads.
+	Reverse []bool
+}
+
+// netFlows lists the flows of l's network in the order replay.Run numbers
+// them (the order of their messages, hence of their indices, as each flow
+// has one message): l's flows and its reverse flows (Link.Rev), marked.
+func netFlows(l *Link) ([]int32, []bool) {
+	if len(l.Rev) == 0 {
+		return l.Flows, make([]bool, len(l.Flows))
+	}
+	all := make([]int32, 0, len(l.Flows)+len(l.Rev))
+	isRev := make([]bool, 0, cap(all))
+	i, j := 0, 0
+	for i < len(l.Flows) || j < len(l.Rev) {
+		if j == len(l.Rev) || i < len(l.Flows) && l.Flows[i] < l.Rev[j].Flow {
+			all, isRev = append(all, l.Flows[i]), append(isRev, false)
+			i++
+		} else {
+			all, isRev = append(all, l.Rev[j].Flow), append(isRev, true)
+			j++
+		}
+	}
+	return all, isRev
 }
 
 // Sizes of the packets whose round trip the base RTT counts.
@@ -74,7 +101,24 @@ func accessDelay(hops []topology.Hop, rate units.BitsPerSec, w wire) units.Time 
 // path's slowest rate whose delay restores the downstream round trip. A
 // flow's base RTT in the link network is therefore its base RTT in the
 // full run, up to the serialisation of the hops it merges (a few ns). The
-// link itself runs at its rate less the reverse flows' ACKs (Link.AckRate).
+// link itself runs at its rate less Link.AckRate (the mean rate of the ACKs
+// crossing it against its flows, under ReverseAcksRate; 0 otherwise).
+//
+// The flows of l.Rev (ReverseAcksPackets: the flows whose ACKs cross l)
+// are in the link network too, so that their ACKs cross l as packets, at
+// ACK priority, while they run. Each goes from B's side to A's, the only
+// route being across l's cable from B to A: from B itself when B is a
+// host, else from a host hung off the switch behind l at the slowest rate
+// of its path up to B (its NIC's rate, not FastFactor's: it must not send
+// faster than in the full run); to A itself when A is a host, else out of
+// A by the port its ACKs enter A by in the full run (so PFC and the
+// shared buffer count them as there), to the host behind that port (a
+// sender or an idle host) or to a host hung off a switch standing for the
+// one behind it by a link FastFactor times the slowest rate of the rest
+// of its path. The links of its hosts restore its round trip, so it keeps
+// its base RTT (the mirror of its ACK path's, which ECMP may route apart
+// from its data; on a fat-tree both are the same length). Its messages
+// keep their order among the link's flows'.
 func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr *trace.Trace, dataBytes, ackBytes units.Bytes) (*LinkNet, error) {
 	w := wire{dataBytes, ackBytes}
 	var aPorts []topology.Port // A's ports in the full run (none for a host's NIC)
@@ -122,13 +166,67 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 	if l.Kind == HostUp && ns != 1 || l.Kind == HostDown && nd != 1 {
 		return nil, fmt.Errorf("link %d:%d (%s): %d senders and %d receivers", l.Node, l.Port, l.Kind, ns, nd)
 	}
+	// Reverse flows: each from a host on B's side (B itself when it is a
+	// host, else a host behind the switch behind l) to one on A's side (A
+	// itself when it is a host; else the host behind the port of A its
+	// ACKs enter A by, or a host hung off the switch standing for the one
+	// behind that port), so that the only route in the link network takes
+	// their data across l's cable from B to A and their ACKs across l.
+	type revEnd struct{ host, at int32 } // a host and the port of A (-1: none) it is reached by
+	var rsrcs, rdsts []revEnd
+	var rsrcHop, rdstHop []int // the reverse flow (index into l.Rev) that made each
+	rsrcIdx, rdstIdx := map[revEnd]int32{}, map[revEnd]int32{}
+	revSrc := make([]int32, len(l.Rev)) // index into rsrcs, -1: B itself
+	revDst := make([]int32, len(l.Rev)) // index into rdsts, -1: A itself or the host behind the port
+	revIn := make([]int32, len(l.Rev))  // the port of A its ACKs enter A by (-1 for a host's NIC)
+	for k, r := range l.Rev {
+		f := &flows[r.Flow]
+		if h := r.Path[r.Hop]; h.Node != l.Node || h.Port != l.Port {
+			return nil, fmt.Errorf("link %d:%d: reverse flow %d's ACKs cross %d:%d there", l.Node, l.Port, f.ID, h.Node, h.Port)
+		}
+		revSrc[k], revDst[k], revIn[k] = -1, -1, -1
+		if l.Kind != HostDown {
+			e := revEnd{f.Src, -1}
+			i, ok := rsrcIdx[e]
+			if !ok {
+				i = int32(len(rsrcs))
+				rsrcIdx[e] = i
+				rsrcs, rsrcHop = append(rsrcs, e), append(rsrcHop, k)
+			}
+			revSrc[k] = i
+		}
+		if l.Kind == HostUp {
+			continue
+		}
+		prev := r.Path[r.Hop-1]
+		in := full.Nodes[prev.Node].Ports[prev.Port].PeerPort
+		revIn[k] = in
+		if int(prev.Node) < full.NumHosts {
+			if inFrom[in] == 2 {
+				return nil, fmt.Errorf("link %d:%d: port %d leads to host %d and to a switch", l.Node, l.Port, in, prev.Node)
+			}
+			continue // the host behind the port: a sender or an idle host
+		}
+		if inFrom[in] == 1 {
+			return nil, fmt.Errorf("link %d:%d: port %d leads to a host and to switch %d", l.Node, l.Port, in, prev.Node)
+		}
+		inFrom[in] = 2 // a switch stands for prev.Node, feeding l or not
+		e := revEnd{f.Dst, in}
+		i, ok := rdstIdx[e]
+		if !ok {
+			i = int32(len(rdsts))
+			rdstIdx[e] = i
+			rdsts, rdstHop = append(rdsts, e), append(rdstHop, k)
+		}
+		revDst[k] = i
+	}
 	idle := 0
 	for j := range aPorts {
 		if j != int(l.Port) && inFrom[j] == 0 {
 			idle++
 		}
 	}
-	hosts := ns + nd + idle
+	hosts := ns + nd + idle + len(rsrcs) + len(rdsts)
 	topo := &topology.Topology{Name: fmt.Sprintf("link %d:%d", l.Node, l.Port), NumHosts: hosts}
 	add := func(kind topology.Kind, name string) int32 {
 		id := int32(len(topo.Nodes))
@@ -157,6 +255,12 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 		if j != int(l.Port) && inFrom[j] == 0 {
 			node[j] = add(topology.Host, "idle"+strconv.Itoa(j))
 		}
+	}
+	for _, e := range rsrcs {
+		add(topology.Host, "rsrc"+strconv.Itoa(int(e.host)))
+	}
+	for _, e := range rdsts {
+		add(topology.Host, "rdst"+strconv.Itoa(int(e.host))+"@"+strconv.Itoa(int(e.at)))
 	}
 	// The node transmitting on l, and the node receiving from it.
 	from, to := int32(0), int32(ns)
@@ -207,24 +311,59 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 			connect(to, int32(ns+j), rate, accessDelay(down, rate, w))
 		}
 	}
+	// The reverse flows' hosts: a source behind the switch behind l at
+	// the slowest rate of its path to B (its NIC's rate, as in the full
+	// run), a destination behind a switch standing for an upstream one by
+	// a link FastFactor times the slowest rate of its path from there;
+	// each with the delay that restores that part of the round trip.
+	rs, rd := int32(ns+nd+idle), int32(ns+nd+idle+len(rsrcs))
+	for i := range rsrcs {
+		r := &l.Rev[rsrcHop[i]]
+		up := r.Path[r.Hop+1:] // from B to the source, as its ACKs go
+		rate := topology.PathBottleneck(up)
+		connect(rs+int32(i), to, rate, accessDelay(up, rate, w))
+	}
+	for i, e := range rdsts {
+		r := &l.Rev[rdstHop[i]]
+		down := r.Path[:r.Hop-1] // from the destination to the switch behind A's port
+		rate := topology.PathBottleneck(down) * FastFactor
+		connect(node[e.at], rd+int32(i), rate, accessDelay(down, rate, w))
+	}
 	if err := topo.Validate(); err != nil {
 		return nil, fmt.Errorf("link %d:%d network: %w", l.Node, l.Port, err)
 	}
-	// The workload: the link's flows' messages in trace order.
-	net := &LinkNet{Topology: topo, Flows: l.Flows}
+	// The workload: the link's flows' messages and its reverse flows' in
+	// trace order.
+	net := &LinkNet{Topology: topo}
+	net.Flows, net.Reverse = netFlows(l)
 	sub := &trace.Trace{Hosts: hosts}
-	type msgOf struct{ msg, flow, src int32 }
+	type msgOf struct{ msg, flow, src, dst int32 }
 	var idx []msgOf
 	for k, fi := range l.Flows {
 		for _, m := range flows[fi].Msgs {
-			idx = append(idx, msgOf{m, fi, senderOf[k]})
+			idx = append(idx, msgOf{m, fi, senderOf[k], int32(ns) + dstIdx[flows[fi].Dst]})
+		}
+	}
+	for k, r := range l.Rev {
+		src, dst := to, from // B and A themselves
+		if revSrc[k] >= 0 {
+			src = rs + revSrc[k]
+		}
+		switch {
+		case revDst[k] >= 0:
+			dst = rd + revDst[k]
+		case revIn[k] >= 0:
+			dst = node[revIn[k]] // the host behind A's port
+		}
+		for _, m := range flows[r.Flow].Msgs {
+			idx = append(idx, msgOf{m, r.Flow, src, dst})
 		}
 	}
 	slices.SortFunc(idx, func(a, b msgOf) int { return cmp.Compare(a.msg, b.msg) })
 	for _, x := range idx {
 		m := tr.Messages[x.msg]
 		f := &flows[x.flow]
-		m.Src, m.Dst = x.src, int32(ns)+dstIdx[f.Dst]
+		m.Src, m.Dst = x.src, x.dst
 		m.FlowID = int64(f.ID)
 		m.Deps, m.Gap = nil, 0
 		m.CollectiveID, m.Iteration = trace.NoCollective, trace.NoIteration

@@ -79,7 +79,9 @@ type linkRecord struct {
 // with another construction is simulated again rather than reused. 2: the
 // switch feeding the link has the full run's ports and ingress ports; 3:
 // each flow's algorithm is given its full-run path's base RTT and hops
-// (replay.Config.FlowCC).
+// (replay.Config.FlowCC). With ReverseAcksPackets the hash also says so
+// (the link networks then carry the reverse flows; the hash of a link
+// under ReverseAcksRate is what it was before that choice existed).
 const LinkNetRevision = 3
 
 // LinkItems lists the plan's simulated links under scenario: each one's
@@ -89,10 +91,14 @@ const LinkNetRevision = 3
 // chose it, and run again when the version or the inputs change.
 func (p *Plan) LinkItems(scenario string) []LinkItem {
 	out := make([]LinkItem, len(p.sim))
+	rev := ""
+	if p.opt.ReverseAcks == ReverseAcksPackets {
+		rev = "reverse acks packets\n"
+	}
 	for k, i := range p.sim {
 		name := p.LinkName(i)
-		h := sha256.Sum256([]byte(fmt.Sprintf("ccreplay estimate link\nversion %s\nlink network %d\nscenario %s\nlink %d %s\nflows %d\n",
-			version.Version, LinkNetRevision, scenario, i, name, len(p.links[i].Flows))))
+		h := sha256.Sum256([]byte(fmt.Sprintf("ccreplay estimate link\nversion %s\nlink network %d\n%sscenario %s\nlink %d %s\nflows %d\n",
+			version.Version, LinkNetRevision, rev, scenario, i, name, len(p.links[i].Flows))))
 		out[k] = LinkItem{Index: i, Link: name, Dir: "link=" + strconv.Itoa(i), Hash: hex.EncodeToString(h[:])}
 	}
 	return out

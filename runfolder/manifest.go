@@ -62,6 +62,7 @@ type EstimateEcho struct {
 	PoolFlows      int     `json:"pool_flows"`       // about how many flows each cluster's link simulations carry together
 	Aggregate      string  `json:"aggregate"`        // own or sample
 	Combine        string  `json:"combine"`          // max or sum of a flow's delays along its path
+	ReverseAcks    string  `json:"reverse_acks"`     // rate (the link slower by its reverse flows' mean ACK rate) or packets (those flows in its link network)
 	FastFactor     int     `json:"fast_factor"`      // receivers' link rate over the downstream path's slowest
 	BucketMinFlows int     `json:"bucket_min_flows"` // least flows per size bucket of a link's delays
 	BucketSpread   int     `json:"bucket_spread"`    // least largest/smallest flow size within a bucket

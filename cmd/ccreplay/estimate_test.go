@@ -156,6 +156,56 @@ func TestEstimateBadInput(t *testing.T) {
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "--pool-flows") {
 		t.Fatalf("--pool-flows 0: exit %d\n%s", r.code, r.stderr)
 	}
+	r = runCLI(t, append([]string{"estimate", "--reverse-acks", "mean", "--out", filepath.Join(t.TempDir(), "w")}, estArgs...)...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, `--reverse-acks "mean": want rate or packets`) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Fatalf("--reverse-acks mean: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestEstimateReverseAcks: --reverse-acks packets runs the link networks
+// with the flows whose ACKs cross each link (the manifest says so, the
+// link folder's link.json counts them) and estimates every flow; the
+// links simulated under rate are not reused for packets (each link's hash
+// has the choice).
+func TestEstimateReverseAcks(t *testing.T) {
+	dir := t.TempDir()
+	links := filepath.Join(dir, "links")
+	rate := filepath.Join(dir, "rate")
+	runCLI(t, append([]string{"estimate", "--out", rate, "-j", "1", "--links-dir", links}, estArgs...)...).mustSucceed(t)
+	pk := filepath.Join(dir, "packets")
+	r := runCLI(t, append([]string{"estimate", "--out", pk, "-j", "1", "--links-dir", links, "--reverse-acks", "packets", "--stats"}, estArgs...)...)
+	r.mustSucceed(t)
+	for name, want := range map[string]string{rate: estimate.ReverseAcksRate, pk: estimate.ReverseAcksPackets} {
+		man, err := runfolder.ReadManifest(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if man.Estimate == nil || man.Estimate.ReverseAcks != want {
+			t.Fatalf("%s: estimate %+v, want reverse_acks %s", name, man.Estimate, want)
+		}
+	}
+	if len(readFlows(t, pk)) != len(readFlows(t, rate)) {
+		t.Fatal("the two estimates have different flows")
+	}
+	m, err := estimate.ReadLinksManifest(links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	carried := 0
+	for _, it := range m.Links {
+		b, err := os.ReadFile(filepath.Join(links, it.Dir, estimate.OutcomeFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s estimate.LinkSim
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		carried += s.ReverseFlows
+	}
+	if carried == 0 {
+		t.Fatalf("no link simulation of the packets estimate carried reverse flows")
+	}
 }
 
 // TestSweepEstimate: a sweep of kind estimate writes an estimate's folder

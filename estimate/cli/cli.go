@@ -102,7 +102,11 @@ func (o *CommandOptions) MethodOptions() (estimate.Options, error) {
 	if o.Combine != estimate.CombineMax && o.Combine != estimate.CombineSum {
 		return estimate.Options{}, clierr.Usagef("--combine %q: want %s or %s", o.Combine, estimate.CombineMax, estimate.CombineSum)
 	}
-	opt := estimate.Options{Tolerance: o.Tolerance, PoolFlows: o.PoolFlows, Jobs: o.Jobs, Aggregate: o.Aggregate, Timings: o.Timings, Combine: o.Combine}
+	if o.ReverseAcks != estimate.ReverseAcksRate && o.ReverseAcks != estimate.ReverseAcksPackets {
+		return estimate.Options{}, clierr.Usagef("--reverse-acks %q: want %s or %s", o.ReverseAcks, estimate.ReverseAcksRate, estimate.ReverseAcksPackets)
+	}
+	opt := estimate.Options{Tolerance: o.Tolerance, PoolFlows: o.PoolFlows, Jobs: o.Jobs, Aggregate: o.Aggregate, Timings: o.Timings, Combine: o.Combine,
+		ReverseAcks: o.ReverseAcks}
 	if o.NoCluster {
 		opt.Tolerance = -1
 	}

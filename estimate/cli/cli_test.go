@@ -10,7 +10,7 @@ import (
 )
 
 func validOptions() CommandOptions {
-	return CommandOptions{Inputs: Inputs{Tolerance: estimate.DefaultTolerance, PoolFlows: estimate.DefaultPoolFlows},
+	return CommandOptions{Inputs: Inputs{Tolerance: estimate.DefaultTolerance, PoolFlows: estimate.DefaultPoolFlows, ReverseAcks: estimate.ReverseAcksRate},
 		Jobs: 1, Aggregate: estimate.AggregateOwn, Combine: estimate.CombineMax}
 }
 
@@ -18,11 +18,12 @@ func validOptions() CommandOptions {
 // a negative tolerance (every link simulated).
 func TestMethodOptions(t *testing.T) {
 	bad := map[string]func(*CommandOptions){
-		"--tolerance":  func(o *CommandOptions) { o.Tolerance = -0.1 },
-		"--pool-flows": func(o *CommandOptions) { o.PoolFlows = 0 },
-		"--jobs":       func(o *CommandOptions) { o.Jobs = 0 },
-		"--aggregate":  func(o *CommandOptions) { o.Aggregate = "mean" },
-		"--combine":    func(o *CommandOptions) { o.Combine = "min" },
+		"--tolerance":    func(o *CommandOptions) { o.Tolerance = -0.1 },
+		"--pool-flows":   func(o *CommandOptions) { o.PoolFlows = 0 },
+		"--jobs":         func(o *CommandOptions) { o.Jobs = 0 },
+		"--aggregate":    func(o *CommandOptions) { o.Aggregate = "mean" },
+		"--combine":      func(o *CommandOptions) { o.Combine = "min" },
+		"--reverse-acks": func(o *CommandOptions) { o.ReverseAcks = "mean" },
 	}
 	for flag, spoil := range bad {
 		o := validOptions()
@@ -82,11 +83,18 @@ func TestLinkIndexes(t *testing.T) {
 }
 
 // A task plans again with the flags as given (sorted), one job and the
-// default aggregation, whatever order the manifest lists them in.
+// default aggregation, whatever order the manifest lists them in, and the
+// reverse ACKs as the manifest has them (rate when it has none: written
+// before the choice).
 func TestInputsCommandOptions(t *testing.T) {
 	in := Inputs{Workload: "w", CCA: "dcqcn", Seed: 7, Set: []string{"workload", "cca", "seed"}, Tolerance: 0.2, PoolFlows: 3}
 	o := in.commandOptions()
-	if strings.Join(o.Set, ",") != "cca,seed,workload" || o.Jobs != 1 || o.Aggregate != estimate.AggregateOwn || o.Combine != estimate.CombineMax {
+	if strings.Join(o.Set, ",") != "cca,seed,workload" || o.Jobs != 1 || o.Aggregate != estimate.AggregateOwn || o.Combine != estimate.CombineMax ||
+		o.ReverseAcks != estimate.ReverseAcksRate {
+		t.Fatalf("%+v", o)
+	}
+	in.ReverseAcks = estimate.ReverseAcksPackets
+	if o := in.commandOptions(); o.ReverseAcks != estimate.ReverseAcksPackets {
 		t.Fatalf("%+v", o)
 	}
 	if in.Set[0] != "workload" {

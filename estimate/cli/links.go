@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,6 +43,10 @@ type Inputs struct {
 	Tolerance float64 `json:"tolerance"`
 	PoolFlows int     `json:"pool_flows"`
 	NoCluster bool    `json:"no_cluster"`
+	// ReverseAcks is how the link networks carry the ACKs crossing the
+	// link against its flows (estimate.ReverseAcksRate or
+	// ReverseAcksPackets): in each link's hash, not the scenario's.
+	ReverseAcks string `json:"reverse_acks,omitempty"`
 }
 
 // commandOptions are the estimate options of in, as the command line
@@ -49,6 +54,7 @@ type Inputs struct {
 func (in Inputs) commandOptions() *CommandOptions {
 	in.Set = slices.Clone(in.Set)
 	slices.Sort(in.Set)
+	in.ReverseAcks = cmp.Or(in.ReverseAcks, estimate.ReverseAcksRate) // a manifest written before the choice
 	return &CommandOptions{Inputs: in, Jobs: 1, Aggregate: estimate.AggregateOwn, Combine: estimate.CombineMax}
 }
 
@@ -63,7 +69,7 @@ func (o *CommandOptions) scenario(st *runconfig.Setup, p *estimate.Plan) (string
 		return "", nil, err
 	}
 	sc := in
-	sc.Tolerance, sc.PoolFlows, sc.NoCluster = 0, 0, false
+	sc.Tolerance, sc.PoolFlows, sc.NoCluster, sc.ReverseAcks = 0, 0, false, ""
 	// Only the flags that shape the scenario are hashed.
 	sc.Set = slices.DeleteFunc(slices.Clone(in.Set), func(k string) bool {
 		return !slices.Contains([]string{"config", "trace", "workload", "hpcc-config", "topology", "cca", "cca-param", "seed", "max-time"}, k)
