@@ -164,6 +164,7 @@ type linkSim struct {
 	paused     int64 // ns over its ports
 	dropped    int64
 	unfinished int64
+	reverse    int // flows carried for their ACKs only
 }
 
 // Run estimates tr under cfg (the configuration replay.Run would take) by
@@ -322,7 +323,8 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 	for _, i := range p.sim {
 		s := sims[i]
 		all[i] = linkSim{delays: NewDelays(s.rows(), p.cont[i], NormWindow(p.links[i].Kind, win[i])), wall: time.Duration(s.WallNs), events: s.Events,
-			end: units.Time(s.SimEndNs) * units.Nanosecond, paused: s.PausedNs, dropped: s.DroppedPkts, unfinished: s.Unfinished}
+			end: units.Time(s.SimEndNs) * units.Nanosecond, paused: s.PausedNs, dropped: s.DroppedPkts, unfinished: s.Unfinished,
+			reverse: s.ReverseFlows}
 		res.Events += s.Events
 		res.SimEnd = max(res.SimEnd, all[i].end)
 	}

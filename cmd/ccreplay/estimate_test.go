@@ -164,9 +164,10 @@ func TestEstimateBadInput(t *testing.T) {
 
 // TestEstimateReverseAcks: --reverse-acks packets runs the link networks
 // with the flows whose ACKs cross each link (the manifest says so, the
-// link folder's link.json counts them) and estimates every flow; the
-// links simulated under rate are not reused for packets (each link's hash
-// has the choice).
+// link folder's link.json and links.parquet count them) and estimates
+// every flow. It runs in the link folder of a rate estimate of the same
+// scenario, whose links it must not reuse (each link's hash has the
+// choice): reused, they would carry no reverse flows.
 func TestEstimateReverseAcks(t *testing.T) {
 	dir := t.TempDir()
 	links := filepath.Join(dir, "links")
@@ -205,6 +206,21 @@ func TestEstimateReverseAcks(t *testing.T) {
 	}
 	if carried == 0 {
 		t.Fatalf("no link simulation of the packets estimate carried reverse flows")
+	}
+	// links.parquet says as much, link by link (read back with Arrow).
+	rows, err := arrowread.ReadLinks(filepath.Join(pk, runfolder.LinksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inRows := int64(0)
+	for _, r := range rows {
+		if !r.Simulated && r.ReverseFlows != 0 {
+			t.Fatalf("represented link %d: %d reverse flows", r.LinkID, r.ReverseFlows)
+		}
+		inRows += r.ReverseFlows
+	}
+	if inRows != int64(carried) {
+		t.Fatalf("links.parquet counts %d reverse flows, the link folder %d", inRows, carried)
 	}
 }
 

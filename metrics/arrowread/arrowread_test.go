@@ -468,7 +468,8 @@ func BenchmarkScanPackets(b *testing.B) {
 }
 
 // pfc_paused_ns came to version 2 after files of that version were
-// written: a version 2 flows.parquet without it reads it as unknown (-1),
+// written: a version 2 flows.parquet without it reads it as unknown (-1)
+// (and a links.parquet without reverse_flows as 0),
 // while a column every version 2 file has is still required.
 func TestLateV2Column(t *testing.T) {
 	dir := t.TempDir()
@@ -492,6 +493,19 @@ func TestLateV2Column(t *testing.T) {
 	writeArrowFile(t, path, without("concurrent_bytes"), &good)
 	if _, err := ReadFlows(path); err == nil || !strings.Contains(err.Error(), `missing column "concurrent_bytes" (int64)`) {
 		t.Errorf("v2 "+runfolder.FlowsFile+" without concurrent_bytes: %v", err)
+	}
+	// reverse_flows came to links.parquet with estimate --reverse-acks:
+	// an estimate written before it carried no reverse flows (0).
+	var links []arrow.Field
+	for _, f := range arrowFields(linkCols) {
+		if f.Name != "reverse_flows" {
+			links = append(links, f)
+		}
+	}
+	path = filepath.Join(dir, "before-reverse-flows.parquet")
+	writeArrowFile(t, path, links, &good)
+	if rows, err := ReadLinks(path); err != nil || len(rows) != 1 || rows[0] != (v2.LinkRow{}) {
+		t.Errorf("v2 "+runfolder.LinksFile+" without reverse_flows: %v, %+v", err, rows)
 	}
 	path = filepath.Join(dir, "all.parquet")
 	writeArrowFile(t, path, arrowFields(flowCols), &good)

@@ -24,4 +24,5 @@ type LinkRow struct {
 	DroppedPkts   int64   `parquet:"dropped_pkts"`   // packets dropped in its (representative's) simulation
 	Unfinished    int64   `parquet:"unfinished"`     // flows of its (representative's) simulation that did not finish
 	Warnings      string  `parquet:"warnings,dict"`  // ;-separated: pfc, drops, load>95%, unfinished; empty when none
+	ReverseFlows  int64   `parquet:"reverse_flows"`  // flows its simulation carried for their ACKs only (--reverse-acks packets; 0 when not simulated)
 }
