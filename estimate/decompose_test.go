@@ -1,7 +1,9 @@
 package estimate
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/internal/replaytest"
@@ -409,5 +411,33 @@ func TestReverseAcks(t *testing.T) {
 	}
 	if got := net.Topology.Nodes[len(net.Topology.Nodes)-2].Ports; got[len(got)-1].Rate != 40*units.Gbps-1_920_000_000 {
 		t.Fatalf("the bottleneck in its link network runs at %d b/s, want 40 Gb/s less its reverse ACKs", got[len(got)-1].Rate)
+	}
+}
+
+// A link whose reverse flows were found for another link (their ACK hop
+// is not the link) is refused with an error naming both, not built into
+// a network whose ACKs would cross the wrong cable.
+func TestLinkNetRefusesForeignReverseFlows(t *testing.T) {
+	tr, flows, links := dumbbellLinks(t)
+	topo := dumbbellTopo(t)
+	ReverseFlows(topo, links, flows)
+	var donor, target *Link
+	for i := range links {
+		switch {
+		case donor == nil && len(links[i].Rev) > 0:
+			donor = &links[i]
+		case donor != nil && target == nil && links[i].Kind == donor.Kind:
+			target = &links[i]
+		}
+	}
+	if donor == nil || target == nil {
+		t.Fatal("the dumbbell has no two links of one kind with reverse flows")
+	}
+	bad := *target
+	bad.Rev = donor.Rev
+	_, err := BuildLinkNet(topo, &bad, flows, tr, 1048, 60)
+	want := fmt.Sprintf("link %d:%d: reverse flow", target.Node, target.Port)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "ACKs cross") {
+		t.Fatalf("BuildLinkNet with another link's reverse flows: %v, want an error starting %q", err, want)
 	}
 }

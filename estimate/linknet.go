@@ -75,6 +75,19 @@ func accessDelay(hops []topology.Hop, rate units.BitsPerSec, w wire) units.Time 
 	return max(d, 0)
 }
 
+// intern returns k's index in keys, appending k, and hop (the flow that
+// brought it), when idx does not have it yet: the link network's hosts are
+// numbered in the order of the flows that first need them.
+func intern[K comparable](idx map[K]int32, keys *[]K, hops *[]int, k K, hop int) int32 {
+	if i, ok := idx[k]; ok {
+		return i
+	}
+	i := int32(len(*keys))
+	idx[k] = i
+	*keys, *hops = append(*keys, k), append(*hops, hop)
+	return i
+}
+
 // BuildLinkNet builds link l's network (see Link, LinkNet) from topo, the
 // full run's topology. flows are the full run's flows, tr its trace;
 // dataBytes and ackBytes are the wire sizes of a full data packet and of
@@ -145,17 +158,8 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 				inFrom[s.in] = 1
 			}
 		}
-		i, ok := srcIdx[s]
-		if !ok {
-			i = int32(len(srcs))
-			srcIdx[s] = i
-			srcs, srcHop = append(srcs, s), append(srcHop, k)
-		}
-		senderOf[k] = i
-		if _, ok := dstIdx[f.Dst]; !ok {
-			dstIdx[f.Dst] = int32(len(dsts))
-			dsts, dstHop = append(dsts, f.Dst), append(dstHop, k)
-		}
+		senderOf[k] = intern(srcIdx, &srcs, &srcHop, s, k)
+		intern(dstIdx, &dsts, &dstHop, f.Dst, k)
 	}
 	for s := range srcIdx {
 		if _, ok := dstIdx[s.host]; ok {
@@ -186,14 +190,7 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 		}
 		revSrc[k], revDst[k], revIn[k] = -1, -1, -1
 		if l.Kind != HostDown {
-			e := revEnd{f.Src, -1}
-			i, ok := rsrcIdx[e]
-			if !ok {
-				i = int32(len(rsrcs))
-				rsrcIdx[e] = i
-				rsrcs, rsrcHop = append(rsrcs, e), append(rsrcHop, k)
-			}
-			revSrc[k] = i
+			revSrc[k] = intern(rsrcIdx, &rsrcs, &rsrcHop, revEnd{f.Src, -1}, k)
 		}
 		if l.Kind == HostUp {
 			continue
@@ -211,14 +208,7 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 			return nil, fmt.Errorf("link %d:%d: port %d leads to a host and to switch %d", l.Node, l.Port, in, prev.Node)
 		}
 		inFrom[in] = 2 // a switch stands for prev.Node, feeding l or not
-		e := revEnd{f.Dst, in}
-		i, ok := rdstIdx[e]
-		if !ok {
-			i = int32(len(rdsts))
-			rdstIdx[e] = i
-			rdsts, rdstHop = append(rdsts, e), append(rdstHop, k)
-		}
-		revDst[k] = i
+		revDst[k] = intern(rdstIdx, &rdsts, &rdstHop, revEnd{f.Dst, in}, k)
 	}
 	idle := 0
 	for j := range aPorts {
