@@ -75,6 +75,7 @@ embedded default policy.`,
 	fl.StringVar(&o.Monotone, "monotone", "none", `monotone constraints of the trees, FEATURE=-1 (action never rises with it) or =1, comma-separated, or "none"`)
 	fl.StringVar(&o.Augment, "augment-rates", "none", `add to every fitted pair copies with rate_frac and prev_rate_frac times each of these factors (comma-separated), labelled by the teacher, or "none"`)
 	fl.StringVar(&o.Select, "select-flows", "24,48,96,192", `keep the round's student whose smallest many-to-one FR over these flow counts is highest (comma-separated), or "none" for the last round's`)
+	fl.BoolVar(&o.KeepRounds, "keep-rounds", false, "also write every round's student, kept or not, to DIR/"+cli.RoundsDir+"/round-NN.json (NN from 00), for a selection of your own")
 	fl.BoolVar(&o.JSON, "json", false, "print "+runfolder.DistillFile+" to stdout instead of the text summary")
 	return c
 }

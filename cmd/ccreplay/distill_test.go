@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ccreplay/ccreplay/cca/rlcc"
+	"github.com/ccreplay/ccreplay/rl/cli"
 	"github.com/ccreplay/ccreplay/rl/distill"
 	"github.com/ccreplay/ccreplay/runfolder"
 )
@@ -93,5 +96,41 @@ func TestEvalRLCCCLI(t *testing.T) {
 	var rows []map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || len(rows) != 1 || rows[0]["algorithm"] != "rlcc" {
 		t.Fatalf("--json rows %v (%v):\n%s", rows, err, r.stdout)
+	}
+}
+
+// TestDistillCLIKeepRounds: --keep-rounds writes every round's student,
+// each a loadable trees policy, and the kept round's is policy.json byte
+// for byte (here the selection keeps the round distill.json names).
+func TestDistillCLIKeepRounds(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	runCLI(t, fastDistill(dir, "--keep-rounds", "--eval-flows", "none")...).mustSucceed(t)
+	var rep distill.Report
+	if b, err := os.ReadFile(filepath.Join(dir, runfolder.DistillFile)); err != nil || json.Unmarshal(b, &rep) != nil || rep.Fit == nil {
+		t.Fatalf("distill.json: %v", err)
+	}
+	read := func(f string) string {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	kept := read(filepath.Join(dir, runfolder.PolicyFile))
+	for r := range 2 {
+		f := filepath.Join(dir, cli.RoundsDir, cli.RoundFile(r))
+		p, err := rlcc.LoadFile(f)
+		if err != nil || p.Kind != rlcc.KindTrees {
+			t.Fatalf("round %d: %v (%+v)", r, err, p)
+		}
+		if same := read(f) == kept; same != (r == rep.Fit.SelectedRound) {
+			t.Errorf("round %d's file equal to policy.json: %v, selected round %d", r, same, rep.Fit.SelectedRound)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, cli.RoundsDir, cli.RoundFile(2))); !os.IsNotExist(err) {
+		t.Errorf("a third round's file: %v", err)
+	}
+	if m, err := runfolder.ReadTraining(dir); err != nil || !slices.Contains(m.Files, cli.RoundsDir) {
+		t.Fatalf("manifest %+v, %v", m, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -37,7 +38,9 @@ type Distill struct {
 	Monotone     string
 	Augment      string
 	Select       string
-	JSON         bool
+	// KeepRounds writes every round's student to DIR/rounds/round-NN.json.
+	KeepRounds bool
+	JSON       bool
 }
 
 // Options checks the flag values and turns them into the distillation's
@@ -156,6 +159,11 @@ func (o *Distill) Run(env Env) error {
 	if err := output.WriteJSONAtomic(filepath.Join(st.Dir, runfolder.DistillFile), rep); err != nil {
 		return err
 	}
+	if o.KeepRounds {
+		if err := writeRounds(st.Dir, res.RoundStudents); err != nil {
+			return err
+		}
+	}
 	if err := commitTraining(st, "distill rlcc", o.Seed); err != nil {
 		return err
 	}
@@ -174,4 +182,25 @@ func (e Env) distillProgress() func(eval.Result) {
 	return func(r eval.Result) {
 		fmt.Fprintf(e.Err, "%s on %d to 1: GP %.2f latency %.2f us (%v)\n", r.Label, r.Flows, r.Goodput, r.Latency, time.Since(start).Round(time.Second))
 	}
+}
+
+// RoundsDir is the folder of a distillation's every round's student
+// (--keep-rounds), inside its output folder.
+const RoundsDir = "rounds"
+
+// RoundFile is round r's (0-based) student's file name in RoundsDir.
+func RoundFile(r int) string { return fmt.Sprintf("round-%02d.json", r) }
+
+// writeRounds writes each round's student into dir/RoundsDir.
+func writeRounds(dir string, students []*rlcc.Policy) error {
+	rd := filepath.Join(dir, RoundsDir)
+	if err := os.MkdirAll(rd, 0o755); err != nil {
+		return err
+	}
+	for r, p := range students {
+		if err := output.WriteJSONAtomic(filepath.Join(rd, RoundFile(r)), p.File()); err != nil {
+			return err
+		}
+	}
+	return nil
 }

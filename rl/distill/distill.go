@@ -376,6 +376,10 @@ type Result struct {
 	// selection.
 	RoundFR       []float64 `json:"round_fr,omitempty"`
 	SelectedRound int       `json:"selected_round"`
+	// RoundStudents is every round's student, round 0 first, whichever is
+	// kept: for a selection of one's own (`distill rlcc --keep-rounds`
+	// writes them). Not in distill.json.
+	RoundStudents []*rlcc.Policy `json:"-"`
 	// AugmentedPairs counts the fitted pairs that are rate copies
 	// (Options.AugmentRates), included in TrainPairs.
 	AugmentedPairs int `json:"augmented_pairs,omitempty"`
@@ -462,6 +466,7 @@ func Distill(o Options) (*Result, error) {
 		if student, err = rlcc.NewTreePolicy(e, teacher.AMin, teacher.AMax, o.ProducedBy); err != nil {
 			return nil, fmt.Errorf("distill: %w", err)
 		}
+		res.RoundStudents = append(res.RoundStudents, student)
 		if len(o.SelectFlows) == 0 {
 			kept, keptE = student, e
 			continue
