@@ -1,10 +1,13 @@
 package estimate
 
 import (
+	"cmp"
+	"math"
+	"slices"
+
 	"github.com/ccreplay/ccreplay/replay"
 	"github.com/ccreplay/ccreplay/topology"
 	"github.com/ccreplay/ccreplay/units"
-	"math"
 )
 
 // LinkKind says where a link sits, which decides the shape of its link
@@ -52,6 +55,12 @@ type Link struct {
 	// link network as flows of their own, from B's side to A's, so that
 	// their ACKs cross the link as packets while they run.
 	Rev []RevFlow
+	// Side are the flows of the link's senders that do not cross it but
+	// may run beside the link's flows from the same host (SenderFlows; nil
+	// until set), in flow order: with SenderNICsShared they run in the
+	// link network from the same sender, so that the host's NIC is shared
+	// as in the full run.
+	Side []int32
 }
 
 // RevFlow is a flow whose ACKs cross a link.
@@ -87,6 +96,59 @@ func ReverseFlows(topo *topology.Topology, links []Link, flows []replay.FlowPath
 				l.Rev = append(l.Rev, RevFlow{Flow: int32(fi), Path: path, Hop: int32(h)})
 			}
 		}
+	}
+}
+
+// SenderLife is how long, in multiples of its ideal FCT from its release,
+// a flow is taken to run when SenderFlows decides which of a host's flows
+// may share its NIC: the WebSearch runs' p99 slowdown at 30-50 % load is
+// about 5 to 10 (docs/ESTIMATE.md).
+const SenderLife = 8
+
+// SenderFlows sets each link's Side: for each source host of the link's
+// flows, the host's other flows (not crossing the link, not among its
+// reverse flows) whose lives overlap the life of one of the link's flows
+// from that host, a flow's life running from its release for life[i]
+// (SenderLife times its ideal FCT, say). In the full run they share the
+// host's NIC with the link's flows. A host's NIC (a host-up link) carries
+// every flow of the host, so it has none.
+func SenderFlows(links []Link, flows []replay.FlowPath, life []units.Time) {
+	bySrc := map[int32][]int32{}
+	for fi := range flows {
+		bySrc[flows[fi].Src] = append(bySrc[flows[fi].Src], int32(fi))
+	}
+	type span struct{ from, to units.Time }
+	for i := range links {
+		l := &links[i]
+		l.Side = nil
+		if l.Kind == HostUp {
+			continue
+		}
+		own := map[int32][]span{} // per source host, its flows' lives
+		var hosts []int32
+		for _, fi := range l.Flows {
+			f := &flows[fi]
+			if _, ok := own[f.Src]; !ok {
+				hosts = append(hosts, f.Src)
+			}
+			own[f.Src] = append(own[f.Src], span{f.Start, f.Start + life[fi]})
+		}
+		for _, h := range hosts {
+			lives := own[h]
+			for _, g := range bySrc[h] {
+				if _, found := slices.BinarySearch(l.Flows, g); found {
+					continue
+				}
+				if _, found := slices.BinarySearchFunc(l.Rev, g, func(r RevFlow, g int32) int { return cmp.Compare(r.Flow, g) }); found {
+					continue
+				}
+				from, to := flows[g].Start, flows[g].Start+life[g]
+				if slices.ContainsFunc(lives, func(s span) bool { return s.from < to && from < s.to }) {
+					l.Side = append(l.Side, g)
+				}
+			}
+		}
+		slices.Sort(l.Side)
 	}
 }
 

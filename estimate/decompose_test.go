@@ -3,6 +3,8 @@ package estimate
 import (
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -141,10 +143,28 @@ func TestLinkNetDumbbell(t *testing.T) {
 func checkBaseRTTs(t *testing.T, l *Link, net *LinkNet, flows []replay.FlowPath, w wire) {
 	t.Helper()
 	routes := net.Topology.Routes()
-	for _, m := range net.Trace.Messages {
+	for k, m := range net.Trace.Messages {
 		f := &flows[m.FlowID]
 		path := routes.Path(m.Src, m.Dst, 0)
 		got, want := topology.PathBaseRTT(path, w.data, w.ack), topology.PathBaseRTT(f.Path, w.data, w.ack)
+		if net.Side != nil && net.Side[k] && !strings.HasPrefix(net.Topology.Nodes[m.Dst].Name, "sink") {
+			// A sender's other flow that ends at the host behind one of
+			// A's ports keeps the round trip of its first two hops only.
+			if got > want {
+				t.Errorf("link %d:%d sender's flow %d: base RTT %v in the link network, %v in the full one", l.Node, l.Port, f.ID, got, want)
+			}
+			continue
+		}
+		if net.Side != nil && net.Side[k] && got > want {
+			// Its sink's link restores the rest of its round trip unless
+			// the access link it shares with the link's flows (standing
+			// for more of their path than of its own) is longer already.
+			last := path[len(path)-1]
+			if d := net.Topology.Nodes[last.Node].Ports[last.Port].Delay; d != 0 {
+				t.Errorf("link %d:%d sender's flow %d: base RTT %v in the link network, %v in the full one, its sink %v away", l.Node, l.Port, f.ID, got, want, d)
+			}
+			continue
+		}
 		if d := got - want; d < -2 || d > 0 {
 			t.Errorf("link %d:%d flow %d: base RTT %v in the link network, %v in the full one", l.Node, l.Port, f.ID, got, want)
 		}
@@ -166,17 +186,28 @@ func TestLinkNetsFatTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rev := range []bool{false, true} {
-		checkLinkNetsFatTree(t, topo, tr, flows, rev)
+		for _, side := range []bool{false, true} {
+			checkLinkNetsFatTree(t, topo, tr, flows, rev, side)
+		}
 	}
 }
 
 // checkLinkNetsFatTree is TestLinkNetsFatTree with or without the reverse
-// flows (ReverseFlows) in the link networks.
-func checkLinkNetsFatTree(t *testing.T, topo *topology.Topology, tr *trace.Trace, flows []replay.FlowPath, rev bool) {
+// flows (ReverseFlows) and the senders' other flows (SenderFlows, every
+// flow of a sender taken to run beside every other) in the link networks.
+func checkLinkNetsFatTree(t *testing.T, topo *topology.Topology, tr *trace.Trace, flows []replay.FlowPath, rev, side bool) {
 	t.Helper()
 	links := Decompose(topo, flows)
 	if rev {
 		ReverseFlows(topo, links, flows)
+	}
+	nside := 0
+	if side {
+		life := make([]units.Time, len(flows))
+		for i := range life {
+			life[i] = units.Second
+		}
+		SenderFlows(links, flows, life)
 	}
 	w := wire{1048, 60}
 	kinds := map[LinkKind]int{}
@@ -188,10 +219,28 @@ func checkLinkNetsFatTree(t *testing.T, topo *topology.Topology, tr *trace.Trace
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(net.Trace.Messages) != len(l.Flows)+len(l.Rev) || len(net.Flows) != len(net.Trace.Messages) || len(net.Reverse) != len(net.Flows) {
-			t.Fatalf("link %d: %d messages, %d flows for %d flows and %d reverse ones", i, len(net.Trace.Messages), len(net.Flows), len(l.Flows), len(l.Rev))
+		if len(net.Trace.Messages) != len(l.Flows)+len(l.Rev)+len(l.Side) || len(net.Flows) != len(net.Trace.Messages) || len(net.Reverse) != len(net.Flows) || len(net.Side) != len(net.Flows) {
+			t.Fatalf("link %d: %d messages, %d flows for %d flows, %d reverse ones and %d of their senders", i, len(net.Trace.Messages), len(net.Flows), len(l.Flows), len(l.Rev), len(l.Side))
 		}
 		nrev += len(l.Rev)
+		nside += len(l.Side)
+		// A sender's other flows are every flow of the link's source hosts
+		// that does not cross it (here all of them run beside each other).
+		if l.Kind != HostUp {
+			want := 0
+			srcs := map[int32]bool{}
+			for _, fi := range l.Flows {
+				srcs[flows[fi].Src] = true
+			}
+			for fi := range flows {
+				if srcs[flows[fi].Src] && !slices.Contains(l.Flows, int32(fi)) && !slices.ContainsFunc(l.Rev, func(r RevFlow) bool { return r.Flow == int32(fi) }) {
+					want++
+				}
+			}
+			if side && len(l.Side) != want || !side && len(l.Side) != 0 {
+				t.Fatalf("link %d: %d senders' other flows, want %d", i, len(l.Side), want)
+			}
+		}
 		checkBaseRTTs(t, l, net, flows, w)
 		if l.Kind == HostUp {
 			if p := net.Topology.Nodes[0].Ports[0]; p.Rate != l.Rate || p.Delay != l.Delay {
@@ -206,6 +255,9 @@ func checkLinkNetsFatTree(t *testing.T, topo *topology.Topology, tr *trace.Trace
 	}
 	// Each flow's ACKs cross its destination's uplink and its source's
 	// downlink, which carry its own data the other way.
+	if side && nside == 0 {
+		t.Fatal("no link network carries a sender's other flow")
+	}
 	if m := len(flows) * 2; rev && nrev < m {
 		t.Fatalf("links hold %d reverse flows, want at least %d (two host links per flow)", nrev, m)
 	}
@@ -348,6 +400,27 @@ func checkSwitchA(t *testing.T, full *topology.Topology, l *Link, net *LinkNet, 
 	fk, rk := 0, 0 // the next of l.Flows, of l.Rev
 	for k, m := range net.Trace.Messages {
 		path := routes.Path(m.Src, m.Dst, 0)
+		if net.Side != nil && net.Side[k] {
+			// A sender's other flow leaves from a sender of its host and
+			// never crosses l; from a host cabled to A it leaves A by the
+			// port it leaves A by in the full run.
+			g := &flows[m.FlowID]
+			if name := net.Topology.Nodes[m.Src].Name; !strings.HasPrefix(name, "src"+strconv.Itoa(int(g.Src))+"@") {
+				t.Errorf("link %d:%d sender's flow %d of host %d leaves from %s", l.Node, l.Port, g.ID, g.Src, name)
+			}
+			for h := 1; h < len(path); h++ {
+				if path[h].Node != up.ID {
+					continue
+				}
+				if path[h].Port == l.Port {
+					t.Errorf("link %d:%d sender's flow %d crosses the link", l.Node, l.Port, g.ID)
+				}
+				if g.Path[0].Node == g.Src && g.Path[1].Node == l.Node && path[h].Port != g.Path[1].Port {
+					t.Errorf("link %d:%d sender's flow %d leaves the switch by port %d, in the full run by %d", l.Node, l.Port, g.ID, path[h].Port, g.Path[1].Port)
+				}
+			}
+			continue
+		}
 		if net.Reverse[k] {
 			// A reverse flow's data crosses l's cable into A, and leaves A
 			// by the port its ACKs enter A by in the full run.
@@ -439,5 +512,86 @@ func TestLinkNetRefusesForeignReverseFlows(t *testing.T) {
 	want := fmt.Sprintf("link %d:%d: reverse flow", target.Node, target.Port)
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "ACKs cross") {
 		t.Fatalf("BuildLinkNet with another link's reverse flows: %v, want an error starting %q", err, want)
+	}
+}
+
+// TestSenderFlowsDumbbell checks by hand the senders' other flows of the
+// dumbbell's links and three link networks that carry them. h0 sends f0
+// (0->2, at 0) and f2 (0->1, at 2 us); with lives of 100 us each runs
+// beside the other. f2 is then beside f0 on the bottleneck (4:2) and on
+// the right switch's port to h2 (5:0), and f0 beside f2 on the left
+// switch's port to h1 (4:1); h1, h2 and h3 send one flow or none, and a
+// host's own NIC carries all its flows, so no other link has any. With
+// lives of 1 ns no two flows overlap and no link has any.
+//   - 5:0: h0 is behind the feeder standing for the left switch, so f2
+//     goes from h0's sender over its access link (h0's NIC) to a sink hung
+//     off that feeder, whose link restores the rest of f2's round trip.
+//   - 4:1: h0 is cabled to A, so f0 leaves A by port 2, as in the full
+//     run, to the idle host behind it.
+//   - 4:2: f2 leaves A by port 1 to h1, the sender of f1 there.
+//
+// In the fat-tree of TestLinkNetsFatTree some of those flows keep a longer
+// round trip than their own: an access link stands for its flows' path up
+// to the switch before A, which can be longer than the other flow's whole
+// path (checkBaseRTTs).
+func TestSenderFlowsDumbbell(t *testing.T) {
+	tr, flows, links := dumbbellLinks(t)
+	topo := dumbbellTopo(t)
+	life := make([]units.Time, len(flows))
+	for i := range life {
+		life[i] = units.Nanosecond
+	}
+	SenderFlows(links, flows, life)
+	for _, l := range links {
+		if l.Side != nil {
+			t.Fatalf("link %d:%d: senders' flows %v with lives of 1 ns", l.Node, l.Port, l.Side)
+		}
+	}
+	for i := range life {
+		life[i] = 100 * units.Microsecond
+	}
+	SenderFlows(links, flows, life)
+	want := map[[2]int32][]int32{{4, 1}: {0}, {4, 2}: {2}, {5, 0}: {2}}
+	at := map[[2]int32]int{}
+	for i, l := range links {
+		at[[2]int32{l.Node, l.Port}] = i
+		if w := want[[2]int32{l.Node, l.Port}]; !reflect.DeepEqual(l.Side, w) {
+			t.Errorf("link %d:%d: senders' flows %v, want %v", l.Node, l.Port, l.Side, w)
+		}
+	}
+	w := wire{1048, 60}
+	for _, c := range []struct {
+		link     [2]int32
+		names    []string
+		flows    []int32
+		side     []bool
+		src, dst []int32
+	}{
+		{[2]int32{5, 0}, []string{"src0@2", "dst2", "idle1", "sink0", "up", "in2"}, []int32{0, 2}, []bool{false, true}, []int32{0, 0}, []int32{1, 3}},
+		{[2]int32{4, 1}, []string{"src0@0", "dst1", "idle2", "up"}, []int32{0, 2}, []bool{true, false}, []int32{0, 0}, []int32{2, 1}},
+		{[2]int32{4, 2}, nil, []int32{0, 1, 2}, []bool{false, false, true}, []int32{0, 1, 0}, []int32{2, 3, 1}},
+	} {
+		l := &links[at[c.link]]
+		net, err := BuildLinkNet(topo, l, flows, tr, w.data, w.ack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, n := range net.Topology.Nodes {
+			names = append(names, n.Name)
+		}
+		if c.names != nil && !reflect.DeepEqual(names, c.names) {
+			t.Fatalf("link %d:%d: nodes %q, want %q", l.Node, l.Port, names, c.names)
+		}
+		if !reflect.DeepEqual(net.Flows, c.flows) || !reflect.DeepEqual(net.Side, c.side) {
+			t.Errorf("link %d:%d: flows %v side %v, want %v %v", l.Node, l.Port, net.Flows, net.Side, c.flows, c.side)
+		}
+		for k, m := range net.Trace.Messages {
+			if m.Src != c.src[k] || m.Dst != c.dst[k] {
+				t.Errorf("link %d:%d: message %d of flow %d from %d to %d, want %d to %d", l.Node, l.Port, k, m.FlowID, m.Src, m.Dst, c.src[k], c.dst[k])
+			}
+		}
+		checkBaseRTTs(t, l, net, flows, w)
+		checkSwitchA(t, topo, l, net, flows)
 	}
 }

@@ -55,6 +55,25 @@ const (
 	ReverseAcksPackets = "packets"
 )
 
+// What the link networks' senders carry besides the link's flows.
+const (
+	// SenderNICsAlone: each sender carries only its flows crossing the
+	// link.
+	SenderNICsAlone = "alone"
+	// SenderNICsShared: each sender also carries its host's other flows
+	// that may run beside them (Link.Side, SenderFlows), which leave the
+	// link network before the link, so that the host's NIC is shared as
+	// in the full run; their own delays are not read.
+	SenderNICsShared = "shared"
+)
+
+// ErrSharedNICsClustered refuses SenderNICsShared with clustering: every
+// link simulation then holds the delay the NIC's sharing gives a flow, and
+// a flow crossing represented links takes the largest of several draws of
+// it from other flows' pooled delays, where its own NIC delays it once
+// (docs/ESTIMATE.md, "The senders' NICs shared").
+var ErrSharedNICsClustered = errors.New("sender NICs shared needs every link simulated (no clustering): pooled delays would each carry another flow's NIC share")
+
 // LoadWarn is the offered load above which a link is reported: near
 // saturation a link's queue depends on more than the flows' own rates.
 const LoadWarn = 0.95
@@ -79,6 +98,9 @@ type Options struct {
 	// ReverseAcks is ReverseAcksRate (default when empty) or
 	// ReverseAcksPackets.
 	ReverseAcks string
+	// SenderNICs is SenderNICsAlone (default when empty) or
+	// SenderNICsShared.
+	SenderNICs string
 	// Timings records each link simulation's wall time in links.parquet
 	// (wall_ns), the one output that is not a function of the inputs.
 	Timings bool
@@ -90,14 +112,18 @@ type Options struct {
 // zero PoolFlows set to their defaults, and an error when one of the
 // three is none of its choices (the setting is then kept as given).
 func (opt Options) withDefaults() (Options, error) {
-	var errAgg, errComb, errRev error
+	var errAgg, errComb, errRev, errSnd error
 	opt.Aggregate, errAgg = choice("aggregation", opt.Aggregate, AggregateOwn, AggregateSample)
 	opt.Combine, errComb = choice("combination", opt.Combine, CombineMax, CombineSum)
 	opt.ReverseAcks, errRev = choice("reverse ACKs", opt.ReverseAcks, ReverseAcksRate, ReverseAcksPackets)
+	opt.SenderNICs, errSnd = choice("sender NICs", opt.SenderNICs, SenderNICsAlone, SenderNICsShared)
+	if errSnd == nil && opt.SenderNICs == SenderNICsShared && opt.Tolerance >= 0 {
+		errSnd = ErrSharedNICsClustered
+	}
 	if opt.PoolFlows == 0 {
 		opt.PoolFlows = DefaultPoolFlows
 	}
-	return opt, cmp.Or(errAgg, errComb, errRev)
+	return opt, cmp.Or(errAgg, errComb, errRev, errSnd)
 }
 
 // choice returns v, or def when v is empty; v is def or other, else an
@@ -165,6 +191,7 @@ type linkSim struct {
 	dropped    int64
 	unfinished int64
 	reverse    int // flows carried for their ACKs only
+	side       int // flows carried for their senders' NICs only
 }
 
 // Run estimates tr under cfg (the configuration replay.Run would take) by
@@ -284,6 +311,14 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 			rtt[i] = pathRTT(&flows[i], p.w)
 		}
 	})
+	if opt.SenderNICs == SenderNICsShared {
+		life := make([]units.Time, len(flows))
+		for i := range flows {
+			f := &flows[i]
+			life[i] = SenderLife * topology.IdealOneWay(f.Path, f.Size, cfg.NIC.MTUPayload, cfg.NIC.HeaderBytes)
+		}
+		SenderFlows(p.links, flows, life)
+	}
 	p.feats = make([]Features, len(p.links))
 	p.cont = make([][]float64, len(p.links))
 	split(opt.Jobs, len(p.links), linkChunk, func(lo, hi int) {
@@ -324,7 +359,7 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 		s := sims[i]
 		all[i] = linkSim{delays: NewDelays(s.rows(), p.cont[i], NormWindow(p.links[i].Kind, win[i])), wall: time.Duration(s.WallNs), events: s.Events,
 			end: units.Time(s.SimEndNs) * units.Nanosecond, paused: s.PausedNs, dropped: s.DroppedPkts, unfinished: s.Unfinished,
-			reverse: s.ReverseFlows}
+			reverse: s.ReverseFlows, side: s.SideFlows}
 		res.Events += s.Events
 		res.SimEnd = max(res.SimEnd, all[i].end)
 	}
@@ -379,6 +414,9 @@ type LinkSim struct {
 	// ReverseFlows is how many flows the link network carried for their
 	// ACKs only (ReverseAcksPackets; not in the arrays above).
 	ReverseFlows int `json:"reverse_flows,omitempty"`
+	// SideFlows is how many flows the link network carried for their
+	// senders' NICs only (SenderNICsShared; not in the arrays above).
+	SideFlows int `json:"side_flows,omitempty"`
 	// Events and SimEndNs are the simulation's events and end, ns;
 	// PausedNs the PFC pause time over its ports, ns; DroppedPkts its
 	// drops; Unfinished its flows that did not finish; WallNs its wall
@@ -456,16 +494,16 @@ func (p *Plan) Simulate(ctx context.Context, i int) (*LinkSim, error) {
 // outcome reads link i's simulation result.
 func (p *Plan) outcome(i int, res *replay.Result, wall time.Duration) (*LinkSim, error) {
 	l := &p.links[i]
-	all, rev := netFlows(l)
+	all, role := netFlows(l)
 	if len(res.Flows) != len(all) {
 		return nil, fmt.Errorf("link simulation of %s: the link network ran %d flows, want %d", p.LinkName(i), len(res.Flows), len(all))
 	}
 	n := len(l.Flows)
 	s := &LinkSim{Link: p.LinkName(i), Index: i, FCTNs: make([]int64, 0, n), IdealFCTNs: make([]int64, 0, n), SizeBytes: make([]int64, 0, n), Packets: make([]int64, 0, n),
-		ReverseFlows: len(all) - n, Events: res.Events, SimEndNs: res.SimEnd.Nanoseconds(), WallNs: wall.Nanoseconds()}
+		ReverseFlows: len(l.Rev), SideFlows: len(l.Side), Events: res.Events, SimEndNs: res.SimEnd.Nanoseconds(), WallNs: wall.Nanoseconds()}
 	for k, f := range res.Flows {
-		if rev[k] {
-			continue // there for its ACKs
+		if role[k] != roleOwn {
+			continue // there for its ACKs or its sender's NIC
 		}
 		s.FCTNs, s.IdealFCTNs = append(s.FCTNs, f.FCTNs), append(s.IdealFCTNs, f.IdealFCTNs)
 		s.SizeBytes, s.Packets = append(s.SizeBytes, f.SizeBytes), append(s.Packets, f.Packets)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -49,7 +50,8 @@ func portTotals(ports []v2.PortRow) (pausedNs, dropped int64) {
 }
 
 // TestEstimateDeterministic runs the same estimate with one and with
-// three workers (and with each way of carrying the reverse ACKs) and
+// three workers (and with each way of carrying the reverse ACKs, and with
+// the senders' NICs shared) and
 // wants identical results and byte-identical files:
 // each flow's draws come from its own generator, not from the order link
 // simulations finish in; what Prepare and Assemble split over the workers
@@ -61,10 +63,13 @@ func TestEstimateDeterministic(t *testing.T) {
 	defer func(l, f int) { linkChunk, flowChunk = l, f }(linkChunk, flowChunk)
 	linkChunk, flowChunk = 3, 7
 	cfg, tr := smallFatTree(t, "dcqcn")
-	for _, mode := range []string{AggregateOwn, AggregateSample, ReverseAcksPackets} {
+	for _, mode := range []string{AggregateOwn, AggregateSample, ReverseAcksPackets, SenderNICsShared} {
 		opt1 := Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 1, Aggregate: mode}
-		if mode == ReverseAcksPackets { // with the reverse flows in the link networks
+		switch mode {
+		case ReverseAcksPackets: // with the reverse flows in the link networks
 			opt1.Aggregate, opt1.ReverseAcks = AggregateOwn, mode
+		case SenderNICsShared: // with the senders' other flows in the link networks, every link simulated
+			opt1.Aggregate, opt1.SenderNICs, opt1.Tolerance = AggregateOwn, mode, -1
 		}
 		opt3 := opt1
 		opt3.Jobs = 3
@@ -76,7 +81,7 @@ func TestEstimateDeterministic(t *testing.T) {
 		if len(a.Flows) < 20 || len(a.Links) < 20 {
 			t.Fatalf("%s: %d flows on %d links: want a workload that reaches the core", mode, len(a.Flows), len(a.Links))
 		}
-		if a.Simulated >= len(a.Links) {
+		if a.Simulated >= len(a.Links) && mode != SenderNICsShared {
 			t.Fatalf("%s: every link simulated: want represented links, whose flows draw from pooled delays", mode)
 		}
 		dir1, dir3 := t.TempDir(), t.TempDir()
@@ -690,5 +695,86 @@ func TestReverseFlowsStar(t *testing.T) {
 			}
 			t.Logf("%s: the 2 KB flow's delay: full run %d ns, link simulation %d ns (packets), %d ns (rate)", cc, want, delay[ReverseAcksPackets], delay[ReverseAcksRate])
 		})
+	}
+}
+
+// TestSenderNICsStar: on a 3-host star h0 sends 1 MB to h1 and, 30 us
+// later, 4 KB to h2. The port to h2 carries the small flow only; in the
+// full run its packets leave h0's NIC between the large flow's. With
+// SenderNICsShared the large flow is in that port's link network as its
+// sender's other flow, leaving the switch by the port to h1, so the link
+// network is the star itself and the small flow is delayed there exactly
+// as in the full run; with SenderNICsAlone its NIC is its own and it is
+// not delayed at all.
+func TestSenderNICsStar(t *testing.T) {
+	topo := replaytest.Topology(t, "star:hosts=3", 3)
+	tr := &trace.Trace{Hosts: 3}
+	for i, m := range []struct {
+		dst  int32
+		size int64
+		at   units.Time
+	}{{1, 1_000_000, 0}, {2, 4_000, 30 * units.Microsecond}} {
+		tr.Messages = append(tr.Messages, trace.Message{ID: int64(i), Src: 0, Dst: m.dst, Bytes: m.size, Release: m.at,
+			FlowID: trace.NoFlow, CollectiveID: trace.NoCollective, Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank})
+	}
+	for _, cc := range []string{"dcqcn", "dctcp", "hpcc"} {
+		t.Run(cc, func(t *testing.T) {
+			cfg := config(t, topo, cc)
+			full, err := replay.Run(cfg, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := full.Flows[1].FCTNs - full.Flows[1].IdealFCTNs
+			delay := map[string]int64{}
+			for _, mode := range []string{SenderNICsAlone, SenderNICsShared} {
+				p, err := Prepare(cfg, tr, Options{Tolerance: -1, SenderNICs: mode})
+				if err != nil {
+					t.Fatal(err)
+				}
+				down := slices.IndexFunc(p.links, func(l Link) bool { return l.Kind == HostDown && l.Peer == 2 })
+				l := &p.links[down]
+				if wantSide := map[string][]int32{SenderNICsShared: {0}}[mode]; !reflect.DeepEqual(l.Flows, []int32{1}) || !reflect.DeepEqual(l.Side, wantSide) {
+					t.Fatalf("%s: the port to h2 carries flows %v and its senders' %v", mode, l.Flows, l.Side)
+				}
+				s, err := p.Simulate(context.Background(), down)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(s.FCTNs) != 1 || s.SideFlows != len(l.Side) {
+					t.Fatalf("%s: %d flows read, %d senders' flows simulated", mode, len(s.FCTNs), s.SideFlows)
+				}
+				delay[mode] = s.FCTNs[0] - s.IdealFCTNs[0]
+				if mode == SenderNICsShared {
+					c, _, err := p.linkConfig(down)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if n := c.Topology; n.NumHosts != 3 || len(n.Nodes) != 4 {
+						t.Fatalf("shared: the link network has %d nodes, %d hosts; want the star", len(n.Nodes), n.NumHosts)
+					}
+				}
+			}
+			if delay[SenderNICsShared] != want {
+				t.Errorf("the 4 KB flow is delayed %d ns in the link simulation with its sender's other flow, %d ns in the full run", delay[SenderNICsShared], want)
+			}
+			if want <= 0 || delay[SenderNICsAlone] >= want {
+				t.Errorf("the 4 KB flow is delayed %d ns in the full run, %d ns alone on its NIC: want the NIC's sharing to delay it", want, delay[SenderNICsAlone])
+			}
+			t.Logf("%s: the 4 KB flow's delay: full run %d ns, link simulation %d ns (shared), %d ns (alone)", cc, want, delay[SenderNICsShared], delay[SenderNICsAlone])
+		})
+	}
+}
+
+// TestSenderNICsSharedRefusesClustering: with clustering a flow would take
+// the largest of several other flows' NIC delays from pooled links
+// (measured on the 320-host fat-tree, docs/ESTIMATE.md), so the shared
+// NICs need every link simulated.
+func TestSenderNICsSharedRefusesClustering(t *testing.T) {
+	cfg, tr := smallFatTree(t, "dcqcn")
+	if _, err := Prepare(cfg, tr, Options{Tolerance: DefaultTolerance, SenderNICs: SenderNICsShared}); !errors.Is(err, ErrSharedNICsClustered) {
+		t.Fatalf("shared NICs with clustering: %v", err)
+	}
+	if _, err := Prepare(cfg, tr, Options{Tolerance: -1, SenderNICs: SenderNICsShared}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -37,31 +37,50 @@ type LinkNet struct {
 	// indices into the full run's flows: link-network flow k is Flows[k].
 	Flows []int32
 	// Reverse says, per flow of Flows, whether it is one of the link's
-	// reverse flows (Link.Rev), there for its ACKs only; the others are
-	// the link's own flows (Link.Flows), whose delays the estimate reads.
-	Reverse []bool
+	// reverse flows (Link.Rev), there for its ACKs only, and Side whether
+	// it is one of its senders' other flows (Link.Side), there for the
+	// sender's NIC only; the others are the link's own flows (Link.Flows),
+	// whose delays the estimate reads.
+	Reverse, Side []bool
 }
+
+// What a flow of a link network is there for.
+type netRole uint8
+
+const (
+	roleOwn  netRole = iota // one of the link's flows (Link.Flows), whose delays are read
+	roleRev                 // a reverse flow (Link.Rev), there for its ACKs
+	roleSide                // a sender's other flow (Link.Side), there for the sender's NIC
+)
 
 // netFlows lists the flows of l's network in the order replay.Run numbers
 // them (the order of their messages, hence of their indices, as each flow
-// has one message): l's flows and its reverse flows (Link.Rev), marked.
-func netFlows(l *Link) ([]int32, []bool) {
-	if len(l.Rev) == 0 {
-		return l.Flows, make([]bool, len(l.Flows))
+// has one message): l's flows, its reverse flows (Link.Rev) and its
+// senders' other flows (Link.Side), each with its role.
+func netFlows(l *Link) ([]int32, []netRole) {
+	all := make([]int32, 0, len(l.Flows)+len(l.Rev)+len(l.Side))
+	role := make([]netRole, 0, cap(all))
+	all = append(all, l.Flows...)
+	role = append(role, make([]netRole, len(l.Flows))...)
+	if len(l.Rev) == 0 && len(l.Side) == 0 {
+		return all, role
 	}
-	all := make([]int32, 0, len(l.Flows)+len(l.Rev))
-	isRev := make([]bool, 0, cap(all))
-	i, j := 0, 0
-	for i < len(l.Flows) || j < len(l.Rev) {
-		if j == len(l.Rev) || i < len(l.Flows) && l.Flows[i] < l.Rev[j].Flow {
-			all, isRev = append(all, l.Flows[i]), append(isRev, false)
-			i++
-		} else {
-			all, isRev = append(all, l.Rev[j].Flow), append(isRev, true)
-			j++
-		}
+	for _, r := range l.Rev {
+		all, role = append(all, r.Flow), append(role, roleRev)
 	}
-	return all, isRev
+	for _, g := range l.Side {
+		all, role = append(all, g), append(role, roleSide)
+	}
+	ord := make([]int, len(all))
+	for i := range ord {
+		ord[i] = i
+	}
+	slices.SortFunc(ord, func(a, b int) int { return cmp.Compare(all[a], all[b]) })
+	outF, outR := make([]int32, len(all)), make([]netRole, len(all))
+	for k, i := range ord {
+		outF[k], outR[k] = all[i], role[i]
+	}
+	return outF, outR
 }
 
 // Sizes of the packets whose round trip the base RTT counts.
@@ -210,13 +229,66 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 		inFrom[in] = 2 // a switch stands for prev.Node, feeding l or not
 		revDst[k] = intern(rdstIdx, &rdsts, &rdstHop, revEnd{f.Dst, in}, k)
 	}
+	// Senders' other flows (l.Side): each from the first sender of its
+	// source host, so that it shares that host's NIC (and access link)
+	// with the link's flows, then out of the link network before l. From
+	// a sender behind a feeder, to a sink hung off the feeder; from one
+	// cabled to A, out of A by the port it leaves A by in the full run (so
+	// A's buffer and PFC count it there), to the host behind that port or
+	// to a sink hung off the switch standing for the one behind it. Each
+	// sink's link restores the rest of the flow's round trip.
+	type sink struct {
+		at   int32 // the port of A whose switch it hangs off
+		rate units.BitsPerSec
+		rtt  units.Time // round trip to restore on its link (< 0: that of rest)
+		rest []topology.Hop
+	}
+	var sinks []sink
+	sideSrc := make([]int32, len(l.Side)) // index into srcs
+	sideDst := make([]int32, len(l.Side)) // index into sinks, or -1-j for the host behind A's port j
+	if len(l.Side) > 0 {
+		firstSender := map[int32]int32{}
+		for i, s := range srcs {
+			if _, ok := firstSender[s.host]; !ok {
+				firstSender[s.host] = int32(i)
+			}
+		}
+		for k, g := range l.Side {
+			f := &flows[g]
+			i, ok := firstSender[f.Src]
+			if !ok || srcs[i].in < 0 || len(f.Path) < 2 {
+				return nil, fmt.Errorf("link %d:%d: flow %d of host %d is not beside one of the link's flows", l.Node, l.Port, f.ID, f.Src)
+			}
+			sideSrc[k] = i
+			if in := srcs[i].in; inFrom[in] == 2 { // behind a feeder
+				hop := srcHop[i]
+				up := flows[l.Flows[hop]].Path[:l.Hop[hop]-1]
+				ra := topology.PathBottleneck(up)
+				acc := 2*accessDelay(up, ra, w) + units.TxTime(w.data, ra) + units.TxTime(w.ack, ra)
+				sideDst[k] = int32(len(sinks))
+				sinks = append(sinks, sink{at: in, rate: topology.PathBottleneck(f.Path[1:]) * FastFactor, rtt: topology.PathBaseRTT(f.Path, w.data, w.ack) - acc})
+				continue
+			}
+			out := f.Path[1]
+			if out.Node != l.Node || out.Port == l.Port {
+				return nil, fmt.Errorf("link %d:%d: flow %d of host %d does not leave A beside the link", l.Node, l.Port, f.ID, f.Src)
+			}
+			if inFrom[out.Port] != 2 {
+				sideDst[k] = -1 - out.Port
+				continue
+			}
+			rest := f.Path[2:]
+			sideDst[k] = int32(len(sinks))
+			sinks = append(sinks, sink{at: out.Port, rate: topology.PathBottleneck(rest) * FastFactor, rtt: -1, rest: rest})
+		}
+	}
 	idle := 0
 	for j := range aPorts {
 		if j != int(l.Port) && inFrom[j] == 0 {
 			idle++
 		}
 	}
-	hosts := ns + nd + idle + len(rsrcs) + len(rdsts)
+	hosts := ns + nd + idle + len(rsrcs) + len(rdsts) + len(sinks)
 	topo := &topology.Topology{Name: fmt.Sprintf("link %d:%d", l.Node, l.Port), NumHosts: hosts}
 	add := func(kind topology.Kind, name string) int32 {
 		id := int32(len(topo.Nodes))
@@ -251,6 +323,9 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 	}
 	for _, e := range rdsts {
 		add(topology.Host, "rdst"+strconv.Itoa(int(e.host))+"@"+strconv.Itoa(int(e.at)))
+	}
+	for k := range sinks {
+		add(topology.Host, "sink"+strconv.Itoa(k))
 	}
 	// The node transmitting on l, and the node receiving from it.
 	from, to := int32(0), int32(ns)
@@ -319,13 +394,26 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 		rate := topology.PathBottleneck(down) * FastFactor
 		connect(node[e.at], rd+int32(i), rate, accessDelay(down, rate, w))
 	}
+	sk := rd + int32(len(rdsts))
+	for k, e := range sinks {
+		d := accessDelay(e.rest, e.rate, w)
+		if e.rtt >= 0 {
+			d = max((e.rtt-units.TxTime(w.data, e.rate)-units.TxTime(w.ack, e.rate))/2, 0)
+		}
+		connect(node[e.at], sk+int32(k), e.rate, d)
+	}
 	if err := topo.Validate(); err != nil {
 		return nil, fmt.Errorf("link %d:%d network: %w", l.Node, l.Port, err)
 	}
 	// The workload: the link's flows' messages and its reverse flows' in
 	// trace order.
 	net := &LinkNet{Topology: topo}
-	net.Flows, net.Reverse = netFlows(l)
+	var role []netRole
+	net.Flows, role = netFlows(l)
+	net.Reverse, net.Side = make([]bool, len(role)), make([]bool, len(role))
+	for k, r := range role {
+		net.Reverse[k], net.Side[k] = r == roleRev, r == roleSide
+	}
 	sub := &trace.Trace{Hosts: hosts}
 	type msgOf struct{ msg, flow, src, dst int32 }
 	var idx []msgOf
@@ -347,6 +435,17 @@ func BuildLinkNet(full *topology.Topology, l *Link, flows []replay.FlowPath, tr 
 		}
 		for _, m := range flows[r.Flow].Msgs {
 			idx = append(idx, msgOf{m, r.Flow, src, dst})
+		}
+	}
+	for k, g := range l.Side {
+		dst := -1 - sideDst[k] // the host behind A's port
+		if sideDst[k] >= 0 {
+			dst = sk + sideDst[k]
+		} else {
+			dst = node[dst]
+		}
+		for _, m := range flows[g].Msgs {
+			idx = append(idx, msgOf{m, g, sideSrc[k], dst})
 		}
 	}
 	slices.SortFunc(idx, func(a, b msgOf) int { return cmp.Compare(a.msg, b.msg) })

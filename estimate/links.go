@@ -95,6 +95,9 @@ func (p *Plan) LinkItems(scenario string) []LinkItem {
 	if p.opt.ReverseAcks == ReverseAcksPackets {
 		rev = "reverse acks packets\n"
 	}
+	if p.opt.SenderNICs == SenderNICsShared {
+		rev += "sender nics shared\n"
+	}
 	for k, i := range p.sim {
 		name := p.LinkName(i)
 		h := sha256.Sum256([]byte(fmt.Sprintf("ccreplay estimate link\nversion %s\nlink network %d\n%sscenario %s\nlink %d %s\nflows %d\n",

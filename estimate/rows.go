@@ -156,7 +156,7 @@ func linkRows(links []Link, feats []Features, cl *Clusters, sims []linkSim, timi
 			PFCPausedNs: s.paused, DroppedPkts: s.dropped, Unfinished: s.unfinished,
 		}
 		if row.Simulated {
-			row.Events, row.SimEndNs, row.ReverseFlows = int64(s.events), s.end.Nanoseconds(), int64(s.reverse)
+			row.Events, row.SimEndNs, row.ReverseFlows, row.SenderFlows = int64(s.events), s.end.Nanoseconds(), int64(s.reverse), int64(s.side)
 			if timings {
 				row.WallNs = s.wall.Nanoseconds()
 			}

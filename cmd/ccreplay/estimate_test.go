@@ -160,6 +160,14 @@ func TestEstimateBadInput(t *testing.T) {
 	if r.code != ExitUsage || !strings.Contains(r.stderr, `--reverse-acks "mean": want rate or packets`) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 		t.Fatalf("--reverse-acks mean: exit %d\n%s", r.code, r.stderr)
 	}
+	r = runCLI(t, append([]string{"estimate", "--sender-nics", "half", "--out", filepath.Join(t.TempDir(), "v")}, estArgs...)...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, `--sender-nics "half": want alone or shared`) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Fatalf("--sender-nics half: exit %d\n%s", r.code, r.stderr)
+	}
+	r = runCLI(t, append([]string{"estimate", "--sender-nics", "shared", "--out", filepath.Join(t.TempDir(), "u")}, estArgs...)...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--sender-nics shared needs --no-cluster") {
+		t.Fatalf("--sender-nics shared with clustering: exit %d\n%s", r.code, r.stderr)
+	}
 }
 
 // TestEstimateReverseAcks: --reverse-acks packets runs the link networks
@@ -221,6 +229,70 @@ func TestEstimateReverseAcks(t *testing.T) {
 	}
 	if inRows != int64(carried) {
 		t.Fatalf("links.parquet counts %d reverse flows, the link folder %d", inRows, carried)
+	}
+}
+
+// TestEstimateSenderNICs: --sender-nics shared runs the link networks with
+// their senders' other flows (the manifest says so, link.json and
+// links.parquet count them, read back with Arrow) and estimates every
+// flow; in the link folder of an estimate with the NICs alone, whose link
+// simulations it must not reuse (each link's hash has the choice).
+func TestEstimateSenderNICs(t *testing.T) {
+	dir := t.TempDir()
+	links := filepath.Join(dir, "links")
+	// 2 ms: a host sends four flows on average, several at once.
+	args := []string{"--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=2ms",
+		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn", "-j", "1", "--links-dir", links}
+	alone := filepath.Join(dir, "alone")
+	runCLI(t, append([]string{"estimate", "--out", alone}, args...)...).mustSucceed(t)
+	shared := filepath.Join(dir, "shared")
+	runCLI(t, append([]string{"estimate", "--out", shared, "--sender-nics", "shared", "--no-cluster"}, args...)...).mustSucceed(t)
+	for name, want := range map[string]string{alone: estimate.SenderNICsAlone, shared: estimate.SenderNICsShared} {
+		man, err := runfolder.ReadManifest(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if man.Estimate == nil || man.Estimate.SenderNICs != want {
+			t.Fatalf("%s: estimate %+v, want sender_nics %s", name, man.Estimate, want)
+		}
+	}
+	if len(readFlows(t, shared)) != len(readFlows(t, alone)) {
+		t.Fatal("the two estimates have different flows")
+	}
+	m, err := estimate.ReadLinksManifest(links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	carried := 0
+	for _, it := range m.Links {
+		b, err := os.ReadFile(filepath.Join(links, it.Dir, estimate.OutcomeFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s estimate.LinkSim
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		carried += s.SideFlows
+	}
+	if carried == 0 {
+		t.Fatal("no link simulation carried a sender's other flow")
+	}
+	var inRows int64
+	for _, d := range []string{alone, shared} {
+		rows, err := arrowread.ReadLinks(filepath.Join(d, runfolder.LinksFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if (d == alone || !r.Simulated) && r.SenderFlows != 0 {
+				t.Fatalf("%s: link %d (simulated %v): %d senders' flows", d, r.LinkID, r.Simulated, r.SenderFlows)
+			}
+			inRows += r.SenderFlows
+		}
+	}
+	if inRows != int64(carried) {
+		t.Fatalf("links.parquet counts %d senders' flows, the link folder %d", inRows, carried)
 	}
 }
 

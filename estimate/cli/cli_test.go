@@ -10,7 +10,7 @@ import (
 )
 
 func validOptions() CommandOptions {
-	return CommandOptions{Inputs: Inputs{Tolerance: estimate.DefaultTolerance, PoolFlows: estimate.DefaultPoolFlows, ReverseAcks: estimate.ReverseAcksRate},
+	return CommandOptions{Inputs: Inputs{Tolerance: estimate.DefaultTolerance, PoolFlows: estimate.DefaultPoolFlows, ReverseAcks: estimate.ReverseAcksRate, SenderNICs: estimate.SenderNICsAlone},
 		Jobs: 1, Aggregate: estimate.AggregateOwn, Combine: estimate.CombineMax}
 }
 
@@ -24,6 +24,7 @@ func TestMethodOptions(t *testing.T) {
 		"--aggregate":    func(o *CommandOptions) { o.Aggregate = "mean" },
 		"--combine":      func(o *CommandOptions) { o.Combine = "min" },
 		"--reverse-acks": func(o *CommandOptions) { o.ReverseAcks = "mean" },
+		"--sender-nics":  func(o *CommandOptions) { o.SenderNICs = "half" },
 	}
 	for flag, spoil := range bad {
 		o := validOptions()

@@ -47,6 +47,10 @@ type Inputs struct {
 	// link against its flows (estimate.ReverseAcksRate or
 	// ReverseAcksPackets): in each link's hash, not the scenario's.
 	ReverseAcks string `json:"reverse_acks,omitempty"`
+	// SenderNICs says whether the link networks' senders carry their
+	// hosts' other flows too (estimate.SenderNICsAlone or
+	// SenderNICsShared): in each link's hash, not the scenario's.
+	SenderNICs string `json:"sender_nics,omitempty"`
 }
 
 // commandOptions are the estimate options of in, as the command line
@@ -55,6 +59,7 @@ func (in Inputs) commandOptions() *CommandOptions {
 	in.Set = slices.Clone(in.Set)
 	slices.Sort(in.Set)
 	in.ReverseAcks = cmp.Or(in.ReverseAcks, estimate.ReverseAcksRate) // a manifest written before the choice
+	in.SenderNICs = cmp.Or(in.SenderNICs, estimate.SenderNICsAlone)
 	return &CommandOptions{Inputs: in, Jobs: 1, Aggregate: estimate.AggregateOwn, Combine: estimate.CombineMax}
 }
 
@@ -69,7 +74,7 @@ func (o *CommandOptions) scenario(st *runconfig.Setup, p *estimate.Plan) (string
 		return "", nil, err
 	}
 	sc := in
-	sc.Tolerance, sc.PoolFlows, sc.NoCluster, sc.ReverseAcks = 0, 0, false, ""
+	sc.Tolerance, sc.PoolFlows, sc.NoCluster, sc.ReverseAcks, sc.SenderNICs = 0, 0, false, "", ""
 	// Only the flags that shape the scenario are hashed.
 	sc.Set = slices.DeleteFunc(slices.Clone(in.Set), func(k string) bool {
 		return !slices.Contains([]string{"config", "trace", "workload", "hpcc-config", "topology", "cca", "cca-param", "seed", "max-time"}, k)

@@ -494,18 +494,19 @@ func TestLateV2Column(t *testing.T) {
 	if _, err := ReadFlows(path); err == nil || !strings.Contains(err.Error(), `missing column "concurrent_bytes" (int64)`) {
 		t.Errorf("v2 "+runfolder.FlowsFile+" without concurrent_bytes: %v", err)
 	}
-	// reverse_flows came to links.parquet with estimate --reverse-acks:
-	// an estimate written before it carried no reverse flows (0).
+	// reverse_flows came to links.parquet with estimate --reverse-acks,
+	// sender_flows with --sender-nics: an estimate written before them
+	// carried neither (0).
 	var links []arrow.Field
 	for _, f := range arrowFields(linkCols) {
-		if f.Name != "reverse_flows" {
+		if f.Name != "reverse_flows" && f.Name != "sender_flows" {
 			links = append(links, f)
 		}
 	}
 	path = filepath.Join(dir, "before-reverse-flows.parquet")
 	writeArrowFile(t, path, links, &good)
 	if rows, err := ReadLinks(path); err != nil || len(rows) != 1 || rows[0] != (v2.LinkRow{}) {
-		t.Errorf("v2 "+runfolder.LinksFile+" without reverse_flows: %v, %+v", err, rows)
+		t.Errorf("v2 "+runfolder.LinksFile+" without reverse_flows and sender_flows: %v, %+v", err, rows)
 	}
 	path = filepath.Join(dir, "all.parquet")
 	writeArrowFile(t, path, arrowFields(flowCols), &good)

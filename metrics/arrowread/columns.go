@@ -149,4 +149,5 @@ var linkCols = []col[v2.LinkRow]{
 	int64Col("unfinished", func(r *v2.LinkRow) *int64 { return &r.Unfinished }),
 	stringCol("warnings", func(r *v2.LinkRow) *string { return &r.Warnings }),
 	v2Late(int64Col("reverse_flows", func(r *v2.LinkRow) *int64 { return &r.ReverseFlows }), func(*v2.LinkRow) {}),
+	v2Late(int64Col("sender_flows", func(r *v2.LinkRow) *int64 { return &r.SenderFlows }), func(*v2.LinkRow) {}),
 }

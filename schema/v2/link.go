@@ -25,4 +25,5 @@ type LinkRow struct {
 	Unfinished    int64   `parquet:"unfinished"`     // flows of its (representative's) simulation that did not finish
 	Warnings      string  `parquet:"warnings,dict"`  // ;-separated: pfc, drops, load>95%, unfinished; empty when none
 	ReverseFlows  int64   `parquet:"reverse_flows"`  // flows its simulation carried for their ACKs only (--reverse-acks packets; 0 when not simulated)
+	SenderFlows   int64   `parquet:"sender_flows"`   // flows its simulation carried for their senders' NICs only (--sender-nics shared; 0 when not simulated)
 }
