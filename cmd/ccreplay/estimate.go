@@ -105,7 +105,7 @@ func addEstimateFlags(fl *pflag.FlagSet, o *estcli.CommandOptions) {
 	fl.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once (also the workers of the per-link and per-flow work around them)")
 	fl.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
 	fl.StringVar(&o.Combine, "combine", estimate.CombineMax, "a flow's delays along its path: max (its slowest link's) or sum (Parsimon's)")
-	fl.StringVar(&o.SenderNICs, "sender-nics", estimate.SenderNICsAlone, "what each sender's NIC carries in a link simulation: alone (the link's flows from that host) or shared (also the host's other flows that may run beside them, which leave before the link)")
+	fl.StringVar(&o.SenderNICs, "sender-nics", estimate.SenderNICsAlone, "what each sender's NIC carries in a link simulation: alone (the link's flows from that host) or shared (also the host's other flows that may run beside them, which leave before the link; needs --no-cluster)")
 	fl.StringVar(&o.ReverseAcks, "reverse-acks", estimate.ReverseAcksRate, "the ACKs crossing a link against its flows, in its link simulation: rate (the link slower by their mean rate, as Parsimon) or packets (the flows that send them run there too, the link at its rate)")
 	fl.BoolVar(&o.Timings, "timings", false, "record each link simulation's wall time in "+runfolder.LinksFile+" (wall_ns; the one output that then differs between reruns)")
 	fl.BoolVar(&o.Force, "force", false, "replace the output folder when it holds a previous ccreplay run or comparison")
