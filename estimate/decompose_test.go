@@ -351,10 +351,7 @@ func TestLinkNetReverseFlowsDumbbell(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var names []string
-		for _, n := range net.Topology.Nodes {
-			names = append(names, n.Name)
-		}
+		names := nodeNames(net.Topology)
 		if !reflect.DeepEqual(names, c.names) || net.Topology.NumHosts != len(c.names)-2 {
 			t.Fatalf("link %d:%d: nodes %q (%d hosts), want %q", l.Node, l.Port, names, net.Topology.NumHosts, c.names)
 		}
@@ -373,6 +370,15 @@ func TestLinkNetReverseFlowsDumbbell(t *testing.T) {
 		}
 		checkBaseRTTs(t, l, net, flows, w)
 	}
+}
+
+// nodeNames lists a topology's node names in node order.
+func nodeNames(topo *topology.Topology) []string {
+	var names []string
+	for _, n := range topo.Nodes {
+		names = append(names, n.Name)
+	}
+	return names
 }
 
 // checkSwitchA asserts that the switch feeding l in its link network is
@@ -576,10 +582,7 @@ func TestSenderFlowsDumbbell(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var names []string
-		for _, n := range net.Topology.Nodes {
-			names = append(names, n.Name)
-		}
+		names := nodeNames(net.Topology)
 		if c.names != nil && !reflect.DeepEqual(names, c.names) {
 			t.Fatalf("link %d:%d: nodes %q, want %q", l.Node, l.Port, names, c.names)
 		}
@@ -593,5 +596,28 @@ func TestSenderFlowsDumbbell(t *testing.T) {
 		}
 		checkBaseRTTs(t, l, net, flows, w)
 		checkSwitchA(t, topo, l, net, flows)
+	}
+}
+
+// A link's senders' other flows must come from one of its source hosts
+// and leave the switch feeding it by another port; a list that breaks
+// either is refused with an error naming the link and the flow, not built
+// into a network that would route it across the link.
+func TestLinkNetRefusesForeignSenderFlows(t *testing.T) {
+	tr, flows, links := dumbbellLinks(t)
+	topo := dumbbellTopo(t)
+	i := slices.IndexFunc(links, func(l Link) bool { return l.Node == 4 && l.Port == 1 }) // the left switch to h1: f2 from h0
+	for _, c := range []struct {
+		side []int32
+		want string
+	}{
+		{[]int32{1}, "flow 1 of host 1 is not beside one of the link's flows"}, // f1 is h1's, which sends nothing across it
+		{[]int32{2}, "flow 2 of host 0 does not leave A beside the link"},      // f2 crosses the link itself
+	} {
+		l := links[i]
+		l.Side = c.side
+		if _, err := BuildLinkNet(topo, &l, flows, tr, 1048, 60); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "link 4:1") {
+			t.Errorf("senders' flows %v: %v, want an error with %q", c.side, err, c.want)
+		}
 	}
 }

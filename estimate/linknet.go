@@ -58,29 +58,26 @@ const (
 // has one message): l's flows, its reverse flows (Link.Rev) and its
 // senders' other flows (Link.Side), each with its role.
 func netFlows(l *Link) ([]int32, []netRole) {
-	all := make([]int32, 0, len(l.Flows)+len(l.Rev)+len(l.Side))
-	role := make([]netRole, 0, cap(all))
-	all = append(all, l.Flows...)
-	role = append(role, make([]netRole, len(l.Flows))...)
-	if len(l.Rev) == 0 && len(l.Side) == 0 {
-		return all, role
+	type netFlow struct {
+		flow int32
+		role netRole
+	}
+	all := make([]netFlow, 0, len(l.Flows)+len(l.Rev)+len(l.Side))
+	for _, fi := range l.Flows {
+		all = append(all, netFlow{fi, roleOwn})
 	}
 	for _, r := range l.Rev {
-		all, role = append(all, r.Flow), append(role, roleRev)
+		all = append(all, netFlow{r.Flow, roleRev})
 	}
 	for _, g := range l.Side {
-		all, role = append(all, g), append(role, roleSide)
+		all = append(all, netFlow{g, roleSide})
 	}
-	ord := make([]int, len(all))
-	for i := range ord {
-		ord[i] = i
+	slices.SortFunc(all, func(a, b netFlow) int { return cmp.Compare(a.flow, b.flow) })
+	flows, role := make([]int32, len(all)), make([]netRole, len(all))
+	for k, f := range all {
+		flows[k], role[k] = f.flow, f.role
 	}
-	slices.SortFunc(ord, func(a, b int) int { return cmp.Compare(all[a], all[b]) })
-	outF, outR := make([]int32, len(all)), make([]netRole, len(all))
-	for k, i := range ord {
-		outF[k], outR[k] = all[i], role[i]
-	}
-	return outF, outR
+	return flows, role
 }
 
 // Sizes of the packets whose round trip the base RTT counts.

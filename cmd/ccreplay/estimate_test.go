@@ -170,6 +170,27 @@ func TestEstimateBadInput(t *testing.T) {
 	}
 }
 
+// linkOutcomes reads the outcome (link.json) of every link simulation of
+// a link folder.
+func linkOutcomes(t *testing.T, links string) []estimate.LinkSim {
+	t.Helper()
+	m, err := estimate.ReadLinksManifest(links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]estimate.LinkSim, len(m.Links))
+	for i, it := range m.Links {
+		b, err := os.ReadFile(filepath.Join(links, it.Dir, estimate.OutcomeFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
 // TestEstimateReverseAcks: --reverse-acks packets runs the link networks
 // with the flows whose ACKs cross each link (the manifest says so, the
 // link folder's link.json and links.parquet count them) and estimates
@@ -196,20 +217,8 @@ func TestEstimateReverseAcks(t *testing.T) {
 	if len(readFlows(t, pk)) != len(readFlows(t, rate)) {
 		t.Fatal("the two estimates have different flows")
 	}
-	m, err := estimate.ReadLinksManifest(links)
-	if err != nil {
-		t.Fatal(err)
-	}
 	carried := 0
-	for _, it := range m.Links {
-		b, err := os.ReadFile(filepath.Join(links, it.Dir, estimate.OutcomeFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s estimate.LinkSim
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
+	for _, s := range linkOutcomes(t, links) {
 		carried += s.ReverseFlows
 	}
 	if carried == 0 {
@@ -259,20 +268,8 @@ func TestEstimateSenderNICs(t *testing.T) {
 	if len(readFlows(t, shared)) != len(readFlows(t, alone)) {
 		t.Fatal("the two estimates have different flows")
 	}
-	m, err := estimate.ReadLinksManifest(links)
-	if err != nil {
-		t.Fatal(err)
-	}
 	carried := 0
-	for _, it := range m.Links {
-		b, err := os.ReadFile(filepath.Join(links, it.Dir, estimate.OutcomeFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s estimate.LinkSim
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
+	for _, s := range linkOutcomes(t, links) {
 		carried += s.SideFlows
 	}
 	if carried == 0 {
