@@ -31,6 +31,7 @@ type sample struct {
 	size   int64
 	ctx    float64
 	perPkt float64
+	nic    float64 // its pacing to its NIC share: NICDelay over its ideal (0: not paced)
 }
 
 // Delays is what link simulations tell about their flows: each flow's
@@ -48,6 +49,12 @@ type Delays struct {
 	upper  []int64
 	perPkt [][]float64
 	ctx    [][]float64
+	// paced says whether any flow has a pacing ratio (NewPacedDelays);
+	// byNIC[i] and nic[i] are then bucket i's delays per packet and
+	// pacing ratios by ascending ratio.
+	paced bool
+	byNIC [][]float64
+	nic   [][]float64
 }
 
 // NewDelays reads a link simulation's flow rows (replay.Result.Flows, in
@@ -61,6 +68,14 @@ type Delays struct {
 // by its congestion control and its delay grows with its packets
 // (Parsimon's per-packet normalisation).
 func NewDelays(rows []v2.FlowRow, ctx []float64, win float64) *Delays {
+	return NewPacedDelays(rows, ctx, nil, win)
+}
+
+// NewPacedDelays is NewDelays with each flow's pacing ratio (nic, in the
+// rows' order: its NICDelay over its ideal FCT under SenderNICsShares; nil:
+// none paced), which the draws of flows longer than a window are matched
+// on (Delays.SamplePaced).
+func NewPacedDelays(rows []v2.FlowRow, ctx, nic []float64, win float64) *Delays {
 	d := &Delays{Own: make([]float64, len(rows)), samples: make([]sample, len(rows))}
 	for i, r := range rows {
 		if r.FCTNs < 0 {
@@ -72,7 +87,10 @@ func NewDelays(rows []v2.FlowRow, ctx []float64, win float64) *Delays {
 		if ctx != nil {
 			c = ctx[i]
 		}
-		d.samples[i] = sample{r.SizeBytes, c, d.Own[i] / EffectivePackets(r.Packets, win)}
+		d.samples[i] = sample{r.SizeBytes, c, d.Own[i] / EffectivePackets(r.Packets, win), 0}
+		if nic != nil {
+			d.samples[i].nic = nic[i]
+		}
 	}
 	d.bucket()
 	return d
@@ -82,7 +100,8 @@ func NewDelays(rows []v2.FlowRow, ctx []float64, win float64) *Delays {
 // given) into one set of size buckets; the result has no Own delays.
 func PoolDelays(parts []*Delays) *Delays {
 	if len(parts) == 1 {
-		return &Delays{samples: parts[0].samples, upper: parts[0].upper, perPkt: parts[0].perPkt, ctx: parts[0].ctx}
+		p := parts[0]
+		return &Delays{samples: p.samples, upper: p.upper, perPkt: p.perPkt, ctx: p.ctx, paced: p.paced, byNIC: p.byNIC, nic: p.nic}
 	}
 	d := &Delays{}
 	for _, p := range parts {
@@ -126,6 +145,23 @@ func (d *Delays) bucket() {
 			pp[i], cc[i] = b[i].perPkt, b[i].ctx
 		}
 		d.perPkt, d.ctx = append(d.perPkt, pp), append(d.ctx, cc)
+		from = to
+	}
+	for _, x := range d.samples {
+		d.paced = d.paced || x.nic != 0
+	}
+	if !d.paced {
+		return
+	}
+	from = 0
+	for _, to := range cuts {
+		b := slices.Clone(s[from:to])
+		slices.SortStableFunc(b, func(a, b sample) int { return cmp.Compare(a.nic, b.nic) })
+		pp, nn := make([]float64, len(b)), make([]float64, len(b))
+		for i := range b {
+			pp[i], nn[i] = b[i].perPkt, b[i].nic
+		}
+		d.byNIC, d.nic = append(d.byNIC, pp), append(d.nic, nn)
 		from = to
 	}
 }
@@ -184,6 +220,16 @@ func NormWindow(k LinkKind, w float64) float64 {
 // same): it draws uniformly from the whole bucket (docs/ESTIMATE.md
 // measures both).
 func (d *Delays) Sample(size int64, ctx float64, matched bool, rng *rand.Rand) float64 {
+	return d.SamplePaced(size, ctx, 0, matched, rng)
+}
+
+// SamplePaced is Sample for a flow paced to its NIC share with ratio nic
+// (see NewPacedDelays): when the delays have pacing ratios, a flow longer
+// than its window draws among the Neighbours flows of its bucket nearest
+// in pacing ratio (and those tied with the farthest), not from the whole
+// bucket: a flow's delay beyond its paced ideal depends on how its
+// arrivals were spread, which its pacing tells.
+func (d *Delays) SamplePaced(size int64, ctx, nic float64, matched bool, rng *rand.Rand) float64 {
 	if len(d.perPkt) == 0 {
 		return 0
 	}
@@ -193,7 +239,10 @@ func (d *Delays) Sample(size int64, ctx float64, matched bool, rng *rand.Rand) f
 	}
 	s, c := d.perPkt[b], d.ctx[b]
 	if !matched {
-		return s[rng.IntN(len(s))]
+		if !d.paced {
+			return s[rng.IntN(len(s))]
+		}
+		s, c, ctx = d.byNIC[b], d.nic[b], nic
 	}
 	k := min(Neighbours, len(s))
 	// The k nearest: grow a window [lo, hi) around ctx's place.

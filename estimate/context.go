@@ -28,29 +28,55 @@ import (
 // downlink busy with two slowed large flows counted no contention and drew
 // delays 3 to 4 times too small at the p95 and p99, docs/ESTIMATE.md.)
 func Backlog(l *Link, flows []replay.FlowPath) []float64 {
+	return PacedBacklog(l, flows, nil)
+}
+
+// PacedBacklog is Backlog with the link's flows arriving as the link
+// networks have them under SenderNICsShares: a flow paced to its NIC
+// share (pace[flow] not nil, NICShares) pours each chunk from its release
+// at its upstream rate rather than all its bytes from its start. A flow
+// whose first link is l (a host uplink: its NIC, where the link network
+// does not pace it) pours as in Backlog, and so does every flow when
+// pace is nil.
+func PacedBacklog(l *Link, flows []replay.FlowPath, pace [][]Chunk) []float64 {
 	n := len(l.Flows)
 	out := make([]float64, n)
 	if n == 0 || l.Rate <= 0 {
 		return out
 	}
-	// Events: a flow's start (k >= 0: record, then pour) and the end of
-	// its pouring (k < 0: flow ^k stops).
+	// Events: a flow's start (rec: record its backlog), the start of a
+	// pour (k >= 0, at rate) and its end (k < 0, flow ^k stops pouring
+	// rate); a pour of rate 0 drops its bytes into the queue at once.
 	type event struct {
-		at units.Time
-		k  int
+		at    units.Time
+		k     int
+		rec   bool
+		rate  float64 // bytes/ps
+		bytes units.Bytes
 	}
-	rate := make([]float64, n) // upstream rate, bytes/ps; 0: all at once
 	ev := make([]event, 0, 2*n)
 	for k, fi := range l.Flows {
 		f := &flows[fi]
-		ev = append(ev, event{f.Start, k})
-		if h := int(l.Hop[k]); h > 0 {
-			up := f.Path[0].Rate
-			for _, hop := range f.Path[1:h] {
-				up = min(up, hop.Rate)
-			}
-			rate[k] = float64(up) / 8 / float64(units.Second)
-			ev = append(ev, event{f.Start + units.Time(float64(f.Size)/rate[k]), ^k})
+		h := int(l.Hop[k])
+		if h == 0 {
+			ev = append(ev, event{at: f.Start, k: k, rec: true, bytes: f.Size})
+			continue
+		}
+		up := f.Path[0].Rate
+		for _, hop := range f.Path[1:h] {
+			up = min(up, hop.Rate)
+		}
+		r := float64(up) / 8 / float64(units.Second)
+		var chunks []Chunk
+		if pace != nil {
+			chunks = pace[fi]
+		}
+		if len(chunks) == 0 {
+			chunks = []Chunk{{Release: f.Start, Bytes: f.Size}}
+		}
+		for j, c := range chunks {
+			ev = append(ev, event{at: c.Release, k: k, rec: j == 0, rate: r},
+				event{at: c.Release + units.Time(float64(c.Bytes)/r), k: ^k, rate: r})
 		}
 	}
 	// At one instant, ends first, then starts in link order.
@@ -67,14 +93,16 @@ func Backlog(l *Link, flows []replay.FlowPath) []float64 {
 		work = max(0, work+(in-serve)*float64(e.at-t))
 		t = e.at
 		if e.k < 0 {
-			in -= rate[^e.k]
+			in -= e.rate
 			continue
 		}
-		out[e.k] = work / serve / float64(units.Second)
-		if rate[e.k] > 0 {
-			in += rate[e.k]
+		if e.rec {
+			out[e.k] = work / serve / float64(units.Second)
+		}
+		if e.rate > 0 {
+			in += e.rate
 		} else {
-			work += float64(flows[l.Flows[e.k]].Size)
+			work += float64(e.bytes)
 		}
 	}
 	return out

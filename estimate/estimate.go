@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ccreplay/ccreplay/batch/pool"
@@ -65,6 +66,18 @@ const (
 	// link network before the link, so that the host's NIC is shared as
 	// in the full run; their own delays are not read.
 	SenderNICsShared = "shared"
+	// SenderNICsShares (the default): each sender carries only the link's
+	// flows, each released in chunks at its share of its host's NIC
+	// (NICShares: the host's flows in processor sharing at the NIC's
+	// rate), so that the link sees its flows' packets spread as the host's
+	// other flows spread them in the full run. A flow's delay at such a
+	// link is read beyond that paced ideal, and the pacing's own delay
+	// (NICDelay) added back once (CombineMax), so links can be clustered:
+	// a represented link's flow longer than a window draws among flows
+	// paced as it is (Delays.SamplePaced), and backlogs are those of the
+	// paced arrivals (PacedBacklog). Host NICs' own links are simulated
+	// as with SenderNICsAlone: they hold the sharing itself.
+	SenderNICsShares = "shares"
 )
 
 // ErrSharedNICsClustered refuses SenderNICsShared with clustering: every
@@ -98,8 +111,8 @@ type Options struct {
 	// ReverseAcks is ReverseAcksRate (default when empty) or
 	// ReverseAcksPackets.
 	ReverseAcks string
-	// SenderNICs is SenderNICsAlone (default when empty) or
-	// SenderNICsShared.
+	// SenderNICs is SenderNICsShares (default when empty),
+	// SenderNICsAlone or SenderNICsShared.
 	SenderNICs string
 	// Timings records each link simulation's wall time in links.parquet
 	// (wall_ns), the one output that is not a function of the inputs.
@@ -116,7 +129,7 @@ func (opt Options) withDefaults() (Options, error) {
 	opt.Aggregate, errAgg = choice("aggregation", opt.Aggregate, AggregateOwn, AggregateSample)
 	opt.Combine, errComb = choice("combination", opt.Combine, CombineMax, CombineSum)
 	opt.ReverseAcks, errRev = choice("reverse ACKs", opt.ReverseAcks, ReverseAcksRate, ReverseAcksPackets)
-	opt.SenderNICs, errSnd = choice("sender NICs", opt.SenderNICs, SenderNICsAlone, SenderNICsShared)
+	opt.SenderNICs, errSnd = choice("sender NICs", opt.SenderNICs, SenderNICsShares, SenderNICsAlone, SenderNICsShared)
 	if errSnd == nil && opt.SenderNICs == SenderNICsShared && opt.Tolerance >= 0 {
 		errSnd = ErrSharedNICsClustered
 	}
@@ -128,14 +141,22 @@ func (opt Options) withDefaults() (Options, error) {
 
 // choice returns v, or def when v is empty; v is def or other, else an
 // error names what it is.
-func choice(what, v, def, other string) (string, error) {
-	switch v {
-	case "":
+func choice(what, v, def string, others ...string) (string, error) {
+	if v == "" {
 		return def, nil
-	case def, other:
+	}
+	if v == def || slices.Contains(others, v) {
 		return v, nil
 	}
-	return v, fmt.Errorf("%s %q: want %s or %s", what, v, def, other)
+	want := def
+	for k, o := range others {
+		if k == len(others)-1 {
+			want += " or " + o
+		} else {
+			want += ", " + o
+		}
+	}
+	return v, fmt.Errorf("%s %q: want %s", what, v, want)
 }
 
 // Result is an estimate: rows for flows.parquet, messages.parquet and
@@ -272,6 +293,10 @@ type Plan struct {
 	// maxRTT is the full topology's topology.NS3MaxRTT when the base RTT
 	// mode needs it (every flow's algorithm is given it).
 	maxRTT units.Time
+	// pace is, per flow, its chunks under SenderNICsShares (NICShares;
+	// nil otherwise), and paceID the id of each flow's second chunk.
+	pace   [][]Chunk
+	paceID []int64
 }
 
 // Prepare checks the inputs, routes the flows as replay.Run does,
@@ -319,12 +344,24 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 		}
 		SenderFlows(p.links, flows, life)
 	}
+	if opt.SenderNICs == SenderNICsShares {
+		p.pace = NICShares(flows, cfg.NIC.MTUPayload, cfg.NIC.HeaderBytes)
+		p.paceID = make([]int64, len(flows))
+		next := int64(0)
+		for _, m := range tr.Messages {
+			next = max(next, m.ID+1)
+		}
+		for i, ch := range p.pace {
+			p.paceID[i] = next
+			next += int64(max(len(ch)-1, 0))
+		}
+	}
 	p.feats = make([]Features, len(p.links))
 	p.cont = make([][]float64, len(p.links))
 	split(opt.Jobs, len(p.links), linkChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p.feats[i] = LinkFeatures(&p.links[i], flows, rtt, span)
-			p.cont[i] = Backlog(&p.links[i], flows)
+			p.cont[i] = PacedBacklog(&p.links[i], flows, p.pace)
 		}
 	})
 	p.cl = Cluster(p.feats, p.opt.Tolerance, p.opt.PoolFlows)
@@ -354,10 +391,26 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 	for i := range win {
 		win[i] = LinkWindow(&p.links[i], &p.feats[i], p.w.data)
 	}
+	var nic []units.Time
+	if p.pace != nil {
+		nic = make([]units.Time, len(p.flows))
+		for i := range p.flows {
+			f := &p.flows[i]
+			nic[i] = NICDelay(f.Path, f.Start, f.Size, p.pace[i], p.cfg.NIC.MTUPayload, p.cfg.NIC.HeaderBytes)
+		}
+	}
 	all := make([]linkSim, len(p.links))
 	for _, i := range p.sim {
 		s := sims[i]
-		all[i] = linkSim{delays: NewDelays(s.rows(), p.cont[i], NormWindow(p.links[i].Kind, win[i])), wall: time.Duration(s.WallNs), events: s.Events,
+		var ratio []float64
+		if nic != nil {
+			ratio = make([]float64, len(p.links[i].Flows))
+			for k, fi := range p.links[i].Flows {
+				f := &p.flows[fi]
+				ratio[k] = float64(nic[fi]) / float64(topology.IdealOneWay(f.Path, f.Size, p.cfg.NIC.MTUPayload, p.cfg.NIC.HeaderBytes))
+			}
+		}
+		all[i] = linkSim{delays: NewPacedDelays(s.rows(), p.cont[i], ratio, NormWindow(p.links[i].Kind, win[i])), wall: time.Duration(s.WallNs), events: s.Events,
 			end: units.Time(s.SimEndNs) * units.Nanosecond, paused: s.PausedNs, dropped: s.DroppedPkts, unfinished: s.Unfinished,
 			reverse: s.ReverseFlows, side: s.SideFlows}
 		res.Events += s.Events
@@ -371,7 +424,7 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 		}
 		pooled[c] = PoolDelays(parts)
 	}
-	res.Flows = estimateFlows(p.opt.Jobs, &p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine)
+	res.Flows = estimateFlows(p.opt.Jobs, &p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine, nic)
 	res.Messages = messageRows(p.opt.Jobs, p.tr, p.flows, res.Flows)
 	res.Links, res.Warnings = linkRows(p.links, p.feats, &p.cl, all, p.opt.Timings)
 	res.Summary = metrics.Compute(res.Flows, res.Messages, nil, metrics.Options{})
@@ -456,6 +509,13 @@ func (p *Plan) linkConfig(i int) (replay.Config, *trace.Trace, error) {
 	net, err := BuildLinkNet(p.cfg.Topology, l, p.flows, p.tr, p.w.data, p.w.ack)
 	if err != nil {
 		return replay.Config{}, nil, err
+	}
+	if p.pace != nil && l.Kind != HostUp {
+		own := make(map[int64]int32, len(l.Flows))
+		for _, fi := range l.Flows {
+			own[int64(p.flows[fi].ID)] = fi
+		}
+		paceTrace(net.Trace, own, p.pace, p.paceID)
 	}
 	c := p.cfg
 	c.Topology = net.Topology

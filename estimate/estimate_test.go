@@ -63,13 +63,15 @@ func TestEstimateDeterministic(t *testing.T) {
 	defer func(l, f int) { linkChunk, flowChunk = l, f }(linkChunk, flowChunk)
 	linkChunk, flowChunk = 3, 7
 	cfg, tr := smallFatTree(t, "dcqcn")
-	for _, mode := range []string{AggregateOwn, AggregateSample, ReverseAcksPackets, SenderNICsShared} {
+	for _, mode := range []string{AggregateOwn, AggregateSample, ReverseAcksPackets, SenderNICsShared, SenderNICsAlone} {
 		opt1 := Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 1, Aggregate: mode}
 		switch mode {
 		case ReverseAcksPackets: // with the reverse flows in the link networks
 			opt1.Aggregate, opt1.ReverseAcks = AggregateOwn, mode
 		case SenderNICsShared: // with the senders' other flows in the link networks, every link simulated
 			opt1.Aggregate, opt1.SenderNICs, opt1.Tolerance = AggregateOwn, mode, -1
+		case SenderNICsAlone: // the link networks' flows at line rate (the others: paced to their NIC shares)
+			opt1.Aggregate, opt1.SenderNICs = AggregateOwn, mode
 		}
 		opt3 := opt1
 		opt3.Jobs = 3
@@ -575,6 +577,20 @@ func TestLinksFolder(t *testing.T) {
 	}
 	if p.LinkItems("s2")[0].Hash == p.LinkItems("s1")[0].Hash {
 		t.Fatal("a link's hash does not depend on the scenario")
+	}
+	// The senders' NICs change the link networks: each choice its hash
+	// (all's are the default's, SenderNICsShares).
+	base := all.LinkItems("s1")
+	for _, mode := range []string{SenderNICsAlone, SenderNICsShared} {
+		q, err := Prepare(cfg, tr, Options{Tolerance: -1, SenderNICs: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, it := range q.LinkItems("s1") {
+			if it.Hash == base[k].Hash {
+				t.Fatalf("%s: link %d has the hash it has with the NICs' shares", mode, it.Index)
+			}
+		}
 	}
 }
 

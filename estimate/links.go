@@ -95,8 +95,8 @@ func (p *Plan) LinkItems(scenario string) []LinkItem {
 	if p.opt.ReverseAcks == ReverseAcksPackets {
 		rev = "reverse acks packets\n"
 	}
-	if p.opt.SenderNICs == SenderNICsShared {
-		rev += "sender nics shared\n"
+	if p.opt.SenderNICs != SenderNICsAlone {
+		rev += "sender nics " + p.opt.SenderNICs + "\n"
 	}
 	for k, i := range p.sim {
 		name := p.LinkName(i)

@@ -63,7 +63,7 @@ type EstimateEcho struct {
 	Aggregate      string  `json:"aggregate"`        // own or sample
 	Combine        string  `json:"combine"`          // max or sum of a flow's delays along its path
 	ReverseAcks    string  `json:"reverse_acks"`     // rate (the link slower by its reverse flows' mean ACK rate) or packets (those flows in its link network)
-	SenderNICs     string  `json:"sender_nics"`      // alone (each sender carries the link's flows only) or shared (also its host's other flows running beside them)
+	SenderNICs     string  `json:"sender_nics"`      // shares (each sender carries the link's flows, paced to their shares of its NIC), alone (the link's flows at line rate) or shared (also its host's other flows running beside them); absent: alone
 	FastFactor     int     `json:"fast_factor"`      // receivers' link rate over the downstream path's slowest
 	BucketMinFlows int     `json:"bucket_min_flows"` // least flows per size bucket of a link's delays
 	BucketSpread   int     `json:"bucket_spread"`    // least largest/smallest flow size within a bucket

@@ -161,7 +161,7 @@ func TestEstimateBadInput(t *testing.T) {
 		t.Fatalf("--reverse-acks mean: exit %d\n%s", r.code, r.stderr)
 	}
 	r = runCLI(t, append([]string{"estimate", "--sender-nics", "half", "--out", filepath.Join(t.TempDir(), "v")}, estArgs...)...)
-	if r.code != ExitUsage || !strings.Contains(r.stderr, `--sender-nics "half": want alone or shared`) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+	if r.code != ExitUsage || !strings.Contains(r.stderr, `--sender-nics "half": want shares, alone or shared`) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 		t.Fatalf("--sender-nics half: exit %d\n%s", r.code, r.stderr)
 	}
 	r = runCLI(t, append([]string{"estimate", "--sender-nics", "shared", "--out", filepath.Join(t.TempDir(), "u")}, estArgs...)...)
@@ -253,7 +253,7 @@ func TestEstimateSenderNICs(t *testing.T) {
 	args := []string{"--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=2ms",
 		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn", "-j", "1", "--links-dir", links}
 	alone := filepath.Join(dir, "alone")
-	runCLI(t, append([]string{"estimate", "--out", alone}, args...)...).mustSucceed(t)
+	runCLI(t, append([]string{"estimate", "--out", alone, "--sender-nics", "alone"}, args...)...).mustSucceed(t)
 	shared := filepath.Join(dir, "shared")
 	runCLI(t, append([]string{"estimate", "--out", shared, "--sender-nics", "shared", "--no-cluster"}, args...)...).mustSucceed(t)
 	for name, want := range map[string]string{alone: estimate.SenderNICsAlone, shared: estimate.SenderNICsShared} {
@@ -291,6 +291,47 @@ func TestEstimateSenderNICs(t *testing.T) {
 	if inRows != int64(carried) {
 		t.Fatalf("links.parquet counts %d senders' flows, the link folder %d", inRows, carried)
 	}
+}
+
+// TestEstimateSenderNICsShares: --sender-nics shares (the default) paces the
+// link networks' flows to their NIC shares: the manifest says so and, on
+// a workload whose hosts send several flows at once, in the link folder
+// of an estimate with the NICs alone (whose simulations it must not
+// reuse), some flows' estimates move from those with the NICs alone and
+// none is under its ideal.
+func TestEstimateSenderNICsShares(t *testing.T) {
+	dir := t.TempDir()
+	links := filepath.Join(dir, "links")
+	args := []string{"--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=2ms",
+		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn", "-j", "1", "--links-dir", links}
+	alone := filepath.Join(dir, "alone")
+	runCLI(t, append([]string{"estimate", "--out", alone, "--sender-nics", "alone"}, args...)...).mustSucceed(t)
+	shares := filepath.Join(dir, "shares") // the default
+	runCLI(t, append([]string{"estimate", "--out", shares}, args...)...).mustSucceed(t)
+	man, err := runfolder.ReadManifest(shares)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Estimate == nil || man.Estimate.SenderNICs != estimate.SenderNICsShares {
+		t.Fatalf("estimate %+v, want sender_nics shares", man.Estimate)
+	}
+	a, b := readFlows(t, alone), readFlows(t, shares)
+	if len(a) != len(b) {
+		t.Fatal("the two estimates have different flows")
+	}
+	moved := 0
+	for i := range a {
+		if b[i].FCTNs < b[i].IdealFCTNs {
+			t.Fatalf("flow %d: estimated FCT %d ns under its ideal %d ns", b[i].FlowID, b[i].FCTNs, b[i].IdealFCTNs)
+		}
+		if a[i].FCTNs != b[i].FCTNs {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no flow's estimate moved with the NICs shared out")
+	}
+	t.Logf("%d of %d flows' estimates moved", moved, len(a))
 }
 
 // TestSweepEstimate: a sweep of kind estimate writes an estimate's folder

@@ -105,8 +105,8 @@ func (o *CommandOptions) MethodOptions() (estimate.Options, error) {
 	if o.ReverseAcks != estimate.ReverseAcksRate && o.ReverseAcks != estimate.ReverseAcksPackets {
 		return estimate.Options{}, clierr.Usagef("--reverse-acks %q: want %s or %s", o.ReverseAcks, estimate.ReverseAcksRate, estimate.ReverseAcksPackets)
 	}
-	if o.SenderNICs != estimate.SenderNICsAlone && o.SenderNICs != estimate.SenderNICsShared {
-		return estimate.Options{}, clierr.Usagef("--sender-nics %q: want %s or %s", o.SenderNICs, estimate.SenderNICsAlone, estimate.SenderNICsShared)
+	if o.SenderNICs != estimate.SenderNICsShares && o.SenderNICs != estimate.SenderNICsAlone && o.SenderNICs != estimate.SenderNICsShared {
+		return estimate.Options{}, clierr.Usagef("--sender-nics %q: want %s, %s or %s", o.SenderNICs, estimate.SenderNICsShares, estimate.SenderNICsAlone, estimate.SenderNICsShared)
 	}
 	if o.SenderNICs == estimate.SenderNICsShared && !o.NoCluster {
 		return estimate.Options{}, clierr.Usagef("--sender-nics shared needs --no-cluster: with clustering a flow would take several other flows' NIC delays from the pooled links (docs/ESTIMATE.md)")

@@ -10,7 +10,7 @@ import (
 )
 
 func validOptions() CommandOptions {
-	return CommandOptions{Inputs: Inputs{Tolerance: estimate.DefaultTolerance, PoolFlows: estimate.DefaultPoolFlows, ReverseAcks: estimate.ReverseAcksRate, SenderNICs: estimate.SenderNICsAlone},
+	return CommandOptions{Inputs: Inputs{Tolerance: estimate.DefaultTolerance, PoolFlows: estimate.DefaultPoolFlows, ReverseAcks: estimate.ReverseAcksRate, SenderNICs: estimate.SenderNICsShares},
 		Jobs: 1, Aggregate: estimate.AggregateOwn, Combine: estimate.CombineMax}
 }
 

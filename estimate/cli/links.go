@@ -47,9 +47,10 @@ type Inputs struct {
 	// link against its flows (estimate.ReverseAcksRate or
 	// ReverseAcksPackets): in each link's hash, not the scenario's.
 	ReverseAcks string `json:"reverse_acks,omitempty"`
-	// SenderNICs says whether the link networks' senders carry their
-	// hosts' other flows too (estimate.SenderNICsAlone or
-	// SenderNICsShared): in each link's hash, not the scenario's.
+	// SenderNICs says what the link networks' senders carry
+	// (estimate.SenderNICsShares, SenderNICsAlone or SenderNICsShared): in
+	// each link's hash, not the scenario's. A manifest without it was
+	// written when every estimate was SenderNICsAlone.
 	SenderNICs string `json:"sender_nics,omitempty"`
 }
 
