@@ -44,22 +44,30 @@ func PacedBacklog(l *Link, flows []replay.FlowPath, pace [][]Chunk) []float64 {
 	if n == 0 || l.Rate <= 0 {
 		return out
 	}
-	// Events: a flow's start (rec: record its backlog), the start of a
-	// pour (k >= 0, at rate) and its end (k < 0, flow ^k stops pouring
-	// rate); a pour of rate 0 drops its bytes into the queue at once.
+	// Events, 16 bytes each (a paced flow has two per chunk): key 2k+1
+	// is flow k's start (record its backlog, then pour), 2k the start of
+	// another of its chunks' pours, ^k the end of a pour of flow k. The
+	// order is by time, then key: at one instant the ends first, then the
+	// starts in link order.
 	type event struct {
-		at    units.Time
-		k     int
-		rec   bool
-		rate  float64 // bytes/ps
-		bytes units.Bytes
+		at  units.Time
+		key int32
 	}
-	ev := make([]event, 0, 2*n)
+	rate := make([]float64, n) // bytes/ps while pouring; 0: all at once
+	m := 0
+	for k, fi := range l.Flows {
+		if l.Hop[k] > 0 && pace != nil && len(pace[fi]) > 0 {
+			m += 2 * len(pace[fi])
+		} else {
+			m += 2
+		}
+	}
+	ev := make([]event, 0, m)
 	for k, fi := range l.Flows {
 		f := &flows[fi]
 		h := int(l.Hop[k])
 		if h == 0 {
-			ev = append(ev, event{at: f.Start, k: k, rec: true, bytes: f.Size})
+			ev = append(ev, event{f.Start, int32(2*k + 1)})
 			continue
 		}
 		up := f.Path[0].Rate
@@ -67,24 +75,24 @@ func PacedBacklog(l *Link, flows []replay.FlowPath, pace [][]Chunk) []float64 {
 			up = min(up, hop.Rate)
 		}
 		r := float64(up) / 8 / float64(units.Second)
-		var chunks []Chunk
-		if pace != nil {
-			chunks = pace[fi]
+		rate[k] = r
+		if pace == nil || len(pace[fi]) == 0 {
+			ev = append(ev, event{f.Start, int32(2*k + 1)}, event{f.Start + units.Time(float64(f.Size)/r), ^int32(k)})
+			continue
 		}
-		if len(chunks) == 0 {
-			chunks = []Chunk{{Release: f.Start, Bytes: f.Size}}
-		}
-		for j, c := range chunks {
-			ev = append(ev, event{at: c.Release, k: k, rec: j == 0, rate: r},
-				event{at: c.Release + units.Time(float64(c.Bytes)/r), k: ^k, rate: r})
+		for j, c := range pace[fi] {
+			key := int32(2 * k)
+			if j == 0 {
+				key++
+			}
+			ev = append(ev, event{c.Release, key}, event{c.Release + units.Time(float64(c.Bytes)/r), ^int32(k)})
 		}
 	}
-	// At one instant, ends first, then starts in link order.
 	slices.SortStableFunc(ev, func(a, b event) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.k, b.k)
+		return cmp.Compare(a.key, b.key)
 	})
 	serve := float64(l.Rate) / 8 / float64(units.Second)
 	work, in := 0.0, 0.0 // bytes held; bytes/ps poured
@@ -92,17 +100,18 @@ func PacedBacklog(l *Link, flows []replay.FlowPath, pace [][]Chunk) []float64 {
 	for _, e := range ev {
 		work = max(0, work+(in-serve)*float64(e.at-t))
 		t = e.at
-		if e.k < 0 {
-			in -= e.rate
+		if e.key < 0 {
+			in -= rate[^e.key]
 			continue
 		}
-		if e.rec {
-			out[e.k] = work / serve / float64(units.Second)
+		k := e.key / 2
+		if e.key%2 == 1 {
+			out[k] = work / serve / float64(units.Second)
 		}
-		if e.rate > 0 {
-			in += e.rate
+		if rate[k] > 0 {
+			in += rate[k]
 		} else {
-			work += float64(e.bytes)
+			work += float64(flows[l.Flows[k]].Size)
 		}
 	}
 	return out
