@@ -11,9 +11,13 @@
 //     the flows' upstream bottleneck rate whose delay restores their base
 //     RTT up to the link; the link itself with its rate, delay and the
 //     run's switch buffer, ECN and PFC settings; the receivers behind a
-//     fast link that restores the rest of the base RTT. Each link network
-//     is an ordinary replay.Run with the run's algorithm and parameters,
-//     so every registered algorithm, learned ones included, runs unchanged.
+//     fast link that restores the rest of the base RTT. By default
+//     (SenderNICsShares) each flow is released in chunks at its share of
+//     its host's NIC (NICShares: the host's flows in processor sharing),
+//     as the host's other flows spread it in the full run. Each link
+//     network is an ordinary replay.Run with the run's algorithm and
+//     parameters, so every registered algorithm, learned ones included,
+//     runs unchanged.
 //  3. Cluster: links whose traffic looks alike (same kind, rate and delay;
 //     load, flow count, senders, flow-size quantiles and RTT within a
 //     tolerance) are represented by one simulation.
