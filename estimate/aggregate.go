@@ -136,34 +136,35 @@ func (d *Delays) bucket() {
 			cuts[len(cuts)-1] = len(s)
 		}
 	}
+	byCtx := func(x sample) float64 { return x.ctx }
+	byNIC := func(x sample) float64 { return x.nic }
 	from = 0
 	for _, to := range cuts {
-		b := s[from:to]
-		slices.SortStableFunc(b, func(a, b sample) int { return cmp.Compare(a.ctx, b.ctx) })
-		pp, cc := make([]float64, len(b)), make([]float64, len(b))
-		for i := range b {
-			pp[i], cc[i] = b[i].perPkt, b[i].ctx
-		}
+		pp, cc := sortedBy(s[from:to], byCtx) // s's bucket left in backlog order
 		d.perPkt, d.ctx = append(d.perPkt, pp), append(d.ctx, cc)
 		from = to
 	}
-	for _, x := range d.samples {
-		d.paced = d.paced || x.nic != 0
-	}
+	d.paced = slices.ContainsFunc(d.samples, func(x sample) bool { return x.nic != 0 })
 	if !d.paced {
 		return
 	}
 	from = 0
 	for _, to := range cuts {
-		b := slices.Clone(s[from:to])
-		slices.SortStableFunc(b, func(a, b sample) int { return cmp.Compare(a.nic, b.nic) })
-		pp, nn := make([]float64, len(b)), make([]float64, len(b))
-		for i := range b {
-			pp[i], nn[i] = b[i].perPkt, b[i].nic
-		}
+		pp, nn := sortedBy(slices.Clone(s[from:to]), byNIC)
 		d.byNIC, d.nic = append(d.byNIC, pp), append(d.nic, nn)
 		from = to
 	}
+}
+
+// sortedBy sorts b stably by key, in place, and returns its delays per
+// packet and keys in that order.
+func sortedBy(b []sample, key func(sample) float64) (perPkt, keys []float64) {
+	slices.SortStableFunc(b, func(x, y sample) int { return cmp.Compare(key(x), key(y)) })
+	perPkt, keys = make([]float64, len(b)), make([]float64, len(b))
+	for i := range b {
+		perPkt[i], keys[i] = b[i].perPkt, key(b[i])
+	}
+	return perPkt, keys
 }
 
 // EffectivePackets is what a flow's delay at a link is normalised by: its

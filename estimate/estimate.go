@@ -391,26 +391,30 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 	for i := range win {
 		win[i] = LinkWindow(&p.links[i], &p.feats[i], p.w.data)
 	}
+	// Under SenderNICsShares each flow's pacing delay (NICDelay) and
+	// pacing ratio, that delay over its ideal FCT (what long flows' draws
+	// are matched on, Delays.SamplePaced).
 	var nic []units.Time
+	var ratio []float64
 	if p.pace != nil {
-		nic = make([]units.Time, len(p.flows))
+		nic, ratio = make([]units.Time, len(p.flows)), make([]float64, len(p.flows))
 		for i := range p.flows {
 			f := &p.flows[i]
 			nic[i] = NICDelay(f.Path, f.Start, f.Size, p.pace[i], p.cfg.NIC.MTUPayload, p.cfg.NIC.HeaderBytes)
+			ratio[i] = float64(nic[i]) / float64(topology.IdealOneWay(f.Path, f.Size, p.cfg.NIC.MTUPayload, p.cfg.NIC.HeaderBytes))
 		}
 	}
 	all := make([]linkSim, len(p.links))
 	for _, i := range p.sim {
 		s := sims[i]
-		var ratio []float64
-		if nic != nil {
-			ratio = make([]float64, len(p.links[i].Flows))
+		var linkRatio []float64 // the link's flows' pacing ratios
+		if ratio != nil {
+			linkRatio = make([]float64, len(p.links[i].Flows))
 			for k, fi := range p.links[i].Flows {
-				f := &p.flows[fi]
-				ratio[k] = float64(nic[fi]) / float64(topology.IdealOneWay(f.Path, f.Size, p.cfg.NIC.MTUPayload, p.cfg.NIC.HeaderBytes))
+				linkRatio[k] = ratio[fi]
 			}
 		}
-		all[i] = linkSim{delays: NewPacedDelays(s.rows(), p.cont[i], ratio, NormWindow(p.links[i].Kind, win[i])), wall: time.Duration(s.WallNs), events: s.Events,
+		all[i] = linkSim{delays: NewPacedDelays(s.rows(), p.cont[i], linkRatio, NormWindow(p.links[i].Kind, win[i])), wall: time.Duration(s.WallNs), events: s.Events,
 			end: units.Time(s.SimEndNs) * units.Nanosecond, paused: s.PausedNs, dropped: s.DroppedPkts, unfinished: s.Unfinished,
 			reverse: s.ReverseFlows, side: s.SideFlows}
 		res.Events += s.Events
@@ -424,7 +428,7 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 		}
 		pooled[c] = PoolDelays(parts)
 	}
-	res.Flows = estimateFlows(p.opt.Jobs, &p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine, nic)
+	res.Flows = estimateFlows(p.opt.Jobs, &p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine, nic, ratio)
 	res.Messages = messageRows(p.opt.Jobs, p.tr, p.flows, res.Flows)
 	res.Links, res.Warnings = linkRows(p.links, p.feats, &p.cl, all, p.opt.Timings)
 	res.Summary = metrics.Compute(res.Flows, res.Messages, nil, metrics.Options{})

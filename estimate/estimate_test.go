@@ -644,8 +644,7 @@ func TestReverseFlowsStar(t *testing.T) {
 		size     int64
 		at       units.Time
 	}{{0, 1, 1_000_000, 0}, {2, 1, 2_000, 60 * units.Microsecond}, {1, 2, 1_000_000, 200 * units.Microsecond}} {
-		tr.Messages = append(tr.Messages, trace.Message{ID: int64(i), Src: m.src, Dst: m.dst, Bytes: m.size, Release: m.at,
-			FlowID: trace.NoFlow, CollectiveID: trace.NoCollective, Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank})
+		tr.Messages = append(tr.Messages, message(i, m.src, m.dst, m.size, m.at))
 	}
 	for _, cc := range []string{"dcqcn", "dctcp"} {
 		t.Run(cc, func(t *testing.T) {
@@ -730,8 +729,7 @@ func TestSenderNICsStar(t *testing.T) {
 		size int64
 		at   units.Time
 	}{{1, 1_000_000, 0}, {2, 4_000, 30 * units.Microsecond}} {
-		tr.Messages = append(tr.Messages, trace.Message{ID: int64(i), Src: 0, Dst: m.dst, Bytes: m.size, Release: m.at,
-			FlowID: trace.NoFlow, CollectiveID: trace.NoCollective, Iteration: trace.NoIteration, SrcRank: trace.NoRank, DstRank: trace.NoRank})
+		tr.Messages = append(tr.Messages, message(i, 0, m.dst, m.size, m.at))
 	}
 	for _, cc := range []string{"dcqcn", "dctcp", "hpcc"} {
 		t.Run(cc, func(t *testing.T) {

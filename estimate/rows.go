@@ -21,13 +21,15 @@ const flowSeed = 0x6a09e667f3bcc909
 // estimateFlows builds each flow's row: its ideal on its real path plus
 // its delays at the links of its path, combined by combine: the largest
 // (CombineMax) or the sum (CombineSum); win is each link's window
-// (LinkWindow); nic, when not nil, is each flow's NICDelay, added under
-// CombineMax to its delay at every link but its host's NIC's
-// (SenderNICsShares: those delays are read beyond the paced ideal; under
-// CombineSum the NIC's own link holds the sharing once). The flows are split over jobs workers: a flow's row
-// depends on nothing but the flow and the links (its draws come from its
-// own generator), so the rows are the same whatever jobs is.
-func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links []Link, win []float64, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string, nic []units.Time) []v2.FlowRow {
+// (LinkWindow). nic and ratio, when not nil (SenderNICsShares), are each
+// flow's NICDelay and pacing ratio: its draws at represented links are
+// matched on the ratio, and under CombineMax the delay is added to its
+// delay at every link but its host's NIC's (those are read beyond the
+// paced ideal; under CombineSum the NIC's own link holds the sharing
+// once). The flows are split over jobs workers: a flow's row depends on
+// nothing but the flow and the links (its draws come from its own
+// generator), so the rows are the same whatever jobs is.
+func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links []Link, win []float64, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string, nic []units.Time, ratio []float64) []v2.FlowRow {
 	// at[off[i]+h] is hop h of flow i: its link and what the flow's delay
 	// there is made from, read link by link (each link's flows in turn)
 	// rather than flow by flow (every hop another link's). Each (flow,
@@ -69,8 +71,8 @@ func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links 
 				if !x.own {
 					li := x.link
 					r := 0.0
-					if nic != nil {
-						r = float64(nic[i]) / float64(ideal)
+					if ratio != nil {
+						r = ratio[i]
 					}
 					d = EffectivePackets(pkts, norm[li]) * pooled[cl.Of[li]].SamplePaced(int64(f.Size), x.v, r, float64(pkts) <= win[li], rng)
 				}

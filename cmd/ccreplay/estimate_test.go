@@ -245,7 +245,8 @@ func TestEstimateReverseAcks(t *testing.T) {
 // their senders' other flows (the manifest says so, link.json and
 // links.parquet count them, read back with Arrow) and estimates every
 // flow; in the link folder of an estimate with the NICs alone, whose link
-// simulations it must not reuse (each link's hash has the choice).
+// simulations it must not reuse (each link's hash has the choice). The
+// default, shares, paces them instead (the manifest says so too).
 func TestEstimateSenderNICs(t *testing.T) {
 	dir := t.TempDir()
 	links := filepath.Join(dir, "links")
@@ -291,21 +292,9 @@ func TestEstimateSenderNICs(t *testing.T) {
 	if inRows != int64(carried) {
 		t.Fatalf("links.parquet counts %d senders' flows, the link folder %d", inRows, carried)
 	}
-}
-
-// TestEstimateSenderNICsShares: --sender-nics shares (the default) paces the
-// link networks' flows to their NIC shares: the manifest says so and, on
-// a workload whose hosts send several flows at once, in the link folder
-// of an estimate with the NICs alone (whose simulations it must not
-// reuse), some flows' estimates move from those with the NICs alone and
-// none is under its ideal.
-func TestEstimateSenderNICsShares(t *testing.T) {
-	dir := t.TempDir()
-	links := filepath.Join(dir, "links")
-	args := []string{"--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=2ms",
-		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn", "-j", "1", "--links-dir", links}
-	alone := filepath.Join(dir, "alone")
-	runCLI(t, append([]string{"estimate", "--out", alone, "--sender-nics", "alone"}, args...)...).mustSucceed(t)
+	// The default, --sender-nics shares, paces the link networks' flows
+	// to their NIC shares in the same link folder: some flows' estimates
+	// move from those with the NICs alone and none is under its ideal.
 	shares := filepath.Join(dir, "shares") // the default
 	runCLI(t, append([]string{"estimate", "--out", shares}, args...)...).mustSucceed(t)
 	man, err := runfolder.ReadManifest(shares)
