@@ -114,6 +114,12 @@ type Options struct {
 	// SenderNICs is SenderNICsShares (default when empty),
 	// SenderNICsAlone or SenderNICsShared.
 	SenderNICs string
+	// DrawSeed, when not nil, seeds the draws of the flows' delays at the
+	// links not simulated instead of the scenario's seed
+	// (replay.Config.Seed): the same link simulations then give another
+	// draw of the estimate, which measures its own spread
+	// (docs/ESTIMATE.md).
+	DrawSeed *uint64
 	// Timings records each link simulation's wall time in links.parquet
 	// (wall_ns), the one output that is not a function of the inputs.
 	Timings bool
@@ -373,6 +379,15 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 	return p, nil
 }
 
+// drawSeed is the seed of the draws at links not simulated: DrawSeed, or
+// the scenario's.
+func (p *Plan) drawSeed() uint64 {
+	if p.opt.DrawSeed != nil {
+		return *p.opt.DrawSeed
+	}
+	return p.cfg.Seed
+}
+
 // Links is the number of links carrying traffic.
 func (p *Plan) Links() int { return len(p.links) }
 
@@ -428,7 +443,7 @@ func (p *Plan) Assemble(sims []*LinkSim) *Result {
 		}
 		pooled[c] = PoolDelays(parts)
 	}
-	res.Flows = estimateFlows(p.opt.Jobs, &p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine, nic, ratio)
+	res.Flows = estimateFlows(p.opt.Jobs, &p.cfg, p.flows, p.links, win, &p.cl, p.cont, all, pooled, p.opt.Aggregate, p.opt.Combine, p.drawSeed(), nic, ratio)
 	res.Messages = messageRows(p.opt.Jobs, p.tr, p.flows, res.Flows)
 	res.Links, res.Warnings = linkRows(p.links, p.feats, &p.cl, all, p.opt.Timings)
 	res.Summary = metrics.Compute(res.Flows, res.Messages, nil, metrics.Options{})

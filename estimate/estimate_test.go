@@ -792,3 +792,65 @@ func TestSenderNICsSharedRefusesClustering(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDrawSeed: Options.DrawSeed reseeds only the draws of the flows'
+// delays at the links not simulated (method step 4 in docs/ESTIMATE.md):
+// the scenario's own seed gives the default estimate exactly; another
+// seed, on the same link simulations, leaves the links and every flow
+// whose links were all simulated (their own delays, AggregateOwn) as they
+// were and moves some flow that drew. The manifest echoes the seed used.
+func TestDrawSeed(t *testing.T) {
+	cfg, tr := smallFatTree(t, "dcqcn")
+	p, err := Prepare(cfg, tr, Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sims := make([]*LinkSim, p.Links())
+	for _, i := range p.Simulated() {
+		if sims[i], err = p.Simulate(context.Background(), i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := p.Assemble(sims)
+	same := cfg.Seed
+	p.opt.DrawSeed = &same
+	if !reflect.DeepEqual(p.Assemble(sims), base) {
+		t.Fatal("DrawSeed = the scenario's seed: the estimate differs from the default's")
+	}
+	other := cfg.Seed + 1
+	p.opt.DrawSeed = &other
+	o := p.Assemble(sims)
+	if !reflect.DeepEqual(o.Links, base.Links) {
+		t.Error("another draw seed changed links.parquet's rows")
+	}
+	drew := make([]bool, len(p.flows)) // a hop at a link not simulated
+	for li := range p.links {
+		if int(p.cl.Rep[li]) != li {
+			for _, fi := range p.links[li].Flows {
+				drew[fi] = true
+			}
+		}
+	}
+	moved, drawing := 0, 0
+	for i := range base.Flows {
+		if drew[i] {
+			drawing++
+		}
+		if !reflect.DeepEqual(base.Flows[i], o.Flows[i]) {
+			if !drew[i] {
+				t.Errorf("flow %d: every link of its path simulated, yet another draw seed moved it", base.Flows[i].FlowID)
+			}
+			moved++
+		}
+	}
+	if drawing == 0 || moved == 0 {
+		t.Fatalf("%d flows drew at links not simulated, %d moved with the draw seed: want some of each", drawing, moved)
+	}
+	if got := Manifest(&cfg, "ws", Options{DrawSeed: &other}, o).Estimate.DrawSeed; got != other {
+		t.Errorf("manifest draw_seed %d, want %d", got, other)
+	}
+	if got := Manifest(&cfg, "ws", Options{}, base).Estimate.DrawSeed; got != cfg.Seed {
+		t.Errorf("manifest draw_seed %d by default, want the run's seed %d", got, cfg.Seed)
+	}
+	t.Logf("%d of %d flows drew at links not simulated; %d moved", drawing, len(base.Flows), moved)
+}

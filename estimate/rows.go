@@ -14,8 +14,9 @@ import (
 	"github.com/ccreplay/ccreplay/units"
 )
 
-// flowSeed mixes the run's seed and a flow id into the seed of that flow's
-// draws (independent of the order in which anything ran).
+// flowSeed mixes the draws' seed (the run's, or Options.DrawSeed) and a
+// flow id into the seed of that flow's draws (independent of the order in
+// which anything ran).
 const flowSeed = 0x6a09e667f3bcc909
 
 // estimateFlows builds each flow's row: its ideal on its real path plus
@@ -26,10 +27,10 @@ const flowSeed = 0x6a09e667f3bcc909
 // matched on the ratio, and under CombineMax the delay is added to its
 // delay at every link but its host's NIC's (those are read beyond the
 // paced ideal; under CombineSum the NIC's own link holds the sharing
-// once). The flows are split over jobs workers: a flow's row depends on
+// once). seed seeds the draws. The flows are split over jobs workers: a flow's row depends on
 // nothing but the flow and the links (its draws come from its own
 // generator), so the rows are the same whatever jobs is.
-func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links []Link, win []float64, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string, nic []units.Time, ratio []float64) []v2.FlowRow {
+func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links []Link, win []float64, cl *Clusters, cont [][]float64, sims []linkSim, pooled []*Delays, mode, combine string, seed uint64, nic []units.Time, ratio []float64) []v2.FlowRow {
 	// at[off[i]+h] is hop h of flow i: its link and what the flow's delay
 	// there is made from, read link by link (each link's flows in turn)
 	// rather than flow by flow (every hop another link's). Each (flow,
@@ -62,7 +63,7 @@ func estimateFlows(jobs int, cfg *replay.Config, flows []replay.FlowPath, links 
 	split(jobs, len(flows), flowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			f := &flows[i]
-			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(f.ID)^flowSeed))
+			rng := rand.New(rand.NewPCG(seed, uint64(f.ID)^flowSeed))
 			pkts := topology.NumPackets(f.Size, mtu)
 			ideal := topology.IdealOneWay(f.Path, f.Size, mtu, hdr)
 			delay, most := 0.0, 0.0

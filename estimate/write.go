@@ -36,8 +36,11 @@ func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) ru
 		tol = -1
 	}
 	m.Estimate = &runfolder.EstimateEcho{
-		Method: Method, Tolerance: tol, PoolFlows: pool, Aggregate: o.Aggregate, Combine: o.Combine, ReverseAcks: o.ReverseAcks, SenderNICs: o.SenderNICs, FastFactor: FastFactor,
+		Method: Method, Tolerance: tol, PoolFlows: pool, Aggregate: o.Aggregate, Combine: o.Combine, DrawSeed: cfg.Seed, ReverseAcks: o.ReverseAcks, SenderNICs: o.SenderNICs, FastFactor: FastFactor,
 		BucketMinFlows: BucketMin, BucketSpread: BucketSpread, Links: len(res.Links), LinksSimulated: res.Simulated,
+	}
+	if o.DrawSeed != nil {
+		m.Estimate.DrawSeed = *o.DrawSeed
 	}
 	return m
 }

@@ -62,6 +62,7 @@ type EstimateEcho struct {
 	PoolFlows      int     `json:"pool_flows"`       // about how many flows each cluster's link simulations carry together
 	Aggregate      string  `json:"aggregate"`        // own or sample
 	Combine        string  `json:"combine"`          // max or sum of a flow's delays along its path
+	DrawSeed       uint64  `json:"draw_seed"`        // seed of the draws at links not simulated (--draw-seed; default: the run's seed)
 	ReverseAcks    string  `json:"reverse_acks"`     // rate (the link slower by its reverse flows' mean ACK rate) or packets (those flows in its link network)
 	SenderNICs     string  `json:"sender_nics"`      // shares (each sender carries the link's flows, paced to their shares of its NIC), alone (the link's flows at line rate) or shared (also its host's other flows running beside them); absent: alone
 	FastFactor     int     `json:"fast_factor"`      // receivers' link rate over the downstream path's slowest

@@ -445,3 +445,41 @@ func TestEstimateLinksDir(t *testing.T) {
 		t.Fatalf("foreign --links-dir: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// TestEstimateDrawSeed: --draw-seed equal to --seed is the default
+// estimate byte for byte; another draw seed on the same link folder
+// keeps links.parquet, is echoed in summary.json and by default the
+// echo is the run's seed.
+func TestEstimateDrawSeed(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=1ms", "--seed", "3",
+		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn", "-j", "1", "--links-dir", filepath.Join(dir, "links")}
+	def, same, other := filepath.Join(dir, "def"), filepath.Join(dir, "same"), filepath.Join(dir, "other")
+	runCLI(t, append([]string{"estimate", "--out", def}, args...)...).mustSucceed(t)
+	runCLI(t, append([]string{"estimate", "--out", same, "--draw-seed", "3"}, args...)...).mustSucceed(t)
+	runCLI(t, append([]string{"estimate", "--out", other, "--draw-seed", "4"}, args...)...).mustSucceed(t)
+	read := func(d, name string) []byte {
+		b, err := os.ReadFile(filepath.Join(d, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, name := range []string{runfolder.FlowsFile, runfolder.LinksFile} {
+		if !bytes.Equal(read(def, name), read(same, name)) {
+			t.Errorf("--draw-seed 3 --seed 3: %s differs from the default's", name)
+		}
+	}
+	if !bytes.Equal(read(def, runfolder.LinksFile), read(other, runfolder.LinksFile)) {
+		t.Error("--draw-seed 4: links.parquet differs")
+	}
+	for d, want := range map[string]uint64{def: 3, same: 3, other: 4} {
+		man, err := runfolder.ReadManifest(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if man.Estimate == nil || man.Estimate.DrawSeed != want {
+			t.Errorf("%s: estimate %+v, want draw_seed %d", d, man.Estimate, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/ccreplay/ccreplay/batch"
@@ -74,6 +75,9 @@ type CommandOptions struct {
 	// sum).
 	Aggregate string
 	Combine   string
+	// DrawSeed seeds the draws at links not simulated when Set names
+	// "draw-seed" (estimate.Options.DrawSeed); else the scenario's seed.
+	DrawSeed uint64
 	// Timings records each link simulation's wall time.
 	Timings bool
 	// LinksDir keeps the link simulations (resumable); Slurm submits
@@ -115,6 +119,9 @@ func (o *CommandOptions) MethodOptions() (estimate.Options, error) {
 		ReverseAcks: o.ReverseAcks, SenderNICs: o.SenderNICs}
 	if o.NoCluster {
 		opt.Tolerance = -1
+	}
+	if slices.Contains(o.Set, "draw-seed") {
+		opt.DrawSeed = &o.DrawSeed
 	}
 	return opt, nil
 }

@@ -41,6 +41,13 @@ func TestMethodOptions(t *testing.T) {
 	if err != nil || opt.Tolerance != -1 || !opt.Timings || opt.PoolFlows != estimate.DefaultPoolFlows {
 		t.Fatalf("--no-cluster: %+v, %v", opt, err)
 	}
+	if opt.DrawSeed != nil {
+		t.Fatalf("--draw-seed not given: DrawSeed %d, want nil (the run's seed)", *opt.DrawSeed)
+	}
+	o.DrawSeed, o.Set = 7, append(o.Set, "draw-seed")
+	if opt, err = o.MethodOptions(); err != nil || opt.DrawSeed == nil || *opt.DrawSeed != 7 {
+		t.Fatalf("--draw-seed 7: %+v, %v", opt, err)
+	}
 }
 
 // The link folder is --links-dir, or with --slurm OUT.links.
