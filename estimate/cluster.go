@@ -98,13 +98,16 @@ type Clusters struct {
 // first link's down to (1 - tol) times it. tol < 0 puts every link in a
 // cluster of its own (everything simulated).
 //
+// Links of the kinds in every (Options.SimulateEvery) are each a cluster
+// of their own, so every one of them is simulated.
+//
 // Each cluster then simulates enough of its links, spread evenly over
 // its range of load, that together they carry about poolFlows flows (one
 // link when poolFlows < 1; every link when the cluster has fewer flows):
 // k = ceil(poolFlows x members / cluster flows) links, the
 // members at ranks (m + 1/2) x members / k, m = 0..k-1, of the cluster
 // sorted by decreasing load.
-func Cluster(feats []Features, tol float64, poolFlows int) Clusters {
+func Cluster(feats []Features, tol float64, poolFlows int, every ...LinkKind) Clusters {
 	n := len(feats)
 	order := make([]int32, n)
 	for i := range order {
@@ -123,7 +126,7 @@ func Cluster(feats []Features, tol float64, poolFlows int) Clusters {
 		c := int32(len(members))
 		of[i] = c
 		m := []int32{i}
-		if tol >= 0 {
+		if tol >= 0 && !slices.Contains(every, feats[i].Kind) {
 			for _, j := range order[x+1:] {
 				if of[j] < 0 && Similar(&feats[i], &feats[j], tol) {
 					of[j] = c

@@ -46,6 +46,35 @@ func TestCluster(t *testing.T) {
 	}
 }
 
+// TestClusterSimulateEvery: links of a kind in SimulateEvery are each a
+// cluster of their own (so simulated), and the other links cluster as
+// before. Two host downlinks alike share a cluster and one of them is
+// simulated (link 5, rank 1 of [1 5]) until every host downlink is.
+func TestClusterSimulateEvery(t *testing.T) {
+	base := Features{Kind: Fabric, Rate: 400 * units.Gbps, Delay: units.Microsecond, Load: 0.5, Flows: 100, Senders: 20, RTT: 1e7}
+	f := []Features{base, base, base, base, base, base}
+	f[1].Kind, f[5].Kind = HostDown, HostDown
+	f[2].Load = 0.46
+	f[3].Load = 0.3
+	f[4].Senders = 10
+	want := Clusters{Of: []int32{0, 1, 0, 0, 0, 1}, Pool: [][]int32{{2}, {5}}, Rep: []int32{2, 5, 2, 2, 2, 5}}
+	if got := Cluster(f, 0.5, 1); !reflect.DeepEqual(got, want) {
+		t.Errorf("clustered: %+v, want %+v", got, want)
+	}
+	want = Clusters{Of: []int32{0, 1, 0, 0, 0, 2}, Pool: [][]int32{{2}, {1}, {5}}, Rep: []int32{2, 1, 2, 2, 2, 5}}
+	if got := Cluster(f, 0.5, 1, HostDown); !reflect.DeepEqual(got, want) {
+		t.Errorf("every host downlink simulated: %+v, want %+v", got, want)
+	}
+	for _, k := range LinkKinds {
+		if got, err := ParseLinkKind(k.String()); got != k || err != nil {
+			t.Errorf("ParseLinkKind(%q) = %v, %v", k.String(), got, err)
+		}
+	}
+	if _, err := ParseLinkKind("core"); err == nil {
+		t.Error(`ParseLinkKind("core"): want an error`)
+	}
+}
+
 // TestDelaysBuckets checks the size buckets of a link's delays
 // (Parsimon, Section 4.4: at least BucketMin flows, the largest at least
 // BucketSpread times the smallest, what is left joins the last bucket)

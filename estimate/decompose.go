@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
@@ -20,6 +21,19 @@ const (
 	Fabric                   // between two switches: access links in, a fast link out
 	HostDown                 // a switch to a host: access links in, the host is the receiver
 )
+
+// LinkKinds are the link kinds, in order.
+var LinkKinds = []LinkKind{HostUp, Fabric, HostDown}
+
+// ParseLinkKind reads a kind as String names it.
+func ParseLinkKind(s string) (LinkKind, error) {
+	for _, k := range LinkKinds {
+		if k.String() == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("link kind %q: want host-up, fabric or host-down", s)
+}
 
 // String names the kind as links.parquet does.
 func (k LinkKind) String() string {

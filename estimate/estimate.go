@@ -114,6 +114,12 @@ type Options struct {
 	// SenderNICs is SenderNICsShares (default when empty),
 	// SenderNICsAlone or SenderNICsShared.
 	SenderNICs string
+	// SimulateEvery lists link kinds whose every link is simulated (each
+	// a cluster of its own); the others are clustered as Tolerance and
+	// PoolFlows say. HostDown makes the host downlinks' delays every
+	// flow's own, where the draws miss most (docs/ESTIMATE.md, "Every host
+	// downlink simulated").
+	SimulateEvery []LinkKind
 	// DrawSeed, when not nil, seeds the draws of the flows' delays at the
 	// links not simulated instead of the scenario's seed
 	// (replay.Config.Seed): the same link simulations then give another
@@ -370,7 +376,7 @@ func Prepare(cfg replay.Config, tr *trace.Trace, opt Options) (*Plan, error) {
 			p.cont[i] = PacedBacklog(&p.links[i], flows, p.pace)
 		}
 	})
-	p.cl = Cluster(p.feats, p.opt.Tolerance, p.opt.PoolFlows)
+	p.cl = Cluster(p.feats, p.opt.Tolerance, p.opt.PoolFlows, p.opt.SimulateEvery...)
 	for i, r := range p.cl.Rep {
 		if int(r) == i {
 			p.sim = append(p.sim, i)

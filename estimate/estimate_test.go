@@ -854,3 +854,54 @@ func TestDrawSeed(t *testing.T) {
 	}
 	t.Logf("%d of %d flows drew at links not simulated; %d moved", drawing, len(base.Flows), moved)
 }
+
+// TestSimulateEvery: with SimulateEvery HostDown every host downlink is
+// simulated (links.parquet's rows), other links are still represented,
+// and every flow's delay at its host downlink is its own there: a flow
+// whose other links were all simulated too keeps its no-clustering
+// estimate. The manifest echoes the kinds.
+func TestSimulateEvery(t *testing.T) {
+	cfg, tr := smallFatTree(t, "dcqcn")
+	opt := Options{Tolerance: 0.3, PoolFlows: -1, Jobs: 2, SimulateEvery: []LinkKind{HostDown}}
+	res := mustEstimate(t, cfg, tr, opt)
+	represented := 0
+	for _, r := range res.Links {
+		if r.Kind == HostDown.String() && !r.Simulated {
+			t.Errorf("link %d (host-down) represented by %d", r.LinkID, r.RepresentedBy)
+		}
+		if !r.Simulated {
+			represented++
+		}
+	}
+	if represented == 0 {
+		t.Fatal("every link simulated: want the other kinds clustered")
+	}
+	all := mustEstimate(t, cfg, tr, Options{Tolerance: -1, Jobs: 2})
+	p, err := Prepare(cfg, tr, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drew := make([]bool, len(p.flows))
+	for li := range p.links {
+		if int(p.cl.Rep[li]) != li {
+			for _, fi := range p.links[li].Flows {
+				drew[fi] = true
+			}
+		}
+	}
+	same := 0
+	for i := range res.Flows {
+		if !drew[i] {
+			if !reflect.DeepEqual(res.Flows[i], all.Flows[i]) {
+				t.Errorf("flow %d: every link of its path simulated, yet its estimate differs from --no-cluster's", res.Flows[i].FlowID)
+			}
+			same++
+		}
+	}
+	if same == 0 {
+		t.Fatal("no flow with every link simulated")
+	}
+	if got := Manifest(&cfg, "ws", opt, res).Estimate.SimulateEvery; !reflect.DeepEqual(got, []string{"host-down"}) {
+		t.Errorf("manifest simulate_every %v", got)
+	}
+}

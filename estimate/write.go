@@ -42,6 +42,9 @@ func Manifest(cfg *replay.Config, traceName string, opt Options, res *Result) ru
 	if o.DrawSeed != nil {
 		m.Estimate.DrawSeed = *o.DrawSeed
 	}
+	for _, k := range o.SimulateEvery {
+		m.Estimate.SimulateEvery = append(m.Estimate.SimulateEvery, k.String())
+	}
 	return m
 }
 

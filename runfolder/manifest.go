@@ -57,19 +57,20 @@ const ModeEstimate = "estimate"
 
 // EstimateEcho is the method and settings of an estimate (docs/ESTIMATE.md).
 type EstimateEcho struct {
-	Method         string  `json:"method"`           // "link-decomposition" (Parsimon, Zhao et al., NSDI 2023)
-	Tolerance      float64 `json:"tolerance"`        // clustering tolerance, relative; -1 = every link simulated (--no-cluster)
-	PoolFlows      int     `json:"pool_flows"`       // about how many flows each cluster's link simulations carry together
-	Aggregate      string  `json:"aggregate"`        // own or sample
-	Combine        string  `json:"combine"`          // max or sum of a flow's delays along its path
-	DrawSeed       uint64  `json:"draw_seed"`        // seed of the draws at links not simulated (--draw-seed; default: the run's seed)
-	ReverseAcks    string  `json:"reverse_acks"`     // rate (the link slower by its reverse flows' mean ACK rate) or packets (those flows in its link network)
-	SenderNICs     string  `json:"sender_nics"`      // shares (each sender carries the link's flows, paced to their shares of its NIC), alone (the link's flows at line rate) or shared (also its host's other flows running beside them); absent: alone
-	FastFactor     int     `json:"fast_factor"`      // receivers' link rate over the downstream path's slowest
-	BucketMinFlows int     `json:"bucket_min_flows"` // least flows per size bucket of a link's delays
-	BucketSpread   int     `json:"bucket_spread"`    // least largest/smallest flow size within a bucket
-	Links          int     `json:"links"`            // links carrying traffic
-	LinksSimulated int     `json:"links_simulated"`  // link simulations run
+	Method         string   `json:"method"`                   // "link-decomposition" (Parsimon, Zhao et al., NSDI 2023)
+	Tolerance      float64  `json:"tolerance"`                // clustering tolerance, relative; -1 = every link simulated (--no-cluster)
+	PoolFlows      int      `json:"pool_flows"`               // about how many flows each cluster's link simulations carry together
+	SimulateEvery  []string `json:"simulate_every,omitempty"` // link kinds whose every link is simulated (--simulate-every)
+	Aggregate      string   `json:"aggregate"`                // own or sample
+	Combine        string   `json:"combine"`                  // max or sum of a flow's delays along its path
+	DrawSeed       uint64   `json:"draw_seed"`                // seed of the draws at links not simulated (--draw-seed; default: the run's seed)
+	ReverseAcks    string   `json:"reverse_acks"`             // rate (the link slower by its reverse flows' mean ACK rate) or packets (those flows in its link network)
+	SenderNICs     string   `json:"sender_nics"`              // shares (each sender carries the link's flows, paced to their shares of its NIC), alone (the link's flows at line rate) or shared (also its host's other flows running beside them); absent: alone
+	FastFactor     int      `json:"fast_factor"`              // receivers' link rate over the downstream path's slowest
+	BucketMinFlows int      `json:"bucket_min_flows"`         // least flows per size bucket of a link's delays
+	BucketSpread   int      `json:"bucket_spread"`            // least largest/smallest flow size within a bucket
+	Links          int      `json:"links"`                    // links carrying traffic
+	LinksSimulated int      `json:"links_simulated"`          // link simulations run
 }
 
 // ConfigEcho repeats the network settings with units in the names.

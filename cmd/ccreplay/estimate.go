@@ -102,6 +102,7 @@ func addEstimateFlags(fl *pflag.FlagSet, o *estcli.CommandOptions) {
 	fl.Float64Var(&o.Tolerance, "tolerance", estimate.DefaultTolerance, "clustering tolerance: links of the same kind, rate and delay whose offered load, senders and mean base RTT differ by at most this fraction share a cluster")
 	fl.IntVar(&o.PoolFlows, "pool-flows", estimate.DefaultPoolFlows, "about how many flows each cluster's link simulations carry together (links spread over its range of load); 1: one link per cluster, as Parsimon")
 	fl.BoolVar(&o.NoCluster, "no-cluster", false, "simulate every link (no clustering)")
+	fl.StringSliceVar(&o.SimulateEvery, "simulate-every", nil, "simulate every link of these kinds (host-up, fabric, host-down; comma-separated or repeated) and cluster the others: host-down gives every flow its own delay at its receiver's link, where the draws miss most, at several times the default's cost (docs/ESTIMATE.md)")
 	fl.IntVarP(&o.Jobs, "jobs", "j", runtime.GOMAXPROCS(0), "link simulations run at once (also the workers of the per-link and per-flow work around them)")
 	fl.StringVar(&o.Aggregate, "aggregate", estimate.AggregateOwn, "a flow's delay at a link simulated with it: own (its own delay there) or sample (a draw from the link's distribution, as Parsimon)")
 	fl.StringVar(&o.Combine, "combine", estimate.CombineMax, "a flow's delays along its path: max (its slowest link's) or sum (Parsimon's)")

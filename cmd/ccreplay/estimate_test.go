@@ -483,3 +483,43 @@ func TestEstimateDrawSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateSimulateEvery: --simulate-every host-down simulates every
+// host downlink (links.parquet, read back by Arrow) and says so in
+// summary.json; an unknown kind is a usage error (exit 2) naming it.
+func TestEstimateSimulateEvery(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "est")
+	runCLI(t, "estimate", "--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=1ms",
+		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dctcp", "-j", "1",
+		"--tolerance", "0.5", "--pool-flows", "1", "--simulate-every", "host-down", "--out", out).mustSucceed(t)
+	rows, err := arrowread.ReadLinks(filepath.Join(out, runfolder.LinksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	down, represented := 0, 0
+	for _, r := range rows {
+		if r.Kind == "host-down" {
+			down++
+			if !r.Simulated {
+				t.Errorf("host downlink %d represented by %d", r.LinkID, r.RepresentedBy)
+			}
+		}
+		if !r.Simulated {
+			represented++
+		}
+	}
+	if down == 0 || represented == 0 {
+		t.Fatalf("%d host downlinks, %d links represented: want both", down, represented)
+	}
+	man, err := runfolder.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Estimate == nil || len(man.Estimate.SimulateEvery) != 1 || man.Estimate.SimulateEvery[0] != "host-down" {
+		t.Fatalf("estimate %+v, want simulate_every [host-down]", man.Estimate)
+	}
+	r := runCLI(t, "estimate", "--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=100us", "--simulate-every", "core", "--out", filepath.Join(t.TempDir(), "x"))
+	if r.code != 2 || !strings.Contains(r.stderr, `--simulate-every: link kind "core"`) {
+		t.Fatalf("--simulate-every core: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -120,6 +120,15 @@ func (o *CommandOptions) MethodOptions() (estimate.Options, error) {
 	if o.NoCluster {
 		opt.Tolerance = -1
 	}
+	for _, name := range o.SimulateEvery {
+		k, err := estimate.ParseLinkKind(name)
+		if err != nil {
+			return estimate.Options{}, clierr.Usagef("--simulate-every: %v", err)
+		}
+		if !slices.Contains(opt.SimulateEvery, k) {
+			opt.SimulateEvery = append(opt.SimulateEvery, k)
+		}
+	}
 	if slices.Contains(o.Set, "draw-seed") {
 		opt.DrawSeed = &o.DrawSeed
 	}

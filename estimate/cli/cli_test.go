@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -18,13 +19,14 @@ func validOptions() CommandOptions {
 // a negative tolerance (every link simulated).
 func TestMethodOptions(t *testing.T) {
 	bad := map[string]func(*CommandOptions){
-		"--tolerance":    func(o *CommandOptions) { o.Tolerance = -0.1 },
-		"--pool-flows":   func(o *CommandOptions) { o.PoolFlows = 0 },
-		"--jobs":         func(o *CommandOptions) { o.Jobs = 0 },
-		"--aggregate":    func(o *CommandOptions) { o.Aggregate = "mean" },
-		"--combine":      func(o *CommandOptions) { o.Combine = "min" },
-		"--reverse-acks": func(o *CommandOptions) { o.ReverseAcks = "mean" },
-		"--sender-nics":  func(o *CommandOptions) { o.SenderNICs = "half" },
+		"--tolerance":      func(o *CommandOptions) { o.Tolerance = -0.1 },
+		"--pool-flows":     func(o *CommandOptions) { o.PoolFlows = 0 },
+		"--jobs":           func(o *CommandOptions) { o.Jobs = 0 },
+		"--aggregate":      func(o *CommandOptions) { o.Aggregate = "mean" },
+		"--combine":        func(o *CommandOptions) { o.Combine = "min" },
+		"--simulate-every": func(o *CommandOptions) { o.SimulateEvery = []string{"host-down", "core"} },
+		"--reverse-acks":   func(o *CommandOptions) { o.ReverseAcks = "mean" },
+		"--sender-nics":    func(o *CommandOptions) { o.SenderNICs = "half" },
 	}
 	for flag, spoil := range bad {
 		o := validOptions()
@@ -43,6 +45,10 @@ func TestMethodOptions(t *testing.T) {
 	}
 	if opt.DrawSeed != nil {
 		t.Fatalf("--draw-seed not given: DrawSeed %d, want nil (the run's seed)", *opt.DrawSeed)
+	}
+	o.SimulateEvery = []string{"host-down", "fabric", "host-down"}
+	if opt, err = o.MethodOptions(); err != nil || !reflect.DeepEqual(opt.SimulateEvery, []estimate.LinkKind{estimate.HostDown, estimate.Fabric}) {
+		t.Fatalf("--simulate-every host-down,fabric,host-down: %+v, %v", opt, err)
 	}
 	o.DrawSeed, o.Set = 7, append(o.Set, "draw-seed")
 	if opt, err = o.MethodOptions(); err != nil || opt.DrawSeed == nil || *opt.DrawSeed != 7 {

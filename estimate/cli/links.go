@@ -43,6 +43,9 @@ type Inputs struct {
 	Tolerance float64 `json:"tolerance"`
 	PoolFlows int     `json:"pool_flows"`
 	NoCluster bool    `json:"no_cluster"`
+	// SimulateEvery names the link kinds whose every link is simulated
+	// (estimate.Options.SimulateEvery).
+	SimulateEvery []string `json:"simulate_every,omitempty"`
 	// ReverseAcks is how the link networks carry the ACKs crossing the
 	// link against its flows (estimate.ReverseAcksRate or
 	// ReverseAcksPackets): in each link's hash, not the scenario's.
@@ -75,7 +78,7 @@ func (o *CommandOptions) scenario(st *runconfig.Setup, p *estimate.Plan) (string
 		return "", nil, err
 	}
 	sc := in
-	sc.Tolerance, sc.PoolFlows, sc.NoCluster, sc.ReverseAcks, sc.SenderNICs = 0, 0, false, "", ""
+	sc.Tolerance, sc.PoolFlows, sc.NoCluster, sc.ReverseAcks, sc.SenderNICs, sc.SimulateEvery = 0, 0, false, "", "", nil
 	// Only the flags that shape the scenario are hashed.
 	sc.Set = slices.DeleteFunc(slices.Clone(in.Set), func(k string) bool {
 		return !slices.Contains([]string{"config", "trace", "workload", "hpcc-config", "topology", "cca", "cca-param", "seed", "max-time"}, k)
