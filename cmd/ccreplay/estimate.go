@@ -21,6 +21,15 @@ const estimateExamples = `  # the HPCC paper's 320-host fat-tree under 30 % WebS
   ccreplay estimate --workload cdf:dist=websearch,hosts=32,bw=100G,load=0.3,duration=200us \
       --topology fattree:pods=2,tors=2,hosts=8 --cca dcqcn --no-cluster -j 2 --timings --out runs/est-all
 
+  # every host downlink simulated, the rest clustered; the link simulations kept, then the
+  # same estimate drawn again from them with another seed (nothing simulated again)
+  ccreplay estimate --workload cdf:dist=websearch,hosts=32,bw=100G,load=0.3,duration=200us \
+      --topology fattree:pods=2,tors=2,hosts=8 --cca dcqcn --simulate-every host-down \
+      --links-dir runs/est-links --out runs/est-hd
+  ccreplay estimate --workload cdf:dist=websearch,hosts=32,bw=100G,load=0.3,duration=200us \
+      --topology fattree:pods=2,tors=2,hosts=8 --cca dcqcn --simulate-every host-down \
+      --links-dir runs/est-links --draw-seed 2 --out runs/est-hd2
+
   # compare an estimate with the packet-level run of the same scenario
   ccreplay run --workload cdf:dist=websearch,hosts=32,bw=100G,load=0.3,duration=200us \
       --topology fattree:pods=2,tors=2,hosts=8 --cca dcqcn --packets none --out runs/full
