@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -116,5 +117,20 @@ func TestInputsCommandOptions(t *testing.T) {
 	}
 	if _, err := o.MethodOptions(); err != nil {
 		t.Fatal(err)
+	}
+	// --simulate-every travels in the manifest's inputs (JSON), so a task
+	// simulates the links the submission chose.
+	in.SimulateEvery = []string{"host-down"}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Inputs
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	opt, err := back.commandOptions().MethodOptions()
+	if err != nil || !reflect.DeepEqual(opt.SimulateEvery, []estimate.LinkKind{estimate.HostDown}) {
+		t.Fatalf("from %s: %+v, %v", b, opt, err)
 	}
 }
