@@ -62,6 +62,20 @@ type Item struct {
 	// tracked plan dir is a staging folder moved to Dir when Run
 	// succeeds; in an untracked one it is root/Dir itself.
 	Run func(ctx context.Context, dir string) error
+	// Marker names the item's running and failed markers in a tracked
+	// plan's state folder (a file name without its extension; "": the
+	// item's index). Plans whose items of one index may differ between
+	// the processes sharing a root (an estimate's link folder) name
+	// them after the item's folder instead.
+	Marker string
+}
+
+// markerKey is the name of item i's markers.
+func (it *Item) markerKey(i int) string {
+	if it.Marker != "" {
+		return it.Marker
+	}
+	return strconv.Itoa(i)
 }
 
 // Plan is a batch: its items in order (the order of folders, of the
@@ -211,18 +225,19 @@ func runItem(ctx context.Context, root string, pl *Plan, i int) (err error) {
 	}
 	host, _ := os.Hostname()
 	mk := marker{Index: i, Hash: it.Hash, Dir: it.Dir, Host: host, PID: os.Getpid()}
-	if err := writeMarker(root, pl.State, "running", mk); err != nil {
+	key := it.markerKey(i)
+	if err := writeMarker(root, pl.State, "running", key, mk); err != nil {
 		return err
 	}
 	defer func() {
-		os.Remove(markerPath(root, pl.State, "running", i))
+		os.Remove(markerPath(root, pl.State, "running", key))
 		switch {
 		case err == nil:
-			os.Remove(markerPath(root, pl.State, "failed", i))
+			os.Remove(markerPath(root, pl.State, "failed", key))
 		case errors.Is(err, context.Canceled):
 		default:
 			mk.Error = err.Error()
-			if werr := writeMarker(root, pl.State, "failed", mk); werr != nil {
+			if werr := writeMarker(root, pl.State, "failed", key, mk); werr != nil {
 				err = fmt.Errorf("%w (and recording the failure: %v)", err, werr)
 			}
 		}
@@ -238,7 +253,16 @@ func runItem(ctx context.Context, root string, pl *Plan, i int) (err error) {
 	if err := output.WriteJSONAtomic(filepath.Join(st.Dir, RecordFile), it.Record); err != nil {
 		return err
 	}
-	return st.Commit()
+	if err := st.Commit(); err != nil {
+		// Another process sharing the root (a second estimate on the
+		// same link folder) ran the same configuration and moved its
+		// folder into place first: the item is done all the same.
+		if itemState(root, pl, i).State == Done {
+			return nil
+		}
+		return err
+	}
+	return nil
 }
 
 // RunIndexes runs the listed items of a tracked plan one after the other,
@@ -266,7 +290,8 @@ func RunIndexes(ctx context.Context, root string, pl *Plan, idx []int) error {
 // running it (for example: its configuration changed since it was
 // planned).
 func Fail(root string, pl *Plan, i int, hash string, err error) error {
-	return writeMarker(root, pl.State, "failed", marker{Index: i, Hash: hash, Dir: pl.Items[i].Dir, Error: err.Error()})
+	it := &pl.Items[i]
+	return writeMarker(root, pl.State, "failed", it.markerKey(i), marker{Index: i, Hash: hash, Dir: it.Dir, Error: err.Error()})
 }
 
 // removeEmptyParents removes dir and its parents up to root while they
@@ -291,12 +316,12 @@ type marker struct {
 	Error string `json:"error,omitempty"`
 }
 
-func markerPath(root, stateDir, state string, index int) string {
-	return filepath.Join(root, stateDir, state, strconv.Itoa(index)+".json")
+func markerPath(root, stateDir, state, key string) string {
+	return filepath.Join(root, stateDir, state, key+".json")
 }
 
-func writeMarker(root, stateDir, state string, m marker) error {
-	p := markerPath(root, stateDir, state, m.Index)
+func writeMarker(root, stateDir, state, key string, m marker) error {
+	p := markerPath(root, stateDir, state, key)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -288,9 +289,9 @@ func TestRunningMarker(t *testing.T) {
 	host, _ := os.Hostname()
 	for i, mk := range []marker{{Host: host, PID: os.Getpid()}, {Host: host, PID: 1 << 30}, {Host: "elsewhere", PID: 1 << 30}} {
 		mk.Index, mk.Hash, mk.Dir = i, pl.Items[i].Hash, pl.Items[i].Dir
-		if err := output.WriteJSONAtomic(markerPath(root, ".state", "running", i), mk); err != nil {
-			os.MkdirAll(filepath.Dir(markerPath(root, ".state", "running", i)), 0o755)
-			if err := output.WriteJSONAtomic(markerPath(root, ".state", "running", i), mk); err != nil {
+		if err := output.WriteJSONAtomic(markerPath(root, ".state", "running", strconv.Itoa(i)), mk); err != nil {
+			os.MkdirAll(filepath.Dir(markerPath(root, ".state", "running", strconv.Itoa(i))), 0o755)
+			if err := output.WriteJSONAtomic(markerPath(root, ".state", "running", strconv.Itoa(i)), mk); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -361,5 +362,67 @@ func TestSubmitSlurmOutputPattern(t *testing.T) {
 	}
 	if slurmPattern("a%b%%c") != "a%%b%%%%c" || slurmPattern("plain") != "plain" {
 		t.Fatalf("slurmPattern: %q %q", slurmPattern("a%b%%c"), slurmPattern("plain"))
+	}
+}
+
+// Items naming their markers (Item.Marker) keep them apart even where
+// two plans sharing a root put different configurations at one index: a
+// failure of one plan's item 0 is not the other's.
+func TestItemMarker(t *testing.T) {
+	root := t.TempDir()
+	a := (&testPlan{}).plan([]string{"bad"}, 1, ".state")
+	b := (&testPlan{}).plan([]string{"dcqcn"}, 1, ".state")
+	a.Items[0].Marker, b.Items[0].Marker = "a0", "b0"
+	b.Items[0].Dir = "other"
+	if _, _, err := Run(context.Background(), root, a, Options{}); err == nil {
+		t.Fatal("the bad item ran")
+	}
+	if _, err := os.Stat(markerPath(root, ".state", "failed", "a0")); err != nil {
+		t.Fatalf("the failed marker is not under the item's name: %v", err)
+	}
+	if _, err := os.Stat(markerPath(root, ".state", "failed", "0")); !os.IsNotExist(err) {
+		t.Fatalf("a failed marker under the index: %v", err)
+	}
+	if _, _, err := Run(context.Background(), root, b, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if sa, sb := States(root, a), States(root, b); sa[0].State != Failed || sb[0].State != Done {
+		t.Fatalf("states %s and %s, want failed and done", sa[0].State, sb[0].State)
+	}
+}
+
+// Two processes sharing a root that run the same configuration at once
+// (both staged it before either moved its folder into place) both end
+// with the item done: the second finds the first's folder of the same
+// hash and drops its own instead of failing.
+func TestRunSameItemAtOnce(t *testing.T) {
+	root := t.TempDir()
+	var ready sync.WaitGroup
+	ready.Add(2)
+	plan := func() *Plan {
+		pl := (&testPlan{}).plan([]string{"dcqcn"}, 1, ".state")
+		run := pl.Items[0].Run
+		pl.Items[0].Run = func(ctx context.Context, dir string) error {
+			ready.Done()
+			ready.Wait() // both staged before either commits
+			return run(ctx, dir)
+		}
+		return pl
+	}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for k := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, errs[k] = Run(context.Background(), root, plan(), Options{})
+		}()
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatalf("errors %v, %v", errs[0], errs[1])
+	}
+	if s := States(root, plan()); s[0].State != Done {
+		t.Fatalf("state %s", s[0].State)
 	}
 }

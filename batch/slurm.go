@@ -36,6 +36,12 @@ type SlurmOptions struct {
 	Sbatch string
 	// Extra are more #SBATCH options, each "--key=value".
 	Extra []string
+	// Sidecar, when not nil, is written beside the submission's list
+	// (submit-NNN.json for submit-NNN.list) before sbatch runs: what the
+	// tasks read of the plan as it was submitted (an estimate's link
+	// manifest), so that another plan written into the same root while
+	// the array waits does not change what its tasks run.
+	Sidecar []byte
 }
 
 // Submission is a job array submitted for a plan.
@@ -46,6 +52,8 @@ type Submission struct {
 	// runs (one index per line), in the plan's state folder, slurm/.
 	Script string `json:"script"`
 	List   string `json:"list"`
+	// Sidecar is SlurmOptions.Sidecar's file, when one was given.
+	Sidecar string `json:"sidecar,omitempty"`
 	// Points and Tasks count the items submitted and the array's tasks.
 	Points int `json:"points"`
 	Tasks  int `json:"tasks"`
@@ -99,6 +107,14 @@ func SubmitSlurm(ctx context.Context, root string, pl *Plan, points []int, opt S
 	if err := os.WriteFile(list, []byte(lb.String()), 0o644); err != nil {
 		return nil, err
 	}
+	sidecar := ""
+	if opt.Sidecar != nil {
+		sidecar = SidecarPath(list)
+		if err := os.WriteFile(sidecar, opt.Sidecar, 0o644); err != nil {
+			os.Remove(list)
+			return nil, err
+		}
+	}
 	tasks := (len(points) + opt.Chunk - 1) / opt.Chunk
 	array := fmt.Sprintf("0-%d", tasks-1)
 	if opt.ArrayMax > 0 {
@@ -138,10 +154,19 @@ func SubmitSlurm(ctx context.Context, root string, pl *Plan, points []int, opt S
 	if err := cmd.Run(); err != nil {
 		os.Remove(script)
 		os.Remove(list)
+		if sidecar != "" {
+			os.Remove(sidecar)
+		}
 		return nil, fmt.Errorf("sbatch %s: %v: %s", script, err, strings.TrimSpace(stderr.String()))
 	}
 	id, _, _ := strings.Cut(strings.TrimSpace(stdout.String()), ";")
-	return &Submission{JobID: id, Script: script, List: list, Points: len(points), Tasks: tasks}, nil
+	return &Submission{JobID: id, Script: script, List: list, Sidecar: sidecar, Points: len(points), Tasks: tasks}, nil
+}
+
+// SidecarPath is where SubmitSlurm writes the sidecar of the submission
+// whose list is list: its name with ".json" for ".list".
+func SidecarPath(list string) string {
+	return strings.TrimSuffix(list, ".list") + ".json"
 }
 
 // slurmPattern escapes a path for an sbatch file-name pattern (--output):

@@ -63,11 +63,11 @@ func itemState(root string, pl *Plan, i int) ItemState {
 		return s
 	}
 	var mk marker
-	if readJSON(markerPath(root, pl.State, "running", i), &mk) == nil && mk.Hash == it.Hash && alive(mk) {
+	if readJSON(markerPath(root, pl.State, "running", it.markerKey(i)), &mk) == nil && mk.Hash == it.Hash && alive(mk) {
 		s.State, s.Where = Running, fmt.Sprintf("%s pid %d", mk.Host, mk.PID)
 		return s
 	}
-	if readJSON(markerPath(root, pl.State, "failed", i), &mk) == nil && mk.Hash == it.Hash {
+	if readJSON(markerPath(root, pl.State, "failed", it.markerKey(i)), &mk) == nil && mk.Hash == it.Hash {
 		s.State, s.Error = Failed, mk.Error
 	}
 	return s

@@ -47,7 +47,7 @@ const (
 type LinkItem struct {
 	Index int    `json:"index"` // among the plan's links
 	Link  string `json:"link"`  // "tor0:4 -> agg1"
-	Dir   string `json:"dir"`   // its folder under the root, "link=INDEX"
+	Dir   string `json:"dir"`   // its folder under the root, "link=INDEX-HASH12" (LinkDir)
 	Hash  string `json:"hash"`  // its configuration's hash (LinkItems)
 }
 
@@ -102,9 +102,22 @@ func (p *Plan) LinkItems(scenario string) []LinkItem {
 		name := p.LinkName(i)
 		h := sha256.Sum256([]byte(fmt.Sprintf("ccreplay estimate link\nversion %s\nlink network %d\n%sscenario %s\nlink %d %s\nflows %d\n",
 			version.Version, LinkNetRevision, rev, scenario, i, name, len(p.links[i].Flows))))
-		out[k] = LinkItem{Index: i, Link: name, Dir: "link=" + strconv.Itoa(i), Hash: hex.EncodeToString(h[:])}
+		hash := hex.EncodeToString(h[:])
+		out[k] = LinkItem{Index: i, Link: name, Dir: LinkDir(i, hash), Hash: hash}
 	}
 	return out
+}
+
+// LinkDir is the folder of link index's simulation of the given hash in a
+// link folder: "link=INDEX-" and the hash's first 12 hex digits. The hash
+// is in the name so that estimates whose link networks differ (another
+// construction, another ccreplay version, other inputs) keep their
+// simulations of one link side by side rather than replacing each other's,
+// also while they run at once on one link folder. (Link folders written
+// before the 47th session name them "link=INDEX"; their simulations are
+// run again.)
+func LinkDir(index int, hash string) string {
+	return "link=" + strconv.Itoa(index) + "-" + hash[:min(12, len(hash))]
 }
 
 // LinksPlan is the batch plan of a link folder's items; run, when not
@@ -113,7 +126,7 @@ func LinksPlan(items []LinkItem, run func(ctx context.Context, it LinkItem, dir 
 	pl := &batch.Plan{State: LinksStateDir, Items: make([]batch.Item, len(items))}
 	for k, it := range items {
 		bi := batch.Item{Dir: it.Dir, Labels: []batch.Label{{Key: "link", Value: strconv.Itoa(it.Index)}}, Hash: it.Hash,
-			Record: linkRecord{Hash: it.Hash, Index: it.Index, Link: it.Link}}
+			Record: linkRecord{Hash: it.Hash, Index: it.Index, Link: it.Link}, Marker: it.Dir}
 		if run != nil {
 			bi.Run = func(ctx context.Context, dir string) error { return run(ctx, it, dir) }
 		}
@@ -164,7 +177,7 @@ func PrepareLinks(root string, m *LinksManifest) error {
 		return fmt.Errorf("%w: --links-dir %s: %v", runfolder.ErrRefused, root, err)
 	case what.Kind == "" || what.Kind == runfolder.KindEmpty:
 	case what.Kind == runfolder.KindForeign:
-		if _, err := ReadLinksManifest(root); err != nil {
+		if _, err := ReadLinksManifest(root); err != nil && !onlyLinkEntries(root) {
 			return fmt.Errorf("%w: --links-dir %s: folder is not empty and not an estimate's link folder (it holds %q); give a new or empty folder", runfolder.ErrRefused, root, what.Example)
 		}
 	default:
@@ -177,14 +190,42 @@ func PrepareLinks(root string, m *LinksManifest) error {
 	return output.WriteJSONAtomic(filepath.Join(root, LinksManifestFile), m)
 }
 
+// onlyLinkEntries says whether every entry of root is one a link folder
+// holds (its manifest and state folder, link simulations, their staging
+// folders and the manifest's temporary file): a link folder another
+// estimate is creating at this moment, whose manifest is not yet in place.
+func onlyLinkEntries(root string) bool {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		n := e.Name()
+		switch {
+		case n == LinksManifestFile, n == LinksStateDir, strings.HasPrefix(n, "link="), strings.HasPrefix(n, ".link="),
+			strings.HasPrefix(n, LinksManifestFile+".tmp-"):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // ReadLinksManifest reads root's estimate-links.json; errors name the
 // file.
 func ReadLinksManifest(root string) (*LinksManifest, error) {
-	p := filepath.Join(root, LinksManifestFile)
-	b, err := limits.ReadFile(p, "an "+LinksManifestFile, limits.MaxSweepJSONBytes, true)
+	m, err := ReadLinksManifestFile(filepath.Join(root, LinksManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: not an estimate's link folder (no %s)", root, LinksManifestFile)
 	}
+	return m, err
+}
+
+// ReadLinksManifestFile reads a link manifest from the file p (the link
+// folder's, or the copy a Slurm submission keeps beside its list); errors
+// name the file.
+func ReadLinksManifestFile(p string) (*LinksManifest, error) {
+	b, err := limits.ReadFile(p, "an "+LinksManifestFile, limits.MaxSweepJSONBytes, true)
 	if err != nil {
 		return nil, err
 	}
@@ -196,11 +237,16 @@ func ReadLinksManifest(root string) (*LinksManifest, error) {
 		return nil, fmt.Errorf("%s: not an estimate's link manifest", p)
 	}
 	for k, it := range m.Links {
-		if it.Dir != "link="+strconv.Itoa(it.Index) || it.Hash == "" {
+		if it.Index < 0 || it.Hash == "" || !isHex(it.Hash) || (it.Dir != LinkDir(it.Index, it.Hash) && it.Dir != "link="+strconv.Itoa(it.Index)) {
 			return nil, fmt.Errorf("%s: link %d: bad folder %q or hash", p, k, it.Dir)
 		}
 	}
 	return &m, nil
+}
+
+// isHex says whether s is lower-case hexadecimal digits only.
+func isHex(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool { return (r < '0' || r > '9') && (r < 'a' || r > 'f') })
 }
 
 // SameLinks says whether a plan made again (by a Slurm task) gives the

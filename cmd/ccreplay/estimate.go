@@ -71,8 +71,10 @@ Links where the method's assumption breaks (PFC pauses, drops, offered load
 above 95 %) are reported as warning: lines; --strict refuses them (exit 1).
 
 The link simulations run on -j cores here. With --links-dir DIR each is kept in
-DIR/link=N (the link network's run folder), named by a hash of the scenario
-and the link: an interrupted estimate goes on from those done. With --slurm
+DIR/link=N-HASH (the link network's run folder), named by a hash of the
+scenario, the link network's construction and the link: an interrupted
+estimate goes on from those done, and several estimates may share the folder,
+also at once. With --slurm
 the link simulations not done are submitted as one job array (sbatch
 --array, each task 'ccreplay estimate link'; the folder defaults to
 OUT.links); 'ccreplay estimate status DIR' follows them, and the same

@@ -36,17 +36,18 @@ func TestEstimateLinksOnRealSlurm(t *testing.T) {
 		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn", "--no-cluster"}
 	runCLI(t, append([]string{"estimate", "--out", "local", "-j", "1"}, scenario...)...).mustSucceed(t)
 
-	// The first call of this sbatch makes link 0's folder foreign before
-	// the array runs; later calls only submit.
+	// The first call of this sbatch makes link 0's folder (named in the
+	// manifest) foreign before the array runs; later calls only submit.
 	real, _ := exec.LookPath("sbatch")
-	blocker := filepath.Join(work, "est.links", "link=0")
+	links := filepath.Join(work, "est.links")
 	wrapper := writeFile(t, work, "sbatch.sh", fmt.Sprintf(`#!/bin/sh
 if [ ! -e %[1]s/blocked ]; then
   touch %[1]s/blocked
-  mkdir -p %[2]s && echo not ours > %[2]s/junk.txt
+  d=%[2]s/$(grep -o '"link=0-[0-9a-f]*"' %[2]s/%[4]s | tr -d '"')
+  mkdir -p "$d" && echo not ours > "$d"/junk.txt
 fi
 exec %[3]s "$@"
-`, work, blocker, real))
+`, work, links, real, estimate.LinksManifestFile))
 	if err := os.Chmod(wrapper, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +64,10 @@ exec %[3]s "$@"
 	if n < 10 || !strings.Contains(r.stdout, fmt.Sprintf("%d link simulations in %d tasks (0 done, 0 running before)", n, tasks)) {
 		t.Fatalf("submission of %d links: %s", n, r.stdout)
 	}
+	// The tasks plan from the submission's own copy of the manifest.
+	if side, err := estimate.ReadLinksManifestFile(filepath.Join(links, estimate.LinksStateDir, "slurm", "submit-001.json")); err != nil || side.Scenario != m.Scenario || len(side.Links) != len(m.Links) {
+		t.Fatalf("the submission's manifest: %v", err)
+	}
 	if _, err := os.Stat("est"); !os.IsNotExist(err) {
 		t.Fatalf("--out written before the link simulations ran: %v", err)
 	}
@@ -78,7 +83,7 @@ exec %[3]s "$@"
 	}
 	// Another run of the command while link 0 still fails resubmits it
 	// alone; clear the folder first so that it succeeds.
-	if err := os.RemoveAll(blocker); err != nil {
+	if err := os.RemoveAll(filepath.Join(links, m.Links[0].Dir)); err != nil {
 		t.Fatal(err)
 	}
 	r = runCLI(t, args...)

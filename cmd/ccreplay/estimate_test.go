@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -521,5 +522,114 @@ func TestEstimateSimulateEvery(t *testing.T) {
 	r := runCLI(t, "estimate", "--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=100us", "--simulate-every", "core", "--out", filepath.Join(t.TempDir(), "x"))
 	if r.code != 2 || !strings.Contains(r.stderr, `--simulate-every: link kind "core"`) {
 		t.Fatalf("--simulate-every core: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestEstimateLinksDirShared: estimates whose link networks differ
+// (--sender-nics alone and shares) and one that shares every link
+// simulation with another (--draw-seed) run at the same time on one link
+// folder: each writes what it writes alone, byte for byte, and the folder
+// keeps both constructions' simulations of each link side by side (each
+// in a folder named with its hash), so running either again simulates
+// nothing. Before the 47th session a link's folder was link=N whatever its
+// hash, and one estimate replaced the other's simulations under it.
+func TestEstimateLinksDirShared(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--workload", "cdf:dist=websearch,hosts=16,bw=100G,load=0.3,duration=300us",
+		"--topology", "fattree:pods=2,tors=2,hosts=4,aggs=2,cores=2", "--cca", "dcqcn", "-j", "1", "--no-cluster"}
+	runs := [][]string{{"--sender-nics", "alone"}, {"--sender-nics", "shares"}, {"--sender-nics", "shares", "--draw-seed", "7"}}
+	shared := filepath.Join(dir, "L")
+	for k, extra := range runs {
+		alone := append([]string{"estimate", "--out", filepath.Join(dir, fmt.Sprint("alone", k)), "--links-dir", filepath.Join(dir, fmt.Sprint("L", k))}, args...)
+		runCLI(t, append(alone, extra...)...).mustSucceed(t)
+	}
+	res := make([]cliResult, len(runs))
+	var wg sync.WaitGroup
+	for k, extra := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[k] = runCLI(t, append(append([]string{"estimate", "--out", filepath.Join(dir, fmt.Sprint("shared", k)), "--links-dir", shared}, args...), extra...)...)
+		}()
+	}
+	wg.Wait()
+	for k := range runs {
+		res[k].mustSucceed(t)
+		for _, f := range []string{runfolder.FlowsFile, runfolder.LinksFile, runfolder.SummaryFile} {
+			a, _ := os.ReadFile(filepath.Join(dir, fmt.Sprint("alone", k), f))
+			b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprint("shared", k), f))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Fatalf("estimate %v: %s differs when it shares its link folder with the others", runs[k], f)
+			}
+		}
+	}
+	// Both constructions' simulations are kept: each estimate again finds
+	// all of its links done and runs none (its folders keep their times).
+	folders, err := filepath.Glob(filepath.Join(shared, "link=*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m0, err := estimate.ReadLinksManifest(filepath.Join(dir, "L0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(folders) != 2*len(m0.Links) {
+		t.Fatalf("the shared link folder holds %d link simulations, want both constructions' %d each", len(folders), len(m0.Links))
+	}
+	before := map[string]time.Time{}
+	for _, f := range folders {
+		st, err := os.Stat(filepath.Join(f, estimate.OutcomeFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[f] = st.ModTime()
+	}
+	time.Sleep(20 * time.Millisecond)
+	for k, extra := range runs[:2] {
+		runCLI(t, append(append([]string{"estimate", "--out", filepath.Join(dir, fmt.Sprint("again", k)), "--links-dir", shared}, args...), extra...)...).mustSucceed(t)
+	}
+	for f, t0 := range before {
+		if st, err := os.Stat(filepath.Join(f, estimate.OutcomeFile)); err != nil || !st.ModTime().Equal(t0) {
+			t.Fatalf("%s was simulated again: %v", f, err)
+		}
+	}
+}
+
+// TestEstimateLinkTaskReadsItsSubmission: a Slurm task (`estimate link
+// --list`) plans from the manifest its submission keeps beside the list,
+// not from the link folder's, which another estimate may have rewritten
+// since: it runs the links it was submitted for.
+func TestEstimateLinkTaskReadsItsSubmission(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	args := append([]string{"-j", "1", "--no-cluster", "--links-dir", "L"}, estArgs...)
+	runCLI(t, append([]string{"estimate", "--out", "a", "--sender-nics", "alone"}, args...)...).mustSucceed(t)
+	a, err := estimate.ReadLinksManifest("L")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(a)
+	slurm := filepath.Join("L", estimate.LinksStateDir, "slurm")
+	list := filepath.Join(slurm, "submit-001.list")
+	if err := os.MkdirAll(slurm, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, slurm, "submit-001.json", string(b))
+	writeFile(t, slurm, "submit-001.list", "0\n1\n")
+	// Another estimate rewrites the folder's manifest.
+	runCLI(t, append([]string{"estimate", "--out", "b", "--sender-nics", "shares"}, args...)...).mustSucceed(t)
+	if m, _ := estimate.ReadLinksManifest("L"); m.Links[0].Hash == a.Links[0].Hash {
+		t.Fatal("the two constructions gave one hash")
+	}
+	for _, it := range a.Links[:2] {
+		if err := os.RemoveAll(filepath.Join("L", it.Dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runCLI(t, "estimate", "link", "L", "--list", list, "--task", "0", "--chunk", "2").mustSucceed(t)
+	for _, it := range a.Links[:2] {
+		if _, err := os.Stat(filepath.Join("L", it.Dir, estimate.OutcomeFile)); err != nil {
+			t.Fatalf("the task did not run its submission's link %s: %v", it.Dir, err)
+		}
 	}
 }

@@ -15,8 +15,9 @@ func newEstimateLinkCmd(f *Factory) *cobra.Command {
 		Short: "Run link simulations of an estimate's link folder (what each Slurm array task runs)",
 		Long: `Plans the estimate of the link folder DIR again from its ` + estimate.LinksManifestFile + ` (the same
 inputs, which must still give the same link simulations) and runs its link simulation I, or those a
-Slurm submission lists for array task T (entries T*K..T*K+K-1 of FILE), each into DIR/link=N (the
-link network's run folder and ` + estimate.OutcomeFile + `). A link already done is skipped; a failure is
+Slurm submission lists for array task T (entries T*K..T*K+K-1 of FILE; the submission's own copy of
+the manifest, beside FILE, is read instead of the folder's when there is one), each into
+DIR/link=N-HASH (the link network's run folder and ` + estimate.OutcomeFile + `). A link already done is skipped; a failure is
 recorded in DIR/` + estimate.LinksStateDir + `/failed and the command exits non-zero after trying every link
 of its share.`,
 		Example: `  # the link simulations of an estimate kept in a link folder, then link simulation 0 again (done: skipped)

@@ -133,7 +133,7 @@ func (o *CommandOptions) viaLinks(env Env, st *runconfig.Setup, p *estimate.Plan
 	states := batch.States(dir, bp)
 	c := batch.Tally(states)
 	if todo := estimate.Todo(states); len(todo) > 0 {
-		return nil, o.submitLinks(env, dir, bp, todo, c)
+		return nil, o.submitLinks(env, dir, m, bp, todo, c)
 	}
 	if c.Running > 0 {
 		fmt.Fprintf(env.Out, "ccreplay estimate: nothing to submit: %d of %d link simulations done, %d running; follow with 'ccreplay estimate status %s', then run this command again\n", c.Done, c.Total, c.Running, dir)
@@ -167,9 +167,17 @@ func (o *CommandOptions) runLinks(env Env, dir string, bp *batch.Plan) error {
 }
 
 // submitLinks submits the link simulations not done as one job array.
-func (o *CommandOptions) submitLinks(env Env, dir string, bp *batch.Plan, todo []int, c batch.Counts) error {
+func (o *CommandOptions) submitLinks(env Env, dir string, m *estimate.LinksManifest, bp *batch.Plan, todo []int, c batch.Counts) error {
 	opt := o.SlurmOptions
 	opt.Command = []string{"estimate", "link"}
+	// The tasks plan from this manifest, kept beside the submission's
+	// list: another estimate planned into the same link folder while the
+	// array waits rewrites the folder's manifest, not this one.
+	side, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	opt.Sidecar = side
 	if opt.Exe == "" {
 		exe, err := os.Executable()
 		if err != nil {
@@ -229,10 +237,12 @@ func (o *LinkOptions) indexes(root string, n int) ([]int, error) {
 	return idx, nil
 }
 
-// Run plans the estimate of the link folder root again from its manifest,
-// checks that it gives the same link simulations, and runs those o names.
+// Run plans the estimate of the link folder root again from its manifest
+// (with --list, the copy the submission keeps beside its list, when
+// there is one), checks that it gives the same link simulations, and runs
+// those o names.
 func (o *LinkOptions) Run(env Env, root string) error {
-	m, err := estimate.ReadLinksManifest(root)
+	m, err := o.manifest(root)
 	if err != nil {
 		return clierr.Input(err)
 	}
@@ -264,6 +274,19 @@ func (o *LinkOptions) Run(env Env, root string) error {
 		return clierr.Input(err)
 	}
 	return batch.RunIndexes(env.Ctx, root, p.Batch(scen), idx)
+}
+
+// manifest reads the manifest the link simulations o names were planned
+// with: a submission's own copy (batch.SidecarPath of --list), else the
+// link folder's (--index, and submissions made before the copies).
+func (o *LinkOptions) manifest(root string) (*estimate.LinksManifest, error) {
+	if o.List != "" {
+		side := batch.SidecarPath(o.List)
+		if _, err := os.Stat(side); err == nil {
+			return estimate.ReadLinksManifestFile(side)
+		}
+	}
+	return estimate.ReadLinksManifest(root)
 }
 
 // Status is `ccreplay estimate status --json`.
