@@ -289,9 +289,10 @@ func TestRunningMarker(t *testing.T) {
 	host, _ := os.Hostname()
 	for i, mk := range []marker{{Host: host, PID: os.Getpid()}, {Host: host, PID: 1 << 30}, {Host: "elsewhere", PID: 1 << 30}} {
 		mk.Index, mk.Hash, mk.Dir = i, pl.Items[i].Hash, pl.Items[i].Dir
-		if err := output.WriteJSONAtomic(markerPath(root, ".state", "running", strconv.Itoa(i)), mk); err != nil {
-			os.MkdirAll(filepath.Dir(markerPath(root, ".state", "running", strconv.Itoa(i))), 0o755)
-			if err := output.WriteJSONAtomic(markerPath(root, ".state", "running", strconv.Itoa(i)), mk); err != nil {
+		p := markerPath(root, ".state", "running", strconv.Itoa(i))
+		if err := output.WriteJSONAtomic(p, mk); err != nil {
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := output.WriteJSONAtomic(p, mk); err != nil {
 				t.Fatal(err)
 			}
 		}
